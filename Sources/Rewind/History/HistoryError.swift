@@ -1,0 +1,28 @@
+/// Why a ``History`` refused an operation. Errors of the model's own changes
+/// are passed through unchanged.
+public enum HistoryError: Error, Equatable, Sendable {
+    /// Undo, redo and jump are refused while a group is open; close it first.
+    case groupOpen(name: String)
+    /// ``History/endGroup()`` was called with no group open.
+    case noOpenGroup
+    /// A position outside the history was asked for.
+    case positionOutOfRange(Int, valid: ClosedRange<Int>)
+    /// A restored history's position does not lie within its steps.
+    case invalidRestoredPosition(Int, stepCount: Int)
+}
+
+extension HistoryError: CustomStringConvertible {
+    /// A sentence that says what was wrong and what is allowed.
+    public var description: String {
+        switch self {
+        case .groupOpen(let name):
+            "The group “\(name)” is still open: end it before undo, redo or jump."
+        case .noOpenGroup:
+            "There is no open group to end."
+        case .positionOutOfRange(let position, let valid):
+            "There is no step \(position): positions run from \(valid.lowerBound) to \(valid.upperBound)."
+        case .invalidRestoredPosition(let position, let count):
+            "A history of \(count) steps cannot be at position \(position): it must lie in 0...\(count)."
+        }
+    }
+}

@@ -1,0 +1,136 @@
+/// An undo history of whole values: every step keeps a snapshot.
+///
+/// Simple and just as good as a ``History`` of changes for small values such
+/// as a calculator: adding a value records it, ``previous()`` and ``next()``
+/// move back and forth, and adding after stepping back discards the values
+/// ahead.
+///
+/// ```swift
+/// var history = ValueHistory(0)
+/// history.add(1, named: "Type 1")
+/// history.add(12, named: "Type 2")
+/// history.previous()        // current == 1
+/// history.add(13)           // 12 is gone: hasNext == false
+/// ```
+///
+/// For large values prefer ``History``: a snapshot per step costs the size
+/// of the value on every change that touches most of it.
+public struct ValueHistory<Value: Equatable> {
+    private var values: [Value]
+    private var names: [String]
+    private var index = 0
+
+    /// The most undo steps kept, or `nil` for no limit. When a new value
+    /// would exceed it, the oldest values are dropped.
+    public let limit: Int?
+
+    /// Creates a history whose only value is `initialValue`.
+    ///
+    /// - Parameter limit: The most undo steps to keep; `nil` (the default)
+    ///   keeps every step. A limit below 1 is taken as 1.
+    public init(_ initialValue: Value, limit: Int? = nil) {
+        values = [initialValue]
+        names = [""]
+        self.limit = limit.map { max(1, $0) }
+    }
+
+    /// The value at the current position.
+    public var current: Value {
+        values[index]
+    }
+
+    /// Whether there is a value before the current one.
+    public var hasPrevious: Bool {
+        index > 0
+    }
+
+    /// Whether there is a value after the current one, left by stepping back.
+    public var hasNext: Bool {
+        index < values.count - 1
+    }
+
+    /// How many values the history holds, the current one included.
+    public var count: Int {
+        values.count
+    }
+
+    /// The position of the current value among all values (0 is the oldest).
+    public var currentIndex: Int {
+        index
+    }
+
+    /// Moves to the previous value, if there is one.
+    public mutating func previous() {
+        guard hasPrevious else { return }
+        index -= 1
+    }
+
+    /// Moves to the next value, if there is one.
+    public mutating func next() {
+        guard hasNext else { return }
+        index += 1
+    }
+
+    /// Records `newValue` as the current value.
+    ///
+    /// A value equal to the current one is ignored, so that undo never steps
+    /// to an identical value. Values ahead of the current position (left by
+    /// stepping back) are discarded.
+    ///
+    /// - Parameter name: What changed, for undo titles ("Type 5").
+    /// - Returns: Whether the value was recorded.
+    @discardableResult
+    public mutating func add(_ newValue: Value, named name: String = "") -> Bool {
+        guard newValue != current else { return false }
+        values.removeSubrange((index + 1)...)
+        names.removeSubrange((index + 1)...)
+        values.append(newValue)
+        names.append(name)
+        index += 1
+        if let limit, values.count > limit + 1 {
+            let excess = values.count - (limit + 1)
+            values.removeFirst(excess)
+            names.removeFirst(excess)
+            index -= excess
+        }
+        return true
+    }
+}
+
+extension ValueHistory: UndoController {
+    /// Whether ``previous()`` has a value to move to.
+    public var canUndo: Bool { hasPrevious }
+
+    /// Whether ``next()`` has a value to move to.
+    public var canRedo: Bool { hasNext }
+
+    /// The name given to the current value when it was added.
+    public var undoActionName: String? {
+        hasPrevious ? names[index] : nil
+    }
+
+    /// The name given to the next value when it was added.
+    public var redoActionName: String? {
+        hasNext ? names[index + 1] : nil
+    }
+
+    /// Moves to the previous value and returns the name of the step undone.
+    @discardableResult
+    public mutating func undo() -> String? {
+        guard hasPrevious else { return nil }
+        let name = names[index]
+        previous()
+        return name
+    }
+
+    /// Moves to the next value and returns the name of the step redone.
+    @discardableResult
+    public mutating func redo() -> String? {
+        guard hasNext else { return nil }
+        next()
+        return names[index]
+    }
+}
+
+extension ValueHistory: Equatable {}
+extension ValueHistory: Sendable where Value: Sendable {}

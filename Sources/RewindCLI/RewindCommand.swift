@@ -1,0 +1,23 @@
+import ArgumentParser
+
+/// The `rewind` command: the entry point of every front end in the terminal.
+@main
+struct RewindCommand: ParsableCommand {
+    /// The version printed by `rewind --version`.
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "rewind",
+        abstract: "Command-driven apps with unlimited, persistent undo and redo.",
+        discussion: """
+            Rewind is an undo engine for Swift value types and two apps built on it:
+            a calculator and a to-do manager.
+
+            Examples:
+              rewind calc 0.1 + 0.2 =
+              rewind calc 12 + 3 = undo
+            """,
+        version: version,
+        subcommands: RewindCommand.subcommandList
+    )
+}
