@@ -1,0 +1,172 @@
+import Foundation
+
+/// An item change is `{"op": "title", "to": "Buy milk"}`, `{"op": "details", "to": …}`,
+/// `{"op": "due", "to": due}`, `{"op": "location", "to": location}`,
+/// `{"op": "finish"}` or `{"op": "unfinish"}`.
+extension TodoItem.Change: Codable {
+    private enum Key: String, CodingKey { case op, to }
+    private static let ops = ["title", "details", "due", "location", "finish", "unfinish"]
+
+    /// Reads an item change in the documented shape.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        switch try container.decodeTag(forKey: .op, allowed: Self.ops) {
+        case "title": self = .title(to: try container.decode(String.self, forKey: .to))
+        case "details": self = .details(to: try container.decode(String.self, forKey: .to))
+        case "due": self = .due(to: try container.decode(TodoDate.self, forKey: .to))
+        case "location": self = .location(to: try container.decode(Location.self, forKey: .to))
+        case "finish": self = .finish
+        default: self = .unfinish
+        }
+    }
+
+    /// Writes the item change in the documented shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        switch self {
+        case .title(let title):
+            try container.encode("title", forKey: .op)
+            try container.encode(title, forKey: .to)
+        case .details(let details):
+            try container.encode("details", forKey: .op)
+            try container.encode(details, forKey: .to)
+        case .due(let due):
+            try container.encode("due", forKey: .op)
+            try container.encode(due, forKey: .to)
+        case .location(let location):
+            try container.encode("location", forKey: .op)
+            try container.encode(location, forKey: .to)
+        case .finish:
+            try container.encode("finish", forKey: .op)
+        case .unfinish:
+            try container.encode("unfinish", forKey: .op)
+        }
+    }
+}
+
+/// `{"position": 2, "item": item}`.
+extension TodoList.Placement: Codable {
+    private enum Key: String, CodingKey { case position, item }
+
+    /// Reads a placement.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        self.init(try container.decode(TodoItem.self, forKey: .item), at: try container.decode(Int.self, forKey: .position))
+    }
+
+    /// Writes a placement.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(position, forKey: .position)
+        try container.encode(item, forKey: .item)
+    }
+}
+
+/// A list change is an object whose `op` names the case; see `docs/json-format.md`.
+extension TodoList.Change: Codable {
+    enum Key: String, CodingKey { case op, item, items, at, id, ids, placements, changes, to }
+    static let ops = [
+        "add", "insert", "remove", "removeItems", "restore", "update", "replace",
+        "move", "finishAll", "unfinishAll", "removeFinished",
+    ]
+
+    /// Reads a list change in the documented shape.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        try self.init(op: try container.decodeTag(forKey: .op, allowed: Self.ops), in: container)
+    }
+
+    init(op: String, in container: KeyedDecodingContainer<Key>) throws {
+        switch op {
+        case "add": self = .add(try container.decode(TodoItem.self, forKey: .item))
+        case "insert":
+            self = .insert(try container.decode(TodoItem.self, forKey: .item), at: try container.decode(Int.self, forKey: .at))
+        case "remove": self = .remove(try container.decode(UUID.self, forKey: .id))
+        case "removeItems": self = .removeItems(try container.decode([UUID].self, forKey: .ids))
+        case "restore": self = .restore(try container.decode([TodoList.Placement].self, forKey: .placements))
+        case "update":
+            self = .update(
+                try container.decode(UUID.self, forKey: .id),
+                try container.decode([TodoItem.Change].self, forKey: .changes),
+                at: try container.decodeDate(forKey: .at)
+            )
+        case "replace": self = .replace(try container.decode([TodoItem].self, forKey: .items))
+        case "move": self = .move(try container.decode(UUID.self, forKey: .id), to: try container.decode(Int.self, forKey: .to))
+        case "finishAll": self = .finishAll(at: try container.decodeDate(forKey: .at))
+        case "unfinishAll": self = .unfinishAll(at: try container.decodeDate(forKey: .at))
+        default: self = .removeFinished
+        }
+    }
+
+    /// Writes the list change in the documented shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        switch self {
+        case .add(let item):
+            try container.encode("add", forKey: .op)
+            try container.encode(item, forKey: .item)
+        case .insert(let item, let position):
+            try container.encode("insert", forKey: .op)
+            try container.encode(item, forKey: .item)
+            try container.encode(position, forKey: .at)
+        case .remove(let id):
+            try container.encode("remove", forKey: .op)
+            try container.encode(id, forKey: .id)
+        case .removeItems(let ids):
+            try container.encode("removeItems", forKey: .op)
+            try container.encode(ids, forKey: .ids)
+        case .restore(let placements):
+            try container.encode("restore", forKey: .op)
+            try container.encode(placements, forKey: .placements)
+        case .update(let id, let changes, let date):
+            try container.encode("update", forKey: .op)
+            try container.encode(id, forKey: .id)
+            try container.encode(changes, forKey: .changes)
+            try container.encodeDate(date, forKey: .at)
+        case .replace(let items):
+            try container.encode("replace", forKey: .op)
+            try container.encode(items, forKey: .items)
+        case .move(let id, let position):
+            try container.encode("move", forKey: .op)
+            try container.encode(id, forKey: .id)
+            try container.encode(position, forKey: .to)
+        case .finishAll(let date):
+            try container.encode("finishAll", forKey: .op)
+            try container.encodeDate(date, forKey: .at)
+        case .unfinishAll(let date):
+            try container.encode("unfinishAll", forKey: .op)
+            try container.encodeDate(date, forKey: .at)
+        case .removeFinished:
+            try container.encode("removeFinished", forKey: .op)
+        }
+    }
+}
+
+/// An app-state change is a list change, or `{"op": "setTodos", "items": […]}`
+/// for ``AppState/Change/setting(_:)``.
+extension AppState.Change: Codable {
+    private enum Key: String, CodingKey { case op, items }
+
+    /// Reads an app-state change in the documented shape.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: TodoList.Change.Key.self)
+        let op = try container.decodeTag(forKey: .op, allowed: TodoList.Change.ops + ["setTodos"])
+        if op == "setTodos" {
+            self = .setting(.todos(try TodoList(itemsIn: container, forKey: .items)))
+        } else {
+            self = .todos(try TodoList.Change(op: op, in: container))
+        }
+    }
+
+    /// Writes the app-state change in the documented shape.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .todos(let change):
+            try change.encode(to: encoder)
+        case .setting(.todos(let list)):
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("setTodos", forKey: .op)
+            try container.encode(list.items, forKey: .items)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// The date format of the JSON documents: ISO 8601 in UTC with milliseconds,
+/// `2026-12-01T09:30:00.000Z`.
+///
+/// Written by hand rather than with a date formatter so that it is fast,
+/// needs no locale, and reads back exactly the date it wrote (dates in the
+/// domain are kept to the millisecond).
+public enum ISO8601Milliseconds {
+    /// The text of `date`, rounded to the millisecond, in UTC.
+    public static func string(from date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, millis) = floorDivide(milliseconds, 1000)
+        let (days, secondOfDay) = floorDivide(seconds, 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+            + "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
+            + "." + pad(millis, 3) + "Z"
+    }
+
+    /// The date `text` denotes, or `nil` when it is not an ISO 8601 date and
+    /// time: `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM`.
+    /// Fractions finer than a millisecond are rounded.
+    public static func date(from text: String) -> Date? {
+        var scanner = DigitScanner(Array(text.utf8))
+        guard let year = scanner.number(4), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
+              let day = scanner.number(2), scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
+              let hour = scanner.number(2), scanner.skip(":"), let minute = scanner.number(2), scanner.skip(":"),
+              let second = scanner.number(2),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        var millis: Int64 = 0
+        if scanner.skip(".") {
+            guard let fraction = scanner.fraction() else { return nil }
+            millis = fraction
+        }
+        var offset: Int64 = 0
+        if scanner.skip("Z") || scanner.skip("z") {
+            offset = 0
+        } else if let sign = scanner.sign(), let hours = scanner.number(2), scanner.skip(":"),
+                  let minutes = scanner.number(2), hours < 24, minutes < 60 {
+            offset = sign * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard scanner.isAtEnd else { return nil }
+        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds * 1000 + millis) / 1000)
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let remainder = value % divisor
+        return remainder < 0 ? (value / divisor - 1, remainder + divisor) : (value / divisor, remainder)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(abs(value))
+        let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return value < 0 ? "-" + padded : padded
+    }
+
+    private static func isLeap(_ year: Int64) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    // Howard Hinnant's days-from-civil and civil-from-days algorithms.
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// Reads fixed-width numbers and marks from UTF-8 bytes.
+private struct DigitScanner {
+    private let bytes: [UInt8]
+    private var index = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var isAtEnd: Bool { index == bytes.count }
+
+    mutating func skip(_ mark: Character) -> Bool {
+        guard index < bytes.count, let ascii = mark.asciiValue, bytes[index] == ascii else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func number(_ width: Int) -> Int64? {
+        guard index + width <= bytes.count else { return nil }
+        var value: Int64 = 0
+        for byte in bytes[index..<(index + width)] {
+            guard (48...57).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - 48)
+        }
+        index += width
+        return value
+    }
+
+    /// Reads 1 to 9 fraction digits as milliseconds, rounded.
+    mutating func fraction() -> Int64? {
+        var nanos: Int64 = 0
+        var count = 0
+        while index < bytes.count, (48...57).contains(bytes[index]), count < 9 {
+            nanos = nanos * 10 + Int64(bytes[index] - 48)
+            index += 1
+            count += 1
+        }
+        guard count > 0 else { return nil }
+        for _ in count..<9 { nanos *= 10 }
+        return (nanos + 500_000) / 1_000_000
+    }
+
+    mutating func sign() -> Int64? {
+        if skip("+") { return 1 }
+        if skip("-") { return -1 }
+        return nil
+    }
+}

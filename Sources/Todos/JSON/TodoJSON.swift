@@ -1,0 +1,131 @@
+import Foundation
+
+/// Reads and writes the documented JSON format (`docs/json-format.md`) of the
+/// app state, its changes and history steps. Stores, export and import use it.
+///
+/// ```swift
+/// let data = try TodoJSON.encode(state, pretty: true)
+/// let state = try TodoJSON.decode(AppState.self, from: data)
+/// let steps = try TodoJSON.decode([HistoryStep<AppState.Change>].self, from: stepData)
+/// ```
+///
+/// Dates are ISO 8601 strings in UTC with milliseconds; decoding a malformed
+/// document throws a ``TodoJSONError`` naming the path of the bad field.
+public enum TodoJSON {
+    /// The value of an app-state document's `format` field.
+    public static let format = "rewind-todos"
+    /// The version of the format this module writes and the newest it reads.
+    public static let version = 1
+
+    /// A JSON encoder set up for the format (ISO 8601 dates, sorted keys).
+    public static func makeEncoder(pretty: Bool = false) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISO8601Milliseconds.string(from: date))
+        }
+        return encoder
+    }
+
+    /// A JSON decoder set up for the format (ISO 8601 dates).
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            try decoder.singleValueContainer().decodeISO8601Date()
+        }
+        return decoder
+    }
+
+    /// Encodes `value` in the format.
+    ///
+    /// - Throws: ``TodoJSONError`` when a value cannot be written (it names the path).
+    public static func encode<Value: Encodable>(_ value: Value, pretty: Bool = false) throws(TodoJSONError) -> Data {
+        do {
+            return try makeEncoder(pretty: pretty).encode(value)
+        } catch let error as EncodingError {
+            guard case .invalidValue(_, let context) = error else {
+                throw TodoJSONError(path: "", message: String(describing: error))
+            }
+            throw TodoJSONError(path: TodoJSONError.path(context.codingPath), message: context.debugDescription)
+        } catch {
+            throw TodoJSONError(path: "", message: error.localizedDescription)
+        }
+    }
+
+    /// Decodes a `type` from `data` in the format.
+    ///
+    /// - Throws: ``TodoJSONError`` that names the path of the bad field, as
+    ///   `items[2].due.start: expected an ISO-8601 date like 2026-12-01T09:30:00.000Z`.
+    public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(TodoJSONError) -> Value {
+        do {
+            return try makeDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw TodoJSONError(path: "", message: "not valid JSON: \(context.underlyingError?.localizedDescription ?? context.debugDescription)")
+            }
+            throw TodoJSONError(error)
+        } catch {
+            throw TodoJSONError(path: "", message: error.localizedDescription)
+        }
+    }
+}
+
+extension SingleValueDecodingContainer {
+    /// Decodes an ISO 8601 date string or throws an error naming what is expected.
+    func decodeISO8601Date() throws -> Date {
+        let text = try decode(String.self)
+        guard let date = ISO8601Milliseconds.date(from: text) else {
+            throw DecodingError.dataCorruptedError(in: self, debugDescription: ISO8601Messages.expected)
+        }
+        return date
+    }
+}
+
+enum ISO8601Messages {
+    static let expected = "expected an ISO-8601 date like 2026-12-01T09:30:00.000Z"
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes the ISO 8601 date at `key`, naming the key when it is not one.
+    func decodeDate(forKey key: Key) throws -> Date {
+        let text: String
+        do {
+            text = try decode(String.self, forKey: key)
+        } catch DecodingError.typeMismatch {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: ISO8601Messages.expected)
+        }
+        guard let date = ISO8601Milliseconds.date(from: text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: ISO8601Messages.expected)
+        }
+        return date
+    }
+
+    /// Decodes the discriminator at `key` and checks it is one of `allowed`.
+    func decodeTag(forKey key: Key, allowed: [String]) throws -> String {
+        let tag = try decode(String.self, forKey: key)
+        guard allowed.contains(tag) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "“\(tag)” is not one of \(allowed.joined(separator: ", "))"
+            )
+        }
+        return tag
+    }
+
+    /// Runs `validate` and reports a ``TodoError`` it throws at `key`.
+    func validating<T>(_ key: Key, _ validate: () throws(TodoError) -> T) throws -> T {
+        do {
+            return try validate()
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: error.description)
+        }
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Encodes `date` at `key` as an ISO 8601 string, whatever the encoder's strategy.
+    mutating func encodeDate(_ date: Date, forKey key: Key) throws {
+        try encode(ISO8601Milliseconds.string(from: date), forKey: key)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Why the to-do domain refused a value or a change. Each case says what was
+/// wrong and what is allowed; a refused change leaves the state as it was.
+public enum TodoError: Error, Equatable, Hashable, Sendable {
+    /// A title was empty after trimming.
+    case emptyTitle
+    /// A title was longer than the limit after trimming.
+    case titleTooLong(length: Int, limit: Int)
+    /// A latitude lay outside -90…90.
+    case latitudeOutOfRange(Double)
+    /// A longitude lay outside -180…180.
+    case longitudeOutOfRange(Double)
+    /// An address had no field filled in.
+    case emptyAddress
+    /// Directions had no steps.
+    case noDirections
+    /// A step of directions was empty (index from 0).
+    case emptyDirectionStep(at: Int)
+    /// A time span's end did not lie after its start.
+    case spanEndsBeforeStart(start: Date, end: Date)
+    /// A duration was zero or negative.
+    case durationNotPositive(Int)
+    /// No item has this id.
+    case itemNotFound(UUID)
+    /// An item with this id is already in the list.
+    case duplicateItem(UUID)
+    /// A position lay outside the list.
+    case positionOutOfRange(Int, valid: ClosedRange<Int>)
+    /// The change would change nothing (say, completing all items when all
+    /// are complete), so no undo step is made for it.
+    case nothingToChange(String)
+}
+
+extension TodoError: CustomStringConvertible {
+    /// A sentence that says what was wrong and what is allowed.
+    public var description: String {
+        switch self {
+        case .emptyTitle:
+            "A title must not be empty."
+        case .titleTooLong(let length, let limit):
+            "A title may have at most \(limit) characters; this one has \(length)."
+        case .latitudeOutOfRange(let value):
+            "A latitude must lie between -90 and 90; \(value) does not."
+        case .longitudeOutOfRange(let value):
+            "A longitude must lie between -180 and 180; \(value) does not."
+        case .emptyAddress:
+            "An address needs at least one of street, city, zip code or country."
+        case .noDirections:
+            "Directions need at least one step."
+        case .emptyDirectionStep(let index):
+            "Step \(index + 1) of the directions is empty; every step needs text."
+        case .spanEndsBeforeStart(let start, let end):
+            "A time span must end after it starts; \(ISO8601Milliseconds.string(from: end)) is not after \(ISO8601Milliseconds.string(from: start))."
+        case .durationNotPositive(let amount):
+            "A duration must be positive; \(amount) is not."
+        case .itemNotFound(let id):
+            "There is no item with id \(id.uuidString)."
+        case .duplicateItem(let id):
+            "An item with id \(id.uuidString) is already in the list; ids must be unique."
+        case .positionOutOfRange(let position, let valid):
+            "There is no position \(position): positions run from \(valid.lowerBound) to \(valid.upperBound)."
+        case .nothingToChange(let reason):
+            "Nothing to change: \(reason)."
+        }
+    }
+}
+
+extension TodoError: LocalizedError {
+    /// The same sentence as ``description``.
+    public var errorDescription: String? { description }
+}
