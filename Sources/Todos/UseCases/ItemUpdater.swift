@@ -1,0 +1,69 @@
+import Foundation
+
+/// Changes items: replaces an item by a new version (the seed's update),
+/// alters fields, completes and reopens items. Every alteration is stamped
+/// with the injected clock.
+public struct ItemUpdater: UseCase {
+    /// What can be asked.
+    public enum Request: Equatable, Sendable {
+        /// Replaces the stored item with this version (same id).
+        case update(TodoItem)
+        /// Alters fields of the item with this id.
+        case alter(UUID, [TodoItem.Change])
+        /// Completes the items with these ids as one undo step.
+        case finish([UUID])
+        /// Reopens the items with these ids as one undo step.
+        case unfinish([UUID])
+        /// Completes every item (TodoMVC's toggle-all when some are active).
+        case finishAll
+        /// Reopens every item (toggle-all when all are completed).
+        case unfinishAll
+    }
+
+    /// What is answered.
+    public enum Response: Equatable, Sendable {
+        /// These items were changed; their new versions.
+        case updated([TodoItem])
+        /// Nothing was changed (an update of a missing item does nothing).
+        case failed(TodoFailure)
+    }
+
+    private let store: any AppStore
+    private let now: @Sendable () -> Date
+    private let respond: Responder<Response>
+
+    /// Creates the use case over `store`, stamping changes with `now`.
+    public init(store: any AppStore, now: @escaping @Sendable () -> Date, responder: @escaping Responder<Response>) {
+        self.store = store
+        self.now = now
+        respond = responder
+    }
+
+    /// Handles `request`.
+    public func request(to request: Request) {
+        let date = now()
+        let changes: [AppState.Change]
+        switch request {
+        case .update(let item): changes = [.todos(.replace([item]))]
+        case .alter(let id, let alterations): changes = [.update(id, alterations, at: date)]
+        case .finish(let ids): changes = ids.map { .update($0, [.finish], at: date) }
+        case .unfinish(let ids): changes = ids.map { .update($0, [.unfinish], at: date) }
+        case .finishAll: changes = [.todos(.finishAll(at: date))]
+        case .unfinishAll: changes = [.todos(.unfinishAll(at: date))]
+        }
+        switch store.perform(changes) {
+        case .success(let step):
+            var seen = Set<UUID>()
+            let ids = step.changes.reversed().flatMap { change -> [UUID] in
+                switch change {
+                case .todos(.update(let id, _, _)): [id]
+                case .todos(.replace(let items)): items.map(\.id)
+                default: []
+                }
+            }
+            respond(.updated(store.items(ids.filter { seen.insert($0).inserted })))
+        case .failure(let failure):
+            respond(.failed(failure))
+        }
+    }
+}
