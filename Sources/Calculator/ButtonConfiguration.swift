@@ -1,0 +1,204 @@
+import Foundation
+
+/// The layout of a calculator's keypad: its button labels, row by row, and
+/// how many buttons fit in a row.
+///
+/// It is decoded from JSON such as
+///
+/// ```json
+/// {"labels": ["7", "8", "9", "÷", "4", "5", "6", "x"], "columnCount": 4}
+/// ```
+///
+/// and every label must name a key of the ``CommandFactory`` it is checked
+/// against.
+public struct ButtonConfiguration: Equatable, Hashable, Sendable, Encodable {
+    /// The button labels, row by row.
+    public let labels: [String]
+    /// How many buttons make a row; at least 1.
+    public let columnCount: Int
+
+    /// Creates a configuration, checking it against `factory`.
+    ///
+    /// - Parameter source: Names the configuration in errors (a file path).
+    /// - Throws: ``ConfigurationError`` for no labels, an empty or unknown
+    ///   label, or a column count below 1.
+    public init(
+        labels: [String],
+        columnCount: Int,
+        factory: CommandFactory = .standard,
+        source: String = "button configuration"
+    ) throws(ConfigurationError) {
+        if let problem = Self.problem(labels: labels, columnCount: columnCount, factory: factory) {
+            throw ConfigurationError(source: source, problem: problem)
+        }
+        self.labels = labels
+        self.columnCount = columnCount
+    }
+
+    /// The labels in rows of ``columnCount``; the last row may be shorter.
+    public var rows: [[String]] {
+        stride(from: 0, to: labels.count, by: columnCount).map { start in
+            Array(labels[start ..< min(start + columnCount, labels.count)])
+        }
+    }
+
+    /// Decodes and checks a configuration from JSON.
+    ///
+    /// - Parameters:
+    ///   - data: The JSON text: `{"labels": [...], "columnCount": 4}`.
+    ///   - source: Names the configuration in errors, usually its file path.
+    ///   - factory: The keys the labels must name.
+    /// - Throws: ``ConfigurationError`` naming `source` and the problem.
+    public static func decode(
+        from data: Data,
+        source: String,
+        factory: CommandFactory = .standard
+    ) throws(ConfigurationError) -> ButtonConfiguration {
+        let raw: Raw
+        do {
+            raw = try JSONDecoder().decode(Raw.self, from: data)
+        } catch let error as DecodingError {
+            throw ConfigurationError(source: source, problem: .init(error))
+        } catch {
+            throw ConfigurationError(source: source, problem: .invalidJSON)
+        }
+        return try ButtonConfiguration(labels: raw.labels, columnCount: raw.columnCount, factory: factory, source: source)
+    }
+
+    /// The layout built into the program: the same as the shipped
+    /// `ButtonConfiguration.json` resource.
+    ///
+    /// ```
+    /// AC  C   ⌫   ÷
+    /// √   x²  %   x
+    /// 7   8   9   -
+    /// 4   5   6   +
+    /// 1   2   3   =
+    /// ±   0   .
+    /// ```
+    public static let builtInDefault = ButtonConfiguration(
+        checkedLabels: [
+            "AC", "C", "⌫", "÷",
+            "√", "x²", "%", "x",
+            "7", "8", "9", "-",
+            "4", "5", "6", "+",
+            "1", "2", "3", "=",
+            "±", "0", ".",
+        ],
+        columnCount: 4
+    )
+
+    /// For layouts known to be valid (a test checks the built-in one).
+    private init(checkedLabels: [String], columnCount: Int) {
+        labels = checkedLabels
+        self.columnCount = columnCount
+    }
+
+    private static func problem(labels: [String], columnCount: Int, factory: CommandFactory) -> ConfigurationError.Problem? {
+        if columnCount < 1 { return .columnCountTooSmall(columnCount) }
+        if labels.isEmpty { return .noLabels }
+        if let index = labels.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            return .emptyLabel(position: index + 1)
+        }
+        if let unknown = labels.first(where: { !factory.knows($0) }) {
+            return .unknownLabel(unknown, knownLabels: factory.labels)
+        }
+        return nil
+    }
+
+    /// The JSON shape, before it is checked.
+    private struct Raw: Decodable {
+        var labels: [String]
+        var columnCount: Int
+    }
+}
+
+/// Why a button configuration was rejected, and which one.
+public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong with a configuration.
+    public enum Problem: Equatable, Sendable {
+        /// The file could not be read.
+        case unreadable(reason: String)
+        /// The text is not JSON.
+        case invalidJSON
+        /// A field the configuration needs is missing.
+        case missingField(String)
+        /// A field holds the wrong kind of value (at a path such as `labels[2]`).
+        case wrongType(field: String, expected: String)
+        /// The configuration has no labels at all.
+        case noLabels
+        /// `columnCount` is below 1.
+        case columnCountTooSmall(Int)
+        /// A label is empty or only spaces (positions count from 1).
+        case emptyLabel(position: Int)
+        /// A label names no key.
+        case unknownLabel(String, knownLabels: [String])
+
+        /// The problem in words.
+        public var message: String {
+            switch self {
+            case .unreadable(let reason): "cannot be read (\(reason))"
+            case .invalidJSON: "not valid JSON"
+            case .missingField(let field): "missing \"\(field)\""
+            case .wrongType(let field, let expected):
+                field.isEmpty ? "expected \(expected)" : "\"\(field)\" must be \(expected)"
+            case .noLabels: "\"labels\" is empty; a keypad needs at least one label"
+            case .columnCountTooSmall(let count): "\"columnCount\" must be at least 1, got \(count)"
+            case .emptyLabel(let position): "label \(position) is empty"
+            case .unknownLabel(let label, let known):
+                "unknown label \"\(label)\"; known labels: \(known.joined(separator: " "))"
+            }
+        }
+    }
+
+    /// Names the configuration: a file path, or "button configuration".
+    public let source: String
+    /// What is wrong with it.
+    public let problem: Problem
+
+    /// Creates the error for `problem` in the configuration named `source`.
+    public init(source: String, problem: Problem) {
+        self.source = source
+        self.problem = problem
+    }
+
+    /// One line: "Invalid button configuration keys.json: columnCount must be at least 1, got 0".
+    public var description: String {
+        "Invalid button configuration \(source): \(problem.message)"
+    }
+}
+
+extension ConfigurationError.Problem {
+    /// The problem a JSON decoding error stands for.
+    init(_ error: DecodingError) {
+        switch error {
+        case .keyNotFound(let key, _):
+            self = .missingField(key.stringValue)
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            self = .wrongType(field: Self.path(context.codingPath), expected: Self.kind(of: type))
+        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+            self = .wrongType(field: Self.path(context.codingPath), expected: "a valid value")
+        default:
+            self = .invalidJSON
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.reduce(into: "") { path, key in
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                path += path.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+    }
+
+    private static func kind(of type: Any.Type) -> String {
+        switch type {
+        case is Int.Type: "a whole number"
+        case is String.Type: "a string"
+        case is [String].Type: "a list of strings"
+        default: "a JSON object {\"labels\": [...], \"columnCount\": 4}"
+        }
+    }
+}

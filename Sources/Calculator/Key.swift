@@ -1,0 +1,79 @@
+import Foundation
+
+/// One of the ten digit keys.
+public enum Digit: Int, CaseIterable, Sendable, Codable, CustomStringConvertible {
+    case zero, one, two, three, four, five, six, seven, eight, nine
+
+    /// The digit as it is written: "0" … "9".
+    public var description: String { String(rawValue) }
+}
+
+/// An operation between two numbers, run in the order entered (no precedence).
+public enum ArithmeticOperation: String, CaseIterable, Sendable, Codable {
+    case addition, subtraction, multiplication, division
+
+    /// The sign printed on the tape: `+`, `-`, `×`, `÷`.
+    public var symbol: String {
+        switch self {
+        case .addition: "+"
+        case .subtraction: "-"
+        case .multiplication: "×"
+        case .division: "÷"
+        }
+    }
+
+    /// The result of `lhs` and `rhs` under this operation.
+    func apply(_ lhs: Decimal, _ rhs: Decimal) throws(CalculatorError) -> Decimal {
+        switch self {
+        case .addition: try Arithmetic.add(lhs, rhs)
+        case .subtraction: try Arithmetic.subtract(lhs, rhs)
+        case .multiplication: try Arithmetic.multiply(lhs, rhs)
+        case .division: try Arithmetic.divide(lhs, rhs)
+        }
+    }
+}
+
+/// A function of the displayed number, applied at once (`√`, `x²`).
+///
+/// This is the extension point for new keys: a new function (say `sin`) is
+/// one new case here with its arm in ``apply(to:)``, and one entry in
+/// ``CommandFactory/standardEntries``.
+public enum UnaryFunction: String, CaseIterable, Sendable, Codable {
+    /// `√`: the square root; a negative number is an error.
+    case squareRoot
+    /// `x²`: the number times itself.
+    case square
+
+    /// The result of the function on `value`.
+    public func apply(to value: Decimal) throws(CalculatorError) -> Decimal {
+        switch self {
+        case .squareRoot: try Arithmetic.squareRoot(value)
+        case .square: try Arithmetic.multiply(value, value)
+        }
+    }
+}
+
+/// What a key on the keypad does. Button labels map to keys through a
+/// ``CommandFactory``.
+public enum Key: Equatable, Hashable, Sendable {
+    /// Types a digit into the number being entered.
+    case digit(Digit)
+    /// Types the decimal point.
+    case decimalPoint
+    /// Applies the pending operation, then waits for the next number.
+    case operation(ArithmeticOperation)
+    /// Applies a function to the displayed number.
+    case function(UnaryFunction)
+    /// `=`: evaluates the pending operation, or repeats the last one.
+    case equals
+    /// `%`: percent of the displayed number.
+    case percent
+    /// `±`: changes the sign of the displayed number.
+    case toggleSign
+    /// `C`: clears the number being entered, keeping the pending operation.
+    case clear
+    /// `⌫`: deletes the last digit typed.
+    case backspace
+    /// `AC`: clears everything.
+    case allClear
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Which items a view shows: TodoMVC's all, active and completed, plus overdue.
+public enum TodoFilter: String, Equatable, Hashable, Sendable, Codable, CaseIterable {
+    /// Every item.
+    case all
+    /// Items not done.
+    case active
+    /// Items done.
+    case completed
+    /// Items not done whose due date has passed.
+    case overdue
+
+    /// Whether `item` passes this filter at `now`.
+    public func includes(_ item: TodoItem, now: Date) -> Bool {
+        switch self {
+        case .all: true
+        case .active: !item.isFinished
+        case .completed: item.isFinished
+        case .overdue: item.isOverdue(at: now)
+        }
+    }
+}
+
+/// In which order a view shows items.
+public enum TodoSort: String, Equatable, Hashable, Sendable, Codable, CaseIterable {
+    /// The list's own order (creation order unless items were moved).
+    case list
+    /// The seed's order: unfinished items first, then the most recently changed.
+    case smart
+}
+
+extension TodoItem {
+    /// Whether the item is unfinished and its deadline lies before `now`.
+    /// Items without a deadline (no due date, or an open-ended span) are never overdue.
+    public func isOverdue(at now: Date) -> Bool {
+        guard !isFinished, let deadline = due.deadline else { return false }
+        return deadline < now
+    }
+}
+
+extension TodoList {
+    /// The items that pass `filter`, in the order `sort` gives.
+    ///
+    /// ```swift
+    /// list.items(.active, sortedBy: .smart, now: now())
+    /// ```
+    ///
+    /// - Complexity: O(*n*) for the list order, O(*n* log *n*) for `.smart`.
+    public func items(_ filter: TodoFilter = .all, sortedBy sort: TodoSort = .list, now: Date) -> [TodoItem] {
+        let shown = ids.compactMap { itemsByID[$0] }.filter { filter.includes($0, now: now) }
+        switch sort {
+        case .list:
+            return shown
+        case .smart:
+            // Sort positions as a tie-break, so equal items keep list order.
+            return shown.enumerated().sorted { lhs, rhs in
+                if lhs.element.isFinished != rhs.element.isFinished { return !lhs.element.isFinished }
+                if lhs.element.changed != rhs.element.changed { return lhs.element.changed > rhs.element.changed }
+                return lhs.offset < rhs.offset
+            }.map(\.element)
+        }
+    }
+
+    /// How many items there are of each kind at `now`.
+    ///
+    /// - Complexity: O(*n*).
+    public func counts(now: Date) -> TodoCounts {
+        var counts = TodoCounts(total: count, active: 0, completed: 0, overdue: 0)
+        for item in itemsByID.values {
+            if item.isFinished { counts.completed += 1 } else { counts.active += 1 }
+            if item.isOverdue(at: now) { counts.overdue += 1 }
+        }
+        return counts
+    }
+}
+
+/// The numbers a footer shows: "2 items left", whether to offer "Clear completed".
+public struct TodoCounts: Equatable, Hashable, Sendable, Codable {
+    /// All items.
+    public var total: Int
+    /// Items not done.
+    public var active: Int
+    /// Items done.
+    public var completed: Int
+    /// Items not done and past their deadline.
+    public var overdue: Int
+
+    /// Creates counts.
+    public init(total: Int, active: Int, completed: Int, overdue: Int) {
+        self.total = total
+        self.active = active
+        self.completed = completed
+        self.overdue = overdue
+    }
+
+    /// Whether every item is done (TodoMVC checks toggle-all then); false for an empty list.
+    public var allCompleted: Bool { total > 0 && active == 0 }
+
+    /// "0 items left", "1 item left", "2 items left".
+    public var itemsLeftText: String { Self.itemsLeft(active) }
+
+    /// "1 item left" or "`count` items left".
+    public static func itemsLeft(_ count: Int) -> String {
+        "\(count) item\(count == 1 ? "" : "s") left"
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import Calculator
+
+@Suite("Arithmetic")
+struct ArithmeticTests {
+    private func decimal(_ literal: String) throws -> Decimal {
+        try #require(Decimal(string: literal))
+    }
+
+    @Test func productBelowTheRangeIsZeroInsteadOfATrap() throws {
+        // Foundation's own `*` traps on this product.
+        #expect(try Arithmetic.multiply(decimal("1e-65"), decimal("1e-65")) == 0)
+        #expect(try Arithmetic.multiply(decimal("1e-50"), decimal("1e-50")) == 0)
+    }
+
+    @Test func productsNearTheLowerEndKeepDigits() throws {
+        let third = try Arithmetic.divide(1, 3)
+        let product = try Arithmetic.multiply(
+            Arithmetic.multiply(third, decimal("1e-48")),
+            Arithmetic.multiply(third, decimal("1e-48")))
+        #expect(DisplayFormat.text(for: product) == "1.111111111111111e-97")
+    }
+
+    @Test func quotientOfATinyNumberIsComputed() throws {
+        // Foundation's own `/` returns NaN for this quotient.
+        #expect(DisplayFormat.text(for: try Arithmetic.divide(decimal("2e-97"), 3)) == "6.666666666666667e-98")
+        #expect(DisplayFormat.text(for: try Arithmetic.divide(decimal("3e-98"), 3)) == "1e-98")
+    }
+
+    @Test func resultsBelowTenToTheMinus99BecomeZero() throws {
+        #expect(try Arithmetic.divide(decimal("1e-99"), 100) == 0)
+        #expect(try Arithmetic.multiply(decimal("1e-60"), decimal("1e-60")) == 0)
+    }
+
+    @Test func resultsFromTenToThe100Overflow() throws {
+        #expect(throws: CalculatorError.overflow) { try Arithmetic.multiply(decimal("1e50"), decimal("1e50")) }
+        #expect(throws: CalculatorError.overflow) { try Arithmetic.add(decimal("9.9e99"), decimal("1e99")) }
+        #expect(try Arithmetic.multiply(decimal("1e50"), decimal("9e48")) == decimal("9e98"))
+    }
+
+    @Test func roundingAMantissaUpToTenMovesToTheNextOrder() throws {
+        // Near 1e-99 only 28 decimal places fit: 9.999… with 35 rounds up to 10.
+        let nines = try decimal("9.99999999999999999999999999999999999")
+        #expect(try Arithmetic.compose(nines, order: -99) == decimal("1e-98"))
+    }
+
+    @Test func sumOfNumbersFarApartKeepsTheLarger() throws {
+        #expect(try Arithmetic.add(decimal("1e99"), decimal("1e-99")) == decimal("1e99"))
+        #expect(try Arithmetic.add(decimal("1e-99"), decimal("-1e99")) == decimal("-1e99"))
+        #expect(try Arithmetic.add(decimal("1e20"), decimal("1")) == decimal("100000000000000000001"))
+    }
+
+    @Test func subtractionToZero() throws {
+        #expect(try Arithmetic.subtract(decimal("0.3"), decimal("0.3")) == 0)
+    }
+
+    @Test func squareRootsAreExactWhereTheyCanBe() throws {
+        #expect(try Arithmetic.squareRoot(9) == 3)
+        #expect(try Arithmetic.squareRoot(decimal("0.0144")) == decimal("0.12"))
+        #expect(try Arithmetic.squareRoot(decimal("1e-98")) == decimal("1e-49"))
+        #expect(throws: CalculatorError.squareRootOfNegative) { try Arithmetic.squareRoot(-1) }
+    }
+
+    @Test func squareRootOfTwoToThirtyTwoPlaces() throws {
+        #expect(try Arithmetic.squareRoot(2) == decimal("1.4142135623730950488016887242097"))
+    }
+
+    /// Random key sequences, heavy on extremes, never trap and always leave
+    /// either a number within the range or an error.
+    @Test func randomKeySequencesNeverTrap() throws {
+        var generator = SplitMix64(seed: 2024)
+        let labels = CommandFactory.standard.labels + ["x²", "x²", "x²", "√", "÷", "x", "="]
+        let limit = try decimal("1e100")
+        for _ in 0 ..< 400 {
+            var calculator = Calculator()
+            for _ in 0 ..< 60 {
+                let label = labels[Int(generator.next() % UInt64(labels.count))]
+                try calculator.press(label)
+                if let value = calculator.value {
+                    #expect(!value.isNaN)
+                    #expect(value.magnitude < limit)
+                    #expect(!calculator.display.isEmpty)
+                } else {
+                    #expect(calculator.error != nil)
+                }
+            }
+        }
+    }
+}
+
+/// A small seeded generator, so that random tests repeat exactly.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
