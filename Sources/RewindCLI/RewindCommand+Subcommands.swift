@@ -3,6 +3,8 @@ import ArgumentParser
 extension RewindCommand {
     /// The subcommands of `rewind`, in the order `--help` lists them.
     static var subcommandList: [any ParsableCommand.Type] {
-        []
+        [
+            Calc.self,
+        ]
     }
 }

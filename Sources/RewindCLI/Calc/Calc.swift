@@ -1,0 +1,77 @@
+import ArgumentParser
+import Calculator
+import Foundation
+
+extension RewindCommand {
+    /// `rewind calc`: the pocket calculator, from arguments, from lines of
+    /// standard input, or interactively on a terminal.
+    struct Calc: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "calc",
+            abstract: "A pocket calculator with unlimited undo and redo.",
+            discussion: """
+                Presses the keys given as arguments and prints the display. Operations run in \
+                the order entered: `2 + 3 x 4 =` is 20. Numbers may be written whole (`12.5` \
+                types 1 2 . 5; `-5` types 5 ±).
+
+                Keys of the default keypad: 0-9 . + - x ÷ = % ± √ x² C ⌫ AC (aliases: * × for x, \
+                / for ÷, sqrt for √, x^2 for x², +/- for ±). Pseudo-keys: `undo`, `redo`, \
+                `record NAME` … `stop` to record a macro, `play NAME` to replay it as one step.
+
+                With no keys, reads keys interactively on a terminal (q quits), or reads lines \
+                of keys from standard input and prints the display after each line.
+
+                Examples:
+                  rewind calc 0.1 + 0.2 =
+                  rewind calc 1 2 + 3 = undo
+                  rewind calc --json 2 + 3 x 4 =
+                  echo '9 √' | rewind calc
+                """
+        )
+
+        @Flag(help: "Print a JSON object (display, value, error, canUndo, canRedo, tape) instead of the display.")
+        var json = false
+
+        @Option(help: ArgumentHelp(
+            "A button layout to use instead of the default: {\"labels\": [...], \"columnCount\": 4}.",
+            valueName: "file"
+        ))
+        var config: String?
+
+        // `.allUnrecognized` keeps `-` and `-5` as keys instead of options.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Keys to press, in order.", valueName: "key"))
+        var keys: [String] = []
+
+        mutating func run() throws {
+            let output = CalcOutput(json: json)
+            var session: CalculatorSession
+            do {
+                session = CalculatorSession(configuration: try loadConfiguration())
+            } catch {
+                throw output.fail(error.description)
+            }
+            if !keys.isEmpty {
+                // `.allUnrecognized` keeps the `--` that ends the options.
+                var words = keys
+                if let terminator = words.firstIndex(of: "--") { words.remove(at: terminator) }
+                do {
+                    try CalcInput.perform(CalcInput.parse(words, factory: session.factory), on: &session)
+                } catch {
+                    throw output.fail(error.description)
+                }
+                output.show(session)
+            } else if isatty(STDOUT_FILENO) == 1, !json, let terminal = RawTerminal() {
+                var interactive = CalcInteractive(session: session, terminal: terminal)
+                interactive.run()
+            } else {
+                var lineMode = CalcLineMode(session: session, output: output)
+                try lineMode.run()
+            }
+        }
+
+        private func loadConfiguration() throws(ConfigurationError) -> ButtonConfiguration {
+            guard let config else { return try ButtonConfiguration.shipped() }
+            return try ButtonConfiguration.load(contentsOf: URL(fileURLWithPath: config))
+        }
+    }
+}

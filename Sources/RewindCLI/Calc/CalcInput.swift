@@ -1,0 +1,107 @@
+import Calculator
+
+/// One thing to do, read from the command line or a line of input: press a
+/// key, undo, redo, or record and play macros.
+enum CalcInput: Equatable {
+    /// Presses the key with this label (or alias).
+    case press(String)
+    /// Undoes the last step.
+    case undo
+    /// Redoes the last undone step.
+    case redo
+    /// Starts recording a macro with this name.
+    case record(String)
+    /// Stops recording the macro.
+    case stop
+    /// Plays the macro with this name, as one undo step.
+    case play(String)
+
+    /// Reads words into inputs, checking every label against `factory`
+    /// before anything is done.
+    ///
+    /// A word made of digits and at most one decimal point (optionally after
+    /// a minus sign) is typed key by key: `12.5` is `1 2 . 5`, `-5` is `5 ±`.
+    static func parse(_ words: [String], factory: CommandFactory) throws(CalcInputError) -> [CalcInput] {
+        var inputs: [CalcInput] = []
+        var remaining = words[...]
+        while let word = remaining.popFirst() {
+            switch word {
+            case "undo": inputs.append(.undo)
+            case "redo": inputs.append(.redo)
+            case "stop": inputs.append(.stop)
+            case "record", "play":
+                guard let name = remaining.popFirst() else { throw .missingMacroName(after: word) }
+                inputs.append(word == "record" ? .record(name) : .play(name))
+            default:
+                inputs += try presses(for: word, factory: factory)
+            }
+        }
+        return inputs
+    }
+
+    /// Does `inputs` in order on `session`.
+    static func perform(
+        _ inputs: [CalcInput],
+        on session: inout CalculatorSession
+    ) throws(CalcInputError) {
+        for input in inputs {
+            switch input {
+            case .press(let label):
+                do { try session.press(label) } catch { throw .unknownLabel(error) }
+            case .undo: session.undo()
+            case .redo: session.redo()
+            case .record(let name): session.startRecording(named: name)
+            case .stop: session.stopRecording()
+            case .play(let name):
+                do { try session.play(named: name) } catch { throw .macro(error) }
+            }
+        }
+    }
+
+    private static func presses(for word: String, factory: CommandFactory) throws(CalcInputError) -> [CalcInput] {
+        if factory.knows(word) { return [.press(word)] }
+        guard let number = typedNumber(word) else {
+            throw .unknownLabel(UnknownLabelError(label: word, knownLabels: factory.labels))
+        }
+        let labels = number.digits.map(String.init) + (number.isNegative ? ["±"] : [])
+        for label in labels where !factory.knows(label) {
+            throw .unknownLabel(UnknownLabelError(label: label, knownLabels: factory.labels))
+        }
+        return labels.map(CalcInput.press)
+    }
+
+    /// The digits of a word such as `12.5` or `-0.5`, or `nil` when it is not one.
+    private static func typedNumber(_ word: String) -> (digits: Substring, isNegative: Bool)? {
+        let isNegative = word.hasPrefix("-")
+        let digits = isNegative ? word.dropFirst() : word[...]
+        let isNumber = digits.contains(where: \.isASCIIDigit)
+            && digits.allSatisfy { $0.isASCIIDigit || $0 == "." }
+            && digits.filter { $0 == "." }.count <= 1
+        return isNumber ? (digits, isNegative) : nil
+    }
+}
+
+/// Why a word or line of `rewind calc` input could not be done.
+enum CalcInputError: Error, CustomStringConvertible {
+    /// A word is neither a label, an alias, a number nor a pseudo-key.
+    case unknownLabel(UnknownLabelError)
+    /// `record` or `play` came last, without a name.
+    case missingMacroName(after: String)
+    /// `play` named a macro that was not recorded.
+    case macro(MacroError)
+
+    var description: String {
+        switch self {
+        case .unknownLabel(let error): error.description
+        case .missingMacroName(let word): "\"\(word)\" needs a macro name after it"
+        case .macro(let error): error.description
+        }
+    }
+}
+
+extension Character {
+    /// Whether this is one of the digits 0-9.
+    fileprivate var isASCIIDigit: Bool {
+        isASCII && isNumber
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+
+@Suite("rewind calc")
+struct CalcCommandTests {
+    @Suite("Keys as arguments")
+    struct Arguments {
+        @Test func decimalArithmeticIsExact() throws {
+            let run = try runRewind(["calc", "0.1", "+", "0.2", "="])
+            #expect(run.status == 0)
+            #expect(run.stdout == "0.3\n")
+            #expect(run.stderr.isEmpty)
+        }
+
+        @Test func divisionByZeroPrintsTheErrorAndSucceeds() throws {
+            let run = try runRewind(["calc", "1", "÷", "0", "="])
+            #expect(run.status == 0)
+            #expect(run.stdout == "Cannot divide by zero\n")
+        }
+
+        @Test func undoAmongTheKeys() throws {
+            let run = try runRewind(["calc", "1", "2", "+", "3", "=", "undo"])
+            #expect(run.status == 0)
+            #expect(run.stdout == "3\n")
+        }
+
+        @Test func redoAmongTheKeys() throws {
+            #expect(try runRewind(["calc", "1", "2", "+", "3", "=", "undo", "undo", "redo"]).output == "3")
+            #expect(try runRewind(["calc", "1", "2", "+", "3", "=", "undo", "redo"]).output == "15")
+        }
+
+        @Test func digitsAsSeparateKeys() throws {
+            #expect(try runRewind(["calc", "1", "2", "+", "3", "x", "2", "="]).output == "30")
+        }
+
+        @Test func operationsRunInTheOrderEntered() throws {
+            #expect(try runRewind(["calc", "2", "+", "3", "x", "4", "="]).output == "20")
+        }
+
+        @Test func minusAndNegativeNumbersAreKeysNotOptions() throws {
+            #expect(try runRewind(["calc", "5", "-", "3", "="]).output == "2")
+            #expect(try runRewind(["calc", "-", "5", "="]).output == "-5")
+            #expect(try runRewind(["calc", "-5", "x", "2", "="]).output == "-10")
+            #expect(try runRewind(["calc", "7", "-", "-2", "="]).output == "9")
+            #expect(try runRewind(["calc", "--", "5", "-", "3", "="]).output == "2")
+        }
+
+        @Test(arguments: [("*", "12"), ("×", "12"), ("x", "12"), ("/", "3"), ("÷", "3")])
+        func operatorAliases(label: String, expected: String) throws {
+            #expect(try runRewind(["calc", "6", label, "2", "="]).output == expected)
+        }
+
+        @Test func wholeNumbersAreTypedKeyByKey() throws {
+            #expect(try runRewind(["calc", "12.5", "x", "2", "="]).output == "25")
+            #expect(try runRewind(["calc", ".5", "+", "1", "="]).output == "1.5")
+        }
+
+        @Test func functionKeys() throws {
+            #expect(try runRewind(["calc", "9", "√"]).output == "3")
+            #expect(try runRewind(["calc", "12", "x²"]).output == "144")
+            #expect(try runRewind(["calc", "200", "+", "10", "%", "="]).output == "220")
+            #expect(try runRewind(["calc", "5", "±"]).output == "-5")
+            #expect(try runRewind(["calc", "123", "⌫"]).output == "12")
+            #expect(try runRewind(["calc", "5", "+", "3", "C", "2", "="]).output == "7")
+        }
+
+        @Test func macrosRecordAndPlayAsOneStep() throws {
+            let keys = ["100", "record", "tax", "x", "1.2", "=", "stop", "50", "play", "tax"]
+            #expect(try runRewind(["calc"] + keys).output == "60")
+            #expect(try runRewind(["calc"] + keys + ["undo"]).output == "50")
+        }
+
+        @Test func anUnknownLabelFailsWithOneLineOnStandardError() throws {
+            let run = try runRewind(["calc", "1", "+", "sin", "="])
+            #expect(run.status != 0)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.hasPrefix("rewind calc: Unknown label \"sin\"; known labels: "))
+            #expect(run.stderr.filter { $0 == "\n" }.count == 1)
+        }
+
+        @Test func scientificNotationBeyondSixteenDigits() throws {
+            #expect(try runRewind(["calc", "100000000", "x²", "x²"]).output == "1e32")
+            #expect(try runRewind(["calc", "2", "÷", "3", "="]).output == "0.6666666666666667")
+        }
+    }
+
+    @Suite("--json")
+    struct JSON {
+        private func object(_ arguments: [String]) throws -> [String: Any] {
+            let run = try runRewind(["calc", "--json"] + arguments)
+            #expect(run.status == 0)
+            #expect(run.lines.count == 1)
+            let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            return try #require(object)
+        }
+
+        @Test func reportsDisplayValueUndoStateAndTape() throws {
+            let json = try object(["2", "+", "3", "x", "4", "="])
+            #expect(json["display"] as? String == "20")
+            #expect(json["value"] as? String == "20")
+            #expect(json["error"] is NSNull)
+            #expect(json["canUndo"] as? Bool == true)
+            #expect(json["canRedo"] as? Bool == false)
+            #expect(json["tape"] as? [String] == ["2 + 3 × 4 = 20"])
+        }
+
+        @Test func keysAreInTheDocumentedOrder() throws {
+            let run = try runRewind(["calc", "--json", "1"])
+            #expect(run.stdout == #"{"display":"1","value":"1","error":null,"canUndo":true,"canRedo":false,"tape":[]}"# + "\n")
+        }
+
+        @Test func valueIsFullPrecision() throws {
+            let json = try object(["1", "÷", "3", "="])
+            #expect(json["display"] as? String == "0.3333333333333333")
+            #expect(json["value"] as? String == "0." + String(repeating: "3", count: 38))
+        }
+
+        @Test func errorStateHasNullValue() throws {
+            let json = try object(["1", "÷", "0", "=", "undo", "redo"])
+            #expect(json["display"] as? String == "Cannot divide by zero")
+            #expect(json["value"] is NSNull)
+            #expect(json["error"] as? String == "Cannot divide by zero")
+            #expect(json["canRedo"] as? Bool == false)
+        }
+
+        @Test func canRedoAfterUndo() throws {
+            let json = try object(["7", "undo"])
+            #expect(json["canUndo"] as? Bool == false)
+            #expect(json["canRedo"] as? Bool == true)
+            #expect(json["display"] as? String == "0")
+        }
+    }
+
+    @Suite("--config")
+    struct Config {
+        private func file(_ contents: String) throws -> URL {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("calc-\(UUID().uuidString).json")
+            try Data(contents.utf8).write(to: url)
+            return url
+        }
+
+        @Test func usesTheLabelsOfTheFile() throws {
+            let url = try file(#"{"labels": ["1", "2", "+", "*", "="], "columnCount": 5}"#)
+            defer { try? FileManager.default.removeItem(at: url) }
+            #expect(try runRewind(["calc", "--config", url.path, "12", "*", "2", "="]).output == "24")
+            let run = try runRewind(["calc", "--config", url.path, "1", "-", "1"])
+            #expect(run.status != 0)
+            #expect(run.stderr == "rewind calc: Unknown label \"-\"; known labels: 1 2 + * =\n")
+        }
+
+        @Test(arguments: [
+            (#"{"labels": ["1"], "columnCount": 0}"#, "\"columnCount\" must be at least 1, got 0"),
+            (#"{"labels": ["1", ""], "columnCount": 2}"#, "label 2 is empty"),
+            (#"{"labels": ["1", "sin"], "columnCount": 2}"#, "unknown label \"sin\""),
+            (#"{"labels": ["1"], "#, "not valid JSON"),
+        ])
+        func anInvalidFileFailsWithOneLineNamingTheFileAndTheProblem(contents: String, problem: String) throws {
+            let url = try file(contents)
+            defer { try? FileManager.default.removeItem(at: url) }
+            let run = try runRewind(["calc", "--config", url.path, "1"])
+            #expect(run.status != 0)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr.hasPrefix("rewind calc: Invalid button configuration \(url.path): \(problem)"))
+            #expect(run.stderr.filter { $0 == "\n" }.count == 1)
+        }
+
+        @Test func aMissingFileFails() throws {
+            let run = try runRewind(["calc", "--config", "/nonexistent/keys.json", "1"])
+            #expect(run.status != 0)
+            #expect(run.stderr == "rewind calc: Invalid button configuration /nonexistent/keys.json: cannot be read (no such file)\n")
+        }
+    }
+
+    @Suite("Lines from standard input")
+    struct LineMode {
+        @Test func printsTheDisplayAfterEachLine() throws {
+            let run = try runRewind(["calc"], stdin: "1 2 +\n3 =\nundo\n\n")
+            #expect(run.status == 0)
+            #expect(run.lines == ["12", "15", "3", "3"])
+        }
+
+        @Test func printsJSONAfterEachLine() throws {
+            let run = try runRewind(["calc", "--json"], stdin: "2 x\n4 =\n")
+            #expect(run.lines.count == 2)
+            #expect(run.lines.last?.hasPrefix(#"{"display":"8","#) == true)
+        }
+
+        @Test func anUnknownLabelSkipsItsLineAndFailsAtTheEnd() throws {
+            let run = try runRewind(["calc"], stdin: "1 +\n2 sin\n3 =\n")
+            #expect(run.status != 0)
+            #expect(run.lines == ["1", "4"])
+            #expect(run.stderr.hasPrefix("rewind calc: Unknown label \"sin\""))
+        }
+
+        @Test func noInputPrintsNothing() throws {
+            let run = try runRewind(["calc"])
+            #expect(run.status == 0)
+            #expect(run.stdout.isEmpty)
+        }
+    }
+
+    @Suite("Interactive mode", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    struct Interactive {
+        /// Runs `rewind calc` on a pseudo-terminal made by `script`, typing
+        /// `keys` in chunks with pauses, then prints the terminal's local modes.
+        private func session(typing chunks: [String]) throws -> String {
+            let binary = try rewindBinaryURL().path
+            let typing = chunks.map { "printf '\($0)'; sleep 0.3" }.joined(separator: "; ")
+            let shell = "(sleep 0.5; \(typing)) | script -qec '\(binary) calc; stty -a' /dev/null"
+            let run = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", shell], environment: ["TERM": "xterm"])
+            return run.stdout
+        }
+
+        @Test func showsTheKeypadAndPressesTypedKeys() throws {
+            let screen = try session(typing: ["12+3=", "q"])
+            #expect(screen.contains("[ AC ]"))
+            #expect(screen.contains("[ x² ]"))
+            #expect(screen.contains("12 + 3 = 15"))
+            // The last display is printed after leaving the full screen.
+            #expect(screen.contains("\u{1B}[?1049l15\r\n"))
+        }
+
+        @Test func undoRedoEscapeAndBackspace() throws {
+            let screen = try session(typing: ["12+3=", "u", "r", "u", "\\033", "45\\177", "q"])
+            #expect(screen.contains("\u{1B}[?1049l4\r\n"))
+        }
+
+        @Test func controlDQuitsAndTheTerminalIsRestored() throws {
+            let screen = try session(typing: ["7", "\\004"])
+            #expect(screen.contains("\u{1B}[?1049l7\r\n"))
+            #expect(screen.contains(" icanon "))
+            #expect(screen.contains(" echo "))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// What one run of the `rewind` binary did.
+struct RewindRun {
+    /// The exit status (or the signal number, if it was killed).
+    let status: Int32
+    /// Everything written on standard output.
+    let stdout: String
+    /// Everything written on standard error.
+    let stderr: String
+
+    /// Standard output without its final line break.
+    var output: String {
+        stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout
+    }
+
+    /// The lines of standard output.
+    var lines: [String] {
+        output.isEmpty ? [] : output.components(separatedBy: "\n")
+    }
+}
+
+/// Why the `rewind` binary could not be run.
+struct RunRewindError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// Runs the built `rewind` binary with `arguments`, feeding it `stdin`
+/// (nothing, and not a terminal, when `nil`), and returns what it did.
+///
+/// The binary is looked for where SwiftPM puts products: next to the test
+/// bundle, or in its parent directory. `REWIND_BINARY` overrides the search.
+///
+/// - Parameters:
+///   - environment: Variables added to this process's environment.
+///   - timeout: Seconds after which the process is terminated.
+func runRewind(
+    _ arguments: [String],
+    stdin: String? = nil,
+    environment: [String: String] = [:],
+    timeout: TimeInterval = 30
+) throws -> RewindRun {
+    try runProcess(try rewindBinaryURL(), arguments, stdin: stdin, environment: environment, timeout: timeout)
+}
+
+/// Runs the executable at `url` as ``runRewind(_:stdin:environment:timeout:)`` does.
+func runProcess(
+    _ url: URL,
+    _ arguments: [String],
+    stdin: String? = nil,
+    environment: [String: String] = [:],
+    timeout: TimeInterval = 30
+) throws -> RewindRun {
+    // Files rather than pipes: a full pipe cannot block the child.
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("rewind-run-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let inputURL = directory.appendingPathComponent("stdin")
+    let outputURL = directory.appendingPathComponent("stdout")
+    let errorURL = directory.appendingPathComponent("stderr")
+    try Data((stdin ?? "").utf8).write(to: inputURL)
+    for url in [outputURL, errorURL] {
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+    }
+
+    let process = Process()
+    process.executableURL = url
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let input = try FileHandle(forReadingFrom: inputURL)
+    let output = try FileHandle(forWritingTo: outputURL)
+    let error = try FileHandle(forWritingTo: errorURL)
+    defer {
+        try? input.close()
+        try? output.close()
+        try? error.close()
+    }
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = error
+
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning, Date() < deadline {
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+        throw RunRewindError(description: "\(url.lastPathComponent) \(arguments) did not finish within \(timeout) s")
+    }
+    process.waitUntilExit()
+    return RewindRun(
+        status: process.terminationStatus,
+        stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
+    )
+}
+
+/// Where the built `rewind` binary is.
+func rewindBinaryURL() throws -> URL {
+    let fileManager = FileManager.default
+    if let override = ProcessInfo.processInfo.environment["REWIND_BINARY"] {
+        return URL(fileURLWithPath: override)
+    }
+    var directories: [URL] = []
+    // On Linux the test bundle is an executable in the products directory;
+    // on macOS it is a bundle there.
+    directories.append(Bundle.main.bundleURL)
+    if let executable = Bundle.main.executableURL {
+        directories.append(executable.deletingLastPathComponent())
+    }
+    if let first = CommandLine.arguments.first {
+        directories.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+    }
+    directories += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
+        .map { $0.deletingLastPathComponent() }
+    let candidates = directories.flatMap { [$0, $0.deletingLastPathComponent()] }
+        .map { $0.appendingPathComponent("rewind") }
+    if let found = candidates.first(where: { fileManager.isExecutableFile(atPath: $0.path) }) {
+        return found
+    }
+    let searched = Set(candidates.map { $0.deletingLastPathComponent().path }).sorted()
+    throw RunRewindError(description: "no built rewind binary in \(searched.joined(separator: ", ")); run `swift build --product rewind` or set REWIND_BINARY")
+}
