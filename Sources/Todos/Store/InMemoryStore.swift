@@ -29,7 +29,7 @@ public final class InMemoryStore: AppStore, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - limit: The most undo steps to keep; `nil` keeps all.
-    ///   - now: The clock that dates steps.
+    ///   - now: The clock that dates steps; dates are rounded to milliseconds.
     ///   - journal: Where to write each operation durably, if anywhere.
     public convenience init(
         _ state: AppState = AppState(), limit: Int? = nil,
@@ -57,9 +57,10 @@ public final class InMemoryStore: AppStore, @unchecked Sendable {
         limit: Int?, now: @escaping @Sendable () -> Date, journal: (any StoreJournal)?
     ) {
         self.limit = limit
-        self.now = now
+        // Steps are dated to the millisecond, like everything the JSON format keeps.
+        self.now = { now().roundedToMilliseconds }
         self.journal = journal
-        timeline = History(state, limit: limit, now: now)
+        timeline = History(state, limit: limit, now: self.now)
         timeline = makeHistory(state, steps: steps, position: position)
     }
 

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import Todos
+
+@Suite("Due dates typed by people")
+struct DueDateSpecs {
+    /// Monday 2026-06-01 10:00 in Berlin (UTC+2).
+    static let zone = TimeZone(identifier: "Europe/Berlin") ?? .gmt
+    static let now = Fixtures.start
+    static let parser = DueDateParser(now: now, timeZone: zone)
+
+    static func day(_ y: Int, _ m: Int, _ d: Int, _ h: Int = 0, _ min: Int = 0) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(from: DateComponents(year: y, month: m, day: d, hour: h, minute: min)) ?? .distantPast
+    }
+
+    static func wholeDay(_ y: Int, _ m: Int, _ d: Int, days: Int = 1) -> TodoDate {
+        .timeSpan(.duration(.from(day(y, m, d)), for: days, .days))
+    }
+
+    static let cases: [(String, TodoDate)] = [
+        ("today", wholeDay(2026, 6, 1)),
+        ("Tomorrow", wholeDay(2026, 6, 2)),
+        ("fri", wholeDay(2026, 6, 5)),
+        ("friday", wholeDay(2026, 6, 5)),
+        ("mon", wholeDay(2026, 6, 8)),
+        ("next tue", wholeDay(2026, 6, 2)),
+        ("in 3 days", wholeDay(2026, 6, 4)),
+        ("in 2 weeks", wholeDay(2026, 6, 15)),
+        ("in 4 hours", .date(now.addingTimeInterval(4 * 3600))),
+        ("in 30 minutes", .date(now.addingTimeInterval(1800))),
+        ("2026-12-01", wholeDay(2026, 12, 1)),
+        ("2026-12-01 14:30", .date(day(2026, 12, 1, 14, 30))),
+        ("2026-12-01T14:30", .date(day(2026, 12, 1, 14, 30))),
+        ("fri 9:15", .date(day(2026, 6, 5, 9, 15))),
+        ("2026-12-01..2026-12-03", .timeSpan(.start(.from(day(2026, 12, 1)), .to(day(2026, 12, 4))))),
+        ("2026-12-01 09:00..2026-12-01 17:00", .timeSpan(.start(.from(day(2026, 12, 1, 9)), .to(day(2026, 12, 1, 17))))),
+        ("2026-12-01..", .timeSpan(.start(.from(day(2026, 12, 1)), .unknown))),
+        ("2026-12-01 for 3 days", wholeDay(2026, 12, 1, days: 3)),
+        ("2026-12-01 14:00 for 2 hours", .timeSpan(.duration(.from(day(2026, 12, 1, 14)), for: 2, .hours))),
+        ("tomorrow for 1 week", wholeDay(2026, 6, 2, days: 7)),
+        ("none", .unknown),
+        ("  ", .unknown),
+    ]
+
+    @Test("accepted forms", arguments: cases)
+    func parses(text: String, expected: TodoDate) throws {
+        #expect(try Self.parser.parse(text) == expected)
+    }
+
+    static let bad: [(String, String)] = [
+        ("someday", "“someday” is neither a known word nor a date like 2026-12-01"),
+        ("2026-02-30", "2026-02-30 is not a day of the calendar"),
+        ("2026-12-01 25:00", "“25:00” is not a time like 14:30"),
+        ("2026-12-03..2026-12-01", "the end lies before the start"),
+        ("2026-12-01 for 0 days", "a duration must be positive"),
+        ("2026-12-01 for 3 fortnights", "“fortnights” is not a unit: use seconds, minutes, hours, days or weeks"),
+        ("in 3 years", "“in” counts days or weeks for a day, or minutes or hours for a moment"),
+    ]
+
+    @Test("refused forms name the problem and list the accepted forms", arguments: bad)
+    func refuses(text: String, problem: String) {
+        #expect(throws: DueDateError(text: text, problem: problem)) { try Self.parser.parse(text) }
+        let message = DueDateError(text: text, problem: problem).description
+        #expect(message.contains("Accepted forms: today, tomorrow"))
+        #expect(message.contains("2026-12-01 for 3 days"))
+    }
+
+    static let formatter = DueDateFormatter(now: now, timeZone: zone)
+
+    static let displays: [(TodoDate, String)] = [
+        (.unknown, ""),
+        (wholeDay(2026, 6, 1), "today"),
+        (wholeDay(2026, 6, 2), "tomorrow"),
+        (wholeDay(2026, 5, 31), "yesterday"),
+        (wholeDay(2026, 6, 5), "Fri"),
+        (wholeDay(2026, 12, 1), "Tue 1 Dec"),
+        (wholeDay(2027, 1, 4), "4 Jan 2027"),
+        (.date(day(2026, 6, 2, 14, 30)), "tomorrow 14:30"),
+        (wholeDay(2026, 12, 1, days: 3), "Tue 1 Dec – Thu 3 Dec"),
+        (.timeSpan(.start(.from(day(2026, 12, 1)), .to(day(2026, 12, 4)))), "Tue 1 Dec – Thu 3 Dec"),
+        (.timeSpan(.start(.from(day(2026, 6, 5)), .unknown)), "from Fri"),
+        (.timeSpan(.duration(.from(day(2026, 6, 1, 14)), for: 2, .hours)), "today 14:00 for 2 hours"),
+    ]
+
+    @Test("display is short and relative", arguments: displays)
+    func display(due: TodoDate, text: String) {
+        #expect(Self.formatter.display(due) == text)
+    }
+
+    @Test("the editable text parses back to the same due date", arguments: cases.map(\.1))
+    func editableText(due: TodoDate) throws {
+        #expect(try Self.parser.parse(Self.formatter.text(due)) == due)
+    }
+}
+
+@Suite("Queries")
+struct QuerySpecs {
+    static let now = Fixtures.start
+
+    static func list() throws -> TodoList {
+        let past = now.addingTimeInterval(-3600)
+        return try TodoList(items: [
+            try TodoItem(id: Fixtures.id(1), title: "overdue", due: .date(past), created: past),
+            try TodoItem(id: Fixtures.id(2), title: "done late", state: .finished, due: .date(past), created: past,
+                         changed: now),
+            try TodoItem(id: Fixtures.id(3), title: "future", due: .date(now.addingTimeInterval(60)), created: past,
+                         changed: now),
+            try TodoItem(id: Fixtures.id(4), title: "open end", due: .timeSpan(.start(.from(past), .unknown)), created: past),
+            try TodoItem(id: Fixtures.id(5), title: "done", state: .finished, created: past, changed: past),
+        ])
+    }
+
+    @Test("filters all, active, completed and overdue")
+    func filters() throws {
+        let list = try Self.list()
+        func titles(_ filter: TodoFilter) -> [String] { list.items(filter, now: Self.now).map(\.title) }
+        #expect(titles(.all) == ["overdue", "done late", "future", "open end", "done"])
+        #expect(titles(.active) == ["overdue", "future", "open end"])
+        #expect(titles(.completed) == ["done late", "done"])
+        #expect(titles(.overdue) == ["overdue"])
+    }
+
+    @Test("smart order: unfinished first, then most recently changed")
+    func smart() throws {
+        let titles = try Self.list().items(sortedBy: .smart, now: Self.now).map(\.title)
+        #expect(titles == ["future", "overdue", "open end", "done late", "done"])
+    }
+
+    @Test("counts say how many items are left")
+    func counts() throws {
+        let counts = try Self.list().counts(now: Self.now)
+        #expect(counts == TodoCounts(total: 5, active: 3, completed: 2, overdue: 1))
+        #expect(counts.itemsLeftText == "3 items left")
+        #expect(TodoCounts.itemsLeft(1) == "1 item left")
+        #expect(TodoCounts.itemsLeft(0) == "0 items left")
+        #expect(!counts.allCompleted)
+        #expect(!TodoList().counts(now: Self.now).allCompleted)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Rewind
+import Testing
+@testable import Todos
+
+@Suite("JSON format")
+struct JSONSpecs {
+    static func richState() throws -> AppState {
+        let start = Fixtures.start.addingTimeInterval(0.123)
+        let items = [
+            try TodoItem(id: Fixtures.id(1), title: "Buy milk", created: start),
+            try TodoItem(
+                id: Fixtures.id(2), title: "Dentist", details: "Bring the card\nsecond line", state: .finished,
+                due: .timeSpan(.start(.from(start), .to(start.addingTimeInterval(3600)))),
+                location: .address(.init(street: "1 Main St", city: "Springfield", zipCode: "12345", country: "US")),
+                created: start, changed: start.addingTimeInterval(5)
+            ),
+            try TodoItem(id: Fixtures.id(3), title: "Trip", due: .timeSpan(.start(.from(start), .unknown)),
+                         location: .coordinate(.init(latitude: 53.92681, longitude: 9.09762)), created: start),
+            try TodoItem(id: Fixtures.id(4), title: "Hike", due: .timeSpan(.duration(.from(start), for: 3, .days)),
+                         location: .directions(.init(steps: ["leave the station", "turn right"])), created: start),
+            try TodoItem(id: Fixtures.id(5), title: "Call", due: .date(start), created: start),
+        ]
+        return AppState(todos: try TodoList(items: items))
+    }
+
+    @Test("a state round-trips exactly, dates to the millisecond")
+    func roundTrip() throws {
+        let state = try Self.richState()
+        #expect(try TodoJSON.decode(AppState.self, from: try TodoJSON.encode(state)) == state)
+        #expect(try TodoJSON.decode(AppState.self, from: try TodoJSON.encode(state, pretty: true)) == state)
+    }
+
+    @Test("dates are ISO 8601 in UTC with milliseconds; the document has format and version")
+    func shape() throws {
+        let data = try TodoJSON.encode(try Fixtures.state(["Buy milk"]))
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""created":"2026-06-01T10:00:00.000Z""#))
+        #expect(text.contains(#""format":"rewind-todos""#))
+        #expect(text.contains(#""version":1"#))
+        #expect(text.contains(#""due":{"kind":"unknown"}"#))
+        #expect(text.contains(#""state":"unfinished""#))
+    }
+
+    @Test("changes and history steps round-trip")
+    func changes() throws {
+        let state = try Self.richState()
+        let history = History(state, now: { Fixtures.start.addingTimeInterval(0.0004) })
+        try history.perform(.todos(.removeFinished))
+        try history.perform(.update(Fixtures.id(1), [.title(to: "x"), .due(to: .date(Fixtures.start)), .finish], at: Fixtures.start))
+        try history.perform(.todos(.finishAll(at: Fixtures.start)))
+        try history.perform(.move(Fixtures.id(1), to: 2))
+        try history.perform(.setting(.todos(TodoList())))
+        try history.undo()
+        let steps = try TodoJSON.decode([HistoryStep<AppState.Change>].self, from: try TodoJSON.encode(history.steps))
+        #expect(steps.map(\.changes) == history.steps.map(\.changes))
+        #expect(steps.map(\.name) == history.steps.map(\.name))
+        #expect(steps.first?.date == Fixtures.start)
+        let all: [AppState.Change] = [
+            .add(try Fixtures.item("a", 9)), .insert(try Fixtures.item("b", 8), at: 0), .remove(Fixtures.id(1)),
+            .todos(.removeItems([Fixtures.id(1)])), .todos(.restore([.init(try Fixtures.item("c", 7), at: 1)])),
+            .todos(.replace([try Fixtures.item("d", 6)])), .move(Fixtures.id(2), to: 0),
+            .todos(.unfinishAll(at: Fixtures.start)), .todos(.removeFinished),
+            .update(Fixtures.id(1), [.details(to: "d"), .location(to: .unknown), .unfinish], at: Fixtures.start),
+        ]
+        #expect(try TodoJSON.decode([AppState.Change].self, from: try TodoJSON.encode(all)) == all)
+    }
+
+    static func document(_ item: String) -> Data {
+        let good = #"{"id":"00000000-0000-4000-8000-000000000001","title":"ok","created":"2026-06-01T10:00:00.000Z"}"#
+        return Data(#"{"format":"rewind-todos","version":1,"items":[\#(good),\#(good.replacingOccurrences(of: "0001", with: "0002")),\#(item)]}"#.utf8)
+    }
+
+    static let badItems: [(String, String)] = [
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","due":{"kind":"span","start":"yesterday","end":null}}"#,
+         "items[2].due.start: expected an ISO-8601 date like 2026-12-01T09:30:00.000Z"),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"  ","created":"2026-06-01T10:00:00.000Z"}"#,
+         "items[2].title: A title must not be empty."),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","created":"2026-06-01T10:00:00.000Z"}"#,
+         "items[2].title: is missing"),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":12}"#,
+         "items[2].created: expected an ISO-8601 date like 2026-12-01T09:30:00.000Z"),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","location":{"kind":"coordinate","latitude":91,"longitude":0}}"#,
+         "items[2].location.latitude: A latitude must lie between -90 and 90; 91.0 does not."),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","due":{"kind":"someday"}}"#,
+         "items[2].due.kind: “someday” is not one of unknown, date, span, duration"),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","state":"done"}"#,
+         "items[2].state: “done” is not one of unfinished, finished"),
+        (#"{"id":"00000000-0000-4000-8000-000000000001","title":"x","created":"2026-06-01T10:00:00.000Z"}"#,
+         "items[2].id: An item with id 00000000-0000-4000-8000-000000000001 is already in the list; ids must be unique."),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","due":{"kind":"duration","start":"2026-06-01T10:00:00Z","amount":0,"unit":"days"}}"#,
+         "items[2].due.amount: A duration must be positive; 0 is not."),
+    ]
+
+    @Test("a malformed document is refused with the path of the bad field", arguments: badItems)
+    func errors(item: String, message: String) {
+        #expect(throws: TodoJSONError.self) { try TodoJSON.decode(AppState.self, from: Self.document(item)) }
+        do {
+            _ = try TodoJSON.decode(AppState.self, from: Self.document(item))
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("a foreign, newer or broken document is refused")
+    func documents() {
+        func message(_ text: String) -> String {
+            do {
+                _ = try TodoJSON.decode(AppState.self, from: Data(text.utf8))
+                return "decoded"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(message(#"{"format":"other","version":1,"items":[]}"#) == "format: expected “rewind-todos”, found “other”")
+        #expect(message(#"{"format":"rewind-todos","version":2,"items":[]}"#).hasPrefix("version: version 2 is not supported"))
+        #expect(message(#"{"format":"rewind-todos","version":1,"items":{}}"#).hasPrefix("items: expected"))
+        #expect(message("{not json").hasPrefix("not valid JSON"))
+        #expect(message(#"{"format":"rewind-todos","version":1,"items":[]}"#) == "decoded")
+    }
+
+    @Test("ISO 8601 dates: offsets, fractions and bad calendar days")
+    func dates() {
+        #expect(ISO8601Milliseconds.date(from: "2026-06-01T12:00:00+02:00") == Fixtures.start)
+        #expect(ISO8601Milliseconds.date(from: "2026-06-01T10:00:00.1234Z") == Fixtures.start.addingTimeInterval(0.123).roundedToMilliseconds)
+        #expect(ISO8601Milliseconds.date(from: "2026-02-30T10:00:00Z") == nil)
+        #expect(ISO8601Milliseconds.date(from: "2026-06-01T10:00:00") == nil)
+        #expect(ISO8601Milliseconds.string(from: Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
+        for ms in stride(from: Int64(-10_000_000_000), to: 10_000_000_000_000, by: 987_654_321_987) {
+            let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+            #expect(ISO8601Milliseconds.date(from: ISO8601Milliseconds.string(from: date)) == date)
+        }
+    }
+}
