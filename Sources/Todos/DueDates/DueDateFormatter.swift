@@ -18,9 +18,7 @@ public struct DueDateFormatter: Sendable {
     /// Creates a formatter for `now` in `timeZone`.
     public init(now: Date, timeZone: TimeZone) {
         self.now = now
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
+        calendar = .gregorian(in: timeZone)
     }
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

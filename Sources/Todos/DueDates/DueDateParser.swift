@@ -23,9 +23,7 @@ public struct DueDateParser: Sendable {
     /// Creates a parser for `now` in `timeZone`.
     public init(now: Date, timeZone: TimeZone) {
         self.now = now
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
+        calendar = .gregorian(in: timeZone)
     }
 
     /// A point in time as typed: a moment, or the start of a whole day.
@@ -191,5 +189,14 @@ public struct DueDateParser: Sendable {
             throw Problem("the date lies outside the calendar")
         }
         return result
+    }
+}
+
+extension Calendar {
+    /// The Gregorian calendar in `timeZone`, as parser and formatter count days.
+    static func gregorian(in timeZone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
     }
 }

@@ -79,31 +79,12 @@ public enum Message: Equatable, Sendable {
         /// An acknowledgement.
         case ack(ACK)
 
-        /// What a user interface asks of the history.
-        public enum CMD: Equatable, Sendable {
-            /// Reverts the newest step.
-            case undo
-            /// Repeats the newest undone step.
-            case redo
-            /// Moves to a position (0 is before the first step).
-            case jump(to: Int)
-        }
+        /// What a user interface asks of the history: undo, redo, jump(to:).
+        public typealias CMD = HistoryNavigator.Request
 
-        /// What the history feature answers.
-        public enum ACK: Equatable, Sendable {
-            /// A step was undone.
-            case undone(name: String)
-            /// A step was redone.
-            case redone(name: String)
-            /// The history is at this position now.
-            case jumped(to: Int)
-            /// There was nothing to undo.
-            case nothingToUndo
-            /// There was nothing to redo.
-            case nothingToRedo
-            /// The history did not move, and this is why.
-            case failed(TodoFailure)
-        }
+        /// What the history feature answers: undone(name:), redone(name:),
+        /// jumped(to:), nothingToUndo, nothingToRedo, failed(_:).
+        public typealias ACK = HistoryNavigator.Response
     }
 }
 
