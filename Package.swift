@@ -8,10 +8,12 @@ let package = Package(
         .library(name: "Rewind", targets: ["Rewind"]),
         .library(name: "Calculator", targets: ["Calculator"]),
         .library(name: "Todos", targets: ["Todos"]),
+        .library(name: "TodoStore", targets: ["TodoStore"]),
         .executable(name: "rewind", targets: ["RewindCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The engine: commands and undo histories. Foundation only.
@@ -24,6 +26,11 @@ let package = Package(
         ),
         // The to-do domain: items, lists, change DSL, use cases, features. No I/O.
         .target(name: "Todos", dependencies: ["Rewind"]),
+        // Persistence of the to-do app: memory, JSON file, SQLite (GRDB).
+        .target(
+            name: "TodoStore",
+            dependencies: ["Rewind", "Todos", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         // The command-line tool `rewind`.
         .executableTarget(
             name: "RewindCLI",
@@ -31,12 +38,18 @@ let package = Package(
                 "Rewind",
                 "Calculator",
                 "Todos",
+                "TodoStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // `rewind serve` joins when the web app module does.
+            exclude: ["Serve"]
         ),
         .testTarget(name: "RewindTests", dependencies: ["Rewind"]),
         .testTarget(name: "CalculatorTests", dependencies: ["Calculator"]),
         .testTarget(name: "TodosTests", dependencies: ["Todos"]),
+        // A second process for the store tests (kill -9, several processes).
+        .executableTarget(name: "StoreProbe", dependencies: ["Todos", "TodoStore"]),
+        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "StoreProbe"]),
         .testTarget(name: "RewindCLITests", dependencies: ["RewindCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,54 @@
+// A small program the store tests run as a second process: it changes a
+// to-do database and reports each change the store acknowledged, so that a
+// test can kill it at any moment or watch its changes arrive elsewhere.
+//
+//   StoreProbe churn DATABASE      add and alter items until killed; prints "ack N ID" per commit
+//   StoreProbe add DATABASE TITLE  add one item and exit
+import Foundation
+import Todos
+import TodoStore
+
+/// Writes a line straight to standard output, unbuffered, so that a line
+/// the test reads is a change that was acknowledged before the kill.
+func report(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("StoreProbe: \(message)\n".utf8))
+    exit(2)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let command = arguments.first, arguments.count >= 2 else {
+    fail("usage: StoreProbe churn DATABASE | StoreProbe add DATABASE TITLE")
+}
+let url = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
+
+do {
+    let store = try SQLiteStore(url: url, pollInterval: nil)
+    switch command {
+    case "churn":
+        var count = 0
+        while true {
+            let item = try TodoItem(id: UUID(), title: "Churn \(count)", created: SQLiteStore.millisecondClock())
+            try store.change(.add(item))
+            report("ack \(count) add \(item.id.uuidString)")
+            count += 1
+            if count % 3 == 0 {
+                try store.change(.update(item.id, [.finish], at: SQLiteStore.millisecondClock()))
+                report("ack \(count) finish \(item.id.uuidString)")
+                count += 1
+            }
+        }
+    case "add":
+        let title = arguments.dropFirst(2).joined(separator: " ")
+        let item = try TodoItem(id: UUID(), title: title, created: SQLiteStore.millisecondClock())
+        try store.change(.add(item))
+        report("ack add \(item.id.uuidString)")
+    default:
+        fail("unknown command \(command)")
+    }
+} catch {
+    fail("\(error)")
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The folder where Rewind keeps its data: the SQLite database and anything
+/// else a front end saves.
+///
+/// It is chosen by the first of: an explicit path (`--data-dir`),
+/// `$REWIND_DATA_DIR`, `$XDG_DATA_HOME/rewind`, `~/.local/share/rewind`.
+/// It is created on first use, readable by its owner only.
+public struct DataDirectory: Sendable, Equatable {
+    /// The folder's location.
+    public let url: URL
+
+    /// A data directory at `url`.
+    public init(url: URL) {
+        self.url = url.standardizedFileURL
+    }
+
+    /// The data directory that applies, by the rule above.
+    ///
+    /// - Parameters:
+    ///   - explicitPath: The `--data-dir` option, if given; `~` is expanded.
+    ///   - environment: The process environment (injected in tests).
+    ///   - home: The user's home folder (injected in tests).
+    public static func resolve(
+        explicitPath: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        home: URL = FileManager.default.homeDirectoryForCurrentUser
+    ) -> DataDirectory {
+        func nonEmpty(_ value: String?) -> String? {
+            guard let value, !value.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            return (value as NSString).expandingTildeInPath
+        }
+        if let path = nonEmpty(explicitPath) ?? nonEmpty(environment["REWIND_DATA_DIR"]) {
+            return DataDirectory(url: URL(fileURLWithPath: path, isDirectory: true))
+        }
+        if let xdg = nonEmpty(environment["XDG_DATA_HOME"]) {
+            return DataDirectory(url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("rewind", isDirectory: true))
+        }
+        return DataDirectory(url: home.appendingPathComponent(".local/share/rewind", isDirectory: true))
+    }
+
+    /// The SQLite database of the to-do app in this directory.
+    public var databaseURL: URL {
+        url.appendingPathComponent("rewind.sqlite")
+    }
+
+    /// Creates the folder (and its parents) if it does not exist, with
+    /// permissions for its owner only (0700). An existing folder is left as it is.
+    ///
+    /// - Throws: ``StoreError/cannotCreateDirectory(path:reason:)`` when the
+    ///   path exists and is not a folder, or cannot be created.
+    public func create() throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StoreError.cannotCreateDirectory(path: url.path, reason: "a file of that name is in the way")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError.cannotCreateDirectory(path: url.path, reason: error.localizedDescription)
+        }
+    }
+}

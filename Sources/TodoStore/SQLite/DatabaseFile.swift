@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// Checks an existing database file before Rewind opens it for writing, so
+/// that a file that is not Rewind's, is from a newer Rewind, or is damaged is
+/// refused with a clear error and left byte for byte as it was.
+enum DatabaseFile {
+    /// The SQLite `application_id` that marks a Rewind database ("RWND").
+    static let applicationID: Int32 = 0x5257_4E44
+
+    private static let sqliteHeader = Data("SQLite format 3\0".utf8)
+
+    /// Throws when the file at `url` must not be opened for writing. A missing
+    /// or empty file passes: it will be created.
+    static func check(_ url: URL, migrator: DatabaseMigrator) throws {
+        let path = url.path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return }
+        guard (attributes[.size] as? NSNumber)?.intValue ?? 0 > 0 else { return }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.io(path: path, detail: "the file cannot be read")
+        }
+        let header = (try? handle.read(upToCount: sqliteHeader.count)) ?? Data()
+        try? handle.close()
+        guard header == sqliteHeader else { throw StoreError.notADatabase(path: path) }
+
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.read { db in
+                let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                guard check == ["ok"] else {
+                    throw StoreError.corrupt(path: path, detail: check.prefix(3).joined(separator: "; "))
+                }
+                let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                if id != applicationID {
+                    let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+                    // An SQLite file with nothing in it may become ours; anything else is someone else's.
+                    if tables > 0 || id != 0 { throw StoreError.foreignDatabase(path: path) }
+                    return
+                }
+                if try migrator.hasBeenSuperseded(db) {
+                    let known = Set(migrator.migrations)
+                    let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted()
+                    throw StoreError.newerSchema(path: path, unknownMigrations: unknown)
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB: throw StoreError.notADatabase(path: path)
+            case .SQLITE_CORRUPT: throw StoreError.corrupt(path: path, detail: error.message ?? "corrupt")
+            default: throw StoreError.io(path: path, detail: error.message ?? "\(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Why a store could not be opened or written. Each case names the file and
+/// what is wrong; a file a store refuses is never changed.
+public enum StoreError: Error, Equatable, Sendable {
+    /// The data directory could not be created.
+    case cannotCreateDirectory(path: String, reason: String)
+    /// The file is not an SQLite database at all.
+    case notADatabase(path: String)
+    /// The file is an SQLite database, but not one of Rewind's.
+    case foreignDatabase(path: String)
+    /// The database was written by a newer Rewind, with a schema this one does not know.
+    case newerSchema(path: String, unknownMigrations: [String])
+    /// The file is damaged.
+    case corrupt(path: String, detail: String)
+    /// A JSON store file that does not decode.
+    case undecodableFile(path: String, detail: String)
+    /// Reading or writing the file failed.
+    case io(path: String, detail: String)
+}
+
+extension StoreError: CustomStringConvertible {
+    /// One sentence that says which file and what is wrong with it.
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason):
+            "Cannot create the data directory \(path): \(reason)."
+        case .notADatabase(let path):
+            "\(path) is not a Rewind database (it is not an SQLite file); it was left unchanged. Choose another --data-dir or move the file away."
+        case .foreignDatabase(let path):
+            "\(path) is an SQLite database of another program, not Rewind's; it was left unchanged. Choose another --data-dir or move the file away."
+        case .newerSchema(let path, let migrations):
+            "\(path) was written by a newer version of Rewind (schema \(migrations.joined(separator: ", "))); it was left unchanged. Upgrade Rewind to open it."
+        case .corrupt(let path, let detail):
+            "\(path) is damaged (\(detail)); it was left unchanged. Restore it from a backup or an export."
+        case .undecodableFile(let path, let detail):
+            "\(path) cannot be read as a Rewind document: \(detail). The file was kept as it is."
+        case .io(let path, let detail):
+            "Cannot access \(path): \(detail)."
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import Todos
+import TodoStore
+
+/// Tests with a second process (`StoreProbe`) on the same database file.
+@Suite("SQLite store across processes", .serialized)
+struct ProcessTests {
+    /// Runs the probe with `arguments` and collects what it prints.
+    final class Probe: @unchecked Sendable {
+        let process = Process()
+        private let lock = NSLock()
+        private var buffer = ""
+        private let output = Pipe()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = Products.storeProbe
+            process.arguments = arguments
+            process.standardOutput = output
+            process.standardError = FileHandle.standardError
+            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self, !data.isEmpty else { return }
+                self.lock.withLock { self.buffer += String(decoding: data, as: UTF8.self) }
+            }
+            try process.run()
+        }
+
+        /// The complete lines printed so far.
+        var lines: [String] {
+            lock.withLock {
+                var lines = buffer.components(separatedBy: "\n")
+                lines.removeLast()  // an unfinished line is not yet a report
+                return lines
+            }
+        }
+
+        func waitForLines(atLeast count: Int, timeout: TimeInterval = 30) {
+            let deadline = Date() + timeout
+            while lines.count < count && Date() < deadline && process.isRunning {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
+
+        func kill() {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            Thread.sleep(forTimeInterval: 0.05)  // let the last output arrive
+            output.fileHandleForReading.readabilityHandler = nil
+        }
+    }
+
+    @Test func theProbeIsBuilt() {
+        #expect(FileManager.default.isExecutableFile(atPath: Products.storeProbe.path), "\(Products.storeProbe.path)")
+    }
+
+    @Test(arguments: 0..<6)
+    func everyAcknowledgedChangeSurvivesKillDashNine(round: Int) throws {
+        let fixture = try StoreFixture(.sqlite)
+        let probe = try Probe(["churn", fixture.fileURL.path])
+        var generator = SystemRandomNumberGenerator()
+        // Kill at a random moment: after some acknowledged changes, plus a random delay.
+        probe.waitForLines(atLeast: Int.random(in: 5...60, using: &generator))
+        Thread.sleep(forTimeInterval: Double.random(in: 0...0.05, using: &generator))
+        probe.kill()
+        let acknowledged = probe.lines
+        #expect(acknowledged.count >= 5, "the probe reported \(acknowledged.count) changes")
+
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let state = store.state()
+        for line in acknowledged {
+            let words = line.split(separator: " ")
+            guard words.count == 4, let id = UUID(uuidString: String(words[3])) else {
+                Issue.record("unexpected report: \(line)")
+                continue
+            }
+            let item = state.todos[id: id]
+            #expect(item != nil, "acknowledged \(line) is missing")
+            if words[2] == "finish" { #expect(item?.isFinished == true, "acknowledged \(line) was lost") }
+        }
+        // The history is whole: one step per change, all done, and undoing them all empties the list.
+        let history = store.history()
+        #expect(history.steps.count >= acknowledged.count)
+        #expect(history.position == history.steps.count)
+        try store.jump(to: 0)
+        #expect(store.state().todos.isEmpty)
+        try store.jump(to: history.steps.count)
+        #expect(store.state() == state)
+    }
+
+    @Test func aChangeInAnotherProcessReachesThisProcessesSubscribers() throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: 0.05)
+        let told = Counter()
+        store.updated { told.increment() }
+
+        let probe = try Probe(["add", fixture.fileURL.path, "Buy", "milk"])
+        probe.process.waitUntilExit()
+        #expect(probe.process.terminationStatus == 0)
+        let deadline = Date() + 10
+        while told.value == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(told.value >= 1, "the subscriber was told")
+        #expect(store.state().todos.items.map(\.title) == ["Buy milk"])
+        #expect(try store.undo() == "Add “Buy milk”")
+    }
+
+    @Test func concurrentWritersInTwoProcessesKeepOneConsistentHistory() throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let probe = try Probe(["churn", fixture.fileURL.path])
+        var ours: [UUID] = []
+        for index in 0..<40 {
+            let item = try TodoItem(id: UUID(), title: "Ours \(index)", created: SQLiteStore.millisecondClock())
+            try store.change(.add(item))
+            ours.append(item.id)
+        }
+        probe.waitForLines(atLeast: 20)
+        probe.kill()
+        let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let state = reopened.state()
+        #expect(ours.allSatisfy { state.todos.contains(id: $0) })
+        try reopened.jump(to: 0)
+        #expect(reopened.state().todos.isEmpty)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import GRDB
+import Testing
+import Todos
+@testable import TodoStore
+
+@Suite("SQLite store")
+struct SQLiteStoreTests {
+    @Suite("refuses files that are not its own and leaves them unchanged")
+    struct BadFiles {
+        func assertRefused(_ url: URL, _ expected: (StoreError) -> Bool) throws {
+            let before = try Data(contentsOf: url)
+            #expect {
+                _ = try SQLiteStore(url: url, pollInterval: nil)
+            } throws: { error in
+                guard let error = error as? StoreError else { return false }
+                return expected(error) && error.description.contains(url.path)
+            }
+            #expect(try Data(contentsOf: url) == before, "the file must be left byte for byte")
+            let siblings = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+            #expect(siblings == [url.lastPathComponent], "no -wal or -shm file was left beside it")
+        }
+
+        @Test func aFileThatIsNotSQLite() throws {
+            let fixture = try StoreFixture(.sqlite)
+            try Data("my shopping list\n".utf8).write(to: fixture.fileURL)
+            try assertRefused(fixture.fileURL) { if case .notADatabase = $0 { true } else { false } }
+        }
+
+        @Test func anSQLiteDatabaseOfAnotherProgram() throws {
+            let fixture = try StoreFixture(.sqlite)
+            let queue = try DatabaseQueue(path: fixture.fileURL.path)
+            try queue.write { db in
+                try db.execute(sql: "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada')")
+            }
+            try queue.close()
+            try assertRefused(fixture.fileURL) { if case .foreignDatabase = $0 { true } else { false } }
+        }
+
+        @Test func aDatabaseFromANewerRewind() throws {
+            let fixture = try StoreFixture(.sqlite)
+            _ = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+            let queue = try DatabaseQueue(path: fixture.fileURL.path)
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+            }
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            }
+            try queue.close()
+            try assertRefused(fixture.fileURL) {
+                if case .newerSchema(_, let unknown) = $0 { unknown == ["v99-from-the-future"] } else { false }
+            }
+        }
+
+        @Test func aDamagedDatabase() throws {
+            let fixture = try StoreFixture(.sqlite)
+            do {
+                let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+                for index in 0..<300 {
+                    try store.change(.add(try TodoItem(id: UUID(), title: "Item \(index) " + String(repeating: "x", count: 200), created: .now)))
+                }
+            }
+            let queue = try DatabaseQueue(path: fixture.fileURL.path)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE")
+            }
+            try queue.close()
+            // Scribble over the middle of the file, past the header page.
+            var bytes = try Data(contentsOf: fixture.fileURL)
+            let start = bytes.count / 2
+            for offset in start..<(start + 4096) { bytes[offset] = 0x5A }
+            try bytes.write(to: fixture.fileURL)
+            try assertRefused(fixture.fileURL) {
+                switch $0 {
+                case .corrupt, .notADatabase: true
+                default: false
+                }
+            }
+        }
+
+        @Test func errorsSayWhichFileAndWhatToDo() {
+            let error = StoreError.foreignDatabase(path: "/data/rewind.sqlite")
+            #expect(error.description.contains("/data/rewind.sqlite"))
+            #expect(error.description.contains("left unchanged"))
+        }
+    }
+
+    @Test func oneChangeWritesAFewRowsWhateverTheListSize() throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let items = try (0..<1_000).map { try TodoItem(id: UUID(), title: "Item \($0)", created: .now) }
+        try store.change(items.map { .add($0) }, named: "Add many")
+        let queue = try DatabaseQueue(path: fixture.fileURL.path)
+        func totalChanges() throws -> Int {
+            try queue.read { db in
+                try Int.fetchOne(db, sql: "SELECT sum(n) FROM (SELECT count(*) AS n FROM item UNION ALL SELECT count(*) FROM step)") ?? 0
+            }
+        }
+        let rowsBefore = try totalChanges()
+        // Insert in the middle, rename, move, delete: each must touch only its own rows.
+        let middle = try TodoItem(id: UUID(), title: "Middle", created: .now)
+        try store.change(.insert(middle, at: 500))
+        try store.change(.update(items[10].id, [.title(to: "Renamed")], at: .now))
+        try store.change(.move(items[900].id, to: 3))
+        try store.change(.remove(items[20].id))
+        try store.undo()
+        #expect(try totalChanges() == rowsBefore + 1 + 4)
+        let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        #expect(reopened.state() == store.state())
+        #expect(reopened.state().todos.item(at: 501)?.title == "Middle")  // the move put one item before it
+        #expect(reopened.state().todos.item(at: 3)?.id == items[900].id)
+    }
+
+    @Test func theRankBetweenTwoNeighboursLiesStrictlyBetween() {
+        #expect(SQLiteJournal.rank(between: nil, and: nil) == 0)
+        #expect(SQLiteJournal.rank(between: 4, and: nil) == 5)
+        #expect(SQLiteJournal.rank(between: nil, and: 4) == 3)
+        #expect(SQLiteJournal.rank(between: 1, and: 2) == 1.5)
+        #expect(SQLiteJournal.rank(between: 1, and: 1.0.nextUp) == nil)
+    }
+
+    @Test func insertingAtTheSamePlaceOverAndOverKeepsTheOrder() throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        try store.change(.add(try TodoItem(id: UUID(), title: "Last", created: .now)))
+        try store.change(.insert(try TodoItem(id: UUID(), title: "First", created: .now), at: 0))
+        // Halving the gap 100 times runs out of double precision: the store renumbers.
+        for index in 0..<100 {
+            try store.change(.insert(try TodoItem(id: UUID(), title: "\(index)", created: .now), at: 1))
+        }
+        let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        #expect(reopened.state().todos.items.map(\.title) == store.state().todos.items.map(\.title))
+        #expect(reopened.state().todos.items.first?.title == "First")
+        #expect(reopened.state().todos.items.last?.title == "Last")
+    }
+
+    @Test func twoStoresOnOneFileSeeEachOthersChanges() throws {
+        let fixture = try StoreFixture(.sqlite)
+        let server = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let cli = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let milk = try TodoItem(id: UUID(), title: "Buy milk", created: .now)
+        try cli.change(.add(milk))
+        // The server catches up before its own change, so history stays one line.
+        let bread = try TodoItem(id: UUID(), title: "Buy bread", created: .now)
+        try server.change(.add(bread))
+        #expect(server.state().todos.items == [milk, bread])
+        #expect(try cli.undo() == "Add “Buy bread”")
+        #expect(try server.undo() == "Add “Buy milk”")
+        #expect(server.state().todos.isEmpty)
+        let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        #expect(reopened.history().steps.map(\.name) == ["Add “Buy milk”", "Add “Buy bread”"])
+        #expect(reopened.history().position == 0)
+    }
+}
+
+@Suite("Data directory")
+struct DataDirectoryTests {
+    let home = URL(fileURLWithPath: "/home/ada")
+
+    @Test func theOptionComesFirst() {
+        let directory = DataDirectory.resolve(
+            explicitPath: "/tmp/mine", environment: ["REWIND_DATA_DIR": "/env", "XDG_DATA_HOME": "/xdg"], home: home)
+        #expect(directory.url.path == "/tmp/mine")
+    }
+
+    @Test func thenTheEnvironmentVariable() {
+        let directory = DataDirectory.resolve(environment: ["REWIND_DATA_DIR": "/env", "XDG_DATA_HOME": "/xdg"], home: home)
+        #expect(directory.url.path == "/env")
+    }
+
+    @Test func thenXDGDataHome() {
+        #expect(DataDirectory.resolve(environment: ["XDG_DATA_HOME": "/xdg"], home: home).url.path == "/xdg/rewind")
+    }
+
+    @Test func thenTheHomeFolderAndEmptyValuesDoNotCount() {
+        let directory = DataDirectory.resolve(explicitPath: "", environment: ["REWIND_DATA_DIR": " "], home: home)
+        #expect(directory.url.path == "/home/ada/.local/share/rewind")
+    }
+
+    @Test func createMakesAFolderForItsOwnerOnly() throws {
+        let fixture = try StoreFixture(.sqlite)
+        let directory = DataDirectory(url: fixture.directory.appendingPathComponent("a/b/rewind"))
+        try directory.create()
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory.url.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        try directory.create()  // again: nothing to do
+        let blocked = DataDirectory(url: fixture.directory.appendingPathComponent("file"))
+        try Data().write(to: blocked.url)
+        #expect(throws: StoreError.self) { try blocked.create() }
+    }
+}
+
+@Suite("JSON file store")
+struct JSONFileStoreTests {
+    @Test func aFileThatDoesNotDecodeIsKeptAndReported() throws {
+        let fixture = try StoreFixture(.jsonFile)
+        let content = Data(#"{"state": {"format": "rewind-todos", "version": 1, "items": [{"id": 3}]}}"#.utf8)
+        try content.write(to: fixture.fileURL)
+        #expect {
+            _ = try JSONFileStore(url: fixture.fileURL)
+        } throws: { error in
+            guard case .undecodableFile(let path, _) = error as? StoreError else { return false }
+            return path == fixture.fileURL.path
+        }
+        #expect(try Data(contentsOf: fixture.fileURL) == content)
+    }
+
+    @Test func aSaveLeavesNoTemporaryFileBehind() throws {
+        let fixture = try StoreFixture(.jsonFile)
+        let store = try JSONFileStore(url: fixture.fileURL)
+        try store.change(.add(try TodoItem(id: UUID(), title: "a", created: .now)))
+        try store.change(.add(try TodoItem(id: UUID(), title: "b", created: .now)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path) == ["todos.json"])
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import Rewind
+import Todos
+import TodoStore
+
+/// The three stores that one test suite runs against.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case memory, jsonFile, sqlite
+
+    var testDescription: String { rawValue }
+
+    /// Whether reopening the store finds what was saved.
+    var persists: Bool { self != .memory }
+}
+
+/// A temporary folder for one test, and the stores opened in it.
+final class StoreFixture: @unchecked Sendable {
+    let kind: StoreKind
+    let directory: URL
+    private var memory: InMemoryStore?
+    let clock = Clock()
+
+    init(_ kind: StoreKind) throws {
+        self.kind = kind
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("rewind-store-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var fileURL: URL {
+        directory.appendingPathComponent(kind == .jsonFile ? "todos.json" : "rewind.sqlite")
+    }
+
+    /// Opens the store; for a persistent kind a second call opens the same
+    /// file as a new store, as a new process would.
+    func open(limit: Int? = nil) throws -> any AppStore {
+        let now = clock.now
+        switch kind {
+        case .memory:
+            if let memory { return memory }
+            let store = InMemoryStore(limit: limit, now: now)
+            memory = store
+            return store
+        case .jsonFile:
+            return try JSONFileStore(url: fileURL, limit: limit, now: now)
+        case .sqlite:
+            return try SQLiteStore(url: fileURL, limit: limit, pollInterval: nil, now: now)
+        }
+    }
+
+    func item(_ title: String) throws -> TodoItem {
+        try TodoItem(id: UUID(), title: title, created: clock.now())
+    }
+}
+
+/// A clock that moves one second per reading, in whole milliseconds.
+final class Clock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var date = Date(timeIntervalSince1970: 1_795_000_000)
+
+    var now: @Sendable () -> Date {
+        { [self] in
+            lock.withLock {
+                date += 1
+                return date
+            }
+        }
+    }
+}
+
+/// The products folder of the build, where the test bundle and the programs are.
+enum Products {
+    static var directory: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // On macOS the runner lives inside the .xctest bundle.
+        while url.pathComponents.count > 1 && url.lastPathComponent != "debug" && url.lastPathComponent != "release"
+            && !FileManager.default.fileExists(atPath: url.appendingPathComponent("StoreProbe").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }
+
+    static var storeProbe: URL {
+        directory.appendingPathComponent("StoreProbe")
+    }
+}
