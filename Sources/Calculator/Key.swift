@@ -2,6 +2,7 @@ import Foundation
 
 /// One of the ten digit keys.
 public enum Digit: Int, CaseIterable, Sendable, Codable, CustomStringConvertible {
+    /// The digits 0 through 9, in order; the raw value is the digit's value.
     case zero, one, two, three, four, five, six, seven, eight, nine
 
     /// The digit as it is written: "0" … "9".
@@ -10,7 +11,14 @@ public enum Digit: Int, CaseIterable, Sendable, Codable, CustomStringConvertible
 
 /// An operation between two numbers, run in the order entered (no precedence).
 public enum ArithmeticOperation: String, CaseIterable, Sendable, Codable {
-    case addition, subtraction, multiplication, division
+    /// `+`
+    case addition
+    /// `-`
+    case subtraction
+    /// `x` (`×` on the tape)
+    case multiplication
+    /// `÷`; a zero divisor is an error.
+    case division
 
     /// The sign printed on the tape: `+`, `-`, `×`, `÷`.
     public var symbol: String {

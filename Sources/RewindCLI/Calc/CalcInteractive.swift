@@ -22,8 +22,11 @@ struct CalcInteractive {
     enum Action: Equatable {
         /// Presses the button with this label.
         case press(String)
+        /// Undoes the last step.
         case undo
+        /// Redoes the last undone step.
         case redo
+        /// Leaves the interactive mode.
         case quit
         /// A key with no meaning here.
         case ignore

@@ -61,7 +61,7 @@ func runProcess(
     let errorURL = directory.appendingPathComponent("stderr")
     try Data((stdin ?? "").utf8).write(to: inputURL)
     for url in [outputURL, errorURL] {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        try Data().write(to: url)
     }
 
     let process = Process()
