@@ -1,0 +1,135 @@
+import Calculator
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Todos
+
+/// Builds the web app of `rewind serve`: the pages, the JSON API, the event
+/// stream and the static files, over the to-do store the executable passes
+/// in (the SQLite store normally, an in-memory one for `--in-memory`).
+///
+/// ```swift
+/// let app = buildApplication(
+///     configuration: WebAppConfiguration(port: 8080),
+///     store: store,
+///     calculatorConfiguration: .builtInDefault
+/// )
+/// try await app.runService()   // until SIGINT or SIGTERM
+/// ```
+///
+/// - Parameters:
+///   - configuration: Where to listen and what to accept.
+///   - store: The to-do store; the app enters the domain only through it,
+///     by the app domain's messages.
+///   - calculatorConfiguration: The calculator's keypad.
+///   - logger: Where the server logs; by default warnings and errors go to
+///     standard error.
+///   - now: The clock (injected in tests).
+///   - makeID: Where new items get their ids (injected in tests).
+///   - onServerRunning: Called once the server listens, with the port it
+///     listens on (useful with port 0).
+public func buildApplication(
+    configuration: WebAppConfiguration,
+    store: any AppStore,
+    calculatorConfiguration: ButtonConfiguration = .builtInDefault,
+    logger: Logger? = nil,
+    now: @escaping @Sendable () -> Date = { Date() },
+    makeID: @escaping @Sendable () -> UUID = { UUID() },
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    let app = WebApp(
+        configuration: configuration,
+        todos: TodoService(store: store, now: now, makeID: makeID),
+        calculatorConfiguration: calculatorConfiguration
+    )
+    return app.application(logger: logger ?? WebApp.defaultLogger(), onServerRunning: onServerRunning)
+}
+
+/// The parts of the web app and how they are wired; tests build one to
+/// reach the broadcaster and the sessions.
+struct WebApp: Sendable {
+    let configuration: WebAppConfiguration
+    let todos: TodoService
+    let broadcaster: EventBroadcaster
+    let calculators: CalculatorSessions
+    /// The token state-changing requests carry; new at every start.
+    let csrfToken: String
+
+    init(
+        configuration: WebAppConfiguration,
+        todos: TodoService,
+        calculatorConfiguration: ButtonConfiguration,
+        csrfToken: String = CalculatorSessions.makeID()
+    ) {
+        self.configuration = configuration
+        self.todos = todos
+        self.broadcaster = EventBroadcaster(
+            heartbeatInterval: configuration.heartbeatInterval, maxSubscribers: configuration.maxEventStreams
+        )
+        self.calculators = CalculatorSessions(
+            configuration: calculatorConfiguration, capacity: configuration.maxCalculatorSessions
+        )
+        self.csrfToken = csrfToken
+    }
+
+    /// Warnings and errors, to standard error.
+    static func defaultLogger() -> Logger {
+        var logger = Logger(label: "rewind.serve")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// Every route, behind the security middleware.
+    func buildRouter() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        // Middleware applies to the routes added after it.
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: RequestGuardMiddleware(configuration: configuration, csrfToken: csrfToken))
+        PageController(service: todos, csrfToken: csrfToken).addRoutes(to: router)
+        TodoAPIController(service: todos, maxBodySize: configuration.maxBodySize).addRoutes(to: router)
+        CalculatorController(sessions: calculators, csrfToken: csrfToken, maxBodySize: configuration.maxBodySize)
+            .addRoutes(to: router)
+        EventsController(broadcaster: broadcaster).addRoutes(to: router)
+        OpenAPIDocument.addRoutes(to: router)
+        Assets.addRoutes(to: router)
+        return router
+    }
+
+    /// The application: the router, the broadcaster as a service, and the
+    /// store's updates forwarded to the event streams.
+    func application(
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let broadcaster = self.broadcaster
+        let subscription = todos.observe {
+            Task { await broadcaster.publishTodosChanged() }
+        }
+        var app = Application(
+            router: buildRouter(),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "Rewind"
+            ),
+            onServerRunning: { channel in
+                await onServerRunning(channel.localAddress?.port ?? 0)
+            },
+            logger: logger
+        )
+        app.addServices(broadcaster, StoreSubscriptionService(subscription: subscription))
+        return app
+    }
+}
+
+/// Keeps the store subscription while the server runs and cancels it at
+/// shutdown.
+private struct StoreSubscriptionService: Service {
+    let subscription: StoreSubscription
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        subscription.cancel()
+    }
+}

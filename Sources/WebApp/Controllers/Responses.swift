@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+
+/// Builders of the answers the controllers send.
+enum Responses {
+    /// A JSON answer with `value` encoded.
+    ///
+    /// - Throws: An `EncodingError`, which the error middleware turns into a
+    ///   500 without details (our own types always encode).
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(JSONDates.string(from: date))
+        }
+        let data = try encoder.encode(value)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    /// An HTML page or fragment.
+    static func html(_ html: HTML, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: html.rendered))
+        )
+    }
+
+    /// Text of another type, such as a stylesheet or a YAML document.
+    static func text(_ text: String, contentType: String, cacheControl: String? = nil) -> Response {
+        var headers: HTTPFields = [.contentType: contentType]
+        if let cacheControl { headers[.cacheControl] = cacheControl }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// Dates in API answers: ISO 8601 in UTC with milliseconds, as the domain's
+/// JSON format writes them.
+enum JSONDates {
+    /// `2026-05-01T09:30:00.000Z`.
+    static func string(from date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

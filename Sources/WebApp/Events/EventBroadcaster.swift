@@ -1,0 +1,90 @@
+import Foundation
+import ServiceLifecycle
+
+/// Tells every open event stream when the to-do state changed, sends each a
+/// heartbeat while it is idle, and closes them all when the server shuts
+/// down (so that a graceful shutdown does not wait for browsers).
+///
+/// It runs as a service of the application: its ``run()`` waits for the
+/// graceful shutdown.
+actor EventBroadcaster: Service {
+    private var subscribers: [Int: Subscriber] = [:]
+    private var nextID = 0
+    private var isClosed = false
+    private let heartbeatInterval: Double
+    private let maxSubscribers: Int
+
+    /// The number of changes published so far.
+    private(set) var version = 0
+
+    private struct Subscriber {
+        let continuation: AsyncStream<ServerEvent>.Continuation
+        let heartbeat: Task<Void, Never>
+    }
+
+    init(heartbeatInterval: Double, maxSubscribers: Int) {
+        self.heartbeatInterval = heartbeatInterval
+        self.maxSubscribers = maxSubscribers
+    }
+
+    /// The number of open streams.
+    var subscriberCount: Int { subscribers.count }
+
+    /// A new stream of events, or `nil` when the server is shutting down or
+    /// already has its maximum of open streams.
+    ///
+    /// The stream ends when the broadcaster closes; when the reader stops
+    /// reading (its task is cancelled), the subscription is removed.
+    func subscribe() -> AsyncStream<ServerEvent>? {
+        guard !isClosed, subscribers.count < maxSubscribers else { return nil }
+        let id = nextID
+        nextID += 1
+        let (stream, continuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .bufferingNewest(16))
+        let interval = heartbeatInterval
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(max(interval, 0.01) * 1_000_000_000))
+                guard !Task.isCancelled else { return }
+                continuation.yield(.heartbeat)
+            }
+        }
+        continuation.onTermination = { [weak self] _ in
+            heartbeat.cancel()
+            Task { await self?.remove(id) }
+        }
+        subscribers[id] = Subscriber(continuation: continuation, heartbeat: heartbeat)
+        return stream
+    }
+
+    /// Tells every open stream that the to-do state changed.
+    func publishTodosChanged() {
+        version += 1
+        let event = ServerEvent.todosChanged(version: version)
+        for subscriber in subscribers.values {
+            subscriber.continuation.yield(event)
+        }
+    }
+
+    /// Ends every stream and refuses new ones.
+    func close() {
+        isClosed = true
+        let all = subscribers.values
+        subscribers.removeAll()
+        for subscriber in all {
+            subscriber.heartbeat.cancel()
+            subscriber.continuation.finish()
+        }
+    }
+
+    private func remove(_ id: Int) {
+        if let subscriber = subscribers.removeValue(forKey: id) {
+            subscriber.heartbeat.cancel()
+        }
+    }
+
+    /// Waits for the graceful shutdown, then closes every stream.
+    func run() async throws {
+        try? await gracefulShutdown()
+        close()
+    }
+}

@@ -1,0 +1,130 @@
+import HTTPTypes
+import Hummingbird
+
+/// Refuses requests that a page of another site could have made:
+///
+/// - a `Host` that is not this server's (DNS rebinding: a hostile name that
+///   resolves to 127.0.0.1) gets 421;
+/// - a state-changing request (POST, PUT, PATCH, DELETE) gets 403 when its
+///   `Origin` is another origin, when `Sec-Fetch-Site` says it crossed sites,
+///   or when it lacks the `X-Rewind-CSRF` header with this server's token.
+///   A plain HTML form cannot send that header, and a cross-origin script
+///   that tries is stopped by the browser's preflight, which this server
+///   never approves.
+struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The name of the header that carries the CSRF token.
+    static var csrfHeaderName: String { "X-Rewind-CSRF" }
+
+    /// Host names (lower case, no port) that the `Host` header may carry.
+    let allowedHosts: Set<String>
+    /// The token that state-changing requests must carry.
+    let csrfToken: String
+
+    init(configuration: WebAppConfiguration, csrfToken: String) {
+        var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+        let bound = configuration.host.lowercased()
+        if !["0.0.0.0", "::", ""].contains(bound) {
+            hosts.insert(bound.contains(":") && !bound.hasPrefix("[") ? "[\(bound)]" : bound)
+        }
+        for host in configuration.additionalAllowedHosts { hosts.insert(host.lowercased()) }
+        self.allowedHosts = hosts
+        self.csrfToken = csrfToken
+    }
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let hosts = [request.head.authority] + request.headers[values: .hostField]
+        for host in hosts {
+            guard let host, isAllowed(host: host) else {
+                throw APIError(.misdirectedRequest, "the Host header must name this server (localhost or 127.0.0.1)")
+            }
+        }
+        if Self.changesState(request.method) {
+            try checkSameOrigin(request)
+        }
+        return try await next(request, context)
+    }
+
+    static func changesState(_ method: HTTPRequest.Method) -> Bool {
+        method != .get && method != .head && method != .options
+    }
+
+    /// Whether `host` (`name` or `name:port`) names this server.
+    func isAllowed(host: String) -> Bool {
+        allowedHosts.contains(Self.name(ofHost: host.lowercased()))
+    }
+
+    /// `host` without its port: `localhost:8080` → `localhost`,
+    /// `[::1]:8080` → `[::1]`.
+    static func name(ofHost host: String) -> String {
+        if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
+            return String(host[...end])
+        }
+        if let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon {
+            return String(host[..<colon])
+        }
+        return host
+    }
+
+    private func checkSameOrigin(_ request: Request) throws {
+        if let site = request.headers[.secFetchSite]?.lowercased(), site != "same-origin", site != "none" {
+            throw APIError(.forbidden, "cross-site request refused (Sec-Fetch-Site: \(site))")
+        }
+        if let origin = request.headers[.origin] {
+            guard let host = Self.host(ofOrigin: origin), isAllowed(host: host),
+                request.head.authority.map({ $0.lowercased() == host.lowercased() }) ?? true
+            else {
+                throw APIError(.forbidden, "cross-origin request refused (Origin: \(origin))")
+            }
+        }
+        guard let token = request.headers[.rewindCSRF] else {
+            throw APIError(.forbidden, "missing \(Self.csrfHeaderName) header; read the token from GET /api/csrf")
+        }
+        guard Self.constantTimeEquals(token, csrfToken) else {
+            throw APIError(.forbidden, "wrong \(Self.csrfHeaderName) token; read the current one from GET /api/csrf")
+        }
+    }
+
+    /// The `host[:port]` of an `Origin` such as `http://localhost:8080`, or
+    /// `nil` for `null` and anything that is not an http(s) origin.
+    static func host(ofOrigin origin: String) -> String? {
+        let lowered = origin.lowercased()
+        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
+            let rest = lowered.dropFirst(scheme.count)
+            guard !rest.isEmpty, !rest.contains("/") else { return nil }
+            return String(rest)
+        }
+        return nil
+    }
+
+    private static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        let lhs = Array(lhs.utf8)
+        let rhs = Array(rhs.utf8)
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+}
+
+// The names are valid field-name literals, so the initializer cannot fail
+// on them; no input reaches these unwraps.
+extension HTTPField.Name {
+    /// `Sec-Fetch-Site`: the browser's word on where a request comes from.
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    /// `X-Rewind-CSRF`: the token that state-changing requests carry.
+    static let rewindCSRF = HTTPField.Name("X-Rewind-CSRF")!
+    /// `Host` as a header field: HTTP/1 servers turn it into the request's
+    /// authority, but a request built in tests (or by a proxy) may carry it as
+    /// a field too, and then it must pass the same check.
+    static let hostField = HTTPField.Name("Host")!
+    /// `X-Frame-Options`: framing, for browsers that ignore `frame-ancestors`.
+    static let xFrameOptions = HTTPField.Name("X-Frame-Options")!
+    /// `Referrer-Policy`: what the browser tells other sites about our URLs.
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    /// `Cross-Origin-Opener-Policy`: keeps other sites' windows out of ours.
+    static let crossOriginOpenerPolicy = HTTPField.Name("Cross-Origin-Opener-Policy")!
+}

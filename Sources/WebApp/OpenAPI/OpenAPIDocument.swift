@@ -1,0 +1,430 @@
+import Hummingbird
+
+/// The OpenAPI 3.1 description of every route, served at `/openapi.json` and
+/// `/openapi.yaml` and kept in the repository as `docs/openapi.yaml` (a test
+/// checks that the file is this document and that it lists every route).
+enum OpenAPIDocument {
+    /// The document.
+    static let document: JSONValue = .object([
+        ("openapi", "3.1.0"),
+        ("info", info),
+        ("servers", [["url": "http://127.0.0.1:8080", "description": "rewind serve (default address)"]]),
+        ("tags", tags),
+        ("paths", .object(paths)),
+        ("components", components),
+    ])
+
+    /// The document as JSON.
+    static let json = document.json() + "\n"
+    /// The document as YAML (what `docs/openapi.yaml` holds).
+    static let yaml = "# Generated from Sources/WebApp/OpenAPI/OpenAPIDocument.swift; a test keeps them equal.\n"
+        + document.yaml()
+
+    /// Serves the document in both forms.
+    static func addRoutes(to router: Router<some RequestContext>) {
+        router.get("/openapi.json") { _, _ in
+            Responses.text(json, contentType: "application/json; charset=utf-8", cacheControl: "no-cache")
+        }
+        router.get("/openapi.yaml") { _, _ in
+            Responses.text(yaml, contentType: "application/yaml; charset=utf-8", cacheControl: "no-cache")
+        }
+    }
+
+    // MARK: Parts
+
+    private static let info: JSONValue = [
+        "title": "Rewind",
+        "version": "1.0.0",
+        "description": """
+            The JSON API of `rewind serve`: the to-do list with named, unlimited undo and redo, and a calculator per \
+            browser. Every state-changing request (POST, PUT, PATCH, DELETE) must carry the header \
+            `X-Rewind-CSRF` with the token from `GET /api/csrf`, must come from this server's origin (or from a \
+            client that sends no `Origin`), and must name this server in `Host`. Errors are \
+            `{"error": "…"}` with a 4xx status that says what was wrong. Bodies are limited to 64 KiB by default.
+            """,
+    ]
+
+    private static let tags: JSONValue = [
+        ["name": "todos", "description": "The to-do list."],
+        ["name": "history", "description": "Undo, redo and the history of the to-do list."],
+        ["name": "calculator", "description": "The calculator of the browser (cookie `rewind_calculator`)."],
+        ["name": "pages", "description": "HTML pages, fragments, the event stream and static files."],
+    ]
+
+    private static let id: JSONValue = [
+        "name": "id", "in": "path", "required": true, "description": "The item's id.",
+        "schema": ["type": "string", "format": "uuid"],
+    ]
+    private static let csrf: JSONValue = ["$ref": "#/components/parameters/CSRF"]
+
+    private static var paths: [(String, JSONValue)] {
+        [
+            ("/api/csrf", ["get": operation("csrf", "pages", "The CSRF token for state-changing requests.", ok: schema("CSRFToken"))]),
+            ("/api/todos", todosPath),
+            ("/api/todos/toggle-all", [
+                "post": operation(
+                    "toggleAll", "todos", "Completes every item (`completed: true`) or reopens every item, as one step.",
+                    body: schema("ToggleAll"), ok: schema("UpdatedItems"), errors: [400, 403, 409, 413]
+                ),
+            ]),
+            ("/api/todos/clear-completed", [
+                "post": operation(
+                    "clearCompleted", "todos", "Deletes every completed item, as one step.",
+                    ok: schema("RemovedItems"), errors: [403, 409]
+                ),
+            ]),
+            ("/api/todos/{id}", itemPath),
+            ("/api/todos/{id}/toggle", [
+                "post": operation(
+                    "toggleItem", "todos", "Completes the item, or reopens it when it is completed.",
+                    parameters: [id], ok: schema("TodoItem"), errors: [400, 403, 404]
+                ),
+            ]),
+            ("/api/history", ["get": operation("history", "history", "The steps and the current position.", ok: schema("History"))]),
+            ("/api/history/undo", [
+                "post": operation("undo", "history", "Undoes the newest step.", ok: schema("HistoryMove"), errors: [403, 409]),
+            ]),
+            ("/api/history/redo", [
+                "post": operation("redo", "history", "Redoes the newest undone step.", ok: schema("HistoryMove"), errors: [403, 409]),
+            ]),
+            ("/api/history/jump", [
+                "post": operation(
+                    "jump", "history", "Moves to a position of the history (0 is before the first step).",
+                    body: schema("Jump"), ok: schema("HistoryMove"), errors: [400, 403, 413, 422]
+                ),
+            ]),
+            ("/api/calculator", [
+                "get": operation("calculator", "calculator", "This browser's calculator.", ok: schema("Calculator")),
+            ]),
+            ("/api/calculator/keys", [
+                "post": operation(
+                    "pressKeys", "calculator", "Presses keys by their labels, in order; each is one undo step.",
+                    body: schema("Keys"), ok: schema("Calculator"), errors: [400, 403, 413, 422]
+                ),
+            ]),
+            ("/api/calculator/undo", [
+                "post": operation("calculatorUndo", "calculator", "Undoes the last key press.", ok: schema("Calculator"), errors: [403, 409]),
+            ]),
+            ("/api/calculator/redo", [
+                "post": operation("calculatorRedo", "calculator", "Redoes the last undone key press.", ok: schema("Calculator"), errors: [403, 409]),
+            ]),
+            ("/events", [
+                "get": [
+                    "operationId": "events", "tags": ["pages"],
+                    "summary": "Server-Sent Events: `event: todos` whenever the to-do state changed; a comment every 15 s.",
+                    "parameters": [[
+                        "name": "max", "in": "query", "required": false,
+                        "description": "End the stream after this many change events.",
+                        "schema": ["type": "integer", "minimum": 1],
+                    ]],
+                    "responses": [
+                        "200": ["description": "An endless event stream.", "content": ["text/event-stream": ["schema": ["type": "string"]]]],
+                        "503": ref("Error503"),
+                    ],
+                ],
+            ]),
+            ("/", page("landing", "The landing page.")),
+            ("/todos", page("todosPage", "The to-do page (TodoMVC).", query: true)),
+            ("/todos/fragment", page("todosFragment", "The changing regions of the to-do page.", query: true)),
+            ("/todos/items/{id}", page("itemPage", "An item's detail view.", parameters: [id])),
+            ("/todos/items/{id}/fragment", page("itemFragment", "The changing regions of the detail view.", parameters: [id])),
+            ("/calculator", page("calculatorPage", "The calculator page.")),
+            ("/openapi.json", file("openAPIJSON", "This document as JSON.", type: "application/json")),
+            ("/openapi.yaml", file("openAPIYAML", "This document as YAML.", type: "application/yaml")),
+            ("/assets/app.css", file("stylesheet", "The stylesheet.", type: "text/css")),
+            ("/assets/app.js", file("script", "The script.", type: "text/javascript")),
+            ("/assets/icon.svg", file("icon", "The icon.", type: "image/svg+xml")),
+        ]
+    }
+
+    private static let listParameters: JSONValue = [
+        [
+            "name": "filter", "in": "query", "required": false,
+            "schema": ["type": "string", "enum": ["all", "active", "completed", "overdue"], "default": "all"],
+        ],
+        [
+            "name": "sort", "in": "query", "required": false,
+            "description": "`smart`: unfinished first, then the most recently changed.",
+            "schema": ["type": "string", "enum": ["list", "smart"], "default": "list"],
+        ],
+    ]
+
+    private static var todosPath: JSONValue {
+        [
+            "get": operation(
+                "listTodos", "todos", "The items (filtered and sorted), the counts and the history.",
+                parameters: listParameters, ok: schema("TodoList"), errors: [400]
+            ),
+            "post": operation(
+                "addTodo", "todos", "Adds an item at the end (or at `position`).",
+                body: schema("NewItem"), ok: schema("TodoItem"), okStatus: "201", errors: [400, 403, 413, 415, 422]
+            ),
+            "delete": operation(
+                "deleteAllTodos", "todos", "Deletes every item, as one step.",
+                ok: schema("RemovedItems"), errors: [403, 409]
+            ),
+        ]
+    }
+
+    private static var itemPath: JSONValue {
+        [
+            "get": operation("getTodo", "todos", "One item.", parameters: [id], ok: schema("TodoItem"), errors: [400, 404]),
+            "patch": operation(
+                "editTodo", "todos",
+                "Changes the given fields of an item, as one step; fields that already have the value are left alone.",
+                parameters: [id], body: schema("ItemEdit"), ok: schema("TodoItem"), errors: [400, 403, 404, 413, 415, 422]
+            ),
+            "delete": operation(
+                "deleteTodo", "todos", "Deletes an item; undo brings it back at its position.",
+                parameters: [id], ok: schema("RemovedItems"), errors: [400, 403, 404]
+            ),
+        ]
+    }
+
+    private static func schema(_ name: String) -> JSONValue {
+        ["$ref": .string("#/components/schemas/\(name)")]
+    }
+
+    private static func ref(_ response: String) -> JSONValue {
+        ["$ref": .string("#/components/responses/\(response)")]
+    }
+
+    private static func operation(
+        _ operationID: String,
+        _ tag: String,
+        _ summary: String,
+        parameters: JSONValue = [],
+        body: JSONValue? = nil,
+        ok: JSONValue,
+        okStatus: String = "200",
+        errors: [Int] = []
+    ) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("operationId", .string(operationID)), ("tags", [.string(tag)]), ("summary", .string(summary)),
+        ]
+        var allParameters: [JSONValue] = []
+        if case .array(let given) = parameters { allParameters = given }
+        let changesState = body != nil || errors.contains(403)
+        if changesState { allParameters.append(csrf) }
+        if !allParameters.isEmpty { pairs.append(("parameters", .array(allParameters))) }
+        if let body {
+            pairs.append(("requestBody", ["required": true, "content": ["application/json": ["schema": body]]]))
+        }
+        var responses: [(String, JSONValue)] = [
+            (okStatus, ["description": "Success.", "content": ["application/json": ["schema": ok]]]),
+        ]
+        for status in errors.sorted() {
+            responses.append((String(status), ref("Error\(status)")))
+        }
+        responses.append(("421", ref("Error421")))
+        pairs.append(("responses", .object(responses)))
+        return .object(pairs)
+    }
+
+    private static func page(_ operationID: String, _ summary: String, parameters: JSONValue = [], query: Bool = false) -> JSONValue {
+        var all: [JSONValue] = []
+        if case .array(let given) = parameters { all = given }
+        if query, case .array(let list) = listParameters { all += list }
+        var pairs: [(String, JSONValue)] = [
+            ("operationId", .string(operationID)), ("tags", ["pages"]), ("summary", .string(summary)),
+        ]
+        if !all.isEmpty { pairs.append(("parameters", .array(all))) }
+        pairs.append((
+            "responses",
+            [
+                "200": ["description": "HTML.", "content": ["text/html": ["schema": ["type": "string"]]]],
+                "404": ref("Error404"),
+            ]
+        ))
+        return ["get": .object(pairs)]
+    }
+
+    private static func file(_ operationID: String, _ summary: String, type: String) -> JSONValue {
+        [
+            "get": [
+                "operationId": .string(operationID), "tags": ["pages"], "summary": .string(summary),
+                "responses": [
+                    "200": ["description": "The file.", "content": [type: ["schema": ["type": "string"]]]],
+                    "304": ["description": "Not modified (`If-None-Match` named the current `ETag`)."],
+                ],
+            ],
+        ]
+    }
+
+    // MARK: Components
+
+    private static var components: JSONValue {
+        [
+            "parameters": [
+                "CSRF": [
+                    "name": "X-Rewind-CSRF", "in": "header", "required": true,
+                    "description": "The token from `GET /api/csrf`; a cross-site HTML form cannot send it.",
+                    "schema": ["type": "string"],
+                ],
+            ],
+            "responses": .object(errorResponses),
+            "schemas": .object(schemas),
+        ]
+    }
+
+    private static var errorResponses: [(String, JSONValue)] {
+        let descriptions: [(Int, String)] = [
+            (400, "Malformed JSON, a missing or unknown field, or a malformed id."),
+            (403, "A cross-origin request, or one without the CSRF header."),
+            (404, "No item has this id, or no route has this path."),
+            (409, "Nothing to change, undo or redo."),
+            (413, "The body is larger than the limit."),
+            (415, "The body is not JSON."),
+            (421, "The `Host` header does not name this server."),
+            (422, "A field has a value the domain refuses (an empty title, a latitude of 91, an unknown due date)."),
+            (503, "Too many event streams, or the server is shutting down."),
+        ]
+        return descriptions.map { status, text in
+            (
+                "Error\(status)",
+                ["description": .string(text), "content": ["application/json": ["schema": schema("Error")]]]
+            )
+        }
+    }
+
+    private static let string: JSONValue = ["type": "string"]
+    private static let dateTime: JSONValue = ["type": "string", "format": "date-time"]
+
+    private static var schemas: [(String, JSONValue)] {
+        [
+            ("Error", object(["error": string], required: ["error"])),
+            ("CSRFToken", object(["token": string, "header": string], required: ["token", "header"])),
+            ("TodoItem", object(
+                [
+                    "id": ["type": "string", "format": "uuid"],
+                    "title": ["type": "string", "minLength": 1, "maxLength": 500],
+                    "details": string,
+                    "state": ["type": "string", "enum": ["unfinished", "finished"]],
+                    "due": schema("TodoDate"),
+                    "location": schema("Location"),
+                    "created": dateTime,
+                    "changed": dateTime,
+                ],
+                required: ["id", "title", "details", "state", "due", "location", "created", "changed"],
+                description: "An item, in the format of docs/json-format.md."
+            )),
+            ("TodoDate", [
+                "description": "When an item is due.",
+                "oneOf": [
+                    object(["kind": constant("unknown")], required: ["kind"]),
+                    object(["kind": constant("date"), "date": dateTime], required: ["kind", "date"]),
+                    object(
+                        ["kind": constant("span"), "start": dateTime, "end": ["type": ["string", "null"], "format": "date-time"]],
+                        required: ["kind", "start"]
+                    ),
+                    object(
+                        [
+                            "kind": constant("duration"), "start": dateTime, "amount": ["type": "integer", "minimum": 1],
+                            "unit": ["type": "string", "enum": ["seconds", "minutes", "hours", "days"]],
+                        ],
+                        required: ["kind", "start", "amount", "unit"]
+                    ),
+                ],
+            ]),
+            ("Location", [
+                "description": "Where an item is to be done.",
+                "oneOf": [
+                    object(["kind": constant("unknown")], required: ["kind"]),
+                    object(
+                        ["kind": constant("address"), "street": string, "city": string, "zipCode": string, "country": string],
+                        required: ["kind"]
+                    ),
+                    object(
+                        [
+                            "kind": constant("coordinate"),
+                            "latitude": ["type": "number", "minimum": -90, "maximum": 90],
+                            "longitude": ["type": "number", "minimum": -180, "maximum": 180],
+                        ],
+                        required: ["kind", "latitude", "longitude"]
+                    ),
+                    object(
+                        ["kind": constant("directions"), "steps": ["type": "array", "items": string, "minItems": 1]],
+                        required: ["kind", "steps"]
+                    ),
+                ],
+            ]),
+            ("NewItem", object(
+                [
+                    "title": string, "details": string, "due": schema("TodoDate"),
+                    "dueText": ["type": "string", "description": "A due date in words (`tomorrow 9:00`, `fri`, `2026-12-01 for 3 days`), instead of `due`."],
+                    "timeZone": ["type": "string", "description": "The time zone `dueText` is read in, such as `Europe/Berlin`."],
+                    "location": schema("Location"),
+                    "position": ["type": "integer", "minimum": 0, "description": "Where to insert; the end by default."],
+                ],
+                required: ["title"]
+            )),
+            ("ItemEdit", object(
+                [
+                    "title": string, "details": string, "completed": ["type": "boolean"],
+                    "due": ["oneOf": [schema("TodoDate"), ["type": "null"]]],
+                    "dueText": string, "timeZone": string,
+                    "location": ["oneOf": [schema("Location"), ["type": "null"]]],
+                ],
+                required: [],
+                description: "The fields to change; unknown fields are refused."
+            )),
+            ("ToggleAll", object(["completed": ["type": "boolean"]], required: ["completed"])),
+            ("Jump", object(["position": ["type": "integer", "minimum": 0]], required: ["position"])),
+            ("Keys", object(
+                ["keys": ["type": "array", "items": string, "maxItems": 1000], "key": string],
+                required: [],
+                description: "Labels of the keypad (`7`, `+`, `x`, `÷`, `=`, `AC`, …) or aliases (`*`, `/`)."
+            )),
+            ("UpdatedItems", object(["items": ["type": "array", "items": schema("TodoItem")]], required: ["items"])),
+            ("RemovedItems", object(["removed": ["type": "array", "items": schema("TodoItem")]], required: ["removed"])),
+            ("Counts", object(
+                [
+                    "total": ["type": "integer"], "active": ["type": "integer"],
+                    "completed": ["type": "integer"], "overdue": ["type": "integer"],
+                ],
+                required: ["total", "active", "completed", "overdue"]
+            )),
+            ("TodoList", object(
+                ["items": ["type": "array", "items": schema("TodoItem")], "counts": schema("Counts"), "history": schema("History")],
+                required: ["items", "counts", "history"]
+            )),
+            ("History", object(
+                [
+                    "steps": ["type": "array", "items": object(
+                        ["name": string, "date": dateTime, "position": ["type": "integer"], "done": ["type": "boolean"]],
+                        required: ["name", "date", "position", "done"]
+                    )],
+                    "position": ["type": "integer"], "canUndo": ["type": "boolean"], "canRedo": ["type": "boolean"],
+                    "undoTitle": string, "redoTitle": string,
+                ],
+                required: ["steps", "position", "canUndo", "canRedo", "undoTitle", "redoTitle"]
+            )),
+            ("HistoryMove", object(
+                ["undone": string, "redone": string, "history": schema("History")],
+                required: ["history"]
+            )),
+            ("Calculator", object(
+                [
+                    "display": string, "value": ["type": ["string", "null"]], "error": ["type": ["string", "null"]],
+                    "canUndo": ["type": "boolean"], "canRedo": ["type": "boolean"],
+                    "undoTitle": string, "redoTitle": string,
+                    "tape": ["type": "array", "items": string],
+                    "labels": ["type": "array", "items": string], "columnCount": ["type": "integer"],
+                ],
+                required: ["display", "value", "error", "canUndo", "canRedo", "undoTitle", "redoTitle", "tape", "labels", "columnCount"]
+            )),
+        ]
+    }
+
+    private static func constant(_ value: String) -> JSONValue {
+        ["type": "string", "const": .string(value)]
+    }
+
+    private static func object(_ properties: JSONValue, required: [String], description: String? = nil) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [("type", "object")]
+        if let description { pairs.append(("description", .string(description))) }
+        pairs.append(("properties", properties))
+        if !required.isEmpty { pairs.append(("required", .array(required.map(JSONValue.string)))) }
+        return .object(pairs)
+    }
+}

@@ -1,0 +1,63 @@
+/// How `rewind serve` listens and what it accepts.
+///
+/// ```swift
+/// let configuration = WebAppConfiguration(host: "127.0.0.1", port: 8080)
+/// ```
+public struct WebAppConfiguration: Sendable {
+    /// The address to bind to. The default, `127.0.0.1`, keeps the server on
+    /// this machine.
+    public var host: String
+    /// The TCP port to listen on; 0 picks a free one.
+    public var port: Int
+    /// The largest request body accepted, in bytes; a larger one gets 413.
+    public var maxBodySize: Int
+    /// The most calculator sessions (one per browser) kept in memory; the
+    /// least recently used one is dropped beyond it.
+    public var maxCalculatorSessions: Int
+    /// How often an idle event stream gets a comment line, in seconds, so that
+    /// proxies keep it open and a closed connection is noticed.
+    public var heartbeatInterval: Double
+    /// The most event streams open at once; more get 503.
+    public var maxEventStreams: Int
+    /// Extra host names (without port) that the `Host` header may carry,
+    /// besides the bound host, `localhost` and `127.0.0.1`.
+    public var additionalAllowedHosts: [String]
+
+    /// Creates a configuration; every parameter has the default that
+    /// `rewind serve` uses.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        maxBodySize: Int = 64 * 1024,
+        maxCalculatorSessions: Int = 1_000,
+        heartbeatInterval: Double = 15,
+        maxEventStreams: Int = 256,
+        additionalAllowedHosts: [String] = []
+    ) {
+        self.host = host
+        self.port = port
+        self.maxBodySize = maxBodySize
+        self.maxCalculatorSessions = maxCalculatorSessions
+        self.heartbeatInterval = heartbeatInterval
+        self.maxEventStreams = maxEventStreams
+        self.additionalAllowedHosts = additionalAllowedHosts
+    }
+
+    /// The address a browser opens, such as `http://127.0.0.1:8080`.
+    public var url: String {
+        "http://\(Self.hostForURL(host)):\(port)"
+    }
+
+    /// The URL for `port`, which may differ from ``port`` when it was 0.
+    public func url(port: Int) -> String {
+        "http://\(Self.hostForURL(host)):\(port)"
+    }
+
+    private static func hostForURL(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::": "[::1]"
+        default: host.contains(":") ? "[\(host)]" : host
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Calculator
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Todos
+import Testing
+
+@testable import WebApp
+
+/// A web app over an in-memory store, with a fixed clock and predictable
+/// ids, and the helpers the tests send requests with.
+struct TestServer: Sendable {
+    /// Noon UTC on 15 January 2027: "now" for every test.
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    let store: InMemoryStore
+    let webApp: WebApp
+
+    init(
+        configuration: WebAppConfiguration = WebAppConfiguration(),
+        calculator: ButtonConfiguration = .builtInDefault,
+        store: InMemoryStore = InMemoryStore(now: { TestServer.now })
+    ) {
+        self.store = store
+        let counter = Counter()
+        let todos = TodoService(
+            store: store,
+            now: { TestServer.now },
+            makeID: { counter.nextUUID() }
+        )
+        webApp = WebApp(configuration: configuration, todos: todos, calculatorConfiguration: calculator)
+    }
+
+    /// The CSRF token pages carry.
+    var token: String { webApp.csrfToken }
+
+    /// Runs `body` with a client of the router (no sockets), services running.
+    func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        var logger = Logger(label: "WebAppTests")
+        logger.logLevel = .critical
+        return try await webApp.application(logger: logger).test(.router, body)
+    }
+}
+
+/// Hands out ids 00000000-0000-0000-0000-000000000001, …2, …
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func nextUUID() -> UUID {
+        lock.lock()
+        value += 1
+        let next = value
+        lock.unlock()
+        return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", next)) ?? UUID()
+    }
+}
+
+extension TestClientProtocol {
+    /// Sends a request as the page's script does: the CSRF token, JSON.
+    @discardableResult
+    func send(
+        _ method: HTTPRequest.Method,
+        _ uri: String,
+        json: String? = nil,
+        token: String?,
+        headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = extra
+        if let token { headers[HTTPField.Name("X-Rewind-CSRF")!] = token }
+        if json != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        return try await executeRequest(
+            uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }
+        )
+    }
+
+    /// `GET uri`.
+    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await executeRequest(uri: uri, method: .get, headers: headers, body: nil)
+    }
+}
+
+extension TestResponse {
+    /// The body as text.
+    var text: String { String(buffer: body) }
+
+    /// The body as a JSON object.
+    var object: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// The `error` of a JSON error body.
+    var errorMessage: String? { object["error"] as? String }
+}
+
+/// Waits until `condition` holds, checking every 10 ms, for at most 5 s.
+func eventually(_ condition: @Sendable () async -> Bool) async throws {
+    for _ in 0..<500 {
+        if await condition() { return }
+        try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    Issue.record("condition not met within 5 s")
+}
+
+/// A title that breaks out of text and attributes if anything is not escaped.
+let hostileTitle = #""><script>alert(1)</script>"#

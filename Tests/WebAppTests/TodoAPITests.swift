@@ -1,0 +1,392 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import Todos
+
+@testable import WebApp
+
+@Suite("To-do API")
+struct TodoAPITests {
+    private func add(_ title: String, _ client: some TestClientProtocol, _ server: TestServer) async throws -> String {
+        let response = try await client.send(.post, "/api/todos", json: #"{"title": \#(jsonString(title))}"#, token: server.token)
+        #expect(response.status == .created)
+        return try #require(response.object["id"] as? String)
+    }
+
+    private func jsonString(_ text: String) -> String {
+        String(data: (try? JSONEncoder().encode(text)) ?? Data(), encoding: .utf8) ?? "\"\""
+    }
+
+    @Suite("GET /api/todos")
+    struct List {
+        @Test func emptyListHasZeroCountsAndNoHistory() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.get("/api/todos")
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                let body = response.object
+                #expect((body["items"] as? [Any])?.isEmpty == true)
+                #expect((body["counts"] as? [String: Int])?["total"] == 0)
+                #expect((body["history"] as? [String: Any])?["undoTitle"] as? String == "Undo")
+            }
+        }
+
+        @Test func filtersAndSmartOrder() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                let first = try await api.add("First", client, server)
+                _ = try await api.add("Second", client, server)
+                try await client.send(.patch, "/api/todos/\(first)", json: #"{"completed": true}"#, token: server.token)
+                let active = try await client.get("/api/todos?filter=active").object["items"] as? [[String: Any]]
+                #expect(active?.map { $0["title"] as? String } == ["Second"])
+                let completed = try await client.get("/api/todos?filter=completed").object["items"] as? [[String: Any]]
+                #expect(completed?.map { $0["title"] as? String } == ["First"])
+                let smart = try await client.get("/api/todos?sort=smart").object["items"] as? [[String: Any]]
+                #expect(smart?.map { $0["title"] as? String } == ["Second", "First"])
+            }
+        }
+
+        @Test func unknownFilterIsA400ThatNamesIt() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.get("/api/todos?filter=someday")
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage?.contains("filter") == true)
+                let sort = try await client.get("/api/todos?sort=random")
+                #expect(sort.status == .badRequest)
+                #expect(sort.errorMessage?.contains("sort") == true)
+            }
+        }
+    }
+
+    @Suite("POST /api/todos")
+    struct Add {
+        @Test func addsATrimmedTitleAtTheEnd() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                _ = try await TodoAPITests().add("Buy milk", client, server)
+                let response = try await client.send(.post, "/api/todos", json: #"{"title": "  Buy bread  "}"#, token: server.token)
+                #expect(response.status == .created)
+                #expect(response.object["title"] as? String == "Buy bread")
+                #expect(server.store.state().todos.items.map(\.title) == ["Buy milk", "Buy bread"])
+            }
+        }
+
+        @Test func addsWithEveryField() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let json = #"""
+                    {"title": "Meet", "details": "line 1\nline 2",
+                     "due": {"kind": "span", "start": "2027-02-01T09:00:00.000Z", "end": "2027-02-01T10:00:00.000Z"},
+                     "location": {"kind": "directions", "steps": ["north", "left"]}, "position": 0}
+                    """#
+                let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
+                #expect(response.status == .created)
+                let item = try #require(server.store.state().todos.items.first)
+                #expect(item.details == "line 1\nline 2")
+                #expect(item.location == .directions(.init(steps: ["north", "left"])))
+                #expect(item.due.deadline == ISO8601DateFormatter().date(from: "2027-02-01T10:00:00Z"))
+            }
+        }
+
+        @Test func dueTextIsReadByTheDomainsParserInTheGivenTimeZone() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.send(
+                    .post, "/api/todos", json: #"{"title": "Call", "dueText": "2027-03-01 14:30", "timeZone": "UTC"}"#,
+                    token: server.token
+                )
+                #expect(response.status == .created)
+                #expect(server.store.state().todos.items.first?.due == .date(ISO8601DateFormatter().date(from: "2027-03-01T14:30:00Z")!))
+            }
+        }
+
+        @Test(arguments: [
+            (#"{"title": "x", "dueText": "someday"}"#, "dueText"),
+            (#"{"title": "x", "dueText": "tomorrow", "timeZone": "Mars/Olympus"}"#, "timeZone"),
+            (#"{"title": "   "}"#, "title must not be empty"),
+            (#"{"title": "x", "location": {"kind": "coordinate", "latitude": 91, "longitude": 0}}"#, "latitude"),
+        ])
+        func invalidFieldsAre4xxThatNameThem(json: String, named: String) async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
+                #expect((400...499).contains(response.status.code))
+                #expect(response.errorMessage?.contains(named) == true, "\(response.errorMessage ?? "")")
+                #expect(server.store.state().todos.isEmpty)
+            }
+        }
+
+        @Test(arguments: [
+            (#"{"title": "#, "malformed JSON"),
+            (#"{"titel": "x"}"#, "titel"),
+            (#"{"details": "x"}"#, "title"),
+            (#"{"title": 42}"#, "title"),
+            (#"[1, 2]"#, "JSON object"),
+            ("", "empty"),
+        ])
+        func malformedBodiesAre400s(json: String, named: String) async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage?.contains(named) == true, "\(response.errorMessage ?? "")")
+            }
+        }
+
+        @Test func aBodyThatIsNotJSONIs415() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.send(
+                    .post, "/api/todos", json: "title=x", token: server.token,
+                    headers: [.contentType: "application/x-www-form-urlencoded"]
+                )
+                #expect(response.status == .unsupportedMediaType)
+                #expect(response.errorMessage?.contains("application/json") == true)
+            }
+        }
+
+        @Test func aBodyOverTheLimitIs413() async throws {
+            let server = TestServer(configuration: WebAppConfiguration(maxBodySize: 1_000))
+            try await server.test { client in
+                let json = #"{"title": "\#(String(repeating: "a", count: 2_000))"}"#
+                let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
+                #expect(response.status == .contentTooLarge)
+                #expect(response.errorMessage?.contains("1000 bytes") == true)
+                #expect(server.store.state().todos.isEmpty)
+            }
+        }
+    }
+
+    @Suite("GET, PATCH, DELETE /api/todos/{id}")
+    struct Item {
+        @Test func getsOneItem() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let id = try await TodoAPITests().add("Buy milk", client, server)
+                let response = try await client.get("/api/todos/\(id)")
+                #expect(response.status == .ok)
+                #expect(response.object["title"] as? String == "Buy milk")
+                #expect(response.object["state"] as? String == "unfinished")
+            }
+        }
+
+        @Test func editsEveryFieldAsOneStep() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let id = try await TodoAPITests().add("Buy milk", client, server)
+                let json = #"""
+                    {"title": "Buy oat milk", "details": "2 litres", "completed": true,
+                     "due": {"kind": "duration", "start": "2027-01-20T08:00:00.000Z", "amount": 2, "unit": "hours"},
+                     "location": {"kind": "address", "street": "1 Main St", "city": "Springfield", "zipCode": "", "country": ""}}
+                    """#
+                let response = try await client.send(.patch, "/api/todos/\(id)", json: json, token: server.token)
+                #expect(response.status == .ok)
+                let item = try #require(server.store.state().todos.items.first)
+                #expect(item.title == "Buy oat milk")
+                #expect(item.details == "2 litres")
+                #expect(item.isFinished)
+                #expect(item.due.deadline == ISO8601DateFormatter().date(from: "2027-01-20T10:00:00Z"))
+                #expect(item.location == .address(.init(street: "1 Main St", city: "Springfield", zipCode: "", country: "")))
+                #expect(server.store.history().steps.count == 2)
+            }
+        }
+
+        @Test func nullClearsDueDateAndLocationAndCoordinatesAreAccepted() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let id = try await TodoAPITests().add("Walk", client, server)
+                try await client.send(
+                    .patch, "/api/todos/\(id)",
+                    json: #"{"dueText": "2027-02-01", "timeZone": "UTC", "location": {"kind": "coordinate", "latitude": 53.9, "longitude": 9.1}}"#,
+                    token: server.token
+                )
+                #expect(server.store.state().todos.items.first?.location == .coordinate(.init(latitude: 53.9, longitude: 9.1)))
+                #expect(server.store.state().todos.items.first?.due != .unknown)
+                try await client.send(.patch, "/api/todos/\(id)", json: #"{"due": null, "location": null}"#, token: server.token)
+                #expect(server.store.state().todos.items.first?.due == .unknown)
+                #expect(server.store.state().todos.items.first?.location == .unknown)
+            }
+        }
+
+        @Test func anUnchangedEditRecordsNoStep() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let id = try await TodoAPITests().add("Buy milk", client, server)
+                let response = try await client.send(
+                    .patch, "/api/todos/\(id)", json: #"{"title": "Buy milk", "details": "", "completed": false, "due": null}"#,
+                    token: server.token
+                )
+                #expect(response.status == .ok)
+                #expect(server.store.history().steps.count == 1)
+            }
+        }
+
+        @Test func errorsOfEdits() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let id = try await TodoAPITests().add("Buy milk", client, server)
+                let unknown = "00000000-0000-0000-0000-000000000099"
+                let missing = try await client.send(.patch, "/api/todos/\(unknown)", json: #"{"title": "x"}"#, token: server.token)
+                #expect(missing.status == .notFound)
+                #expect(missing.errorMessage?.contains(unknown) == true)
+                let malformedID = try await client.send(.patch, "/api/todos/not-an-id", json: #"{"title": "x"}"#, token: server.token)
+                #expect(malformedID.status == .badRequest)
+                #expect(malformedID.errorMessage?.contains("not-an-id") == true)
+                let empty = try await client.send(.patch, "/api/todos/\(id)", json: #"{"title": ""}"#, token: server.token)
+                #expect(empty.status == .unprocessableContent)
+                let both = try await client.send(
+                    .patch, "/api/todos/\(id)", json: #"{"due": null, "dueText": "tomorrow"}"#, token: server.token
+                )
+                #expect(both.status == .badRequest)
+                let unknownField = try await client.send(.patch, "/api/todos/\(id)", json: #"{"done": true}"#, token: server.token)
+                #expect(unknownField.status == .badRequest)
+                #expect(unknownField.errorMessage?.contains("done") == true)
+                let badDue = try await client.send(
+                    .patch, "/api/todos/\(id)", json: #"{"due": {"kind": "date", "date": "yesterday"}}"#, token: server.token
+                )
+                #expect(badDue.status == .badRequest)
+                #expect(badDue.errorMessage?.contains("due.date") == true)
+                #expect(server.store.state().todos.items.first?.title == "Buy milk")
+            }
+        }
+
+        @Test func deleteRemovesAndUndoBringsItBackAtItsPosition() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                _ = try await api.add("One", client, server)
+                let two = try await api.add("Two", client, server)
+                _ = try await api.add("Three", client, server)
+                let response = try await client.send(.delete, "/api/todos/\(two)", token: server.token)
+                #expect(response.status == .ok)
+                #expect((response.object["removed"] as? [[String: Any]])?.first?["title"] as? String == "Two")
+                #expect(server.store.history().undoTitle == "Undo Delete “Two”")
+                let undo = try await client.send(.post, "/api/history/undo", token: server.token)
+                #expect(undo.object["undone"] as? String == "Delete “Two”")
+                #expect(server.store.state().todos.items.map(\.title) == ["One", "Two", "Three"])
+                let again = try await client.send(.delete, "/api/todos/00000000-0000-0000-0000-000000000099", token: server.token)
+                #expect(again.status == .notFound)
+            }
+        }
+
+        @Test func toggleFlipsCompletion() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let id = try await TodoAPITests().add("Buy milk", client, server)
+                let done = try await client.send(.post, "/api/todos/\(id)/toggle", token: server.token)
+                #expect(done.object["state"] as? String == "finished")
+                let reopened = try await client.send(.post, "/api/todos/\(id)/toggle", token: server.token)
+                #expect(reopened.object["state"] as? String == "unfinished")
+                let missing = try await client.send(
+                    .post, "/api/todos/00000000-0000-0000-0000-000000000099/toggle", token: server.token
+                )
+                #expect(missing.status == .notFound)
+            }
+        }
+    }
+
+    @Suite("Whole-list actions")
+    struct WholeList {
+        @Test func toggleAllCompletesThenReopensEveryItem() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                _ = try await api.add("One", client, server)
+                _ = try await api.add("Two", client, server)
+                let done = try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": true}"#, token: server.token)
+                #expect(done.status == .ok)
+                #expect((done.object["items"] as? [Any])?.count == 2)
+                #expect(server.store.state().todos.items.allSatisfy { $0.isFinished })
+                let again = try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": true}"#, token: server.token)
+                #expect(again.status == .conflict)
+                try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": false}"#, token: server.token)
+                #expect(!server.store.state().todos.items.contains { $0.isFinished })
+                let missing = try await client.send(.post, "/api/todos/toggle-all", json: #"{}"#, token: server.token)
+                #expect(missing.status == .badRequest)
+                #expect(missing.errorMessage?.contains("completed") == true)
+            }
+        }
+
+        @Test func clearCompletedRemovesOnlyCompletedItemsAsOneStep() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                let one = try await api.add("One", client, server)
+                _ = try await api.add("Two", client, server)
+                try await client.send(.post, "/api/todos/\(one)/toggle", token: server.token)
+                let response = try await client.send(.post, "/api/todos/clear-completed", token: server.token)
+                #expect(response.status == .ok)
+                #expect((response.object["removed"] as? [Any])?.count == 1)
+                #expect(server.store.state().todos.items.map(\.title) == ["Two"])
+                let nothing = try await client.send(.post, "/api/todos/clear-completed", token: server.token)
+                #expect(nothing.status == .conflict)
+            }
+        }
+
+        @Test func deleteAllIsOneUndoableStep() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                _ = try await api.add("One", client, server)
+                _ = try await api.add("Two", client, server)
+                let response = try await client.send(.delete, "/api/todos", token: server.token)
+                #expect(response.status == .ok)
+                #expect(server.store.state().todos.isEmpty)
+                try await client.send(.post, "/api/history/undo", token: server.token)
+                #expect(server.store.state().todos.items.map(\.title) == ["One", "Two"])
+                try await client.send(.delete, "/api/todos", token: server.token)
+                let empty = try await client.send(.delete, "/api/todos", token: server.token)
+                #expect(empty.status == .conflict)
+            }
+        }
+    }
+
+    @Suite("History")
+    struct HistoryRoutes {
+        @Test func undoRedoAndJumpMoveThroughNamedSteps() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                _ = try await api.add("One", client, server)
+                _ = try await api.add("Two", client, server)
+                let history = try await client.get("/api/history").object
+                #expect(history["position"] as? Int == 2)
+                #expect(history["undoTitle"] as? String == "Undo Add “Two”")
+                #expect((history["steps"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Add “One”", "Add “Two”"])
+
+                let undo = try await client.send(.post, "/api/history/undo", token: server.token)
+                #expect(undo.object["undone"] as? String == "Add “Two”")
+                let redo = try await client.send(.post, "/api/history/redo", token: server.token)
+                #expect(redo.object["redone"] as? String == "Add “Two”")
+                let nothing = try await client.send(.post, "/api/history/redo", token: server.token)
+                #expect(nothing.status == .conflict)
+                #expect(nothing.errorMessage == "nothing to redo")
+
+                let jump = try await client.send(.post, "/api/history/jump", json: #"{"position": 0}"#, token: server.token)
+                #expect(jump.status == .ok)
+                #expect(server.store.state().todos.isEmpty)
+                let nothingToUndo = try await client.send(.post, "/api/history/undo", token: server.token)
+                #expect(nothingToUndo.status == .conflict)
+                let outside = try await client.send(.post, "/api/history/jump", json: #"{"position": 7}"#, token: server.token)
+                #expect(outside.status == .unprocessableContent)
+                #expect(outside.errorMessage?.contains("7") == true)
+                let malformed = try await client.send(.post, "/api/history/jump", json: #"{"position": "one"}"#, token: server.token)
+                #expect(malformed.status == .badRequest)
+                #expect(malformed.errorMessage?.contains("position") == true)
+            }
+        }
+    }
+
+    @Test func unknownRoutesAre404JSON() async throws {
+        let server = TestServer()
+        try await server.test { client in
+            let response = try await client.get("/api/nothing")
+            #expect(response.status == .notFound)
+            #expect(response.errorMessage?.contains("/api/nothing") == true)
+        }
+    }
+}
