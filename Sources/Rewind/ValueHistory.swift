@@ -59,6 +59,20 @@ public struct ValueHistory<Value: Equatable> {
         index
     }
 
+    /// The names given to the recorded values, oldest first: the name at
+    /// index `i` is that of the step from value `i` to value `i + 1`, as a
+    /// history panel lists them.
+    public var stepNames: [String] {
+        Array(names.dropFirst())
+    }
+
+    /// Moves to the value at `index` (0 is the oldest kept value), as a
+    /// history panel does when a step is clicked. An index outside
+    /// `0..<count` is clamped to the nearest end.
+    public mutating func jump(to index: Int) {
+        self.index = min(max(index, 0), values.count - 1)
+    }
+
     /// Moves to the previous value, if there is one.
     public mutating func previous() {
         guard hasPrevious else { return }

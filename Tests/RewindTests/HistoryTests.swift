@@ -16,7 +16,8 @@ struct HistoryTests {
 
         @Test func performAppliesTheChangeAndRecordsANamedStep() throws {
             let history = History(NumberList(), now: clock.now)
-            try history.perform(.insert(4, at: 0), named: "Insert 4")
+            let step = try history.perform(.insert(4, at: 0), named: "Insert 4")
+            #expect(step == HistoryStep(name: "Insert 4", date: clock.date, changes: [.remove(at: 0)]))
             #expect(history.model.numbers == [4])
             #expect(history.stepCount == 1)
             #expect(history.position == 1)
@@ -151,7 +152,8 @@ struct HistoryTests {
         @Test func changesBetweenBeginAndEndAreOneStep() throws {
             let history = History(NumberList(), now: clock.now)
             history.beginGroup(named: "Add two")
-            try history.perform(.insert(1, at: 0), named: "ignored")
+            let joined = try history.perform(.insert(1, at: 0), named: "ignored")
+            #expect(joined == nil)
             try history.perform(.insert(2, at: 1))
             #expect(history.stepCount == 0)
             #expect(history.isGroupOpen)

@@ -63,6 +63,21 @@ struct ValueHistoryTests {
         #expect(!history.hasPrevious)
     }
 
+    @Test func stepNamesAndJumpServeAHistoryPanel() {
+        var history = ValueHistory(0)
+        history.add(1, named: "Type 1")
+        history.add(12, named: "Type 2")
+        history.add(15, named: "Add 3")
+        #expect(history.stepNames == ["Type 1", "Type 2", "Add 3"])
+        history.jump(to: 1)
+        #expect(history.current == 1)
+        #expect(history.redoActionName == "Type 2")
+        history.jump(to: 99)
+        #expect(history.current == 15)
+        history.jump(to: -3)
+        #expect(history.current == 0)
+    }
+
     @Test func undoControllerNamesTheStepsAndMovesLikePreviousAndNext() {
         var history = ValueHistory(0)
         history.add(5, named: "Type 5")

@@ -140,10 +140,15 @@ public final class History<Model: Reversible> {
     ///
     /// Undone steps are discarded: a new step clears redo.
     ///
+    /// - Returns: The step the change was recorded in, or `nil` when it
+    ///   joined an open group (the step is recorded when the group closes).
     /// - Throws: The model's error; model and history are then unchanged.
-    public func perform(_ change: Model.Change, named name: String = "", coalescingKey: String? = nil) throws {
+    @discardableResult
+    public func perform(
+        _ change: Model.Change, named name: String = "", coalescingKey: String? = nil
+    ) throws -> HistoryStep<Model.Change>? {
         let inverse = try model.apply(change)
-        record([inverse], named: name, coalescingKey: coalescingKey)
+        return record([inverse], named: name, coalescingKey: coalescingKey)
     }
 
     /// Applies `changes` in order as one step: one undo reverts them all.
@@ -151,11 +156,16 @@ public final class History<Model: Reversible> {
     /// If one fails, those applied before it are reverted and nothing is
     /// recorded. An empty array records nothing.
     ///
+    /// - Returns: The step the changes were recorded in, or `nil` when there
+    ///   were none or they joined an open group.
     /// - Throws: The model's error; model and history are then unchanged.
-    public func perform(_ changes: [Model.Change], named name: String = "", coalescingKey: String? = nil) throws {
-        guard !changes.isEmpty else { return }
+    @discardableResult
+    public func perform(
+        _ changes: [Model.Change], named name: String = "", coalescingKey: String? = nil
+    ) throws -> HistoryStep<Model.Change>? {
+        guard !changes.isEmpty else { return nil }
         let inverses = try model._cross(changes.reversed())
-        record(inverses, named: name, coalescingKey: coalescingKey)
+        return record(inverses, named: name, coalescingKey: coalescingKey)
     }
 
     /// Ends coalescing: the next change starts a step of its own even if it
@@ -164,20 +174,25 @@ public final class History<Model: Reversible> {
         coalescingSealed = true
     }
 
-    private func record(_ inverses: [Model.Change], named name: String, coalescingKey: String?) {
+    @discardableResult
+    private func record(
+        _ inverses: [Model.Change], named name: String, coalescingKey: String?
+    ) -> HistoryStep<Model.Change>? {
         let date = now()
         if !openGroups.isEmpty {
             openGroups[openGroups.count - 1].inverses.append(contentsOf: inverses)
-            return
+            return nil
         }
         if let coalescingKey, canCoalesce(coalescingKey, at: date) {
             let index = cursor - 1
             storage[index].changes.append(contentsOf: inverses)
             storage[index].lastChangeDate = date
             notify(.performed(storage[index], at: index - base, coalesced: true, discardedRedo: 0))
-            return
+            return storage[index]
         }
-        appendStep(HistoryStep(name: name, date: date, coalescingKey: coalescingKey, changes: inverses))
+        let step = HistoryStep(name: name, date: date, coalescingKey: coalescingKey, changes: inverses)
+        appendStep(step)
+        return step
     }
 
     private func canCoalesce(_ key: String, at date: Date) -> Bool {
