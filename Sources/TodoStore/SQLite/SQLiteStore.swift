@@ -30,6 +30,24 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     private let subscribers = Subscribers()
     private var poller: DispatchSourceTimer?
 
+    /// What an acknowledged change survives.
+    public enum Durability: Sendable {
+        /// A crash of the process (`kill -9`); a power failure may undo the
+        /// last moments of changes (SQLite's `synchronous = NORMAL` in WAL
+        /// mode: no corruption, and commits do not wait for the disk).
+        case processCrash
+        /// A crash of the process or of the machine: every commit waits for
+        /// the disk (`synchronous = FULL`). The default.
+        case powerLoss
+
+        var synchronousPragma: String {
+            switch self {
+            case .processCrash: "NORMAL"
+            case .powerLoss: "FULL"
+            }
+        }
+    }
+
     /// Opens the store in the database file at `url`, creating it if needed.
     ///
     /// - Parameters:
@@ -37,14 +55,16 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     ///     (the default) keeps all.
     ///   - pollInterval: How often to look for changes by other processes;
     ///     `nil` never looks (for short-lived processes such as the CLI).
+    ///   - durability: What an acknowledged change survives; see ``Durability``.
     ///   - now: The clock that dates steps.
     /// - Throws: ``StoreError`` when the file is not a Rewind database, is
     ///   from a newer version, or is damaged; the file is then unchanged.
     public init(
         url: URL, limit: Int? = nil, pollInterval: TimeInterval? = 0.25,
+        durability: Durability = .powerLoss,
         now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock
     ) throws {
-        database = try TodoDatabase(url: url)
+        database = try TodoDatabase(url: url, durability: durability)
         let path = url.path
         let loaded = try database.queue.read { db in
             (try TodoDatabase.load(db, path: path), try Self.firstSeq(db), try Self.dataVersion(db))

@@ -48,16 +48,16 @@ struct TodoDatabase: Sendable {
 
     /// Opens (creating if needed) the database at `url` after checking that
     /// an existing file is a Rewind database this version can read.
-    init(url: URL) throws {
+    init(url: URL, durability: SQLiteStore.Durability = .powerLoss) throws {
         self.url = url
         try DatabaseFile.check(url, migrator: Self.migrator)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
         configuration.label = "rewind"
+        let synchronous = durability.synchronousPragma
         configuration.prepareDatabase { db in
-            // Each commit waits for the disk: an acknowledged change survives a crash or power loss.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
         do {
             queue = try DatabaseQueue(path: url.path, configuration: configuration)
