@@ -5,6 +5,7 @@ extension RewindCommand {
     static var subcommandList: [any ParsableCommand.Type] {
         [
             Calc.self,
+            Todo.self,
         ]
     }
 }

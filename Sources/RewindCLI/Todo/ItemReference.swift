@@ -1,0 +1,169 @@
+import Foundation
+import Todos
+
+/// Finds the items a person named on the command line: by the number the
+/// last `list` showed, or by the start of an id.
+///
+/// A reference of digits is a number of the last listing when that listing
+/// has such a number; anything else (and a number the listing does not have)
+/// is read as the start of an id: at least ``minimumPrefixLength`` hex
+/// digits, hyphens and case ignored. Unknown and ambiguous references are
+/// errors that name the reference.
+struct ItemReferences {
+    /// The fewest hex digits an id prefix must have.
+    static let minimumPrefixLength = 4
+
+    /// What to type instead, for error messages.
+    static let hint = "use the number from the last `rewind todo list` or the start of an item's id (at least 4 hex digits)"
+
+    private let list: TodoList
+    private let listing: () -> [UUID]?
+
+    /// References into `list`; `listing` loads the last listing when a
+    /// number needs it.
+    init(list: TodoList, listing: @escaping () -> [UUID]?) {
+        self.list = list
+        self.listing = listing
+    }
+
+    /// The ids of the items `references` name, in order, each once.
+    ///
+    /// - Throws: ``TodoCommandError`` for the first reference that names no
+    ///   item or more than one.
+    func resolve(_ references: [String]) throws -> [UUID] {
+        var loaded: [UUID]??
+        let numbered = { () -> [UUID]? in
+            if let loaded { return loaded }
+            let ids = listing()
+            loaded = .some(ids)
+            return ids
+        }
+        var seen = Set<UUID>()
+        var ids: [UUID] = []
+        for reference in references {
+            let id = try resolve(reference, numbered: numbered)
+            if seen.insert(id).inserted { ids.append(id) }
+        }
+        return ids
+    }
+
+    private func resolve(_ reference: String, numbered: () -> [UUID]?) throws -> UUID {
+        let text = reference.trimmingCharacters(in: .whitespaces)
+        if !text.isEmpty, text.allSatisfy(\.isASCIIDigitCharacter), let number = Int(text) {
+            let ids = numbered()
+            if let ids, ids.indices.contains(number - 1) {
+                let id = ids[number - 1]
+                guard list.contains(id: id) else {
+                    throw TodoCommandError("item \(number) of the last list no longer exists; run `rewind todo list` to number the items again, or use an id prefix")
+                }
+                return id
+            }
+            if text.count < Self.minimumPrefixLength {
+                guard let ids else {
+                    throw TodoCommandError("no item matches “\(text)”: no list has been shown yet; run `rewind todo list` first, or use the start of an item's id (at least 4 hex digits)")
+                }
+                throw TodoCommandError("no item matches “\(text)”: the last list had \(ids.count) item\(ids.count == 1 ? "" : "s"); \(Self.hint)")
+            }
+        }
+        guard let prefix = IDPrefix(text) else {
+            throw TodoCommandError("no item matches “\(text)”; \(Self.hint)")
+        }
+        var matches: [UUID] = []
+        for id in list.ids where prefix.matches(id) {
+            matches.append(id)
+            if matches.count > 3 { break }
+        }
+        switch matches.count {
+        case 0:
+            throw TodoCommandError("no item matches “\(text)”; \(Self.hint)")
+        case 1:
+            return matches[0]
+        default:
+            let shown = matches.prefix(3).map { IDPrefix.hex($0, length: 12) }.joined(separator: ", ")
+            let more = matches.count > 3 ? ", …" : ""
+            throw TodoCommandError("“\(text)” is ambiguous: it matches \(shown)\(more); type more of the id")
+        }
+    }
+}
+
+/// The start of an id as typed: hex digits, hyphens and case ignored.
+struct IDPrefix {
+    private let nibbles: [UInt8]
+
+    /// Reads `text`; `nil` when it has a character that is neither a hex
+    /// digit nor a hyphen, or fewer than 4 hex digits, or more than 32.
+    init?(_ text: String) {
+        var nibbles: [UInt8] = []
+        for character in text.lowercased() where character != "-" {
+            guard let value = character.hexDigitValue, character.isASCII else { return nil }
+            nibbles.append(UInt8(value))
+        }
+        guard (ItemReferences.minimumPrefixLength...32).contains(nibbles.count) else { return nil }
+        self.nibbles = nibbles
+    }
+
+    /// Whether `id` starts with this prefix.
+    ///
+    /// - Complexity: O(prefix length), without allocating.
+    func matches(_ id: UUID) -> Bool {
+        withUnsafeBytes(of: id.uuid) { bytes in
+            for (index, nibble) in nibbles.enumerated() {
+                let byte = bytes[index / 2]
+                if (index % 2 == 0 ? byte >> 4 : byte & 0x0F) != nibble { return false }
+            }
+            return true
+        }
+    }
+
+    /// The first `length` hex digits of `id`, in lower case.
+    static func hex(_ id: UUID, length: Int) -> String {
+        String(id.uuidString.lowercased().filter { $0 != "-" }.prefix(length))
+    }
+}
+
+/// The short references shown for items: the first 8 hex digits of the id,
+/// more where two items of the list share them, so that each is unique.
+struct ShortReferences {
+    /// The usual length of a short reference.
+    static let length = 8
+
+    private var longer: [UUID: String] = [:]
+
+    /// Short references for the items of `list`.
+    ///
+    /// - Complexity: O(*n*).
+    init(list: TodoList) {
+        var firstByPrefix: [UInt32: UUID] = [:]
+        firstByPrefix.reserveCapacity(list.count)
+        var groups: [UInt32: [UUID]] = [:]
+        for id in list.ids {
+            let prefix = Self.prefix(of: id)
+            if let first = firstByPrefix.updateValue(id, forKey: prefix) {
+                groups[prefix, default: [first]].append(id)
+            }
+        }
+        for group in groups.values {
+            let hexes = group.map { IDPrefix.hex($0, length: 32) }
+            for (index, hex) in hexes.enumerated() {
+                let shared = hexes.indices.filter { $0 != index }
+                    .map { other in zip(hex, hexes[other]).prefix { $0 == $1 }.count }.max() ?? 0
+                longer[group[index]] = String(hex.prefix(shared + 1))
+            }
+        }
+    }
+
+    /// The short reference of `id`.
+    func callAsFunction(_ id: UUID) -> String {
+        longer[id] ?? IDPrefix.hex(id, length: Self.length)
+    }
+
+    private static func prefix(of id: UUID) -> UInt32 {
+        let bytes = id.uuid
+        return UInt32(bytes.0) << 24 | UInt32(bytes.1) << 16 | UInt32(bytes.2) << 8 | UInt32(bytes.3)
+    }
+}
+
+extension Character {
+    /// Whether this is one of the digits 0 to 9.
+    var isASCIIDigitCharacter: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Todos
+
+/// How items read in the terminal: table rows, one-line summaries and the
+/// full view of `show`.
+struct ItemText {
+    /// The longest title a table row shows before cutting it with "…".
+    static let longestTitleInTable = 50
+    /// The longest location a table row shows.
+    static let longestLocationInTable = 30
+
+    /// Styles for the terminal.
+    let terminal: TodoTerminal
+    /// Writes due dates relative to now.
+    let dates: DueDateFormatter
+    /// The moment overdue is judged at.
+    var now: Date { dates.now }
+
+    /// Text for `terminal`, with dates relative to `now` in the local time zone.
+    init(terminal: TodoTerminal, now: Date = Date()) {
+        self.terminal = terminal
+        dates = DueDateFormatter(now: now, timeZone: .current)
+    }
+
+    // MARK: Table
+
+    /// The table of `items`, numbered from 1: number, short reference, done
+    /// mark, title, due date (overdue ones marked) and location in short.
+    ///
+    /// - Complexity: O(*n*).
+    func table(_ items: [TodoItem], references: ShortReferences) -> [String] {
+        struct Row {
+            var number: String
+            var reference: String
+            var item: TodoItem
+            var title: String
+            var due: String
+            var location: String
+        }
+        let rows = items.enumerated().map { index, item in
+            Row(
+                number: String(index + 1),
+                reference: references(item.id),
+                item: item,
+                title: Self.cut(item.title, to: Self.longestTitleInTable),
+                due: dueColumn(item),
+                location: Self.cut(Self.shortLocation(item.location), to: Self.longestLocationInTable))
+        }
+        let numberWidth = rows.last?.number.count ?? 1
+        let referenceWidth = rows.map(\.reference.count).max() ?? ShortReferences.length
+        let titleWidth = rows.map(\.title.count).max() ?? 0
+        let dueWidth = rows.map(\.due.count).max() ?? 0
+        return rows.map { row in
+            let mark = row.item.isFinished ? terminal.styled("[x]", .green) : "[ ]"
+            let title = row.item.isFinished ? terminal.styled(row.title, .dim) : row.title
+            var line = Self.pad(row.number, to: numberWidth, left: true) + "  "
+                + terminal.styled(Self.pad(row.reference, to: referenceWidth), .yellow) + "  "
+                + mark + " " + title
+            if dueWidth > 0 || !row.location.isEmpty {
+                line += String(repeating: " ", count: titleWidth - row.title.count)
+            }
+            if dueWidth > 0 {
+                let due = row.item.isOverdue(at: now) ? terminal.styled(row.due, .red) : row.due
+                line += "  " + due + String(repeating: " ", count: dueWidth - row.due.count)
+            }
+            if !row.location.isEmpty { line += "  " + row.location }
+            return Self.trimmingTrailingSpaces(line)
+        }
+    }
+
+    /// The due date of a row: "tomorrow", "yesterday (overdue)", or "".
+    func dueColumn(_ item: TodoItem) -> String {
+        let text = dates.display(item.due)
+        return item.isOverdue(at: now) ? text + " (overdue)" : text
+    }
+
+    // MARK: Lines
+
+    /// `3f2a9c1e “Buy milk”`: an item in a sentence.
+    func named(_ item: TodoItem, references: ShortReferences) -> String {
+        terminal.styled(references(item.id), .yellow) + " “" + item.title + "”"
+    }
+
+    /// Every field of `item`, one per line, for `show`.
+    func details(_ item: TodoItem, reference: String) -> [String] {
+        var lines = [terminal.styled(item.title, .bold)]
+        func field(_ name: String, _ value: String) {
+            guard !value.isEmpty else { return }
+            let label = terminal.styled(name.padding(toLength: 9, withPad: " ", startingAt: 0), .dim)
+            let indent = String(repeating: " ", count: 11)
+            lines.append("  " + label + value.replacingOccurrences(of: "\n", with: "\n" + indent))
+        }
+        field("ref", reference)
+        field("id", item.id.uuidString.lowercased())
+        field("state", item.isFinished ? "done" : item.isOverdue(at: now) ? "to do, overdue" : "to do")
+        if item.due != .unknown { field("due", dates.display(item.due) + "  (" + dates.text(item.due) + ")") }
+        field("where", Self.fullLocation(item.location))
+        field("details", item.details)
+        field("created", dates.text(.date(item.created)))
+        field("changed", dates.text(.date(item.changed)))
+        return lines
+    }
+
+    // MARK: Locations
+
+    /// A location in a few words: "1 Main St, Springfield", "53.92681, 9.09762",
+    /// "Leave by the main gate (+2 steps)", or "".
+    static func shortLocation(_ location: Location) -> String {
+        switch location {
+        case .unknown:
+            return ""
+        case .address(let address):
+            let near = [address.street, address.city].filter { !$0.isEmpty }
+            let far = [address.zipCode, address.country].filter { !$0.isEmpty }
+            return (near.isEmpty ? far : near).joined(separator: ", ")
+        case .coordinate(let coordinate):
+            return "\(coordinate.latitude), \(coordinate.longitude)"
+        case .directions(let directions):
+            let more = directions.steps.count - 1
+            return (directions.steps.first ?? "") + (more > 0 ? " (+\(more) step\(more == 1 ? "" : "s"))" : "")
+        }
+    }
+
+    /// A location in full: the whole address, the coordinate, or the numbered steps.
+    static func fullLocation(_ location: Location) -> String {
+        switch location {
+        case .unknown, .coordinate:
+            return shortLocation(location)
+        case .address(let address):
+            return [address.street, address.city, address.zipCode, address.country]
+                .filter { !$0.isEmpty }.joined(separator: ", ")
+        case .directions(let directions):
+            return directions.steps.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// `text` cut to `length` characters, the last one "…" when cut; line breaks become spaces.
+    static func cut(_ text: String, to length: Int) -> String {
+        let line = text.replacingOccurrences(of: "\n", with: " ")
+        return line.count > length ? String(line.prefix(length - 1)) + "…" : line
+    }
+
+    private static func pad(_ text: String, to width: Int, left: Bool = false) -> String {
+        let padding = String(repeating: " ", count: max(0, width - text.count))
+        return left ? padding + text : text + padding
+    }
+
+    private static func trimmingTrailingSpaces(_ line: String) -> String {
+        var line = line
+        while line.last == " " { line.removeLast() }
+        return line
+    }
+}

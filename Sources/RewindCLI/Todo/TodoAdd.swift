@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Todos
+
+extension RewindCommand.Todo {
+    /// `rewind todo add`: creates an item and prints it with its short reference.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an item.",
+            discussion: """
+                The words of the title may be given unquoted. Prints the new item's short \
+                reference, which names it in later commands.
+
+                Examples:
+                  rewind todo add Buy milk
+                  rewind todo add "Call Anna" --due "fri 14:30" --details "About the trip"
+                  rewind todo add "Post office" --address "1 Main St, Springfield, 12345, US"
+                  rewind todo add "Picnic" --coordinate 53.93,9.10 --due tomorrow
+                  rewind todo add "Find the hut" --step "Leave by the main gate" --step "Turn right"
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+
+        @Argument(help: ArgumentHelp("The title; several words are joined with spaces.", valueName: "title"))
+        var title: [String] = []
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("Free text about the item.", valueName: "text"))
+        var details: String?
+
+        @OptionGroup var item: ItemOptions
+
+        @Flag(help: "Print the new item as JSON.")
+        var json = false
+
+        var joinedTitle: String { title.joined(separator: " ") }
+
+        mutating func validate() throws {
+            try reportingErrors(exitCode: .validationFailure) {
+                guard !title.isEmpty else {
+                    throw TodoCommandError.usage("a title is missing: rewind todo add TITLE [options]")
+                }
+                _ = try TodoItem.validatedTitle(joinedTitle)
+                try item.check()
+            }
+        }
+
+        mutating func run() throws {
+            try reportingErrors {
+                let now = Date()
+                let draft = TodoItem.Draft(
+                    title: joinedTitle, details: details ?? "",
+                    due: try item.dueDate(now: now) ?? .unknown, location: try item.location() ?? .unknown)
+                let session = try TodoSession(options: options)
+                guard case .added(let added) = try session.send(.create(draft: draft, at: nil)) else {
+                    throw TodoCommandError("the item was not added")
+                }
+                let references = session.read { ShortReferences(list: $0) }
+                if json { return try JSONOutput.print(ItemJSON(item: added, ref: references(added.id))) }
+                let text = ItemText(terminal: .standardOutput(), now: now)
+                let due = text.dueColumn(added)
+                TodoTerminal.print("Added " + text.named(added, references: references) + (due.isEmpty ? "" : ", due " + due))
+            }
+        }
+    }
+}

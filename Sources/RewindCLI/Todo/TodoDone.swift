@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Todos
+
+extension RewindCommand.Todo {
+    /// `rewind todo done`: marks items as done, as one undo step.
+    struct Done: ItemStateCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark items as done.",
+            discussion: """
+                Several items make one undo step. Items already done are left as they are.
+
+                Examples:
+                  rewind todo done 1
+                  rewind todo done 2 3 3f2a
+                """
+        )
+
+        static let marksDone = true
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var items: ItemReferenceArguments
+    }
+
+    /// `rewind todo undone`: marks items as not done, as one undo step.
+    struct Undone: ItemStateCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark items as not done.",
+            discussion: """
+                Several items make one undo step. Items not done are left as they are.
+
+                Examples:
+                  rewind todo undone 1
+                  rewind todo undone 2 3f2a
+                """
+        )
+
+        static let marksDone = false
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var items: ItemReferenceArguments
+    }
+}
+
+/// The items a command acts on, named as the last list numbered them or by
+/// the start of their ids, and whether to answer in JSON.
+struct ItemReferenceArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp("Items: numbers from the last list, or starts of ids.", valueName: "ref"))
+    var references: [String]
+
+    @Flag(help: "Print the changed items as JSON.")
+    var json = false
+}
+
+/// `done` and `undone`: they mark the items they name as done or not, as
+/// one step, and say which changed.
+protocol ItemStateCommand: ParsableCommand {
+    /// Whether the command marks items as done (or as not done).
+    static var marksDone: Bool { get }
+    /// Where the data is.
+    var options: TodoOptions { get }
+    /// The items to mark.
+    var items: ItemReferenceArguments { get }
+}
+
+extension ItemStateCommand {
+    mutating func run() throws {
+        let (options, items) = (options, items)
+        try reportingErrors { try markItems(items.references, options: options, done: Self.marksDone, json: items.json) }
+    }
+}
+
+private func markItems(_ references: [String], options: TodoOptions, done: Bool, json: Bool) throws {
+    let session = try TodoSession(options: options)
+    let ids = try session.resolve(references)
+    let (current, shortReferences) = session.items(ids)
+    let text = ItemText(terminal: .standardOutput())
+    let unchanged = current.filter { $0.isFinished == done }
+    for item in unchanged {
+        TodoTerminal.note((done ? "Already done: " : "Not done yet: ") + text.named(item, references: shortReferences))
+    }
+    let toChange = current.filter { $0.isFinished != done }.map(\.id)
+    var updated: [TodoItem] = []
+    if !toChange.isEmpty {
+        let ack = try session.send(done ? .finish(ids: toChange) : .unfinish(ids: toChange))
+        if case .updated(let items) = ack { updated = items }
+    }
+    if json { return try JSONOutput.print(JSONOutput.items(updated, references: shortReferences)) }
+    let verb = done ? "Done: " : "Not done: "
+    TodoTerminal.print(lines: updated.map { verb + text.named($0, references: shortReferences) })
+}

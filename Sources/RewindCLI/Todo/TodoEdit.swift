@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Todos
+
+extension RewindCommand.Todo {
+    /// `rewind todo edit`: changes fields of one item as one undo step.
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an item's title, details, due date or location.",
+            discussion: """
+                All the changes given make one undo step.
+
+                Examples:
+                  rewind todo edit 2 --title "Buy oat milk"
+                  rewind todo edit 3f2a --due "2026-12-01 for 3 days" --details "Bring boots"
+                  rewind todo edit 1 --due none --no-location
+                  rewind todo edit 1 --coordinate -33.92,18.42
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+
+        @Argument(help: ArgumentHelp("The item: its number in the last list, or the start of its id.", valueName: "ref"))
+        var reference: String
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("A new title.", valueName: "title"))
+        var title: String?
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("New details (\"\" clears them).", valueName: "text"))
+        var details: String?
+
+        @OptionGroup var item: ItemOptions
+
+        @Flag(help: "Remove the location.")
+        var noLocation = false
+
+        @Flag(help: "Print the changed item as JSON.")
+        var json = false
+
+        mutating func validate() throws {
+            try reportingErrors(exitCode: .validationFailure) {
+                if let title { _ = try TodoItem.validatedTitle(title) }
+                try item.check()
+                let location = try item.location()
+                if noLocation, location != nil {
+                    throw TodoCommandError.usage("give either a location or --no-location, not both")
+                }
+                guard title != nil || details != nil || item.due != nil || noLocation || location != nil else {
+                    throw TodoCommandError.usage("nothing to change: give --title, --details, --due, --address, --coordinate, --step or --no-location")
+                }
+            }
+        }
+
+        /// The changes the options ask for, in the order of the fields.
+        private func changes(now: Date) throws -> [TodoItem.Change] {
+            var changes: [TodoItem.Change] = []
+            if let title { changes.append(.title(to: title)) }
+            if let details { changes.append(.details(to: details)) }
+            if let due = try item.dueDate(now: now) { changes.append(.due(to: due)) }
+            if noLocation {
+                changes.append(.location(to: .unknown))
+            } else if let location = try item.location() {
+                changes.append(.location(to: location))
+            }
+            return changes
+        }
+
+        mutating func run() throws {
+            try reportingErrors {
+                let now = Date()
+                let changes = try changes(now: now)
+                let session = try TodoSession(options: options)
+                guard let id = try session.resolve([reference]).first else {
+                    throw TodoCommandError("no item matches “\(reference)”")
+                }
+                guard case .updated(let updated) = try session.send(.alter(id: id, changes: changes)) else {
+                    throw TodoCommandError("the item was not changed")
+                }
+                let references = session.read { ShortReferences(list: $0) }
+                if json { return try JSONOutput.print(JSONOutput.items(updated, references: references).first) }
+                let text = ItemText(terminal: .standardOutput(), now: now)
+                TodoTerminal.print(lines: updated.map { "Changed " + text.named($0, references: references) })
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import TodoStore
+import Todos
+
+extension RewindCommand.Todo {
+    /// `rewind todo export`: the whole list as the documented JSON document.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write every item as JSON, to a file or standard output.",
+            discussion: """
+                The document is the to-do JSON format (docs/json-format.md): \
+                {"format": "rewind-todos", "version": 1, "items": [...]}. A file is written \
+                whole or not at all (a temporary file renamed over it).
+
+                Examples:
+                  rewind todo export
+                  rewind todo export todos.json
+                  rewind todo import todos.json --data-dir /tmp/copy
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+
+        @Argument(help: ArgumentHelp("The file to write; standard output when absent or -.", valueName: "file"))
+        var file: String?
+
+        mutating func run() throws {
+            try reportingErrors {
+                let session = try TodoSession(options: options)
+                let (data, count) = try session.store.read { state in
+                    (try TodoJSON.encode(state, pretty: true), state.todos.count)
+                }
+                guard let file, file != "-" else {
+                    return FileHandle.standardOutput.write(data + Data("\n".utf8))
+                }
+                let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
+                do {
+                    try (data + Data("\n".utf8)).write(to: url, options: .atomic)
+                } catch {
+                    throw TodoCommandError("cannot write \(file): \(error.localizedDescription)")
+                }
+                TodoTerminal.print("Exported \(count) item\(count == 1 ? "" : "s") to \(file)")
+            }
+        }
+    }
+
+    /// `rewind todo import`: replaces the list with a JSON document's items,
+    /// or merges them in, as one undo step.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read items from a JSON document (as export writes), as one undo step.",
+            discussion: """
+                By default the document's items replace the whole list; with --merge, items \
+                whose ids are known replace those items and the others are added at the end. \
+                A document with a bad field changes nothing and the error names the field. \
+                `rewind todo undo` reverts the whole import.
+
+                Examples:
+                  rewind todo import todos.json
+                  rewind todo import backup.json --merge
+                  rewind todo export | rewind todo import - --data-dir /tmp/copy
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+
+        @Argument(help: ArgumentHelp("The file to read; - for standard input.", valueName: "file"))
+        var file: String
+
+        @Flag(help: "Merge by id instead of replacing the list.")
+        var merge = false
+
+        mutating func run() throws {
+            try reportingErrors {
+                let data = try read()
+                let progress = ImportProgress(byteCount: data.count)
+                progress.show(.checking)
+                let state: AppState
+                do throws(TodoJSONError) {
+                    state = try TodoJSON.decode(AppState.self, from: data)
+                } catch {
+                    progress.finish()
+                    throw TodoCommandError("\(file) is not a to-do document: \(error.description)")
+                }
+                let items = state.todos.items
+                progress.show(.saving(items.count))
+                defer { progress.finish() }
+                let session = try TodoSession(options: options)
+                guard case .imported(let count) = try session.send(merge ? .merge(items: items) : .replaceAll(items: items)) else {
+                    throw TodoCommandError("nothing was imported")
+                }
+                progress.finish()
+                let how = merge ? "merged into the list" : "replacing the list"
+                TodoTerminal.print("Imported \(count) item\(count == 1 ? "" : "s") from \(file), \(how) (undo with: rewind todo undo)")
+            }
+        }
+
+        private func read() throws -> Data {
+            if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+            do {
+                return try Data(contentsOf: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
+            } catch {
+                throw TodoCommandError("cannot read \(file): \(error.localizedDescription)")
+            }
+        }
+    }
+}

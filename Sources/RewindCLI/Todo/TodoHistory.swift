@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Todos
+
+extension RewindCommand.Todo {
+    /// `rewind todo history`: the undo history, and jumps within it.
+    struct History: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the undo history, or jump to a step of it.",
+            discussion: """
+                Examples:
+                  rewind todo history
+                  rewind todo history jump 2
+                  rewind todo history jump 0
+                """,
+            subcommands: [Steps.self, Jump.self],
+            defaultSubcommand: Steps.self
+        )
+    }
+}
+
+extension RewindCommand.Todo.History {
+    /// `rewind todo history [show]`: the numbered steps, names, times, and the current position.
+    struct Steps: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show the numbered steps with their names and times (the default).",
+            discussion: """
+                Step 0 is the start. The arrow marks where the list is now: the steps up to it \
+                are done, the steps after it are undone and can be redone.
+
+                Examples:
+                  rewind todo history
+                  rewind todo history --json
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+
+        @Flag(help: "Print {\"position\": n, \"steps\": [{\"number\", \"name\", \"date\", \"done\"}]} as JSON.")
+        var json = false
+
+        mutating func run() throws {
+            try reportingErrors {
+                let history = try TodoSession(options: options).store.history()
+                if json { return try JSONOutput.print(HistoryJSON(history)) }
+                let terminal = TodoTerminal.standardOutput()
+                let dates = DueDateFormatter(now: Date(), timeZone: .current)
+                let width = String(history.steps.count).count
+                let names = [("Start", "")] + history.steps.map { (ItemText.cut($0.name, to: 60), dates.display(.date($0.date))) }
+                let nameWidth = names.map(\.0.count).max() ?? 0
+                let lines = names.enumerated().map { number, step in
+                    let marker = number == history.position ? terminal.styled("→", .bold) : " "
+                    let padding = String(repeating: " ", count: width - String(number).count)
+                    var row = "\(marker) \(padding)\(number)  " + step.0
+                    if !step.1.isEmpty {
+                        row += String(repeating: " ", count: nameWidth - step.0.count) + "  " + terminal.styled(step.1, .dim)
+                    }
+                    return number > history.position ? terminal.styled(row, .dim) + "  (undone)" : row
+                }
+                TodoTerminal.print(lines: lines)
+            }
+        }
+    }
+
+    /// `rewind todo history jump N`: moves to step N in one go.
+    struct Jump: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move to step N of the history: undo or redo every step in between, as one move.",
+            discussion: """
+                N is a number `rewind todo history` shows; 0 is the start, before every step.
+
+                Examples:
+                  rewind todo history jump 2
+                  rewind todo history jump 0
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+
+        @Argument(help: ArgumentHelp("The step to move to.", valueName: "n"))
+        var step: Int
+
+        mutating func run() throws {
+            try reportingErrors {
+                let session = try TodoSession(options: options)
+                do {
+                    try session.send(.jump(to: step))
+                } catch TodoFailure.history {
+                    let count = session.store.history().steps.count
+                    throw TodoCommandError("there is no step \(step): the history has steps 0 (the start) to \(count)")
+                }
+                let steps = session.store.history().steps
+                let name = steps.indices.contains(step - 1) ? "step \(step): " + steps[step - 1].name : "the start"
+                TodoTerminal.print("At " + name)
+            }
+        }
+    }
+}
+
+/// What `history --json` prints.
+private struct HistoryJSON: Encodable {
+    struct Step: Encodable {
+        let number: Int
+        let name: String
+        let date: Date
+        let done: Bool
+    }
+
+    let position: Int
+    let steps: [Step]
+
+    init(_ history: HistoryOverview) {
+        position = history.position
+        steps = history.steps.enumerated().map { index, step in
+            Step(number: index + 1, name: step.name, date: step.date, done: index < history.position)
+        }
+    }
+}

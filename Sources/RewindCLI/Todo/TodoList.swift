@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Todos
+
+extension RewindCommand.Todo {
+    /// `rewind todo list`: the items as a numbered table, or as JSON.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List items (the default command).",
+            discussion: """
+                Shows a numbered table: number, short reference, done mark, title, due date \
+                (overdue ones marked) and location. The numbers are saved, so that `done 2` \
+                means the second item shown, until the next `list`.
+
+                `--sort created` keeps the list's order (creation order); `--sort smart` shows \
+                unfinished items first, then the most recently changed.
+
+                Examples:
+                  rewind todo list
+                  rewind todo list --active --sort smart
+                  rewind todo list --overdue
+                  rewind todo list --json | jq '.items[].title'
+                """
+        )
+
+        /// Which items to show.
+        enum Filter: String, EnumerableFlag {
+            case all, active, completed, overdue
+
+            static func help(for value: Filter) -> ArgumentHelp? {
+                switch value {
+                case .all: "Show every item (the default)."
+                case .active: "Show items not done."
+                case .completed: "Show items done."
+                case .overdue: "Show items not done whose due date has passed."
+                }
+            }
+
+            var domainFilter: TodoFilter {
+                switch self {
+                case .all: .all
+                case .active: .active
+                case .completed: .completed
+                case .overdue: .overdue
+                }
+            }
+        }
+
+        /// In which order to show them.
+        enum Sort: String, ExpressibleByArgument, CaseIterable {
+            case created, smart
+
+            var domainSort: TodoSort {
+                switch self {
+                case .created: .list
+                case .smart: .smart
+                }
+            }
+        }
+
+        @OptionGroup var options: TodoOptions
+
+        @Flag(exclusivity: .exclusive)
+        var filter: Filter = .all
+
+        @Option(help: ArgumentHelp("The order: created or smart.", valueName: "order"))
+        var sort: Sort = .created
+
+        @Flag(help: "Print {\"items\": [...], \"counts\": {...}} as JSON; each item has its number and ref.")
+        var json = false
+
+        mutating func run() throws {
+            try reportingErrors {
+                let now = Date()
+                let session = try TodoSession(options: options)
+                let (items, references, counts) = session.read { list in
+                    (list.items(filter.domainFilter, sortedBy: sort.domainSort, now: now),
+                     ShortReferences(list: list), list.counts(now: now))
+                }
+                try session.lastListing.save(items.map(\.id))
+                if json {
+                    let numbered = items.enumerated().map { ItemJSON(item: $1, ref: references($1.id), number: $0 + 1) }
+                    return try JSONOutput.print(Listing(items: numbered, counts: counts))
+                }
+                let terminal = TodoTerminal.standardOutput()
+                guard !items.isEmpty else { return TodoTerminal.print(emptyLine(counts)) }
+                var lines = ItemText(terminal: terminal, now: now).table(items, references: references)
+                lines.append(terminal.styled(footer(counts), .dim))
+                TodoTerminal.print(lines: lines)
+            }
+        }
+
+        private func emptyLine(_ counts: TodoCounts) -> String {
+            if counts.total == 0 { return "No items yet. Add one with: rewind todo add \"Buy milk\"" }
+            switch filter {
+            case .all: return "No items."
+            case .active: return "Nothing left to do: all \(counts.total) item\(counts.total == 1 ? " is" : "s are") done."
+            case .completed: return "No item is done yet."
+            case .overdue: return "Nothing is overdue."
+            }
+        }
+
+        private func footer(_ counts: TodoCounts) -> String {
+            var parts = [counts.itemsLeftText]
+            if counts.completed > 0 { parts.append("\(counts.completed) done") }
+            if counts.overdue > 0 { parts.append("\(counts.overdue) overdue") }
+            return parts.joined(separator: ", ")
+        }
+
+        /// The JSON document of `list --json`.
+        private struct Listing: Encodable {
+            let items: [ItemJSON]
+            let counts: TodoCounts
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import Todos
+
+extension RewindCommand.Todo {
+    /// `rewind todo rm`: deletes items, as one undo step.
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm",
+            abstract: "Delete items.",
+            discussion: """
+                Several items make one undo step; `rewind todo undo` brings them back where they were.
+
+                Examples:
+                  rewind todo rm 2
+                  rewind todo rm 1 4 3f2a
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var items: ItemReferenceArguments
+
+        mutating func run() throws {
+            try reportingErrors {
+                let session = try TodoSession(options: options)
+                let ids = try session.resolve(items.references)
+                let references = session.read { ShortReferences(list: $0) }
+                guard case .removed(let removed) = try session.send(.removeItems(ids: ids)) else {
+                    throw TodoCommandError("nothing was deleted")
+                }
+                try printRemoved(removed, references: references, json: items.json)
+            }
+        }
+    }
+
+    /// `rewind todo clear-completed`: deletes every item that is done, as one undo step.
+    struct ClearCompleted: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "clear-completed",
+            abstract: "Delete every item that is done.",
+            discussion: """
+                One undo step. With nothing done, says so and changes nothing.
+
+                Examples:
+                  rewind todo clear-completed
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+
+        @Flag(help: "Print the deleted items as JSON.")
+        var json = false
+
+        mutating func run() throws {
+            try reportingErrors {
+                let session = try TodoSession(options: options)
+                let references = session.read { ShortReferences(list: $0) }
+                let ack: Message.Todos.ACK
+                do {
+                    ack = try session.send(.clearFinished)
+                } catch TodoFailure.nothingToChange {
+                    if json { return try JSONOutput.print([ItemJSON]()) }
+                    return TodoTerminal.note("Nothing to clear: no item is done.")
+                }
+                guard case .removed(let removed) = ack else { throw TodoCommandError("nothing was deleted") }
+                try printRemoved(removed, references: references, json: json)
+            }
+        }
+    }
+}
+
+/// Says which items were deleted.
+private func printRemoved(_ removed: [TodoItem], references: ShortReferences, json: Bool) throws {
+    if json { return try JSONOutput.print(JSONOutput.items(removed, references: references)) }
+    let text = ItemText(terminal: .standardOutput())
+    TodoTerminal.print(lines: removed.map { "Deleted " + text.named($0, references: references) })
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import Todos
+
+extension RewindCommand.Todo {
+    /// `rewind todo show`: every field of one item.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every field of an item.",
+            discussion: """
+                Examples:
+                  rewind todo show 2
+                  rewind todo show 3f2a --json
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+
+        @Argument(help: ArgumentHelp("The item: its number in the last list, or the start of its id.", valueName: "ref"))
+        var reference: String
+
+        @Flag(help: "Print the item as JSON.")
+        var json = false
+
+        mutating func run() throws {
+            try reportingErrors {
+                let session = try TodoSession(options: options)
+                let (items, references) = session.items(try session.resolve([reference]))
+                guard let item = items.first else { throw TodoCommandError("no item matches “\(reference)”") }
+                if json { return try JSONOutput.print(ItemJSON(item: item, ref: references(item.id))) }
+                TodoTerminal.print(lines: ItemText(terminal: .standardOutput()).details(item, reference: references(item.id)))
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import Todos
+
+extension RewindCommand.Todo {
+    /// `rewind todo undo`: reverts the newest steps, even those of an earlier run.
+    struct Undo: HistoryMoveCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Undo the last change, or the last N changes.",
+            discussion: """
+                Prints the name of each step it undid ("Undid: Delete “Buy milk”"). The history \
+                is saved with the items, so this works after a restart and on changes made by \
+                other processes on the same data directory.
+
+                Examples:
+                  rewind todo undo
+                  rewind todo undo 3
+                """
+        )
+
+        static let movesForward = false
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var steps: StepCount
+    }
+
+    /// `rewind todo redo`: repeats the newest undone steps.
+    struct Redo: HistoryMoveCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Redo the last undone change, or the last N.",
+            discussion: """
+                Prints the name of each step it redid. A new change after an undo clears what \
+                could be redone.
+
+                Examples:
+                  rewind todo redo
+                  rewind todo redo 2
+                """
+        )
+
+        static let movesForward = true
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var steps: StepCount
+    }
+}
+
+/// How many steps `undo` or `redo` take, and whether to answer in JSON.
+struct StepCount: ParsableArguments {
+    @Argument(help: ArgumentHelp("How many steps (default 1).", valueName: "n"))
+    var count: Int = 1
+
+    @Flag(help: "Print {\"undone\" or \"redone\": [step names], \"position\": n} as JSON.")
+    var json = false
+
+    func validate() throws {
+        try reportingErrors(exitCode: .validationFailure) {
+            guard count >= 1 else { throw TodoCommandError.usage("the number of steps must be 1 or more; \(count) is not") }
+        }
+    }
+}
+
+/// `undo` and `redo`: they move back or forward through the history by a
+/// number of steps and name each step they crossed.
+protocol HistoryMoveCommand: ParsableCommand {
+    /// Whether the command redoes (or undoes).
+    static var movesForward: Bool { get }
+    /// Where the data is.
+    var options: TodoOptions { get }
+    /// How many steps, and whether to answer in JSON.
+    var steps: StepCount { get }
+}
+
+extension HistoryMoveCommand {
+    mutating func validate() throws {
+        try steps.validate()
+    }
+
+    mutating func run() throws {
+        let (options, steps) = (options, steps)
+        try reportingErrors { try move(steps, options: options, forward: Self.movesForward) }
+    }
+}
+
+/// Undoes (or redoes) up to `steps.count` steps, one message each, and names them.
+private func move(_ steps: StepCount, options: TodoOptions, forward: Bool) throws {
+    let session = try TodoSession(options: options)
+    var names: [String] = []
+    var exhausted = false
+    for _ in 0..<steps.count {
+        switch try session.send(forward ? .redo : .undo) {
+        case .undone(let name), .redone(let name): names.append(name)
+        default: exhausted = true
+        }
+        if exhausted { break }
+    }
+    if steps.json {
+        let position = session.store.history().position
+        return try JSONOutput.print(forward ? MoveJSON(redone: names, position: position) : MoveJSON(undone: names, position: position))
+    }
+    let verb = forward ? "Redid: " : "Undid: "
+    TodoTerminal.print(lines: names.map { verb + $0 })
+    if exhausted {
+        let what = forward ? "redo" : "undo"
+        TodoTerminal.print(names.isEmpty ? "Nothing to \(what)." : "Nothing more to \(what).")
+    }
+}
+
+/// What `undo --json` and `redo --json` print.
+private struct MoveJSON: Encodable {
+    var undone: [String]?
+    var redone: [String]?
+    var position: Int
+
+    init(undone: [String], position: Int) {
+        self.undone = undone
+        self.position = position
+    }
+
+    init(redone: [String], position: Int) {
+        self.redone = redone
+        self.position = position
+    }
+}
