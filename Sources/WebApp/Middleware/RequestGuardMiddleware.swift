@@ -89,15 +89,14 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// The `host[:port]` of an `Origin` such as `http://localhost:8080`, or
-    /// `nil` for `null` and anything that is not an http(s) origin.
+    /// `nil` for `null` and anything that is not an `http` origin (this
+    /// server speaks plain HTTP, so an `https` page is another origin).
     static func host(ofOrigin origin: String) -> String? {
         let lowered = origin.lowercased()
-        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
-            let rest = lowered.dropFirst(scheme.count)
-            guard !rest.isEmpty, !rest.contains("/") else { return nil }
-            return String(rest)
-        }
-        return nil
+        guard lowered.hasPrefix("http://") else { return nil }
+        let rest = lowered.dropFirst("http://".count)
+        guard !rest.isEmpty, !rest.contains("/") else { return nil }
+        return String(rest)
     }
 
     private static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {

@@ -16,10 +16,10 @@ struct CalculatorPage {
                     HTML.element(
                         "output",
                         [.class("calc-display"), .id("calc-display"), Attribute("aria-live", "polite"),
-                         .data("error", state.error ?? "")]
-                    ) { state.display }
+                         .data("error", state.snapshot.error ?? "")]
+                    ) { state.snapshot.display }
                     UndoRedoBar(
-                        canUndo: state.canUndo, canRedo: state.canRedo,
+                        canUndo: state.snapshot.canUndo, canRedo: state.snapshot.canRedo,
                         undoTitle: state.undoTitle, redoTitle: state.redoTitle, idPrefix: "calc"
                     ).render()
                     keypad()
@@ -27,11 +27,11 @@ struct CalculatorPage {
                 HTML.element("section", [.class("tape"), .ariaLabel("Tape")]) {
                     HTML.element("h2") { "Tape" }
                     HTML.element("ol", [.class("tape-list"), .id("calc-tape")]) {
-                        for line in state.tape {
+                        for line in state.snapshot.tape {
                             HTML.element("li") { line }
                         }
                     }
-                    HTML.element("p", [.class("tape-empty"), .hidden(!state.tape.isEmpty)]) {
+                    HTML.element("p", [.class("tape-empty"), .hidden(!state.snapshot.tape.isEmpty)]) {
                         "Completed calculations appear here."
                     }
                 }

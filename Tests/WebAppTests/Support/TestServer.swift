@@ -12,7 +12,7 @@ import Testing
 /// A web app over an in-memory store, with a fixed clock and predictable
 /// ids, and the helpers the tests send requests with.
 struct TestServer: Sendable {
-    /// Noon UTC on 15 January 2027: "now" for every test.
+    /// 08:00 UTC on 15 January 2027: "now" for every test.
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     let store: InMemoryStore

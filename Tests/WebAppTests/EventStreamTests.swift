@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import Todos
+
+@testable import WebApp
+
+@Suite("Event stream (GET /events)")
+struct EventStreamTests {
+    @Test func aChangeThroughTheAPIReachesAnOpenStream() async throws {
+        let server = TestServer()
+        try await server.test { client in
+            async let events = client.get("/events?max=1")
+            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await client.send(.post, "/api/todos", json: #"{"title": "Buy milk"}"#, token: server.token)
+            let response = try await events
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
+            #expect(response.headers[.cacheControl] == "no-store")
+            #expect(response.text.hasPrefix("retry: 1000\n"))
+            #expect(response.text.contains("event: todos\nid: 1\ndata: {\"version\":1}\n\n"))
+        }
+    }
+
+    @Test func aChangeMadeDirectlyInTheStoreReachesTheStream() async throws {
+        // What another process (the CLI) does to a shared store arrives
+        // through the store's `updated` notification.
+        let server = TestServer()
+        try await server.test { client in
+            async let events = client.get("/events?max=1")
+            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            let item = try TodoItem(id: UUID(), title: "From the CLI", created: TestServer.now)
+            try server.store.change(.add(item))
+            let response = try await events
+            #expect(response.text.contains("event: todos"))
+        }
+    }
+
+    @Test func everyOpenStreamIsTold() async throws {
+        let server = TestServer()
+        try await server.test { client in
+            async let first = client.get("/events?max=2")
+            async let second = client.get("/events?max=2")
+            try await eventually { await server.webApp.broadcaster.subscriberCount == 2 }
+            try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+            try await client.send(.post, "/api/history/undo", token: server.token)
+            for response in try await [first, second] {
+                #expect(response.text.components(separatedBy: "event: todos").count == 3)
+            }
+        }
+    }
+
+    @Test func anIdleStreamGetsHeartbeats() async throws {
+        let server = TestServer(configuration: WebAppConfiguration(heartbeatInterval: 0.02))
+        try await server.test { client in
+            async let events = client.get("/events?max=1")
+            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await Task.sleep(nanoseconds: 150_000_000)
+            try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+            let text = try await events.text
+            #expect(text.contains(": heartbeat\n\n"))
+        }
+    }
+
+    @Test func aClosedConnectionIsForgotten() async throws {
+        let server = TestServer()
+        try await server.test { client in
+            let reader = Task { try await client.get("/events") }
+            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            reader.cancel()
+            _ = try? await reader.value
+            try await eventually { await server.webApp.broadcaster.subscriberCount == 0 }
+        }
+    }
+
+    @Test func shutdownEndsOpenStreamsAndRefusesNewOnes() async throws {
+        let server = TestServer()
+        try await server.test { client in
+            async let events = client.get("/events")
+            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            await server.webApp.broadcaster.close()
+            #expect(try await events.status == .ok)
+            let refused = try await client.get("/events")
+            #expect(refused.status == .serviceUnavailable)
+        }
+    }
+
+    @Test func theNumberOfStreamsIsBounded() async throws {
+        let server = TestServer(configuration: WebAppConfiguration(maxEventStreams: 1))
+        try await server.test { client in
+            async let first = client.get("/events?max=1")
+            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            let second = try await client.get("/events")
+            #expect(second.status == .serviceUnavailable)
+            try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+            #expect(try await first.status == .ok)
+        }
+    }
+
+    @Test func aMalformedLimitIsA400() async throws {
+        let server = TestServer()
+        try await server.test { client in
+            let response = try await client.get("/events?max=0")
+            #expect(response.status == .badRequest)
+            #expect(response.errorMessage?.contains("max") == true)
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import Todos
+
+@testable import WebApp
+
+@Suite("HTML")
+struct HTMLTests {
+    @Suite("Escaping")
+    struct Escaping {
+        @Test func escapesEveryCharacterThatEndsTextOrAnAttribute() {
+            #expect(HTML.escape(#"<a href="x" title='y'>&amp;</a>"#) == "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;")
+            #expect(HTML.escape("Buy “milk” — ok") == "Buy “milk” — ok")
+            #expect(HTML.escape("") == "")
+        }
+
+        @Test func textAndAttributesGoThroughTheSameFunction() {
+            let fragment = HTML.element("p", [.title(hostileTitle), .data("id", hostileTitle)]) { hostileTitle }
+            let escaped = HTML.escape(hostileTitle)
+            #expect(fragment.rendered == #"<p title="\#(escaped)" data-id="\#(escaped)">\#(escaped)</p>"#)
+            #expect(!fragment.rendered.contains("<script"))
+        }
+
+        @Test func booleanAttributesRenderOnlyWhenOn() {
+            #expect(HTML.void("input", [.checked(true), .disabled(false)]).rendered == "<input checked>")
+        }
+    }
+
+    @Suite("ModalCard")
+    struct ModalCardTests {
+        let card = ModalCard(
+            id: "confirm",
+            title: "Delete Item",
+            message: "Please confirm deletion of “Buy milk”.",
+            primary: .destructive("Delete", action: .request(method: "DELETE", path: "/api/todos/1", then: "/todos")),
+            secondary: .cancel("Cancel")
+        )
+
+        @Test func isADialogLabelledByItsTitleAndDescribedByItsMessage() {
+            let html = card.html.rendered
+            #expect(html.hasPrefix(#"<dialog class="modal-card" id="confirm" aria-labelledby="confirm-title" aria-describedby="confirm-message""#))
+            #expect(html.contains(#"<h2 class="modal-card-title" id="confirm-title">Delete Item</h2>"#))
+            #expect(html.contains(#"<p class="modal-card-message" id="confirm-message">Please confirm deletion of “Buy milk”.</p>"#))
+        }
+
+        @Test func theSafeButtonComesFirstAndHasTheFocus() throws {
+            let html = card.html.rendered
+            let cancel = try #require(html.range(of: #"data-modal-role="cancel""#))
+            let primary = try #require(html.range(of: #"data-modal-role="primary""#))
+            #expect(cancel.lowerBound < primary.lowerBound)
+            #expect(html.contains(#"data-modal-role="cancel" data-action="dismiss" autofocus>Cancel</button>"#))
+            #expect(html.contains(#"class="modal-card-button destructive""#))
+            #expect(html.contains(#"data-action="request" data-method="DELETE" data-path="/api/todos/1" data-then="/todos">Delete</button>"#))
+            #expect(card.secondary.isSafe)
+            #expect(!card.primary.isSafe)
+        }
+
+        @Test func theFactoriesMakeEachKind() {
+            let confirm = ModalCard(
+                id: "ok", title: "Title", message: "Message",
+                primary: .default("Save", action: .event("save")), secondary: .cancel()
+            )
+            let html = confirm.html.rendered
+            #expect(html.contains(#"class="modal-card-button default""#))
+            #expect(html.contains(#"data-action="event" data-event="save">Save</button>"#))
+            #expect(html.contains(">Cancel</button>"))
+        }
+
+        @Test func aHostileTitleAndMessageRenderAsText() {
+            let hostile = ModalCard(
+                id: hostileTitle, title: hostileTitle, message: hostileTitle,
+                primary: .destructive(hostileTitle, action: .request(method: hostileTitle, path: hostileTitle, then: hostileTitle)),
+                secondary: .cancel(hostileTitle, action: .event(hostileTitle))
+            )
+            HTMLTests.expectNoMarkupInjected(hostile.html.rendered)
+        }
+    }
+
+    /// No tag or attribute that the hostile string would create if it were
+    /// not escaped, and the string itself shows up only escaped.
+    static func expectNoMarkupInjected(_ html: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!html.contains("<script>"), sourceLocation: sourceLocation)
+        #expect(!html.contains(hostileTitle), sourceLocation: sourceLocation)
+        // Every occurrence of the payload is the escaped one.
+        let payloads = html.components(separatedBy: "alert(1)").count
+        let escaped = html.components(separatedBy: HTML.escape(hostileTitle)).count
+        #expect(payloads == escaped, sourceLocation: sourceLocation)
+        #expect(html.contains("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), sourceLocation: sourceLocation)
+    }
+
+    @Suite("A hostile title through every page")
+    struct Hostile {
+        /// A store with one item whose every text field is hostile, with a
+        /// due date and directions, and the steps that name it in the history.
+        static func server() async throws -> (TestServer, String) {
+            let server = TestServer()
+            let json = #"""
+                {"title": "\"><script>alert(1)</script>", "details": "\"><script>alert(1)</script>",
+                 "dueText": "2027-01-14", "timeZone": "UTC",
+                 "location": {"kind": "directions", "steps": ["\"><script>alert(1)</script>"]}}
+                """#
+            let id = try await server.test { client in
+                let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
+                #expect(response.status == .created)
+                return response.object["id"] as? String ?? ""
+            }
+            return (server, id)
+        }
+
+        @Test(arguments: ["/todos", "/todos/fragment", "/todos?filter=active&sort=smart"])
+        func onTheListAndItsFragment(path: String) async throws {
+            let (server, _) = try await Self.server()
+            try await server.test { client in
+                let html = try await client.get(path).text
+                HTMLTests.expectNoMarkupInjected(html)
+                // Label, edit value, aria-labels, history step, undo title.
+                #expect(html.components(separatedBy: HTML.escape(hostileTitle)).count > 6)
+            }
+        }
+
+        @Test func onTheDetailViewAndItsFragment() async throws {
+            let (server, id) = try await Self.server()
+            try await server.test { client in
+                for path in ["/todos/items/\(id)", "/todos/items/\(id)/fragment"] {
+                    let response = try await client.get(path)
+                    #expect(response.status == .ok)
+                    HTMLTests.expectNoMarkupInjected(response.text)
+                }
+            }
+        }
+
+        @Test func onEveryOtherPage() async throws {
+            let (server, _) = try await Self.server()
+            try await server.test { client in
+                for path in ["/", "/calculator"] {
+                    HTMLTests.expectNoMarkupInjected(try await client.get(path).text + HTML.escape(hostileTitle))
+                }
+            }
+        }
+
+        @Test func inTheCalculatorsErrorAnswer() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.send(
+                    .post, "/api/calculator/keys", json: #"{"keys": ["\"><script>alert(1)</script>"]}"#, token: server.token
+                )
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+            }
+        }
+    }
+
+    @Suite("The to-do page follows TodoMVC")
+    struct TodoMVC {
+        @Test func anEmptyListHidesMainAndFooterButKeepsThem() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let html = try await client.get("/todos").text
+                #expect(html.contains(#"<section class="todoapp"><header class="header"><h1>todos</h1>"#))
+                #expect(html.contains(#"<input class="new-todo" placeholder="What needs to be done?" autofocus"#))
+                #expect(html.contains(#"<section class="main" data-region="main" hidden>"#))
+                #expect(html.contains(#"<footer class="footer" data-region="footer" hidden>"#))
+                #expect(html.contains(#"<input id="toggle-all" class="toggle-all" type="checkbox"><label for="toggle-all">"#))
+                #expect(html.contains(#"<ul class="todo-list" data-filter="all"></ul>"#))
+            }
+        }
+
+        @Test func rowsCountsFiltersAndClearCompleted() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let first = try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+                try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
+                let id = first.object["id"] as? String ?? ""
+                var html = try await client.get("/todos").text
+                #expect(html.contains(#"<span class="todo-count"><strong>2</strong> items left</span>"#))
+                #expect(html.contains(#"<button type="button" class="clear-completed" hidden>Clear completed</button>"#))
+                #expect(html.contains(##"<a href="#/" class="selected" aria-current="page">All</a>"##))
+                #expect(html.contains(##"<a href="#/active">Active</a>"##))
+                #expect(html.contains(##"<a href="#/completed">Completed</a>"##))
+                #expect(html.contains(#"<li data-id="\#(id)"><div class="view"><input class="toggle" type="checkbox""#))
+                #expect(html.contains(#"<label>One</label>"#))
+                #expect(html.contains(#"<button type="button" class="destroy""#))
+                #expect(html.contains(#"</div><input class="edit" value="One""#))
+
+                try await client.send(.post, "/api/todos/\(id)/toggle", token: server.token)
+                html = try await client.get("/todos/fragment?filter=active").text
+                #expect(html.contains(#"<span class="todo-count"><strong>1</strong> item left</span>"#))
+                #expect(!html.contains("<label>One</label>"))
+                #expect(html.contains(##"<a href="#/active" class="selected" aria-current="page">Active</a>"##))
+                #expect(html.contains(#"<button type="button" class="clear-completed">Clear completed</button>"#))
+                html = try await client.get("/todos/fragment?filter=completed").text
+                #expect(html.contains(#"<li class="completed" data-id="\#(id)">"#))
+                #expect(html.contains(#"<input class="toggle" type="checkbox" checked"#))
+
+                try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": true}"#, token: server.token)
+                html = try await client.get("/todos/fragment").text
+                #expect(html.contains(#"<input id="toggle-all" class="toggle-all" type="checkbox" checked>"#))
+                #expect(html.contains(#"<strong>0</strong> items left"#))
+            }
+        }
+
+        @Test func undoRedoButtonsAreTitledAndDisabledWhenUnavailable() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                var html = try await client.get("/todos").text
+                #expect(html.contains(#"id="todos-undo" title="Undo" aria-label="Undo" disabled"#))
+                #expect(html.contains(#"id="todos-redo" title="Redo" aria-label="Redo" disabled"#))
+                let added = try await client.send(.post, "/api/todos", json: #"{"title": "Buy milk"}"#, token: server.token)
+                try await client.send(.delete, "/api/todos/\(added.object["id"] as? String ?? "")", token: server.token)
+                html = try await client.get("/todos/fragment").text
+                #expect(html.contains(#"title="Undo Delete “Buy milk”" aria-label="Undo Delete “Buy milk”" aria-keyshortcuts"#))
+                #expect(html.contains(#"id="todos-redo" title="Redo" aria-label="Redo" disabled"#))
+                try await client.send(.post, "/api/history/undo", token: server.token)
+                html = try await client.get("/todos/fragment").text
+                #expect(html.contains(#"title="Redo Delete “Buy milk”""#))
+            }
+        }
+
+        @Test func theHistoryPanelListsStepsAndMarksTheCurrentOne() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+                try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
+                try await client.send(.post, "/api/history/undo", token: server.token)
+                let html = try await client.get("/todos/fragment").text
+                #expect(html.contains(#"<aside class="history-panel" data-region="history""#))
+                #expect(html.contains(#"class="history-step" data-position="0""#))
+                #expect(html.contains(#"class="history-step current" data-position="1" aria-current="step""#))
+                #expect(html.contains(#"class="history-step undone" data-position="2""#))
+                #expect(html.contains(#"<span class="history-name">Add “Two”</span>"#))
+            }
+        }
+
+        @Test func dueDatesAreShownAndOverdueOnesMarked() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                try await client.send(
+                    .post, "/api/todos", json: #"{"title": "Late", "due": {"kind": "date", "date": "2027-01-14T09:00:00.000Z"}}"#,
+                    token: server.token
+                )
+                try await client.send(
+                    .post, "/api/todos", json: #"{"title": "Later", "due": {"kind": "date", "date": "2027-02-14T09:00:00.000Z"}}"#,
+                    token: server.token
+                )
+                let html = try await client.get("/todos").text
+                #expect(html.contains(#"<time class="due overdue" datetime="2027-01-14T09:00:00.000Z""#))
+                #expect(html.contains(#"<time class="due" datetime="2027-02-14T09:00:00.000Z""#))
+                #expect(html.contains(#"<button type="button" id="delete-all" class="delete-all" data-opens-modal="confirm-delete-all">"#))
+                #expect(html.contains(#"<dialog class="modal-card" id="confirm-delete-all""#))
+            }
+        }
+    }
+
+    @Suite("The detail view")
+    struct Detail {
+        @Test func showsEveryFieldAndTheDeleteConfirmation() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let json = #"""
+                    {"title": "Buy milk", "details": "two\nlitres",
+                     "due": {"kind": "duration", "start": "2027-01-20T08:00:00.000Z", "amount": 3, "unit": "hours"},
+                     "location": {"kind": "coordinate", "latitude": 53.5, "longitude": 9.25}}
+                    """#
+                let added = try await client.send(.post, "/api/todos", json: json, token: server.token)
+                let id = added.object["id"] as? String ?? ""
+                let response = try await client.get("/todos/items/\(id)")
+                #expect(response.status == .ok)
+                let html = response.text
+                #expect(html.contains(#"<body data-page="todo-detail">"#))
+                #expect(html.contains(#"<input name="title" value="Buy milk""#))
+                #expect(html.contains("<textarea name=\"details\" rows=\"5\">two\nlitres</textarea>"))
+                #expect(html.contains(#"<input type="radio" name="dueKind" value="duration" checked>"#))
+                #expect(html.contains(#"name="durationAmount" value="3""#))
+                #expect(html.contains(#"<option value="hours" selected>hours</option>"#))
+                #expect(html.contains(#"data-iso="2027-01-20T08:00:00.000Z""#))
+                #expect(html.contains(#"<input type="radio" name="locationKind" value="coordinate" checked>"#))
+                #expect(html.contains(#"<input name="latitude" value="53.5""#))
+                #expect(html.contains(#"<dialog class="modal-card" id="confirm-delete-item" aria-labelledby="confirm-delete-item-title""#))
+                #expect(html.contains(#"id="confirm-delete-item-title">Delete Item</h2>"#))
+                #expect(html.contains("Please confirm deletion of “Buy milk”."))
+                #expect(html.contains(#"data-method="DELETE" data-path="/api/todos/\#(id)" data-then="/todos">Delete</button>"#))
+                #expect(html.contains(#"data-opens-modal="confirm-delete-item">Delete…</button>"#))
+            }
+        }
+
+        @Test func anUnknownItemIs404() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.get("/todos/items/00000000-0000-0000-0000-000000000099")
+                #expect(response.status == .notFound)
+                let malformed = try await client.get("/todos/items/nope/fragment")
+                #expect(malformed.status == .badRequest)
+            }
+        }
+    }
+
+    @Suite("Static files")
+    struct StaticFiles {
+        @Test(arguments: [
+            ("/assets/app.css", "text/css; charset=utf-8", "prefers-color-scheme: dark"),
+            ("/assets/app.js", "text/javascript; charset=utf-8", "new EventSource('/events')"),
+            ("/assets/icon.svg", "image/svg+xml", "<svg"),
+        ])
+        func areServedWithTheirTypeAndAnETag(path: String, type: String, content: String) async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.get(path)
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == type)
+                #expect(response.text.contains(content))
+                let tag = try #require(response.headers[.eTag])
+                let again = try await client.get(path, headers: [.ifNoneMatch: tag])
+                #expect(again.status == .notModified)
+            }
+        }
+
+        @Test func theStylesheetCoversEveryKeypadWidthUpToTwelve() {
+            for columns in 1...12 {
+                #expect(Assets.stylesheet.contains(#".keypad[data-columns="\#(columns)"]"#))
+            }
+        }
+    }
+}
