@@ -72,8 +72,8 @@ extension Assets {
           padding: 0.45rem 0.9rem; cursor: pointer; min-height: 2.5rem;
         }
         button:disabled { cursor: not-allowed; opacity: 0.45; }
-        .undo-bar { display: flex; gap: 0.5rem; flex-wrap: wrap; }
-        .undo-bar button { flex: 1 1 8rem; max-width: 20rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        .undo-bar { display: flex; gap: 0.5rem; flex: 1 1 18rem; min-width: 0; }
+        .undo-bar button { flex: 1 1 0; min-width: 0; max-width: 20rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
         .danger, .modal-card-button.destructive { background: var(--danger); color: var(--danger-text); border-color: var(--danger); }
         .modal-card-button.default, .primary { background: var(--accent); color: var(--accent-text); border-color: var(--accent); }
 
