@@ -98,8 +98,12 @@ extension RewindCommand.Todo {
 
         private func read() throws -> Data {
             if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+            let path = (file as NSString).expandingTildeInPath
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw TodoCommandError("cannot read \(file): there is no such file")
+            }
             do {
-                return try Data(contentsOf: URL(fileURLWithPath: (file as NSString).expandingTildeInPath))
+                return try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
                 throw TodoCommandError("cannot read \(file): \(error.localizedDescription)")
             }

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@Suite("rewind todo across processes and terminals")
+struct TodoProcessTests {
+    @Test func aChangeByOneProcessIsSeenByTheNext() throws {
+        let directory = try TodoDirectory()
+        try directory.add("Buy milk")
+        #expect(try directory.titles() == ["Buy milk"])
+        try directory.succeed(["done", "1"])
+        #expect(try directory.titles(["--completed"]) == ["Buy milk"])
+    }
+
+    /// Starts one `rewind todo add` per title at once, waits for all, and
+    /// returns what each wrote on standard error when one failed.
+    static func addAtOnce(_ titles: [String], in directory: TodoDirectory) throws -> [String] {
+        let binary = try rewindBinaryURL()
+        let errors = titles.indices.map { directory.url.appendingPathComponent("stderr-\($0)") }
+        let processes = try titles.indices.map { index in
+            try Data().write(to: errors[index])
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["todo", "add", titles[index], "--data-dir", directory.url.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: errors[index])
+            try process.run()
+            return process
+        }
+        for process in processes { process.waitUntilExit() }
+        return try processes.indices.filter { processes[$0].terminationStatus != 0 }
+            .map { String(decoding: try Data(contentsOf: errors[$0]), as: UTF8.self) }
+    }
+
+    @Test func processesAddingAtOnceAllLand() throws {
+        let directory = try TodoDirectory()
+        _ = try directory.items()
+        let titles = (1...6).map { "Item \($0)" }
+        #expect(try Self.addAtOnce(titles, in: directory) == [])
+        #expect(Set(try directory.titles()) == Set(titles))
+        let history = try TodoDirectory.object(try directory.succeed(["history", "--json"]).stdout)
+        #expect((history["steps"] as? [Any])?.count == 6)
+    }
+
+    @Test func processesCreatingTheDatabaseAtOnceAllLand() throws {
+        // The store's first open is not yet safe against a second process
+        // opening the new file between GRDB creating `grdb_migrations` and
+        // committing the first migration: that process calls the file foreign.
+        let directory = try TodoDirectory()
+        let titles = (1...6).map { "Item \($0)" }
+        let failures = try Self.addAtOnce(titles, in: directory)
+        withKnownIssue("TodoStore: a database being created is taken for a foreign one", isIntermittent: true) {
+            #expect(failures == [])
+        }
+    }
+
+    @Test func coloursOnlyWhenAskedAndNeverWithNoColor() throws {
+        let directory = try TodoDirectory()
+        try directory.add("Late", ["--due", "2020-01-01"])
+        let plain = try directory.run(["list"], environment: ["NO_COLOR": ""])
+        #expect(!plain.stdout.contains("\u{1B}["))
+        let forced = try directory.run(["list"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": ""])
+        #expect(forced.stdout.contains("\u{1B}[31m1 Jan 2020 (overdue)\u{1B}[0m"))
+        let refused = try directory.run(["list"], environment: ["CLICOLOR_FORCE": "1", "NO_COLOR": "1"])
+        #expect(!refused.stdout.contains("\u{1B}["))
+        #expect(refused.stdout == plain.stdout)
+    }
+
+    static let commands: [[String]] = [
+        [], ["add"], ["list"], ["show"], ["edit"], ["done"], ["undone"], ["rm"], ["clear-completed"],
+        ["undo"], ["redo"], ["history"], ["history", "show"], ["history", "jump"], ["export"], ["import"],
+    ]
+
+    @Test(arguments: commands)
+    func everyCommandHasHelpWithExamplesAndTheDataDirOption(command: [String]) throws {
+        let run = try runRewind(["todo"] + command + ["--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Examples:"))
+        if !command.isEmpty && command != ["history"] {
+            #expect(run.stdout.contains("--data-dir <dir>"))
+        }
+    }
+}

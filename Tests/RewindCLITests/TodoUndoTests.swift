@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@Suite("rewind todo undo and redo")
+struct TodoUndoTests {
+    /// A list of two items, numbered by a listing: 1 “Buy milk” (due, with
+    /// an address), 2 “Call Anna” (done).
+    static func twoItems() throws -> TodoDirectory {
+        let directory = try TodoDirectory()
+        try directory.add("Buy milk", ["--due", "2030-01-15", "--address", "1 Main St, Springfield"])
+        let anna = try directory.add("Call Anna")
+        try directory.succeed(["done", anna])
+        _ = try directory.items()
+        return directory
+    }
+
+    static let changes: [(command: [String], step: String)] = [
+        (["add", "Walk the dog"], "Add “Walk the dog”"),
+        (["edit", "1", "--title", "Buy oat milk"], "Rename “Buy milk”"),
+        (["edit", "1", "--details", "Two litres"], "Edit details of “Buy milk”"),
+        (["edit", "1", "--due", "2031-02-03 09:00"], "Set due date of “Buy milk”"),
+        (["edit", "1", "--due", "none"], "Clear due date of “Buy milk”"),
+        (["edit", "1", "--address", "2 High St, Shelbyville, 54321, US"], "Set location of “Buy milk”"),
+        (["edit", "1", "--coordinate", "53.93,9.1"], "Set location of “Buy milk”"),
+        (["edit", "1", "--step", "Out of the door", "--step", "Left"], "Set location of “Buy milk”"),
+        (["edit", "1", "--no-location"], "Clear location of “Buy milk”"),
+        (["edit", "1", "--title", "Milk", "--due", "none"], "Edit “Buy milk”"),
+        (["done", "1"], "Complete “Buy milk”"),
+        (["undone", "2"], "Reopen “Call Anna”"),
+        (["done", "1", "2"], "Complete “Buy milk”"),
+        (["rm", "1"], "Delete “Buy milk”"),
+        (["rm", "1", "2"], "Delete 2 items"),
+        (["clear-completed"], "Clear 1 completed item"),
+    ]
+
+    @Test(arguments: changes)
+    func eachChangeIsUndoneAndRedoneByLaterProcesses(command: [String], step: String) throws {
+        let directory = try Self.twoItems()
+        let before = try directory.export()
+        try directory.succeed(command)
+        let after = try directory.export()
+        #expect(after != before)
+
+        let undo = try directory.succeed(["undo"])
+        #expect(undo.stdout == "Undid: \(step)\n")
+        #expect(try directory.export() == before)
+
+        let redo = try directory.succeed(["redo"])
+        #expect(redo.stdout == "Redid: \(step)\n")
+        #expect(try directory.export() == after)
+    }
+
+    @Test func editChangesEveryField() throws {
+        let directory = try Self.twoItems()
+        try directory.succeed(["edit", "1", "--title", "Buy oat milk", "--details", "Two\nlitres", "--due", "2031-02-03 09:00", "--coordinate", "53.93,9.1"])
+        let item = try #require(try directory.items().first)
+        #expect(item["title"] as? String == "Buy oat milk")
+        #expect(item["details"] as? String == "Two\nlitres")
+        #expect((item["due"] as? [String: Any])?["date"] as? String == "2031-02-03T09:00:00.000Z")
+        #expect((item["location"] as? [String: Any])?["latitude"] as? Double == 53.93)
+        try directory.succeed(["edit", "1", "--step", "Out of the door", "--due", "none", "--details", ""])
+        let stepped = try #require(try directory.items().first)
+        #expect((stepped["location"] as? [String: Any])?["steps"] as? [String] == ["Out of the door"])
+        #expect((stepped["due"] as? [String: Any])?["kind"] as? String == "unknown")
+        #expect(stepped["details"] as? String == "")
+        try directory.succeed(["edit", "1", "--no-location"])
+        #expect((try directory.items().first?["location"] as? [String: Any])?["kind"] as? String == "unknown")
+    }
+
+    @Test func undoAndRedoTakeANumberOfSteps() throws {
+        let directory = try TodoDirectory()
+        for title in ["One", "Two", "Three"] { try directory.add(title) }
+        #expect(try directory.succeed(["undo", "2"]).lines == ["Undid: Add “Three”", "Undid: Add “Two”"])
+        #expect(try directory.titles() == ["One"])
+        #expect(try directory.succeed(["redo", "5"]).lines == ["Redid: Add “Two”", "Redid: Add “Three”", "Nothing more to redo."])
+        #expect(try directory.titles() == ["One", "Two", "Three"])
+    }
+
+    @Test func undoWithNothingToUndoSaysSoAndSucceeds() throws {
+        let directory = try TodoDirectory()
+        let run = try directory.succeed(["undo"])
+        #expect(run.stdout == "Nothing to undo.\n")
+        #expect(try directory.succeed(["redo"]).stdout == "Nothing to redo.\n")
+    }
+
+    @Test func undoJSONNamesTheStepsAndThePosition() throws {
+        let directory = try TodoDirectory()
+        try directory.add("One")
+        let json = try TodoDirectory.object(try directory.succeed(["undo", "--json"]).stdout)
+        #expect(json["undone"] as? [String] == ["Add “One”"])
+        #expect(json["position"] as? Int == 0)
+    }
+
+    @Test func aNewChangeAfterUndoClearsTheRedoSteps() throws {
+        let directory = try TodoDirectory()
+        try directory.add("One")
+        try directory.succeed(["undo"])
+        try directory.add("Two")
+        #expect(try directory.succeed(["redo"]).stdout == "Nothing to redo.\n")
+    }
+
+    @Suite("History")
+    struct HistoryTests {
+        @Test func historyNumbersTheStepsAndMarksThePosition() throws {
+            let directory = try TodoDirectory()
+            try directory.add("One")
+            try directory.add("Two")
+            try directory.succeed(["undo"])
+            let lines = try directory.succeed(["history"]).lines
+            #expect(lines.count == 3)
+            #expect(lines[0] == "  0  Start")
+            #expect(lines[1].hasPrefix("→ 1  Add “One”  "))
+            #expect(lines[2].hasPrefix("  2  Add “Two”  "))
+            #expect(lines[2].hasSuffix("  (undone)"))
+        }
+
+        @Test func historyJSONListsStepsWithDates() throws {
+            let directory = try TodoDirectory()
+            try directory.add("One")
+            let json = try TodoDirectory.object(try directory.succeed(["history", "--json"]).stdout)
+            #expect(json["position"] as? Int == 1)
+            let step = try #require((json["steps"] as? [[String: Any]])?.first)
+            #expect(step["number"] as? Int == 1)
+            #expect(step["name"] as? String == "Add “One”")
+            #expect(step["done"] as? Bool == true)
+            #expect((step["date"] as? String)?.hasSuffix("Z") == true)
+        }
+
+        @Test func jumpMovesBackAndForwardInOneGo() throws {
+            let directory = try TodoDirectory()
+            for title in ["One", "Two", "Three"] { try directory.add(title) }
+            #expect(try directory.succeed(["history", "jump", "1"]).stdout == "At step 1: Add “One”\n")
+            #expect(try directory.titles() == ["One"])
+            #expect(try directory.succeed(["history", "jump", "3"]).stdout == "At step 3: Add “Three”\n")
+            #expect(try directory.titles() == ["One", "Two", "Three"])
+            #expect(try directory.succeed(["history", "jump", "0"]).stdout == "At the start\n")
+            #expect(try directory.titles().isEmpty)
+            let history = try directory.succeed(["history"]).lines
+            #expect(history.first == "→ 0  Start")
+        }
+
+        @Test func jumpToAStepThatDoesNotExistFailsAndChangesNothing() throws {
+            let directory = try TodoDirectory()
+            try directory.add("One")
+            let run = try directory.run(["history", "jump", "5"])
+            #expect(run.status == 1)
+            #expect(run.stderr == "rewind todo: there is no step 5: the history has steps 0 (the start) to 1\n")
+            #expect(try directory.titles() == ["One"])
+        }
+    }
+
+    @Suite("Export and import")
+    struct ExportAndImport {
+        @Test func exportThenImportIntoAnEmptyDirectoryGivesTheSameState() throws {
+            let source = try TodoUndoTests.twoItems()
+            try source.add("Hut", ["--step", "Gate", "--step", "Right", "--details", "Bring boots"])
+            let file = source.url.appendingPathComponent("export.json").path
+            #expect(try source.succeed(["export", file]).stdout == "Exported 3 items to \(file)\n")
+
+            let copy = try TodoDirectory()
+            let run = try copy.succeed(["import", file])
+            #expect(run.stdout == "Imported 3 items from \(file), replacing the list (undo with: rewind todo undo)\n")
+            #expect(try copy.export() == (try source.export()))
+            #expect(try copy.succeed(["undo"]).stdout == "Undid: Import 3 items\n")
+            #expect(try copy.titles().isEmpty)
+        }
+
+        @Test func importFromStandardInputReplacesTheList() throws {
+            let directory = try TodoUndoTests.twoItems()
+            let document = todoDocument([("00000000-0000-4000-8000-000000000001", "Only")])
+            #expect(try directory.run(["import", "-"], stdin: document).status == 0)
+            #expect(try directory.titles() == ["Only"])
+        }
+
+        @Test func importMergeReplacesKnownIdsAndAppendsNewOnes() throws {
+            let directory = try TodoDirectory()
+            let first = todoDocument([("00000000-0000-4000-8000-000000000001", "One"), ("00000000-0000-4000-8000-000000000002", "Two")])
+            try directory.run(["import", "-"], stdin: first)
+            let second = todoDocument([("00000000-0000-4000-8000-000000000002", "Two, renamed"), ("00000000-0000-4000-8000-000000000003", "Three")])
+            let run = try directory.run(["import", "-", "--merge"], stdin: second)
+            #expect(run.status == 0)
+            #expect(run.stdout == "Imported 2 items from -, merged into the list (undo with: rewind todo undo)\n")
+            #expect(try directory.titles() == ["One", "Two, renamed", "Three"])
+            try directory.succeed(["undo"])
+            #expect(try directory.titles() == ["One", "Two"])
+        }
+    }
+}
