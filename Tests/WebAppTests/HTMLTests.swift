@@ -322,3 +322,30 @@ struct HTMLTests {
         }
     }
 }
+
+@Suite("History panel")
+struct HistoryPanelTests {
+    private func overview(steps: Int, position: Int) -> HistoryOverview {
+        HistoryOverview(
+            steps: (1...steps).map { HistoryOverview.Step(name: "Step \($0)", date: TestServer.now) },
+            position: position
+        )
+    }
+
+    @Test func aLongHistoryListsAWindowAroundTheCurrentPosition() {
+        let panel = HistoryPanel(history: overview(steps: 500, position: 300), window: 100)
+        #expect(panel.shownRange == 250..<350)
+        let html = panel.render().rendered
+        #expect(html.contains("… 250 earlier steps"))
+        #expect(html.contains("… 150 later steps"))
+        #expect(html.contains(#"class="history-step current" data-position="300""#))
+        #expect(html.contains(#"data-position="0""#))
+    }
+
+    @Test func theWindowStaysInsideTheHistory() {
+        #expect(HistoryPanel(history: overview(steps: 500, position: 500), window: 100).shownRange == 400..<500)
+        #expect(HistoryPanel(history: overview(steps: 500, position: 0), window: 100).shownRange == 0..<100)
+        #expect(HistoryPanel(history: overview(steps: 30, position: 10), window: 100).shownRange == 0..<30)
+        #expect(HistoryPanel(history: HistoryOverview(steps: [], position: 0)).shownRange == 0..<0)
+    }
+}

@@ -165,6 +165,7 @@ extension Assets {
         .history-panel h2 { font-size: 1.1rem; margin: 0 0 0.5rem; }
         .history-list { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.25rem; max-height: 60vh; overflow: auto; }
         .history-step { width: 100%; text-align: left; display: flex; justify-content: space-between; gap: 0.5rem; min-height: 2.25rem; }
+        .history-more { color: var(--muted); font-size: 0.85rem; padding: 0.2rem 0.5rem; }
         .history-step time { color: var(--muted); font-size: 0.8rem; white-space: nowrap; }
         .history-step.undone { color: var(--faint); font-style: italic; }
         .history-step.current, .history-step[aria-current="step"] { border-color: var(--accent); box-shadow: inset 3px 0 0 var(--accent); font-weight: 600; }

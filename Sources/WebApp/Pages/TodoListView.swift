@@ -150,17 +150,38 @@ struct TodoListView {
     }
 }
 
-/// The history panel shared by the list and the detail view.
+/// The history panel shared by the list and the detail view: "Start" and
+/// the named steps around the current position (at most ``window`` of them,
+/// so that a long history stays a short page).
 struct HistoryPanel {
     var history: HistoryOverview
+    /// The most steps listed.
+    var window = 100
+
+    /// The indices of the steps listed: up to ``window`` steps, the current
+    /// position in the middle when it can be.
+    var shownRange: Range<Int> {
+        let count = history.steps.count
+        let lower = max(0, min(history.position - window / 2, count - window))
+        return lower..<min(count, lower + window)
+    }
 
     func render() -> HTML {
-        HTML.element("aside", [.class("history-panel"), .data("region", "history"), .ariaLabel("History")]) {
+        let shown = shownRange
+        let steps = history.steps
+        return HTML.element("aside", [.class("history-panel"), .data("region", "history"), .ariaLabel("History")]) {
             HTML.element("h2") { "History" }
             HTML.element("ol", [.class("history-list")]) {
                 step(position: 0, name: "Start", date: nil)
-                for (index, entry) in history.steps.enumerated() {
+                if shown.lowerBound > 0 {
+                    HTML.element("li", [.class("history-more")]) { "… \(shown.lowerBound) earlier steps" }
+                }
+                for index in shown {
+                    let entry = steps[index]
                     step(position: index + 1, name: entry.name.isEmpty ? "Step \(index + 1)" : entry.name, date: entry.date)
+                }
+                if shown.upperBound < steps.count {
+                    HTML.element("li", [.class("history-more")]) { "… \(steps.count - shown.upperBound) later steps" }
                 }
             }
         }
