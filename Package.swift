@@ -9,11 +9,13 @@ let package = Package(
         .library(name: "Calculator", targets: ["Calculator"]),
         .library(name: "Todos", targets: ["Todos"]),
         .library(name: "TodoStore", targets: ["TodoStore"]),
+        .library(name: "WebApp", targets: ["WebApp"]),
         .executable(name: "rewind", targets: ["RewindCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The engine: commands and undo histories. Foundation only.
@@ -31,6 +33,11 @@ let package = Package(
             name: "TodoStore",
             dependencies: ["Rewind", "Todos", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The web app of `rewind serve`: Hummingbird routes, JSON API, HTML components, assets.
+        .target(
+            name: "WebApp",
+            dependencies: ["Rewind", "Calculator", "Todos", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         // The command-line tool `rewind`.
         .executableTarget(
             name: "RewindCLI",
@@ -39,10 +46,9 @@ let package = Package(
                 "Calculator",
                 "Todos",
                 "TodoStore",
+                "WebApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // `rewind serve` joins when the web app module does.
-            exclude: ["Serve"]
+            ]
         ),
         .testTarget(name: "RewindTests", dependencies: ["Rewind"]),
         .testTarget(name: "CalculatorTests", dependencies: ["Calculator"]),
@@ -51,6 +57,14 @@ let package = Package(
         .executableTarget(name: "StoreProbe", dependencies: ["Todos", "TodoStore"]),
         .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "StoreProbe"]),
         .testTarget(name: "RewindCLITests", dependencies: ["RewindCLI"]),
+        .testTarget(
+            name: "WebAppTests",
+            dependencies: [
+                "WebApp", "Todos", "Calculator",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,6 +6,7 @@ extension RewindCommand {
         [
             Calc.self,
             Todo.self,
+            Serve.self,
         ]
     }
 }

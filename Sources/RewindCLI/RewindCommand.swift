@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `rewind` command: the entry point of every front end in the terminal.
 @main
-struct RewindCommand: ParsableCommand {
+struct RewindCommand: AsyncParsableCommand {
     /// The version printed by `rewind --version`.
     static let version = "0.1.0"
 
@@ -16,6 +16,8 @@ struct RewindCommand: ParsableCommand {
             Examples:
               rewind calc 0.1 + 0.2 =
               rewind calc 12 + 3 = undo
+              rewind todo add "Buy milk" --due tomorrow
+              rewind serve
             """,
         version: version,
         subcommands: RewindCommand.subcommandList

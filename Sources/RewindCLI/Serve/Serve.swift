@@ -1,0 +1,110 @@
+import ArgumentParser
+import Calculator
+import Foundation
+import Todos
+import WebApp
+
+extension RewindCommand {
+    /// `rewind serve`: the web app (to-dos, calculator, JSON API) on this
+    /// machine, until SIGINT or SIGTERM.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve the to-do and calculator apps in the browser, with a JSON API.",
+            discussion: """
+                Starts a web server on 127.0.0.1:8080 (by default) and prints its address. \
+                Open it in a browser: / links the apps, /todos is the to-do list, /calculator \
+                the calculator, /openapi.yaml documents the API. Ctrl+C stops it cleanly.
+
+                The to-dos live in the data directory (--data-dir, else $REWIND_DATA_DIR, \
+                else $XDG_DATA_HOME/rewind, else ~/.local/share/rewind), shared with \
+                `rewind todo`: a change made by either shows up in the other.
+
+                Examples:
+                  rewind serve
+                  rewind serve --port 9000 --data-dir ~/todos
+                  rewind serve --in-memory --calculator-config keypad.json
+                  rewind serve --host 0.0.0.0 --allow-host laptop.local
+                """
+        )
+
+        @Option(help: "The address to listen on. Other machines can reach the server only if this is not 127.0.0.1.")
+        var host = "127.0.0.1"
+
+        @Option(help: "The port to listen on (0 picks a free one).")
+        var port = 8080
+
+        @Option(
+            name: .customLong("allow-host"),
+            help: ArgumentHelp(
+                "Another name the browser may use for this server (besides localhost, 127.0.0.1 and --host); repeatable.",
+                valueName: "name"
+            )
+        )
+        var allowedHosts: [String] = []
+
+        @Option(help: ArgumentHelp("The data directory of the to-do list.", valueName: "dir"))
+        var dataDir: String?
+
+        @Flag(help: "Keep the to-do list in memory only; it is gone when the server stops.")
+        var inMemory = false
+
+        @Option(help: ArgumentHelp(
+            "A calculator keypad layout: {\"labels\": [...], \"columnCount\": 4}.",
+            valueName: "file"
+        ))
+        var calculatorConfig: String?
+
+        func validate() throws {
+            guard (0...65_535).contains(port) else {
+                throw ValidationError("--port must be between 0 and 65535, not \(port)")
+            }
+            if inMemory, dataDir != nil {
+                throw ValidationError("--data-dir and --in-memory exclude each other; give one of them")
+            }
+            if host.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw ValidationError("--host must not be empty")
+            }
+        }
+
+        func run() async throws {
+            let calculatorConfiguration: ButtonConfiguration
+            do {
+                if let calculatorConfig {
+                    calculatorConfiguration = try ButtonConfiguration.load(contentsOf: URL(fileURLWithPath: calculatorConfig))
+                } else {
+                    calculatorConfiguration = try ButtonConfiguration.shipped()
+                }
+            } catch {
+                throw ValidationError(error.description)
+            }
+            let store: ServeStore
+            do {
+                store = try ServeStore.open(dataDirectory: dataDir, inMemory: inMemory)
+            } catch {
+                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+            defer { store.close() }
+
+            let configuration = WebAppConfiguration(host: host, port: port, additionalAllowedHosts: allowedHosts)
+            let location = store.location
+            let app = buildApplication(
+                configuration: configuration,
+                store: store.store,
+                calculatorConfiguration: calculatorConfiguration,
+                onServerRunning: { port in
+                    FileHandle.standardOutput.write(Data("Rewind is running at \(configuration.url(port: port))\n".utf8))
+                    FileHandle.standardError.write(Data("To-dos: \(location). Press Ctrl+C to stop.\n".utf8))
+                }
+            )
+            do {
+                // Runs until SIGINT or SIGTERM, then finishes the requests in flight.
+                try await app.runService()
+            } catch {
+                FileHandle.standardError.write(Data("rewind serve: cannot serve on \(host):\(port): \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TodoStore
+import Todos
+
+/// The to-do store `rewind serve` works on, and how to close it.
+struct ServeStore: Sendable {
+    /// The store, through the domain's interface.
+    let store: any AppStore
+    /// Where the to-dos are, for the start-up line: a database path, or
+    /// "memory".
+    let location: String
+    /// Closes the store after the server stopped.
+    let close: @Sendable () -> Void
+
+    /// Opens the store of `--data-dir` / `--in-memory`: the one place where
+    /// `rewind serve` chooses its store.
+    ///
+    /// The SQLite store polls for changes made by other processes (`rewind
+    /// todo` on the same data directory) and tells the server, which tells
+    /// the open pages.
+    ///
+    /// - Throws: ``StoreError`` when the data directory cannot be made or the
+    ///   database is not one this version can use; nothing is changed then.
+    static func open(dataDirectory: String?, inMemory: Bool) throws -> ServeStore {
+        if inMemory {
+            return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {})
+        }
+        let directory = DataDirectory.resolve(explicitPath: dataDirectory)
+        try directory.create()
+        let store = try SQLiteStore(url: directory.databaseURL)
+        return ServeStore(store: store, location: directory.databaseURL.path, close: { store.close() })
+    }
+}
