@@ -235,7 +235,10 @@ extension Assets {
           .todoapp { margin-top: 3.75rem; }
           .new-todo { font-size: 1.15rem; padding-left: 3.25rem; }
           .todo-list li { font-size: 1.15rem; }
-          .todo-list .due { display: block; }
+          /* The due date takes a line of its own under the title, so that a long date never squeezes the title. */
+          .todo-list .view { flex-wrap: wrap; }
+          .todo-list li label { flex-basis: 8rem; }
+          .todo-list .due { order: 1; flex-basis: 100%; padding: 0 0 0.7rem 4.4rem; margin-top: -0.6rem; }
           .footer { justify-content: center; }
         }
         @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
