@@ -1,0 +1,200 @@
+"""Waits and small page helpers shared by the browser tests."""
+
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+# How long a wait lasts. The machine is small and shared, so this is generous;
+# waits end as soon as their condition holds.
+TIMEOUT = 10
+# How soon a change made elsewhere must show up (the issue says "within a
+# second"; a little slack for a loaded two-core machine).
+LIVE_TIMEOUT = 3
+
+
+def wait(driver, timeout=TIMEOUT):
+    return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
+
+
+def wait_until(driver, condition, message, timeout=TIMEOUT):
+    """Waits for `condition(driver)` to be truthy; on timeout the message says
+    what was expected and `describe` what was there."""
+    try:
+        return wait(driver, timeout).until(condition)
+    except TimeoutException:
+        raise AssertionError(f"after {timeout}s: {message}") from None
+
+
+def css(driver, selector):
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def css_all(driver, selector):
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def press(driver, *keys):
+    """Sends keys to whatever has the focus (like a person typing)."""
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def chord(driver, key, ctrl=True, shift=False):
+    """Ctrl(+Shift)+key to the focused element (or the body)."""
+    actions = ActionChains(driver)
+    if ctrl:
+        actions.key_down(Keys.CONTROL)
+    if shift:
+        actions.key_down(Keys.SHIFT)
+    actions.send_keys(key)
+    if shift:
+        actions.key_up(Keys.SHIFT)
+    if ctrl:
+        actions.key_up(Keys.CONTROL)
+    actions.perform()
+
+
+def focused(driver):
+    return driver.switch_to.active_element
+
+
+def blur_text_fields(driver):
+    """Moves the focus out of any text field by clicking the page's heading,
+    as a person would before using the undo shortcuts."""
+    headings = css_all(driver, "section.todoapp h1") or css_all(driver, "h1")
+    headings[0].click()
+    wait_until(
+        driver,
+        lambda d: d.execute_script(
+            "var e = document.activeElement; return !e || e === document.body || "
+            "!(e.tagName === 'TEXTAREA' || (e.tagName === 'INPUT' && !['checkbox','radio','button'].includes(e.type)));"
+        ),
+        "the focus to leave the text field",
+    )
+
+
+# ---------------------------------------------------------------------------
+# The to-do page
+# ---------------------------------------------------------------------------
+
+def open_todos(driver, base_url, hash=""):
+    driver.get(base_url + "/todos" + hash)
+    wait_until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the page to load")
+    # The script focuses the new-todo field when it has started.
+    wait_until(
+        driver,
+        lambda d: d.execute_script("return document.activeElement && document.activeElement.classList.contains('new-todo')"),
+        "input.new-todo to have the focus (the page's script to start)",
+    )
+
+
+def visible_titles(driver):
+    """The labels of the rows a person sees, top to bottom."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('.todo-list li'))"
+        ".filter(function (li) { return li.offsetParent !== null; })"
+        ".map(function (li) { var l = li.querySelector('.view label'); return l ? l.textContent : null; });"
+    )
+
+
+def rendered_titles(driver):
+    """The labels of every `li` in the list, hidden or not."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('.todo-list li'))"
+        ".map(function (li) { var l = li.querySelector('.view label'); return l ? l.textContent : null; });"
+    )
+
+
+def wait_for_titles(driver, titles, timeout=TIMEOUT):
+    """Waits until the list shows exactly `titles`, with no hidden leftovers."""
+    titles = list(titles)
+    try:
+        wait(driver, timeout).until(lambda d: rendered_titles(d) == titles and visible_titles(d) == titles)
+    except TimeoutException:
+        raise AssertionError(
+            f"after {timeout}s the list should show {titles}; it shows {visible_titles(driver)} "
+            f"(all li: {rendered_titles(driver)})"
+        ) from None
+
+
+def add_todos(driver, *titles):
+    field = css(driver, "input.new-todo")
+    for title in titles:
+        field.send_keys(title, Keys.ENTER)
+
+
+def add_and_wait(driver, *titles):
+    before = rendered_titles(driver)
+    add_todos(driver, *titles)
+    wait_for_titles(driver, before + list(titles))
+
+
+def row(driver, index):
+    return css_all(driver, ".todo-list li")[index]
+
+
+def row_by_title(driver, title):
+    for li in css_all(driver, ".todo-list li"):
+        if li.find_element(By.CSS_SELECTOR, ".view label").text == title:
+            return li
+    raise AssertionError(f"no row titled {title!r}; rows: {rendered_titles(driver)}")
+
+
+def classes(element):
+    return (element.get_attribute("class") or "").split()
+
+
+def has_class(element, name):
+    return name in classes(element)
+
+
+def wait_for_count_text(driver, text):
+    wait_until(
+        driver,
+        lambda d: css(d, "span.todo-count").text == text,
+        f"span.todo-count to read {text!r} (it reads {css(driver, 'span.todo-count').text!r})",
+    )
+
+
+def undo_button(driver):
+    return css(driver, "#todos-undo")
+
+
+def redo_button(driver):
+    return css(driver, "#todos-redo")
+
+
+def wait_for_undo_title(driver, title):
+    wait_until(
+        driver,
+        lambda d: undo_button(d).get_attribute("title") == title and undo_button(d).is_enabled(),
+        f"the Undo button to be enabled and titled {title!r} "
+        f"(it is titled {undo_button(driver).get_attribute('title')!r}, enabled={undo_button(driver).is_enabled()})",
+    )
+
+
+def wait_for_redo_title(driver, title):
+    wait_until(
+        driver,
+        lambda d: redo_button(d).get_attribute("title") == title and redo_button(d).is_enabled(),
+        f"the Redo button to be enabled and titled {title!r} "
+        f"(it is titled {redo_button(driver).get_attribute('title')!r}, enabled={redo_button(driver).is_enabled()})",
+    )
+
+
+def history_steps(driver):
+    """[(name, is_current)] of the history panel, oldest first."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('.history-panel .history-step')).map(function (b) {"
+        " var n = b.querySelector('.history-name'); return [n ? n.textContent : b.textContent,"
+        " b.classList.contains('current') || b.getAttribute('aria-current') === 'step']; });"
+    )
+
+
+def browser_errors(driver):
+    """Severe console messages (script errors, failed requests)."""
+    try:
+        return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+    except Exception:
+        return []
