@@ -65,6 +65,42 @@ struct TodoProcessTests {
         #expect(refused.stdout == plain.stdout)
     }
 
+    /// Runs `rewind todo ARGUMENTS` on a pseudo-terminal through `script`,
+    /// so that standard output and standard error are terminals.
+    static func runOnTerminal(_ arguments: [String], in directory: TodoDirectory, environment: [String: String] = [:]) throws -> RewindRun {
+        let command = ([try rewindBinaryURL().path, "todo"] + arguments + ["--data-dir", directory.url.path])
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try runProcess(
+            URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"],
+            environment: ["TZ": "UTC", "NO_COLOR": "", "CLICOLOR_FORCE": "", "TERM": "xterm"].merging(environment) { $1 })
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func onATerminalListIsColouredUnlessNoColorIsSet() throws {
+        let directory = try TodoDirectory()
+        try directory.add("Late", ["--due", "2020-01-01"])
+        #expect(try Self.runOnTerminal(["list"], in: directory).stdout.contains("\u{1B}[31m1 Jan 2020 (overdue)\u{1B}[0m"))
+        #expect(!(try Self.runOnTerminal(["list"], in: directory, environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func aBigImportOnATerminalShowsAProgressBarAndASmallOneDoesNot() throws {
+        let directory = try TodoDirectory()
+        let items = (1...1000).map { (id: String(format: "00000000-0000-4000-8000-%012d", $0), title: "Item \($0)") }
+        let big = directory.url.appendingPathComponent("big.json")
+        try Data(todoDocument(items).utf8).write(to: big)
+        let run = try Self.runOnTerminal(["import", big.path], in: directory)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Importing ["))
+        #expect(run.stdout.contains("saving 1000 items"))
+        #expect(run.stdout.contains("Imported 1000 items from \(big.path)"))
+        #expect(try directory.items().count == 1000)
+
+        let small = directory.url.appendingPathComponent("small.json")
+        try Data(todoDocument(Array(items.prefix(2))).utf8).write(to: small)
+        #expect(!(try Self.runOnTerminal(["import", small.path], in: directory).stdout.contains("Importing [")))
+    }
+
     static let commands: [[String]] = [
         [], ["add"], ["list"], ["show"], ["edit"], ["done"], ["undone"], ["rm"], ["clear-completed"],
         ["undo"], ["redo"], ["history"], ["history", "show"], ["history", "jump"], ["export"], ["import"],

@@ -30,7 +30,7 @@ final class ImportProgress {
         guard isShown else { return }
         let (done, label): (Int, String) = switch phase {
         case .checking: (1, "checking \(Self.kilobytes(byteCount)) of JSON")
-        case .saving(let count): (2, "saving \(count.formatted()) items")
+        case .saving(let count): (2, "saving \(count) items")
         }
         let width = 24
         let filled = width * done / 3

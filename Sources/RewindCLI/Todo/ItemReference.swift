@@ -117,7 +117,17 @@ struct IDPrefix {
 
     /// The first `length` hex digits of `id`, in lower case.
     static func hex(_ id: UUID, length: Int) -> String {
-        String(id.uuidString.lowercased().filter { $0 != "-" }.prefix(length))
+        let digits = Array("0123456789abcdef".utf8)
+        let count = min(max(length, 0), 32)
+        return withUnsafeBytes(of: id.uuid) { bytes in
+            String(unsafeUninitializedCapacity: count) { buffer in
+                for index in 0..<count {
+                    let byte = bytes[index / 2]
+                    buffer[index] = digits[Int(index % 2 == 0 ? byte >> 4 : byte & 0x0F)]
+                }
+                return count
+            }
+        }
     }
 }
 

@@ -37,13 +37,20 @@ struct ItemText {
             var due: String
             var location: String
         }
+        // Calendar arithmetic dominates a long table; lists share few due dates.
+        var dueTexts: [TodoDate: String] = [:]
         let rows = items.enumerated().map { index, item in
-            Row(
+            let due = dueTexts[item.due] ?? {
+                let text = dates.display(item.due)
+                dueTexts[item.due] = text
+                return text
+            }()
+            return Row(
                 number: String(index + 1),
                 reference: references(item.id),
                 item: item,
                 title: Self.cut(item.title, to: Self.longestTitleInTable),
-                due: dueColumn(item),
+                due: item.isOverdue(at: now) ? due + Self.overdueSuffix : due,
                 location: Self.cut(Self.shortLocation(item.location), to: Self.longestLocationInTable))
         }
         let numberWidth = rows.last?.number.count ?? 1
@@ -68,10 +75,13 @@ struct ItemText {
         }
     }
 
+    /// What follows the due date of an overdue item.
+    static let overdueSuffix = " (overdue)"
+
     /// The due date of a row: "tomorrow", "yesterday (overdue)", or "".
     func dueColumn(_ item: TodoItem) -> String {
         let text = dates.display(item.due)
-        return item.isOverdue(at: now) ? text + " (overdue)" : text
+        return item.isOverdue(at: now) ? text + Self.overdueSuffix : text
     }
 
     // MARK: Lines
@@ -138,8 +148,10 @@ struct ItemText {
 
     /// `text` cut to `length` characters, the last one "…" when cut; line breaks become spaces.
     static func cut(_ text: String, to length: Int) -> String {
-        let line = text.replacingOccurrences(of: "\n", with: " ")
-        return line.count > length ? String(line.prefix(length - 1)) + "…" : line
+        let line = text.contains("\n") ? text.replacingOccurrences(of: "\n", with: " ") : text
+        // A string has at least as many bytes as characters: most titles need no count.
+        guard line.utf8.count > length, line.count > length else { return line }
+        return String(line.prefix(length - 1)) + "…"
     }
 
     private static func pad(_ text: String, to width: Int, left: Bool = false) -> String {

@@ -83,7 +83,11 @@ private func markItems(_ references: [String], options: TodoOptions, done: Bool,
     var updated: [TodoItem] = []
     if !toChange.isEmpty {
         let ack = try session.send(done ? .finish(ids: toChange) : .unfinish(ids: toChange))
-        if case .updated(let items) = ack { updated = items }
+        // In the order the items were named, not the order the domain answers in.
+        if case .updated(let items) = ack {
+            let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            updated = toChange.compactMap { byID[$0] }
+        }
     }
     if json { return try JSONOutput.print(JSONOutput.items(updated, references: shortReferences)) }
     let verb = done ? "Done: " : "Not done: "
