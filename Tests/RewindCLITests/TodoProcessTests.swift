@@ -110,6 +110,7 @@ struct TodoProcessTests {
     func everyCommandHasHelpWithExamplesAndTheDataDirOption(command: [String]) throws {
         let run = try runRewind(["todo"] + command + ["--help"])
         #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
         #expect(run.stdout.contains("Examples:"))
         if !command.isEmpty && command != ["history"] {
             #expect(run.stdout.contains("--data-dir <dir>"))

@@ -3,7 +3,7 @@ import Foundation
 import Todos
 
 /// The options that set an item's due date and location, shared by `add`
-/// and `edit`, read into domain values in `validate()`.
+/// and `edit`, read into domain values before the command opens the data.
 struct ItemOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,

@@ -35,7 +35,11 @@ extension RewindCommand.Todo {
 
         var joinedTitle: String { title.joined(separator: " ") }
 
-        mutating func validate() throws {
+        /// Checks the values given before anything is opened: a bad one is a
+        /// one-line error with exit status 64 and changes nothing. (Not in
+        /// `validate()`, which ArgumentParser also runs for `--help`, and
+        /// whose errors it prints with the usage.)
+        private func checkInput() throws {
             try reportingErrors(exitCode: .validationFailure) {
                 guard !title.isEmpty else {
                     throw TodoCommandError.usage("a title is missing: rewind todo add TITLE [options]")
@@ -46,6 +50,7 @@ extension RewindCommand.Todo {
         }
 
         mutating func run() throws {
+            try checkInput()
             try reportingErrors {
                 let now = Date()
                 let draft = TodoItem.Draft(

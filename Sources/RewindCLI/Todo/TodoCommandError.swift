@@ -33,7 +33,7 @@ struct TodoCommandError: Error, CustomStringConvertible {
 /// (`rewind todo: …`) and throws the exit code to leave with.
 ///
 /// - Parameter exitCode: The status for errors that carry none of their own;
-///   `validate()` passes 64, `run()` keeps 1.
+///   input checks pass 64, the work keeps 1.
 func reportingErrors<Result>(exitCode: ExitCode = .failure, _ body: () throws -> Result) throws -> Result {
     do {
         return try body()

@@ -37,7 +37,11 @@ extension RewindCommand.Todo {
         @Flag(help: "Print the changed item as JSON.")
         var json = false
 
-        mutating func validate() throws {
+        /// Checks the values given before anything is opened: a bad one is a
+        /// one-line error with exit status 64 and changes nothing. (Not in
+        /// `validate()`, which ArgumentParser also runs for `--help`, and
+        /// whose errors it prints with the usage.)
+        private func checkInput() throws {
             try reportingErrors(exitCode: .validationFailure) {
                 if let title { _ = try TodoItem.validatedTitle(title) }
                 try item.check()
@@ -66,6 +70,7 @@ extension RewindCommand.Todo {
         }
 
         mutating func run() throws {
+            try checkInput()
             try reportingErrors {
                 let now = Date()
                 let changes = try changes(now: now)

@@ -53,7 +53,8 @@ struct StepCount: ParsableArguments {
     @Flag(help: "Print {\"undone\" or \"redone\": [step names], \"position\": n} as JSON.")
     var json = false
 
-    func validate() throws {
+    /// Checks the count: 1 or more (exit status 64 otherwise).
+    func checkInput() throws {
         try reportingErrors(exitCode: .validationFailure) {
             guard count >= 1 else { throw TodoCommandError.usage("the number of steps must be 1 or more; \(count) is not") }
         }
@@ -72,11 +73,8 @@ protocol HistoryMoveCommand: ParsableCommand {
 }
 
 extension HistoryMoveCommand {
-    mutating func validate() throws {
-        try steps.validate()
-    }
-
     mutating func run() throws {
+        try steps.checkInput()
         let (options, steps) = (options, steps)
         try reportingErrors { try move(steps, options: options, forward: Self.movesForward) }
     }
