@@ -24,6 +24,11 @@ def wait_until(driver, condition, message, timeout=TIMEOUT):
     try:
         return wait(driver, timeout).until(condition)
     except TimeoutException:
+        if callable(message):
+            try:
+                message = message()
+            except Exception as error:  # the page changed while describing it
+                message = f"(could not describe: {error.__class__.__name__})"
         raise AssertionError(f"after {timeout}s: {message}") from None
 
 
@@ -53,6 +58,21 @@ def chord(driver, key, ctrl=True, shift=False):
     if ctrl:
         actions.key_up(Keys.CONTROL)
     actions.perform()
+
+
+def click_css(driver, selector, index=0):
+    """Clicks the element found afresh (the page swaps in new regions after
+    every change, which makes old references stale)."""
+    for attempt in range(10):
+        try:
+            elements = driver.find_elements(By.CSS_SELECTOR, selector)
+            if len(elements) <= index:
+                raise AssertionError(f"no element #{index} for {selector!r}")
+            elements[index].click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{selector!r} kept being replaced")
 
 
 def focused(driver):
@@ -153,7 +173,7 @@ def wait_for_count_text(driver, text):
     wait_until(
         driver,
         lambda d: css(d, "span.todo-count").text == text,
-        f"span.todo-count to read {text!r} (it reads {css(driver, 'span.todo-count').text!r})",
+        lambda: f"span.todo-count to read {text!r} (it reads {css(driver, 'span.todo-count').text!r})",
     )
 
 
@@ -169,7 +189,7 @@ def wait_for_undo_title(driver, title):
     wait_until(
         driver,
         lambda d: undo_button(d).get_attribute("title") == title and undo_button(d).is_enabled(),
-        f"the Undo button to be enabled and titled {title!r} "
+        lambda: f"the Undo button to be enabled and titled {title!r} "
         f"(it is titled {undo_button(driver).get_attribute('title')!r}, enabled={undo_button(driver).is_enabled()})",
     )
 
@@ -178,18 +198,19 @@ def wait_for_redo_title(driver, title):
     wait_until(
         driver,
         lambda d: redo_button(d).get_attribute("title") == title and redo_button(d).is_enabled(),
-        f"the Redo button to be enabled and titled {title!r} "
+        lambda: f"the Redo button to be enabled and titled {title!r} "
         f"(it is titled {redo_button(driver).get_attribute('title')!r}, enabled={redo_button(driver).is_enabled()})",
     )
 
 
 def history_steps(driver):
     """[(name, is_current)] of the history panel, oldest first."""
-    return driver.execute_script(
+    steps = driver.execute_script(
         "return Array.from(document.querySelectorAll('.history-panel .history-step')).map(function (b) {"
         " var n = b.querySelector('.history-name'); return [n ? n.textContent : b.textContent,"
         " b.classList.contains('current') || b.getAttribute('aria-current') === 'step']; });"
     )
+    return [tuple(step) for step in steps]
 
 
 def browser_errors(driver):

@@ -100,7 +100,7 @@ def test_new_todo_has_the_focus_on_load(driver, base_url):
     driver.get(base_url + "/todos")
     wait_until(
         driver, lambda d: has_class(focused(d), "new-todo"),
-        f"input.new-todo to have the focus on load (the focus is on <{focused(driver).tag_name} class={classes(focused(driver))}>)",
+        lambda: f"input.new-todo to have the focus on load (the focus is on <{focused(driver).tag_name} class={classes(focused(driver))}>)",
     )
 
 

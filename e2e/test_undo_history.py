@@ -1,0 +1,235 @@
+"""Undo and redo on the to-do page: the buttons (always visible, disabled when
+unavailable, titled with the step's name), the keyboard shortcuts outside
+text fields, the history panel (named steps, current position, jump by
+click), and the history surviving a server restart."""
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from helpers import (
+    add_and_wait, add_todos, blur_text_fields, chord, click_css, css, css_all, focused, has_class, press, history_steps, open_todos, redo_button, row,
+    undo_button, wait_for_redo_title, wait_for_titles, wait_for_undo_title, wait_until,
+)
+
+
+def wait_disabled(driver, button, name):
+    wait_until(driver, lambda d: not button(d).is_enabled(), f"the {name} button to be disabled")
+
+
+def wait_history(driver, expected):
+    """`expected`: [(name, is_current)] from "Start" on."""
+    wait_until(
+        driver, lambda d: history_steps(d) == expected,
+        f"the history panel to list {expected}; it lists {history_steps(driver)}",
+    )
+
+
+def test_buttons_are_visible_and_disabled_on_a_fresh_list(driver, base_url):
+    open_todos(driver, base_url)
+    for button, word in ((undo_button(driver), "Undo"), (redo_button(driver), "Redo")):
+        assert button.is_displayed(), f"the {word} button should always be visible"
+        assert not button.is_enabled(), f"the {word} button should be disabled with nothing to {word.lower()}"
+        assert word in button.text
+
+
+def test_undo_and_redo_buttons_are_named_after_the_step(driver, base_url, api):
+    open_todos(driver, base_url)
+    add_and_wait(driver, "Buy milk")
+    wait_for_undo_title(driver, "Undo Add “Buy milk”")
+    wait_disabled(driver, redo_button, "Redo")
+    click_css(driver, "#todos-undo")
+    wait_for_titles(driver, [])
+    wait_for_redo_title(driver, "Redo Add “Buy milk”")
+    wait_disabled(driver, undo_button, "Undo")
+    click_css(driver, "#todos-redo")
+    wait_for_titles(driver, ["Buy milk"])
+    wait_for_undo_title(driver, "Undo Add “Buy milk”")
+    wait_disabled(driver, redo_button, "Redo")
+    assert api.titles() == ["Buy milk"]
+
+
+def test_undo_of_a_delete_brings_the_item_back_at_its_position(driver, base_url, api):
+    for title in ("Buy bread", "Buy milk", "Buy eggs"):
+        api.add(title)
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["Buy bread", "Buy milk", "Buy eggs"])
+    row(driver, 1).find_element(By.CSS_SELECTOR, "button.destroy").click()
+    wait_for_titles(driver, ["Buy bread", "Buy eggs"])
+    wait_for_undo_title(driver, "Undo Delete “Buy milk”")
+    click_css(driver, "#todos-undo")
+    wait_for_titles(driver, ["Buy bread", "Buy milk", "Buy eggs"])
+    wait_for_redo_title(driver, "Redo Delete “Buy milk”")
+    assert api.titles() == ["Buy bread", "Buy milk", "Buy eggs"]
+
+
+def test_undo_of_complete_and_of_clear_completed(driver, base_url, api):
+    for title in ("one", "two"):
+        api.add(title)
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["one", "two"])
+    click_css(driver, ".todo-list li input.toggle")
+    wait_for_undo_title(driver, "Undo Complete “one”")
+    click_css(driver, "button.clear-completed")
+    wait_for_titles(driver, ["two"])
+    wait_until(driver, lambda d: "Undo Clear" in undo_button(d).get_attribute("title"), "Undo to name the clearing")
+    click_css(driver, "#todos-undo")
+    wait_for_titles(driver, ["one", "two"])
+    wait_for_undo_title(driver, "Undo Complete “one”")
+    click_css(driver, "#todos-undo")
+    wait_for_undo_title(driver, "Undo Add “two”")
+    wait_until(driver, lambda d: not any("completed" in (li.get_attribute("class") or "") for li in css_all(d, ".todo-list li")),
+               "no row to be completed after undoing the completion")
+    assert [item["state"] for item in api.items()] == ["unfinished", "unfinished"]
+
+
+def test_undo_of_an_edit(driver, base_url, api):
+    api.add("old title")
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["old title"])
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(driver).double_click(row(driver, 0).find_element(By.CSS_SELECTOR, ".view label")).perform()
+    edit = row(driver, 0).find_element(By.CSS_SELECTOR, "input.edit")
+    wait_until(driver, lambda d: edit.is_displayed(), "the edit field to show")
+    edit.send_keys(Keys.CONTROL, "a")
+    edit.send_keys("new title", Keys.ENTER)
+    wait_for_titles(driver, ["new title"])
+    wait_until(driver, lambda d: "Rename" in undo_button(d).get_attribute("title"), "Undo to name the rename")
+    click_css(driver, "#todos-undo")
+    wait_for_titles(driver, ["old title"])
+    assert api.titles() == ["old title"]
+
+
+# ---------------------------------------------------------------------------
+# Keyboard
+# ---------------------------------------------------------------------------
+
+def test_ctrl_z_undoes_and_ctrl_shift_z_redoes_outside_text_fields(driver, base_url, api):
+    open_todos(driver, base_url)
+    add_and_wait(driver, "one", "two")
+    wait_for_undo_title(driver, "Undo Add “two”")
+    blur_text_fields(driver)
+    chord(driver, "z")
+    wait_for_titles(driver, ["one"])
+    chord(driver, "z")
+    wait_for_titles(driver, [])
+    chord(driver, "z", shift=True)
+    wait_for_titles(driver, ["one"])
+    chord(driver, "z", shift=True)
+    wait_for_titles(driver, ["one", "two"])
+    assert api.titles() == ["one", "two"]
+
+
+def test_ctrl_y_redoes(driver, base_url):
+    open_todos(driver, base_url)
+    add_and_wait(driver, "one")
+    wait_for_undo_title(driver, "Undo Add “one”")
+    blur_text_fields(driver)
+    chord(driver, "z")
+    wait_for_titles(driver, [])
+    wait_for_redo_title(driver, "Redo Add “one”")
+    chord(driver, "y")
+    wait_for_titles(driver, ["one"])
+
+
+def test_ctrl_z_inside_the_new_todo_field_does_not_undo_the_list(driver, base_url, api):
+    open_todos(driver, base_url)
+    add_and_wait(driver, "one")
+    wait_for_undo_title(driver, "Undo Add “one”")
+    field = css(driver, "input.new-todo")
+    field.click()
+    field.send_keys("typing")
+    chord(driver, "z")  # the field's own text undo, not the list's
+    # Anything the shortcut sent would reach the server before this add.
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys("two", Keys.ENTER)
+    wait_for_titles(driver, ["one", "two"])
+    assert api.titles() == ["one", "two"]
+    assert api.history()["position"] == 2
+
+
+def test_shortcuts_with_nothing_to_undo_change_nothing(driver, base_url, api):
+    open_todos(driver, base_url)
+    blur_text_fields(driver)
+    chord(driver, "z")
+    chord(driver, "z", shift=True)
+    css(driver, "input.new-todo").click()
+    add_todos(driver, "after")
+    wait_for_titles(driver, ["after"])
+    assert css(driver, "#todo-error").text == "", "nothing to undo is no error worth showing"
+
+
+def test_the_keyboard_alone_adds_completes_and_undoes(driver, base_url, api):
+    """Usable with the keyboard alone: Tab to a row's toggle, Space, then undo."""
+    open_todos(driver, base_url)
+    add_and_wait(driver, "by keyboard")
+    # Tab from the new-todo field reaches the toggle-all, then the first row's toggle.
+    press(driver, Keys.TAB)
+    wait_until(driver, lambda d: focused(d).get_attribute("id") == "toggle-all", "Tab to reach #toggle-all")
+    press(driver, Keys.TAB)
+    wait_until(driver, lambda d: has_class(focused(d), "toggle"), "Tab to reach the first row's toggle")
+    press(driver, Keys.SPACE)
+    wait_for_undo_title(driver, "Undo Complete “by keyboard”")
+    # Focus is on a checkbox, not a text field: the shortcut applies.
+    chord(driver, "z")
+    wait_for_undo_title(driver, "Undo Add “by keyboard”")
+    assert api.items()[0]["state"] == "unfinished"
+
+
+# ---------------------------------------------------------------------------
+# History panel
+# ---------------------------------------------------------------------------
+
+def test_history_panel_lists_the_named_steps_and_the_current_position(driver, base_url):
+    open_todos(driver, base_url)
+    wait_history(driver, [("Start", True)])
+    add_and_wait(driver, "Buy milk", "Buy eggs")
+    wait_history(driver, [("Start", False), ("Add “Buy milk”", False), ("Add “Buy eggs”", True)])
+    click_css(driver, "#todos-undo")
+    wait_history(driver, [("Start", False), ("Add “Buy milk”", True), ("Add “Buy eggs”", False)])
+    undone = css_all(driver, ".history-panel .history-step")[2]
+    assert "undone" in undone.get_attribute("class"), "a step after the current position should look undone"
+
+
+def test_clicking_a_history_step_jumps_there(driver, base_url, api):
+    open_todos(driver, base_url)
+    add_and_wait(driver, "a", "b", "c")
+    wait_history(driver, [("Start", False), ("Add “a”", False), ("Add “b”", False), ("Add “c”", True)])
+    click_css(driver, ".history-panel .history-step[data-position='1']")
+    wait_for_titles(driver, ["a"])
+    wait_history(driver, [("Start", False), ("Add “a”", True), ("Add “b”", False), ("Add “c”", False)])
+    click_css(driver, ".history-panel .history-step[data-position='3']")
+    wait_for_titles(driver, ["a", "b", "c"])
+    click_css(driver, ".history-panel .history-step[data-position='0']")
+    wait_for_titles(driver, [])
+    wait_history(driver, [("Start", True), ("Add “a”", False), ("Add “b”", False), ("Add “c”", False)])
+    assert api.history()["position"] == 0
+
+
+def test_a_new_step_after_undo_drops_the_undone_steps(driver, base_url):
+    open_todos(driver, base_url)
+    add_and_wait(driver, "a", "b")
+    click_css(driver, "#todos-undo")
+    wait_for_titles(driver, ["a"])
+    css(driver, "input.new-todo").click()
+    add_and_wait(driver, "c")
+    wait_history(driver, [("Start", False), ("Add “a”", False), ("Add “c”", True)])
+    wait_disabled(driver, redo_button, "Redo")
+
+
+def test_history_survives_a_server_restart(driver, server, api):
+    open_todos(driver, server.url)
+    add_and_wait(driver, "Buy milk", "Buy eggs")
+    click_css(driver, "#todos-undo")
+    wait_for_titles(driver, ["Buy milk"])
+    wait_for_redo_title(driver, "Redo Add “Buy eggs”")
+    driver.get("about:blank")
+    # (test_server_lifecycle checks that SIGTERM stops it cleanly.)
+    server.stop(timeout=10)
+    server.start()
+    open_todos(driver, server.url)
+    wait_for_titles(driver, ["Buy milk"])
+    wait_history(driver, [("Start", False), ("Add “Buy milk”", True), ("Add “Buy eggs”", False)])
+    wait_for_undo_title(driver, "Undo Add “Buy milk”")
+    wait_for_redo_title(driver, "Redo Add “Buy eggs”")
+    click_css(driver, "#todos-redo")
+    wait_for_titles(driver, ["Buy milk", "Buy eggs"])
