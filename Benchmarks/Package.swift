@@ -58,6 +58,16 @@ let package = Package(
             path: "Sources/BenchmarkSupport"
         ),
         .target(name: "CMallocStats", path: "Sources/CMallocStats"),
+        // A plain process around the SQLite store, for profilers.
+        .executableTarget(
+            name: "StoreProfile",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Todos", package: "Rewind"),
+                .product(name: "TodoStore", package: "Rewind"),
+            ],
+            path: "Sources/StoreProfile"
+        ),
         // A bare Hummingbird route: what a server on this machine can do at best.
         .executableTarget(
             name: "BareServer",

@@ -38,9 +38,10 @@ for tool in wrk curl python3; do
 done
 
 echo "== building release binaries (rewind, BareServer)" >&2
-swift build -c release --product rewind >&2
+# The same static build as cli-vs-taskwarrior.sh, so one build serves both.
+swift build -c release --static-swift-stdlib --scratch-path .build-static --product rewind >&2
 swift build -c release --package-path Benchmarks --product BareServer >&2
-rewind="$root/.build/release/rewind"
+rewind="$root/.build-static/release/rewind"
 bare="$root/Benchmarks/.build/release/BareServer"
 
 if ! "$rewind" --help 2>/dev/null | grep -qE '^\s+serve\b'; then

@@ -112,6 +112,39 @@ struct SQLiteStoreTests {
         #expect(reopened.state().todos.item(at: 3)?.id == items[900].id)
     }
 
+    // The journal's statements are compiled once per connection and run again
+    // on every commit: a long session in one store must write each change as
+    // a fresh store would, including redo steps a new change discards.
+    @Test func aLongSessionInOneStoreReopensExactlyAsItWasLeft() throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+        for round in 0..<40 {
+            try store.change(.add(try fixture.item("Item \(round)")))
+            var ids = store.read { $0.todos.ids }
+            try store.change(.update(ids[round % ids.count], [.title(to: "Renamed \(round)")], at: fixture.clock.now()))
+            if round % 3 == 0, ids.count > 1 { try store.change(.remove(ids[ids.count / 2])) }
+            if round % 4 == 0 {
+                try store.undo()
+                try store.undo()
+                try store.redo()
+                // A new change after undo discards the step still ahead.
+                ids = store.read { $0.todos.ids }
+                try store.change(.update(ids[0], [.finish], at: fixture.clock.now()))
+            }
+            if round % 10 == 9 { try store.jump(to: store.history().position - 5) }
+        }
+        let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+        #expect(reopened.state() == store.state())
+        #expect(reopened.history().steps.map(\.name) == store.history().steps.map(\.name))
+        #expect(reopened.history().position == store.history().position)
+        // And the saved history crosses back to the empty list.
+        try reopened.jump(to: 0)
+        #expect(reopened.state().todos.isEmpty)
+        try reopened.jump(to: reopened.history().steps.count)
+        try store.jump(to: store.history().steps.count)
+        #expect(reopened.state() == store.state())
+    }
+
     @Test func theRankBetweenTwoNeighboursLiesStrictlyBetween() {
         #expect(SQLiteJournal.rank(between: nil, and: nil) == 0)
         #expect(SQLiteJournal.rank(between: 4, and: nil) == 5)

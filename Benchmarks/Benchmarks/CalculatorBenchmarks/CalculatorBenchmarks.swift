@@ -48,6 +48,27 @@ let benchmarks: @Sendable () -> Void = {
         return box
     }
 
+    // What the undo history retains after a session of 1,000 and of 10,000
+    // presses: every step is a whole `Calculator`, tape included.
+    for presses in [1_000, 10_000] {
+        Benchmark(
+            "calculator: history memory after \(presses / 1_000),000 presses",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal, .memoryLeakedBytes],
+                timeUnits: .milliseconds,
+                warmupIterations: 1,
+                maxDuration: .seconds(2),
+                maxIterations: 20
+            )
+        ) { benchmark in
+            var session = CalculatorSession()
+            benchmark.startMeasurement()
+            try press(presses, on: &session)
+            benchmark.stopMeasurement()
+            blackHole(session)
+        }
+    }
+
     Benchmark("calculator: undo then redo 1,000 presses", configuration: configuration) { (benchmark: Benchmark, box: SessionBox) in
         for _ in benchmark.scaledIterations { box.session.undo() }
         for _ in benchmark.scaledIterations { box.session.redo() }

@@ -59,6 +59,17 @@ final class PlainFixture {
         }
     }
 
+    /// Inserts one row in a transaction of its own, as the store's writes are
+    /// (immediate: it takes the write lock at once).
+    func insert(id: String, body: String) throws {
+        try queue.inTransaction(.immediate) { db in
+            try db.execute(
+                sql: "INSERT INTO item (id, rank, body) VALUES (?, ?, ?)",
+                arguments: [id, Double(turn), body])
+            return .commit
+        }
+    }
+
     /// The id and JSON body of a new item, as the store would write them.
     func nextRow() throws -> (String, String) {
         turn += 1

@@ -219,7 +219,7 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     }
 
     private static func dataVersion(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
     }
 
     private static func firstSeq(_ db: Database) throws -> Int64 {
