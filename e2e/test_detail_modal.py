@@ -1,0 +1,397 @@
+"""Beyond TodoMVC: the item detail view (title, multi-line details, due date
+in every form, location in every form, completion), due dates and overdue
+marks on the rows, the smart order, and the ModalCard confirmations
+(confirm, cancel, Escape, focus)."""
+
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from helpers import (
+    click_css, css, css_all, focused, has_class, open_todos, press, row, row_by_title, undo_button,
+    wait_for_titles, wait_for_undo_title, wait_until,
+)
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+def open_detail(driver, base_url, item_id):
+    driver.get(f"{base_url}/todos/items/{item_id}")
+    wait_until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the detail page to load")
+    css(driver, "form#detail-form")
+
+
+def field(driver, name):
+    return css(driver, f"#detail-form [name='{name}']")
+
+
+def choose(driver, name, value):
+    click_css(driver, f"#detail-form input[name='{name}'][value='{value}']")
+
+
+def set_value(driver, name, value):
+    """Sets an input the way a person's typing or picking ends: value, then
+    `input` and `change` events (date pickers cannot be typed into portably)."""
+    driver.execute_script(
+        "var e = arguments[0]; e.value = arguments[1];"
+        "e.dispatchEvent(new Event('input', {bubbles: true}));"
+        "e.dispatchEvent(new Event('change', {bubbles: true}));",
+        field(driver, name), value,
+    )
+
+
+def type_into(driver, name, text):
+    element = field(driver, name)
+    element.clear()
+    element.send_keys(text)
+
+
+def save(driver):
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(
+        driver, lambda d: css(d, "#form-status").text == "Saved.",
+        lambda: f"#form-status to say 'Saved.' (it says {css(driver, '#form-status').text!r})",
+    )
+
+
+def iso_of_local(driver, local):
+    """The ISO date (UTC, milliseconds) of a `datetime-local` value in the browser's time zone."""
+    return driver.execute_script("return new Date(arguments[0]).toISOString();", local)
+
+
+def wait_item(api, item_id, predicate, message):
+    deadline = time.monotonic() + 10
+    while True:
+        item = api.get(f"/api/todos/{item_id}")
+        if predicate(item):
+            return item
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{message}; the server has {item}")
+        time.sleep(0.05)
+
+
+# ---------------------------------------------------------------------------
+# The detail view
+# ---------------------------------------------------------------------------
+
+def test_each_row_links_to_its_detail_view(driver, base_url, api):
+    item = api.add("Buy milk")
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["Buy milk"])
+    link = row(driver, 0).find_element(By.CSS_SELECTOR, "a.item-details")
+    link.click()
+    wait_until(driver, lambda d: d.current_url.endswith(f"/todos/items/{item['id']}"), "the detail view to open")
+    assert css(driver, "h1.detail-title").text == "Buy milk"
+    assert field(driver, "title").get_attribute("value") == "Buy milk"
+    css(driver, "a.back-link").click()
+    wait_until(driver, lambda d: d.current_url.endswith("/todos"), "the back link to lead to the list")
+    wait_for_titles(driver, ["Buy milk"])
+
+
+def test_edit_title_multi_line_details_and_completion(driver, base_url, api):
+    item = api.add("Buy milk")
+    open_detail(driver, base_url, item["id"])
+    type_into(driver, "title", "  Buy oat milk  ")
+    details = field(driver, "details")
+    details.send_keys("Two litres", Keys.ENTER, "the organic one")
+    field(driver, "completed").click()
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["title"] == "Buy oat milk", "the title should be saved trimmed")
+    assert changed["details"] == "Two litres\nthe organic one"
+    assert changed["state"] == "finished"
+    wait_until(driver, lambda d: css(d, "h1.detail-title").text == "Buy oat milk", "the heading to show the new title")
+    assert field(driver, "details").get_attribute("value") == "Two litres\nthe organic one"
+    driver.get(base_url + "/todos")
+    wait_for_titles(driver, ["Buy oat milk"])
+    assert has_class(row(driver, 0), "completed")
+
+
+def test_due_date_from_a_date_input(driver, base_url, api):
+    item = api.add("Dentist")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "dueKind", "date")
+    wait_until(driver, lambda d: field(d, "dueDate").is_displayed(), "the date input to show for 'A date'")
+    assert not field(driver, "spanStart").is_displayed(), "only the chosen kind's inputs should show"
+    set_value(driver, "dueDate", "2031-05-06T09:30")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["due"]["kind"] == "date", "the due date should be saved")
+    assert changed["due"]["date"] == iso_of_local(driver, "2031-05-06T09:30")
+    assert field(driver, "dueDate").get_attribute("value") == "2031-05-06T09:30"
+
+
+def test_due_date_typed_as_text_goes_through_the_parser(driver, base_url, api):
+    item = api.add("Call mum")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "dueKind", "text")
+    wait_until(driver, lambda d: field(d, "dueText").is_displayed(), "the text input to show for 'Type it'")
+    type_into(driver, "dueText", "2031-12-01 14:30")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["due"]["kind"] == "date", "the typed due date should be saved")
+    assert changed["due"]["date"] == iso_of_local(driver, "2031-12-01T14:30")
+    driver.get(base_url + "/todos")
+    wait_for_titles(driver, ["Call mum"])
+    due = row(driver, 0).find_element(By.CSS_SELECTOR, "time.due")
+    assert due.is_displayed() and due.text, "the row should show the due date"
+    assert not has_class(due, "overdue")
+
+
+def test_a_due_text_the_parser_refuses_shows_an_error_and_changes_nothing(driver, base_url, api):
+    item = api.add("Call mum")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "dueKind", "text")
+    type_into(driver, "dueText", "the day after never")
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(
+        driver, lambda d: css(d, "#form-status").text not in ("", "Saved."),
+        "#form-status to show why the due date was refused",
+    )
+    assert "not a due date" in css(driver, "#form-status").text or "never" in css(driver, "#form-status").text
+    assert api.get(f"/api/todos/{item['id']}")["due"]["kind"] == "unknown"
+
+
+def test_due_date_as_a_time_span_and_as_a_start_with_a_duration(driver, base_url, api):
+    item = api.add("Holiday")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "dueKind", "span")
+    set_value(driver, "spanStart", "2031-07-01T08:00")
+    set_value(driver, "spanEnd", "2031-07-14T18:00")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["due"]["kind"] == "span", "the time span should be saved")
+    assert changed["due"]["start"] == iso_of_local(driver, "2031-07-01T08:00")
+    assert changed["due"]["end"] == iso_of_local(driver, "2031-07-14T18:00")
+
+    choose(driver, "dueKind", "duration")
+    set_value(driver, "durationStart", "2031-08-01T10:00")
+    set_value(driver, "durationAmount", "3")
+    Select(field(driver, "durationUnit")).select_by_value("hours")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["due"]["kind"] == "duration", "the duration should be saved")
+    assert changed["due"]["start"] == iso_of_local(driver, "2031-08-01T10:00")
+    assert (changed["due"]["amount"], changed["due"]["unit"]) == (3, "hours")
+
+    choose(driver, "dueKind", "none")
+    save(driver)
+    wait_item(api, item["id"], lambda i: i["due"]["kind"] == "unknown", "'None' should clear the due date")
+
+
+def test_location_as_address_coordinate_and_directions(driver, base_url, api):
+    item = api.add("Pick up parcel")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "locationKind", "address")
+    wait_until(driver, lambda d: field(d, "street").is_displayed(), "the address inputs to show")
+    type_into(driver, "street", "1 Main Street")
+    type_into(driver, "city", "Springfield")
+    type_into(driver, "zipCode", "12345")
+    type_into(driver, "country", "USA")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["location"]["kind"] == "address", "the address should be saved")
+    assert (changed["location"]["street"], changed["location"]["city"], changed["location"]["zipCode"],
+            changed["location"]["country"]) == ("1 Main Street", "Springfield", "12345", "USA")
+
+    choose(driver, "locationKind", "coordinate")
+    type_into(driver, "latitude", "53.55")
+    type_into(driver, "longitude", "9.99")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["location"]["kind"] == "coordinate", "the coordinate should be saved")
+    assert (changed["location"]["latitude"], changed["location"]["longitude"]) == (53.55, 9.99)
+
+    choose(driver, "locationKind", "directions")
+    steps = field(driver, "steps")
+    steps.clear()
+    steps.send_keys("Turn left at the church", Keys.ENTER, "  ", Keys.ENTER, "Second door on the right")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["location"]["kind"] == "directions", "the directions should be saved")
+    assert changed["location"]["steps"] == ["Turn left at the church", "Second door on the right"]
+
+    choose(driver, "locationKind", "none")
+    save(driver)
+    wait_item(api, item["id"], lambda i: i["location"]["kind"] == "unknown", "'None' should clear the location")
+
+
+def test_a_bad_coordinate_is_refused_with_a_message(driver, base_url, api):
+    item = api.add("Somewhere")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "locationKind", "coordinate")
+    type_into(driver, "latitude", "123")
+    type_into(driver, "longitude", "9")
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(driver, lambda d: css(d, "#form-status").text not in ("", "Saved."), "#form-status to show an error")
+    assert api.get(f"/api/todos/{item['id']}")["location"]["kind"] == "unknown"
+
+
+def test_undo_on_the_detail_view(driver, base_url, api):
+    item = api.add("Buy milk")
+    open_detail(driver, base_url, item["id"])
+    type_into(driver, "title", "Buy cream")
+    save(driver)
+    wait_until(driver, lambda d: "Rename" in undo_button(d).get_attribute("title"), "Undo to name the rename")
+    click_css(driver, "#todos-undo")
+    wait_until(driver, lambda d: field(d, "title").get_attribute("value") == "Buy milk", "Undo to restore the title in the form")
+    wait_until(driver, lambda d: css(d, "h1.detail-title").text == "Buy milk", "Undo to restore the heading")
+    assert api.get(f"/api/todos/{item['id']}")["title"] == "Buy milk"
+    # The detail view has the history panel too.
+    assert css_all(driver, ".history-panel .history-step")
+
+
+# ---------------------------------------------------------------------------
+# Due dates on the rows, overdue, smart order
+# ---------------------------------------------------------------------------
+
+def test_rows_show_due_dates_and_mark_overdue_ones(driver, base_url, api):
+    api.add("Past", due={"kind": "date", "date": "2020-01-01T10:00:00.000Z"})
+    api.add("Future", due={"kind": "date", "date": "2040-01-01T10:00:00.000Z"})
+    done = api.add("Past but done", due={"kind": "date", "date": "2020-01-01T10:00:00.000Z"})
+    api.request("PATCH", f"/api/todos/{done['id']}", {"completed": True})
+    api.add("No date")
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["Past", "Future", "Past but done", "No date"])
+    past = row_by_title(driver, "Past").find_element(By.CSS_SELECTOR, "time.due")
+    assert has_class(past, "overdue"), "a past due date of an unfinished item should be marked overdue"
+    assert "overdue" in past.text.lower() or "overdue" in (past.get_attribute("title") or "").lower()
+    future = row_by_title(driver, "Future").find_element(By.CSS_SELECTOR, "time.due")
+    assert future.is_displayed() and not has_class(future, "overdue")
+    finished = row_by_title(driver, "Past but done").find_elements(By.CSS_SELECTOR, "time.due.overdue")
+    assert finished == [], "a completed item is not overdue"
+    assert row_by_title(driver, "No date").find_elements(By.CSS_SELECTOR, "time.due") == []
+    # The overdue mark is not told by colour alone: it has words, and a different colour.
+    colours = {driver.execute_script("return getComputedStyle(arguments[0]).color", element) for element in (past, future)}
+    assert len(colours) == 2, "overdue should look different from a due date that is not overdue"
+
+
+def test_smart_order_puts_unfinished_first_then_most_recently_changed(driver, base_url, api):
+    a = api.add("a")
+    api.add("b")
+    c = api.add("c")
+    api.request("PATCH", f"/api/todos/{c['id']}", {"completed": True})
+    api.request("PATCH", f"/api/todos/{a['id']}", {"details": "changed last"})
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["a", "b", "c"])
+    click_css(driver, "#smart-order")
+    wait_for_titles(driver, ["a", "b", "c"])  # a changed last, then b; c is done
+    api.request("PATCH", f"/api/todos/{api.items()[1]['id']}", {"details": "now b is newest"})
+    wait_for_titles(driver, ["b", "a", "c"])
+    # The choice survives a reload.
+    driver.refresh()
+    wait_for_titles(driver, ["b", "a", "c"])
+    click_css(driver, "#smart-order")
+    wait_for_titles(driver, ["a", "b", "c"])
+
+
+# ---------------------------------------------------------------------------
+# ModalCard
+# ---------------------------------------------------------------------------
+
+def open_dialog(driver, opener_selector, dialog_id):
+    click_css(driver, opener_selector)
+    wait_until(driver, lambda d: css(d, f"dialog#{dialog_id}").get_attribute("open") is not None, f"dialog#{dialog_id} to open")
+    return css(driver, f"dialog#{dialog_id}")
+
+
+def described(driver, dialog, attribute):
+    ids = (dialog.get_attribute(attribute) or "").split()
+    assert ids, f"the dialog should have {attribute}"
+    return " ".join(css(driver, f"#{name}").text for name in ids)
+
+
+def wait_closed(driver, dialog_id):
+    wait_until(driver, lambda d: css(d, f"dialog#{dialog_id}").get_attribute("open") is None, f"dialog#{dialog_id} to close")
+
+
+def wait_focus_on(driver, selector):
+    wait_until(
+        driver, lambda d: d.execute_script("return document.activeElement === document.querySelector(arguments[0])", selector),
+        lambda: f"the focus to be on {selector} (it is on {driver.execute_script('var e = document.activeElement; return e.outerHTML.slice(0, 120)')})",
+    )
+
+
+def test_delete_from_the_detail_view_asks_and_cancel_keeps_the_item(driver, base_url, api):
+    item = api.add("Buy milk")
+    open_detail(driver, base_url, item["id"])
+    dialog = open_dialog(driver, "#delete-item", "confirm-delete-item")
+    assert dialog.tag_name == "dialog"
+    assert described(driver, dialog, "aria-labelledby") == "Delete Item"
+    assert described(driver, dialog, "aria-describedby") == "Please confirm deletion of “Buy milk”."
+    assert driver.execute_script("return arguments[0].matches(':modal')", dialog), "the card should be modal (showModal)"
+    # The focus starts on the safe button.
+    cancel = dialog.find_element(By.CSS_SELECTOR, "button[data-modal-role='cancel']")
+    assert cancel.text == "Cancel"
+    wait_focus_on(driver, "#confirm-delete-item button[data-modal-role='cancel']")
+    destructive = dialog.find_element(By.CSS_SELECTOR, "button.destructive")
+    assert destructive.text == "Delete"
+    cancel.click()
+    wait_closed(driver, "confirm-delete-item")
+    # The focus returns to the opener.
+    wait_focus_on(driver, "#delete-item")
+    assert api.titles() == ["Buy milk"]
+    assert driver.current_url.endswith(f"/todos/items/{item['id']}")
+
+
+def test_escape_cancels_the_card(driver, base_url, api):
+    item = api.add("Buy milk")
+    open_detail(driver, base_url, item["id"])
+    open_dialog(driver, "#delete-item", "confirm-delete-item")
+    wait_focus_on(driver, "#confirm-delete-item button[data-modal-role='cancel']")
+    press(driver, Keys.ESCAPE)
+    wait_closed(driver, "confirm-delete-item")
+    wait_focus_on(driver, "#delete-item")
+    assert api.titles() == ["Buy milk"]
+
+
+def test_confirm_deletes_the_item_and_undo_brings_it_back(driver, base_url, api):
+    api.add("Buy bread")
+    item = api.add("Buy milk")
+    api.add("Buy eggs")
+    open_detail(driver, base_url, item["id"])
+    dialog = open_dialog(driver, "#delete-item", "confirm-delete-item")
+    dialog.find_element(By.CSS_SELECTOR, "button.destructive").click()
+    wait_until(driver, lambda d: d.current_url.rstrip("/").endswith("/todos"), "confirming to go back to the list")
+    wait_for_titles(driver, ["Buy bread", "Buy eggs"])
+    wait_for_undo_title(driver, "Undo Delete “Buy milk”")
+    click_css(driver, "#todos-undo")
+    wait_for_titles(driver, ["Buy bread", "Buy milk", "Buy eggs"])
+
+
+def test_delete_all_items_asks_cancel_keeps_and_confirm_deletes(driver, base_url, api):
+    for title in ("one", "two", "three"):
+        api.add(title)
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["one", "two", "three"])
+    dialog = open_dialog(driver, "#delete-all", "confirm-delete-all")
+    assert described(driver, dialog, "aria-labelledby") == "Delete all items"
+    assert described(driver, dialog, "aria-describedby")
+    wait_focus_on(driver, "#confirm-delete-all button[data-modal-role='cancel']")
+    dialog.find_element(By.CSS_SELECTOR, "button[data-modal-role='cancel']").click()
+    wait_closed(driver, "confirm-delete-all")
+    wait_focus_on(driver, "#delete-all")
+    assert api.titles() == ["one", "two", "three"]
+
+    dialog = open_dialog(driver, "#delete-all", "confirm-delete-all")
+    dialog.find_element(By.CSS_SELECTOR, "button.destructive").click()
+    wait_closed(driver, "confirm-delete-all")
+    wait_for_titles(driver, [])
+    assert api.titles() == []
+    wait_until(driver, lambda d: not css(d, "#delete-all").is_enabled(), "Delete all to be disabled on an empty list")
+    wait_until(driver, lambda d: not css(d, "section.main").is_displayed(), "section.main to hide on an empty list")
+    click_css(driver, "#todos-undo")
+    wait_for_titles(driver, ["one", "two", "three"])
+
+
+def test_undo_shortcut_is_off_while_a_card_is_open(driver, base_url, api):
+    api.add("one")
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["one"])
+    open_dialog(driver, "#delete-all", "confirm-delete-all")
+    from helpers import chord
+    chord(driver, "z")
+    press(driver, Keys.ESCAPE)
+    wait_closed(driver, "confirm-delete-all")
+    # Anything the shortcut did would have reached the server before this add.
+    css(driver, "input.new-todo").click()
+    css(driver, "input.new-todo").send_keys("two", Keys.ENTER)
+    wait_for_titles(driver, ["one", "two"])
+    assert api.titles() == ["one", "two"]
+    assert focused(driver) is not None
