@@ -37,6 +37,30 @@ struct SQLiteStoreTests {
             try assertRefused(fixture.fileURL) { if case .foreignDatabase = $0 { true } else { false } }
         }
 
+        @Test func anotherGRDBAppsDatabaseWithMigrations() throws {
+            let fixture = try StoreFixture(.sqlite)
+            let queue = try DatabaseQueue(path: fixture.fileURL.path)
+            var migrator = DatabaseMigrator()
+            migrator.registerMigration("contacts") { db in try db.execute(sql: "CREATE TABLE contacts (name TEXT)") }
+            try migrator.migrate(queue)
+            try queue.close()
+            try assertRefused(fixture.fileURL) { if case .foreignDatabase = $0 { true } else { false } }
+        }
+
+        @Test func aFileAnotherRewindProcessIsCreatingRightNowIsNotForeign() throws {
+            // What a second process sees between GRDB creating its migrations
+            // table and the first migration marking the file as Rewind's.
+            let fixture = try StoreFixture(.sqlite)
+            let queue = try DatabaseQueue(path: fixture.fileURL.path)
+            try queue.write { db in
+                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            }
+            try queue.close()
+            let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+            try store.change(.add(try TodoItem(id: UUID(), title: "First", created: .now)))
+            #expect(try SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.count == 1)
+        }
+
         @Test func aDatabaseFromANewerRewind() throws {
             let fixture = try StoreFixture(.sqlite)
             _ = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)

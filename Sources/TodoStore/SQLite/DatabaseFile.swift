@@ -10,6 +10,17 @@ enum DatabaseFile {
 
     private static let sqliteHeader = Data("SQLite format 3\0".utf8)
 
+    /// Whether an SQLite file without Rewind's mark holds nothing: no table at
+    /// all, or only the empty migrations table that another Rewind process
+    /// creates just before its first migration marks the file (two processes
+    /// opening a new database at once). Anything else is someone else's.
+    private static func isEmptyOrBeingCreated(_ db: Database) throws -> Bool {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+        guard !names.isEmpty else { return true }
+        guard names == ["grdb_migrations"] else { return false }
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") == 0
+    }
+
     /// Throws when the file at `url` must not be opened for writing. A missing
     /// or empty file passes: it will be created.
     static func check(_ url: URL, migrator: DatabaseMigrator) throws {
@@ -36,9 +47,7 @@ enum DatabaseFile {
                 }
                 let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
                 if id != applicationID {
-                    let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-                    // An SQLite file with nothing in it may become ours; anything else is someone else's.
-                    if tables > 0 || id != 0 { throw StoreError.foreignDatabase(path: path) }
+                    guard id == 0, try isEmptyOrBeingCreated(db) else { throw StoreError.foreignDatabase(path: path) }
                     return
                 }
                 if try migrator.hasBeenSuperseded(db) {
