@@ -103,9 +103,9 @@ class Server:
         self.lines = []
         self.runs = 0
 
-    def start(self):
+    def start(self, port=None):
         self.runs += 1
-        port = free_port()
+        port = port or free_port()
         args = [self.binary, "serve", "--port", str(port), "--data-dir", str(self.data_dir), *self.extra_args]
         stderr = open(self.log_dir / f"server-{self.runs}.stderr", "w")
         self.process = subprocess.Popen(
@@ -196,7 +196,7 @@ class Api:
             self._token = self.get("/api/csrf")["token"]
         return self._token
 
-    def request(self, method, path, body=None):
+    def request(self, method, path, body=None, retry=True):
         url = self.server.url + path
         headers = {"Accept": "application/json"}
         data = None
@@ -211,6 +211,10 @@ class Api:
             with urllib.request.urlopen(request, timeout=10) as response:
                 text = response.read().decode()
         except urllib.error.HTTPError as error:
+            if error.code == 403 and retry and method not in ("GET", "HEAD"):
+                # A restarted server has a new token.
+                self._token = None
+                return self.request(method, path, body, retry=False)
             raise AssertionError(f"{method} {path} → {error.code}: {error.read().decode()}") from None
         return json.loads(text) if text else None
 
