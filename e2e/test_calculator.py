@@ -1,0 +1,197 @@
+"""The calculator page: the keypad built from the button configuration (the
+CLI's, or `--calculator-config FILE`), the display above it, clicks and
+keyboard input, Undo/Redo (buttons and shortcuts), the tape, and one
+calculator per browser."""
+
+import json
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import REPO, Server
+from helpers import chord, css, css_all, press, wait_until
+
+SHIPPED = json.loads((REPO / "Sources" / "Calculator" / "Resources" / "ButtonConfiguration.json").read_text())
+
+
+def open_calculator(driver, base_url):
+    driver.get(base_url + "/calculator")
+    wait_until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "the calculator to load")
+    css(driver, "#calc-display")
+
+
+def display(driver):
+    return css(driver, "#calc-display").text
+
+
+def wait_display(driver, text):
+    wait_until(driver, lambda d: display(d) == text, lambda: f"the display to read {text!r} (it reads {display(driver)!r})")
+
+
+def tape(driver):
+    return [li.text for li in css_all(driver, "#calc-tape li")]
+
+
+def wait_tape(driver, lines):
+    wait_until(driver, lambda d: tape(d) == lines, lambda: f"the tape to read {lines} (it reads {tape(driver)})")
+
+
+def click_keys(driver, *labels):
+    for label in labels:
+        button = css(driver, f".keypad .key[data-key='{label}']")
+        button.click()
+
+
+def labels(driver):
+    return [button.get_attribute("data-key") for button in css_all(driver, ".keypad .key")]
+
+
+def column_count(driver):
+    return driver.execute_script(
+        "return getComputedStyle(document.querySelector('.keypad')).gridTemplateColumns.split(' ').length;"
+    )
+
+
+def test_the_keypad_is_built_from_the_shipped_configuration(driver, base_url):
+    open_calculator(driver, base_url)
+    assert labels(driver) == SHIPPED["labels"]
+    assert [button.text for button in css_all(driver, ".keypad .key")] == SHIPPED["labels"]
+    assert css(driver, ".keypad").get_attribute("data-columns") == str(SHIPPED["columnCount"])
+    assert column_count(driver) == SHIPPED["columnCount"]
+    # The display is above the keypad, as the seed's view shows.
+    display_box = css(driver, "#calc-display").rect
+    keypad_box = css(driver, ".keypad").rect
+    assert display_box["y"] + display_box["height"] <= keypad_box["y"] + 1
+    assert display(driver) == "0"
+
+
+def test_undo_and_redo_are_disabled_on_a_fresh_calculator(driver, base_url):
+    open_calculator(driver, base_url)
+    for selector in ("#calc-undo", "#calc-redo"):
+        button = css(driver, selector)
+        assert button.is_displayed() and not button.is_enabled(), f"{selector} should show, disabled"
+    assert tape(driver) == []
+    assert css(driver, ".tape-empty").is_displayed()
+
+
+def test_clicks_compute_and_fill_the_tape(driver, base_url):
+    open_calculator(driver, base_url)
+    click_keys(driver, "1", "2", "+", "3")
+    wait_display(driver, "3")
+    click_keys(driver, "=")
+    wait_display(driver, "15")
+    wait_tape(driver, ["12 + 3 = 15"])
+    assert not css(driver, ".tape-empty").is_displayed()
+    click_keys(driver, "x", "2", "=")
+    wait_display(driver, "30")
+    wait_tape(driver, ["12 + 3 = 15", "15 × 2 = 30"])
+
+
+def test_undo_and_redo_buttons_are_named_and_step_back_and_forth(driver, base_url):
+    open_calculator(driver, base_url)
+    click_keys(driver, "7", "+", "1", "=")
+    wait_display(driver, "8")
+    undo = lambda d: css(d, "#calc-undo")  # noqa: E731
+    redo = lambda d: css(d, "#calc-redo")  # noqa: E731
+    wait_until(driver, lambda d: undo(d).is_enabled() and undo(d).get_attribute("title") == "Undo Press =",
+               lambda: f"Undo to be titled 'Undo Press =' (it is {undo(driver).get_attribute('title')!r})")
+    undo(driver).click()
+    wait_display(driver, "1")
+    wait_tape(driver, [])
+    wait_until(driver, lambda d: redo(d).is_enabled() and redo(d).get_attribute("title") == "Redo Press =",
+               lambda: f"Redo to be titled 'Redo Press =' (it is {redo(driver).get_attribute('title')!r})")
+    redo(driver).click()
+    wait_display(driver, "8")
+    wait_tape(driver, ["7 + 1 = 8"])
+    wait_until(driver, lambda d: not redo(d).is_enabled(), "Redo to be disabled again")
+
+
+def test_keyboard_digits_operators_enter_escape_backspace(driver, base_url):
+    open_calculator(driver, base_url)
+    css(driver, "h1").click()
+    press(driver, "12*3")
+    wait_display(driver, "3")
+    press(driver, Keys.ENTER)
+    wait_display(driver, "36")
+    wait_tape(driver, ["12 × 3 = 36"])
+    press(driver, Keys.ESCAPE)
+    wait_display(driver, "0")
+    press(driver, "123")
+    wait_display(driver, "123")
+    press(driver, Keys.BACKSPACE)
+    wait_display(driver, "12")
+    press(driver, "/4=")
+    wait_display(driver, "3")
+    press(driver, "-5", Keys.ENTER)
+    wait_display(driver, "-2")
+    press(driver, Keys.ESCAPE, "1.5+1.5", Keys.ENTER)
+    wait_display(driver, "3")
+
+
+def test_keyboard_undo_and_redo(driver, base_url):
+    open_calculator(driver, base_url)
+    css(driver, "h1").click()
+    press(driver, "2+2", Keys.ENTER)
+    wait_display(driver, "4")
+    wait_tape(driver, ["2 + 2 = 4"])
+    chord(driver, "z")
+    wait_display(driver, "2")
+    wait_tape(driver, [])
+    chord(driver, "z", shift=True)
+    wait_display(driver, "4")
+    wait_tape(driver, ["2 + 2 = 4"])
+    chord(driver, "z")
+    wait_display(driver, "2")
+    chord(driver, "y")
+    wait_display(driver, "4")
+    wait_until(driver, lambda d: not css(d, "#calc-redo").is_enabled(), "Redo to be disabled at the end")
+
+
+def test_enter_after_mouse_clicks_means_equals(driver, base_url):
+    open_calculator(driver, base_url)
+    click_keys(driver, "2", "+", "3")
+    wait_display(driver, "3")
+    press(driver, Keys.ENTER)
+    wait_display(driver, "5")
+
+
+def test_an_error_shows_on_the_display(driver, base_url):
+    open_calculator(driver, base_url)
+    click_keys(driver, "1", "÷", "0", "=")
+    wait_display(driver, "Cannot divide by zero")
+    assert css(driver, "#calc-display").get_attribute("data-error") == "Cannot divide by zero"
+    click_keys(driver, "AC")
+    wait_display(driver, "0")
+    assert css(driver, "#calc-display").get_attribute("data-error") == ""
+
+
+def test_each_browser_keeps_its_own_calculator(driver, second_driver, base_url):
+    open_calculator(driver, base_url)
+    click_keys(driver, "4", "2")
+    wait_display(driver, "42")
+    open_calculator(second_driver, base_url)
+    assert display(second_driver) == "0", "a second browser should get a calculator of its own"
+    click_keys(second_driver, "7")
+    wait_display(second_driver, "7")
+    # The first browser keeps its own, across a reload.
+    driver.refresh()
+    wait_display(driver, "42")
+
+
+def test_serve_takes_a_calculator_configuration(rewind_bin, driver, tmp_path):
+    config = tmp_path / "keypad.json"
+    layout = {"labels": ["7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "+", "="], "columnCount": 3}
+    config.write_text(json.dumps(layout))
+    data = tmp_path / "data-config"
+    data.mkdir()
+    custom = Server(rewind_bin, data, tmp_path, extra_args=["--calculator-config", str(config)])
+    custom.start()
+    try:
+        open_calculator(driver, custom.url)
+        assert labels(driver) == layout["labels"]
+        assert column_count(driver) == 3
+        click_keys(driver, "9", "+", "1", "=")
+        wait_display(driver, "10")
+        driver.get("about:blank")
+    finally:
+        custom.stop()
