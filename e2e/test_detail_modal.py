@@ -51,10 +51,21 @@ def type_into(driver, name, text):
 
 
 def save(driver):
+    """Presses Save and waits until the saved form came back from the server
+    (the page swaps in a fresh form after a successful save) with no error.
+
+    (Waiting for the "Saved." status alone is not enough: the live-update
+    refresh that follows a save can replace the form, and with it the
+    status, a few milliseconds later.)"""
+    driver.execute_script("document.getElementById('detail-form').setAttribute('data-e2e-old', '')")
     click_css(driver, "#detail-form button[type='submit']")
     wait_until(
-        driver, lambda d: css(d, "#form-status").text == "Saved.",
-        lambda: f"#form-status to say 'Saved.' (it says {css(driver, '#form-status').text!r})",
+        driver,
+        lambda d: d.execute_script(
+            "var f = document.getElementById('detail-form'); var s = document.getElementById('form-status');"
+            "return !!f && !f.hasAttribute('data-e2e-old') && !!s && !s.classList.contains('error');"
+        ),
+        lambda: f"the saved form to come back without an error (#form-status says {css(driver, '#form-status').text!r})",
     )
 
 
