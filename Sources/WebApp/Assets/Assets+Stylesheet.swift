@@ -37,7 +37,7 @@ extension Assets {
             --accent-text: #121212;
             --focus: #f0a0a4;
             --done: #8c8c8c;
-            --danger: #ef5350;
+            --danger: #f26b68;
             --danger-text: #121212;
             --overdue: #ff8a80;
             --ok: #81c784;
@@ -74,8 +74,8 @@ extension Assets {
         button:disabled { cursor: not-allowed; opacity: 0.45; }
         .undo-bar { display: flex; gap: 0.5rem; flex: 1 1 18rem; min-width: 0; }
         .undo-bar button { flex: 1 1 0; min-width: 0; max-width: 20rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-        .danger, .modal-card-button.destructive { background: var(--danger); color: var(--danger-text); border-color: var(--danger); }
-        .modal-card-button.default, .primary { background: var(--accent); color: var(--accent-text); border-color: var(--accent); }
+        .danger, .detail-actions .danger, .modal-card-button.destructive { background: var(--danger); color: var(--danger-text); border-color: var(--danger); }
+        .primary, .detail-actions .primary, .modal-card-button.default { background: var(--accent); color: var(--accent-text); border-color: var(--accent); }
 
         /* Landing page */
         .landing h1 { font-size: 3rem; color: var(--accent); margin: 1.5rem 0 0.5rem; font-weight: 300; }

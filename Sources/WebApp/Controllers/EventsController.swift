@@ -1,4 +1,5 @@
 import Hummingbird
+import ServiceLifecycle
 
 /// `GET /events`: a Server-Sent Events stream that tells the page when the
 /// to-do state changed, so that it fetches fresh content.
@@ -16,13 +17,20 @@ struct EventsController {
                 .contentType: "text/event-stream; charset=utf-8",
                 .cacheControl: "no-store",
             ]
+            let broadcaster = self.broadcaster
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: ServerEvent.preamble))
-                var sent = 0
-                for await event in stream {
-                    try await writer.write(ByteBuffer(string: event.wireFormat))
-                    if case .todosChanged = event { sent += 1 }
-                    if let limit, sent >= limit { break }
+                // The HTTP server is the first service told to shut down, and it waits
+                // for open responses: end the streams as soon as shutdown starts.
+                try await withGracefulShutdownHandler {
+                    var sent = 0
+                    for await event in stream {
+                        try await writer.write(ByteBuffer(string: event.wireFormat))
+                        if case .todosChanged = event { sent += 1 }
+                        if let limit, sent >= limit { break }
+                    }
+                } onGracefulShutdown: {
+                    Task { await broadcaster.close() }
                 }
                 try await writer.finish(nil)
             })
