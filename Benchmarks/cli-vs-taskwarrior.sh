@@ -57,9 +57,11 @@ target_lower=$(echo "$target" | tr 'A-Z' 'a-z')
 # Writes the same N items (and the target) for both tools.
 seed_files() { # N DIR
     python3 - "$1" "$2" "$target" <<'EOF'
-import json, sys, uuid
+import json, random, sys, uuid
 count, directory, target = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-ids = [str(uuid.UUID(int=0x5257_4E44_0000_4000_8000_0000_0000_0000 + n)).upper() for n in range(count)] + [target]
+# Random (version 4) ids as real lists have, the same on every run.
+rng = random.Random(count)
+ids = [str(uuid.UUID(int=rng.getrandbits(128), version=4)).upper() for _ in range(count)] + [target]
 titles = [f"Item {n}: buy milk" for n in range(count)] + ["Target: water the plants"]
 ours = {"format": "rewind-todos", "version": 1, "items": [
     {"id": i, "title": t, "created": "2026-01-01T00:00:00.000Z"} for i, t in zip(ids, titles)]}

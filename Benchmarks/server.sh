@@ -69,10 +69,12 @@ wait_for() { # URL
 
 # The list of ITEMS items, in the documented JSON format (docs/json-format.md).
 python3 - "$ITEMS" > "$work/items.json" <<'EOF'
-import json, sys, uuid
+import json, random, sys, uuid
 count = int(sys.argv[1])
+# Random (version 4) ids as real lists have, the same on every run.
+rng = random.Random(count)
 items = [{
-    "id": str(uuid.UUID(int=0x5257_4E44_0000_4000_8000_0000_0000_0000 + n)).upper(),
+    "id": str(uuid.UUID(int=rng.getrandbits(128), version=4)).upper(),
     "title": f"Item {n}: buy milk",
     "created": "2026-01-01T00:00:00.000Z",
 } for n in range(count)]

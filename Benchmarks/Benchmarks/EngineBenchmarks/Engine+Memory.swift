@@ -71,7 +71,7 @@ func memoryBenchmarks() {
     }
 
     // The seed's approach at 1,000 and 10,000 items (at 100,000 it would
-    // need about 20 GB).
+    // need about 30 GB).
     for count in Fixture.sizes.prefix(2) {
         let snapshotConfiguration = Benchmark.Configuration(
             metrics: configuration.metrics,
