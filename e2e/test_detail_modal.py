@@ -406,3 +406,26 @@ def test_undo_shortcut_is_off_while_a_card_is_open(driver, base_url, api):
     wait_for_titles(driver, ["one", "two"])
     assert api.titles() == ["one", "two"]
     assert focused(driver) is not None
+
+
+def test_saved_stays_shown_through_the_live_refresh_that_follows_a_save(driver, base_url, api):
+    item = api.add("Buy milk")
+    open_detail(driver, base_url, item["id"])
+    type_into(driver, "title", "Buy oat milk")
+    save(driver)
+    wait_item(api, item["id"], lambda i: i["title"] == "Buy oat milk", "the title should be saved")
+    # The save's own live-update event refreshes the form; "Saved." must survive it.
+    time.sleep(1.0)
+    assert css(driver, "#form-status").text == "Saved."
+
+
+def test_typing_after_save_is_not_lost_to_the_refresh(driver, base_url, api):
+    item = api.add("Buy milk")
+    open_detail(driver, base_url, item["id"])
+    type_into(driver, "title", "Buy oat milk")
+    click_css(driver, "#detail-form button[type='submit']")
+    # Typing straight after pressing Save, before the answer arrives.
+    field(driver, "details").send_keys("the organic one")
+    wait_item(api, item["id"], lambda i: i["title"] == "Buy oat milk", "the title should be saved")
+    time.sleep(1.0)
+    assert field(driver, "details").get_attribute("value") == "the organic one"

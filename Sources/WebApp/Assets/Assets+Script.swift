@@ -407,8 +407,17 @@ extension Assets {
             var main = document.querySelector('main.detail-page');
             var id = main.getAttribute('data-id');
             var dirty = false;
+            // Typing after Save was pressed must survive the refresh that follows it.
+            var typedSinceSave = false;
+            // "Saved." stays for a few seconds, through the live refreshes the save causes.
+            var savedAt = 0;
 
             function form() { return document.getElementById('detail-form'); }
+
+            function showSaved() {
+              var status = document.getElementById('form-status');
+              if (status && Date.now() - savedAt < 4000) { status.textContent = 'Saved.'; status.classList.remove('error'); }
+            }
 
             function localValue(iso) {
               var date = new Date(iso);
@@ -447,6 +456,7 @@ extension Assets {
                 swapRegions(html, function (name) { return name === 'detail' && dirty && !force; });
                 if (force || !dirty) { dirty = false; }
                 prepare();
+                showSaved();
               }, function (error) {
                 if (error.status === 404) {
                   var status = document.getElementById('form-status');
@@ -523,12 +533,13 @@ extension Assets {
             }
 
             document.addEventListener('input', function (event) {
-              if (event.target.closest('#detail-form')) { dirty = true; }
+              if (event.target.closest('#detail-form')) { dirty = true; typedSinceSave = true; }
             });
             document.addEventListener('change', function (event) {
               var current = event.target.closest('#detail-form');
               if (!current) { return; }
               dirty = true;
+              typedSinceSave = true;
               showChoices(current);
             });
             document.addEventListener('submit', function (event) {
@@ -538,13 +549,13 @@ extension Assets {
               var status = document.getElementById('form-status');
               var body;
               try { body = collect(current); } catch (error) { showError(error); return; }
+              typedSinceSave = false;
               enqueue(function () { return api('PATCH', '/api/todos/' + id, body); }).then(function () {
-                dirty = false;
-                refresh.force = true;
-                refresh().then(function () {
-                  var fresh = document.getElementById('form-status');
-                  if (fresh) { fresh.textContent = 'Saved.'; fresh.classList.remove('error'); }
-                });
+                savedAt = Date.now();
+                // Replace the form with the saved item unless the person went on typing.
+                dirty = typedSinceSave;
+                refresh.force = !typedSinceSave;
+                refresh();
               }, function (error) {
                 if (status) { status.textContent = error.message; status.classList.add('error'); }
               });
