@@ -141,7 +141,7 @@ struct ShortReferences {
 
     /// Short references for the items of `list`.
     ///
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*n* log *n*), O(*n*) when ids rarely share 8 hex digits.
     init(list: TodoList) {
         var firstByPrefix: [UInt32: UUID] = [:]
         firstByPrefix.reserveCapacity(list.count)
@@ -153,11 +153,16 @@ struct ShortReferences {
             }
         }
         for group in groups.values {
-            let hexes = group.map { IDPrefix.hex($0, length: 32) }
-            for (index, hex) in hexes.enumerated() {
-                let shared = hexes.indices.filter { $0 != index }
-                    .map { other in zip(hex, hexes[other]).prefix { $0 == $1 }.count }.max() ?? 0
-                longer[group[index]] = String(hex.prefix(shared + 1))
+            // In sorted order, the id sharing the longest prefix with an id is
+            // one of its two neighbours: O(g log g) for a group of g ids.
+            let sorted = group.map { (id: $0, hex: Array(IDPrefix.hex($0, length: 32))) }.sorted { $0.hex.lexicographicallyPrecedes($1.hex) }
+            func shared(_ a: [Character], _ b: [Character]) -> Int {
+                zip(a, b).prefix { $0 == $1 }.count
+            }
+            for (index, entry) in sorted.enumerated() {
+                let before = index > 0 ? shared(entry.hex, sorted[index - 1].hex) : 0
+                let after = index + 1 < sorted.count ? shared(entry.hex, sorted[index + 1].hex) : 0
+                longer[entry.id] = String(entry.hex.prefix(max(before, after) + 1))
             }
         }
     }

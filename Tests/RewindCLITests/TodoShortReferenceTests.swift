@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+import Todos
+@testable import RewindCLI
+
+@Suite("Short references")
+struct TodoShortReferenceTests {
+    func list(_ ids: [UUID]) throws -> TodoList {
+        try TodoList(items: ids.enumerated().map { index, id in
+            try TodoItem(id: id, title: "Item \(index)", created: Date(timeIntervalSince1970: 1_800_000_000))
+        })
+    }
+
+    @Test func idsThatShareTheirFirstEightDigitsGetTheShortestUniqueReferences() throws {
+        // Sequential ids share 28 hex digits; random ones share none.
+        let sequential = (1...2_000).map { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012X", $0 * 7))! }
+        let random = (0..<50).map { _ in UUID() }
+        let references = ShortReferences(list: try list(sequential + random))
+        let hexes = (sequential + random).map { $0.uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
+        for (id, hex) in zip(sequential + random, hexes) {
+            let reference = references(id)
+            #expect(hex.hasPrefix(reference), "\(reference) is the start of \(hex)")
+            #expect(reference.count >= ShortReferences.length)
+            let others = hexes.filter { $0 != hex && $0.hasPrefix(reference) }
+            #expect(others.isEmpty, "\(reference) names only \(hex)")
+            if reference.count > ShortReferences.length {
+                // One digit shorter would be ambiguous.
+                let shorter = String(reference.dropLast())
+                #expect(hexes.filter { $0.hasPrefix(shorter) }.count > 1)
+            }
+        }
+        #expect(random.allSatisfy { references($0).count == ShortReferences.length })
+    }
+}
