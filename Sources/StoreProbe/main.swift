@@ -4,6 +4,7 @@
 //
 //   StoreProbe churn DATABASE      add and alter items until killed; prints "ack N ID" per commit
 //   StoreProbe add DATABASE TITLE  add one item and exit
+//   StoreProbe open DATABASE       open the store, print the item and step counts and the time it took
 import Foundation
 import Todos
 import TodoStore
@@ -26,7 +27,11 @@ guard let command = arguments.first, arguments.count >= 2 else {
 let url = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
 
 do {
+    let start = Date()
     let store = try SQLiteStore(url: url, pollInterval: nil)
+    defer {
+        if command == "open" { report("opened in \(Int(Date().timeIntervalSince(start) * 1000)) ms") }
+    }
     switch command {
     case "churn":
         var count = 0
@@ -46,6 +51,9 @@ do {
         let item = try TodoItem(id: UUID(), title: title, created: SQLiteStore.millisecondClock())
         try store.change(.add(item))
         report("ack add \(item.id.uuidString)")
+    case "open":
+        let state = store.state()
+        report("items \(state.todos.count) steps \(store.history().steps.count)")
     default:
         fail("unknown command \(command)")
     }
