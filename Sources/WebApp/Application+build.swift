@@ -105,7 +105,7 @@ struct WebApp: Sendable {
     ) -> some ApplicationProtocol {
         let broadcaster = self.broadcaster
         let subscription = todos.observe {
-            Task { await broadcaster.publishTodosChanged() }
+            broadcaster.noteTodosChanged()
         }
         var app = Application(
             router: buildRouter(),

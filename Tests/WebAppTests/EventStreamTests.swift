@@ -106,4 +106,18 @@ struct EventStreamTests {
             #expect(response.errorMessage?.contains("max") == true)
         }
     }
+
+    @Test func changesWhileNoStreamIsOpenStillCountInTheVersion() async throws {
+        let broadcaster = EventBroadcaster(heartbeatInterval: 60, maxSubscribers: 4)
+        for _ in 0..<3 { broadcaster.noteTodosChanged() }
+        // Nobody listens: no task was started, nothing published yet.
+        #expect(await broadcaster.version == 0)
+        let stream = try #require(await broadcaster.subscribe())
+        broadcaster.noteTodosChanged()
+        var iterator = stream.makeAsyncIterator()
+        var event = await iterator.next()
+        while event == .heartbeat { event = await iterator.next() }
+        #expect(event == .todosChanged(version: 4))
+        await broadcaster.close()
+    }
 }

@@ -16,6 +16,16 @@ struct HTMLTests {
             #expect(HTML.escape("") == "")
         }
 
+        @Test func escapesAtTheEdgesAndBetweenMultiByteCharacters() {
+            #expect(HTML.escape("<") == "&lt;")
+            #expect(HTML.escape("'é'") == "&#39;é&#39;")
+            #expect(HTML.escape("“a”&“b”") == "“a”&amp;“b”")
+            #expect(HTML.escape("🥛<🍞>\"") == "🥛&lt;🍞&gt;&quot;")
+            #expect(HTML.escape("plain text, nothing to do") == "plain text, nothing to do")
+            let long = String(repeating: "Buy “milk” & eggs ", count: 500)
+            #expect(HTML.escape(long) == String(repeating: "Buy “milk” &amp; eggs ", count: 500))
+        }
+
         @Test func textAndAttributesGoThroughTheSameFunction() {
             let fragment = HTML.element("p", [.title(hostileTitle), .data("id", hostileTitle)]) { hostileTitle }
             let escaped = HTML.escape(hostileTitle)

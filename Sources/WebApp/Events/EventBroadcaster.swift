@@ -17,6 +17,10 @@ actor EventBroadcaster: Service {
     /// The number of changes published so far.
     private(set) var version = 0
 
+    /// Whether any stream is open, and the changes nobody was told of, for
+    /// ``noteTodosChanged()``, which runs outside the actor.
+    private nonisolated let listening = ListenerTally()
+
     private struct Subscriber {
         let continuation: AsyncStream<ServerEvent>.Continuation
         let heartbeat: Task<Void, Never>
@@ -53,12 +57,22 @@ actor EventBroadcaster: Service {
             Task { await self?.remove(id) }
         }
         subscribers[id] = Subscriber(continuation: continuation, heartbeat: heartbeat)
+        listening.setCount(subscribers.count)
         return stream
+    }
+
+    /// Called by the store after every change, on the thread that made it:
+    /// hops onto the actor to tell the open streams only when there are
+    /// some, so that a change nobody watches costs a lock, not a task.
+    /// The changes nobody was told of still count in ``version``.
+    nonisolated func noteTodosChanged() {
+        guard listening.noteChange() else { return }
+        Task { await publishTodosChanged() }
     }
 
     /// Tells every open stream that the to-do state changed.
     func publishTodosChanged() {
-        version += 1
+        version += 1 + listening.takeUnannounced()
         let event = ServerEvent.todosChanged(version: version)
         for subscriber in subscribers.values {
             subscriber.continuation.yield(event)
@@ -70,6 +84,7 @@ actor EventBroadcaster: Service {
         isClosed = true
         let all = subscribers.values
         subscribers.removeAll()
+        listening.setCount(0)
         for subscriber in all {
             subscriber.heartbeat.cancel()
             subscriber.continuation.finish()
@@ -80,11 +95,43 @@ actor EventBroadcaster: Service {
         if let subscriber = subscribers.removeValue(forKey: id) {
             subscriber.heartbeat.cancel()
         }
+        listening.setCount(subscribers.count)
     }
 
     /// Waits for the graceful shutdown, then closes every stream.
     func run() async throws {
         try? await gracefulShutdown()
         close()
+    }
+}
+
+/// The broadcaster's count of open streams, readable without entering the
+/// actor, and the changes that happened while none was open.
+private final class ListenerTally: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var count = 0
+    private var unannounced = 0
+
+    /// Records the number of open streams.
+    func setCount(_ newCount: Int) {
+        lock.withLock { count = newCount }
+    }
+
+    /// Records a change; returns whether a stream is open to be told.
+    func noteChange() -> Bool {
+        lock.withLock {
+            guard count == 0 else { return true }
+            unannounced += 1
+            return false
+        }
+    }
+
+    /// The changes recorded while no stream was open, reset to zero.
+    func takeUnannounced() -> Int {
+        lock.withLock {
+            defer { unannounced = 0 }
+            return unannounced
+        }
     }
 }

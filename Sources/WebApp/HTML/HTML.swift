@@ -34,18 +34,43 @@ public struct HTML: Sendable, Equatable {
     /// - Complexity: O(*n*) in the length of `string`.
     public static func escape(_ string: String) -> String {
         var result = ""
-        result.reserveCapacity(string.utf8.count)
-        for character in string.unicodeScalars {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.unicodeScalars.append(character)
+        appendEscaped(string, to: &result)
+        return result
+    }
+
+    /// Appends `string`, escaped as ``escape(_:)`` does, to `output`: runs
+    /// without a special character are appended whole, so a title with
+    /// nothing to escape costs one copy.
+    ///
+    /// - Complexity: O(*n*) in the length of `string`.
+    static func appendEscaped(_ string: String, to output: inout String) {
+        var contiguous = string
+        contiguous.withUTF8 { bytes in
+            var start = 0
+            for index in bytes.indices {
+                let replacement: StaticString
+                switch bytes[index] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&#39;"
+                default: continue
+                }
+                // The special characters are ASCII, so the runs between them
+                // are whole UTF-8 sequences.
+                if start < index {
+                    output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                }
+                output += replacement.description
+                start = index + 1
+            }
+            if start == 0 {
+                output += string
+            } else if start < bytes.count {
+                output += String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)
             }
         }
-        return result
     }
 
     /// A text node: `string` escaped.
@@ -61,7 +86,10 @@ public struct HTML: Sendable, Equatable {
 
     /// The fragments one after another.
     public static func joined(_ fragments: [HTML]) -> HTML {
-        HTML(rendered: fragments.map(\.rendered).joined())
+        var rendered = ""
+        rendered.reserveCapacity(fragments.reduce(0) { $0 + $1.rendered.utf8.count })
+        for fragment in fragments { rendered += fragment.rendered }
+        return HTML(rendered: rendered)
     }
 
     /// An element `<name attributes…>content</name>`.
@@ -76,13 +104,27 @@ public struct HTML: Sendable, Equatable {
         @HTMLBuilder content: () -> HTML = { .empty }
     ) -> HTML {
         let tag = name.description
-        return HTML(rendered: "<\(tag)\(render(attributes))>\(content().rendered)</\(tag)>")
+        let inner = content().rendered
+        var rendered = ""
+        rendered.reserveCapacity(2 * tag.utf8.count + 5 + inner.utf8.count + 32 * attributes.count)
+        rendered += "<"
+        rendered += tag
+        render(attributes, to: &rendered)
+        rendered += ">"
+        rendered += inner
+        rendered += "</"
+        rendered += tag
+        rendered += ">"
+        return HTML(rendered: rendered)
     }
 
     /// A void element such as `<input …>` or `<meta …>`, which has no content
     /// and no end tag.
     public static func void(_ name: StaticString, _ attributes: [Attribute] = []) -> HTML {
-        HTML(rendered: "<\(name.description)\(render(attributes))>")
+        var rendered = "<" + name.description
+        render(attributes, to: &rendered)
+        rendered += ">"
+        return HTML(rendered: rendered)
     }
 
     /// A whole document: the doctype, then `root`.
@@ -90,19 +132,23 @@ public struct HTML: Sendable, Equatable {
         HTML(rendered: "<!DOCTYPE html>\n" + root.rendered)
     }
 
-    private static func render(_ attributes: [Attribute]) -> String {
-        var result = ""
+    /// Appends ` name="value"` for every attribute that is not omitted.
+    private static func render(_ attributes: [Attribute], to output: inout String) {
         for attribute in attributes {
             switch attribute.value {
             case .omitted:
                 continue
             case .present:
-                result += " \(attribute.name)"
+                output += " "
+                output += attribute.name
             case .value(let value):
-                result += " \(attribute.name)=\"\(escape(value))\""
+                output += " "
+                output += attribute.name
+                output += "=\""
+                appendEscaped(value, to: &output)
+                output += "\""
             }
         }
-        return result
     }
 }
 

@@ -58,8 +58,9 @@ struct TodoListView {
     func row(_ item: TodoItem) -> HTML {
         let due = dueFormatter.display(item.due)
         let overdue = item.isOverdue(at: now)
+        let id = item.id.uuidString
         var attributes: [Attribute] = item.isFinished ? [.class("completed")] : []
-        attributes.append(.data("id", item.id.uuidString))
+        attributes.append(.data("id", id))
         return HTML.element("li", attributes) {
             HTML.element("div", [.class("view")]) {
                 HTML.void(
@@ -79,7 +80,7 @@ struct TodoListView {
                 }
                 HTML.element(
                     "a",
-                    [.class("item-details"), .href("/todos/items/\(item.id.uuidString)"),
+                    [.class("item-details"), .href("/todos/items/\(id)"),
                      .ariaLabel("Details of “\(item.title)”"), .title("Details of “\(item.title)”")]
                 ) { "Details" }
                 HTML.element("button", [.type("button"), .class("destroy"), .ariaLabel("Delete “\(item.title)”")])
