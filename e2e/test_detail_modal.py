@@ -423,8 +423,17 @@ def test_typing_after_save_is_not_lost_to_the_refresh(driver, base_url, api):
     item = api.add("Buy milk")
     open_detail(driver, base_url, item["id"])
     type_into(driver, "title", "Buy oat milk")
+    # Hold the answer to the save for a moment, so that the typing below
+    # surely happens after Save was pressed and before the answer arrives.
+    driver.execute_script(
+        "var original = window.fetch;"
+        "window.fetch = function (url, options) {"
+        "  var answer = original.apply(this, arguments);"
+        "  if (!options || options.method !== 'PATCH') { return answer; }"
+        "  return answer.then(function (r) { return new Promise(function (done) { setTimeout(function () { done(r); }, 800); }); });"
+        "};"
+    )
     click_css(driver, "#detail-form button[type='submit']")
-    # Typing straight after pressing Save, before the answer arrives.
     field(driver, "details").send_keys("the organic one")
     wait_item(api, item["id"], lambda i: i["title"] == "Buy oat milk", "the title should be saved")
     time.sleep(1.0)

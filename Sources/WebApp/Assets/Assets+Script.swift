@@ -451,7 +451,8 @@ extension Assets {
 
             var refresh = makeRefresher(function () {
               return fetchHTML('/todos/items/' + id + '/fragment').then(function (html) {
-                var force = refresh.force;
+                // Typing after Save wins over the saved form, whenever it happened.
+                var force = refresh.force && !typedSinceSave;
                 refresh.force = false;
                 swapRegions(html, function (name) { return name === 'detail' && dirty && !force; });
                 if (force || !dirty) { dirty = false; }
@@ -561,7 +562,7 @@ extension Assets {
               });
             });
 
-            setUpHistory(function () { refresh.force = true; refresh(); });
+            setUpHistory(function () { typedSinceSave = false; refresh.force = true; refresh(); });
             setUpModals(function () { refresh(); });
             listenForChanges(refresh);
             prepare();
