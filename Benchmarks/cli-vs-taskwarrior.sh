@@ -5,6 +5,7 @@
 #
 #   Benchmarks/cli-vs-taskwarrior.sh          # from the repository root
 #   SIZES="0 1000" RUNS=20 Benchmarks/cli-vs-taskwarrior.sh
+#   REWIND=/tmp/old/rewind Benchmarks/cli-vs-taskwarrior.sh   # that binary, no build
 #
 # Each size gets its own temporary data directories: REWIND_DATA_DIR for
 # ours, TASKRC and TASKDATA for Taskwarrior (confirmation off, verbose
@@ -39,9 +40,13 @@ for tool in task hyperfine python3; do
     fi
 done
 
-echo "== building rewind (release, static Swift standard library)" >&2
-swift build -c release --static-swift-stdlib --scratch-path .build-static --product rewind >&2
-rewind="$root/.build-static/release/rewind"
+if [ -n "${REWIND:-}" ]; then
+    rewind=$REWIND    # a binary built elsewhere, e.g. an older commit's, to compare
+else
+    echo "== building rewind (release, static Swift standard library)" >&2
+    swift build -c release --static-swift-stdlib --scratch-path .build-static --product rewind >&2
+    rewind="$root/.build-static/release/rewind"
+fi
 
 if ! "$rewind" todo --help >/dev/null 2>&1; then
     echo "SKIP: \`rewind todo\` does not exist in this build yet (see \`rewind --help\`); nothing measured."

@@ -103,6 +103,58 @@ struct SQLiteStoreTests {
             }
         }
 
+        /// A store file with three items and their three steps, closed, whose
+        /// rows `damage` then alters with SQL.
+        func databaseWithThreeItems(_ fixture: StoreFixture, damage: (Database, [TodoItem]) throws -> Void) throws {
+            var items: [TodoItem] = []
+            do {
+                let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+                for title in ["One", "Two", "Three"] {
+                    let item = try TodoItem(id: UUID(), title: title, created: .now)
+                    try store.change(.add(item))
+                    items.append(item)
+                }
+            }
+            let queue = try DatabaseQueue(path: fixture.fileURL.path)
+            try queue.write { db in try damage(db, items) }
+            try queue.close()
+        }
+
+        @Test func anItemRowThatDoesNotDecodeIsNamed() throws {
+            let fixture = try StoreFixture(.sqlite)
+            var bad = ""
+            try databaseWithThreeItems(fixture) { db, items in
+                bad = items[1].id.uuidString
+                try db.execute(sql: "UPDATE item SET body = '{\"id\": 3}' WHERE id = ?", arguments: [bad])
+            }
+            try assertRefused(fixture.fileURL) {
+                if case .corrupt(_, let detail) = $0 { detail.hasPrefix("item \(bad) does not decode") } else { false }
+            }
+        }
+
+        @Test func anItemRowHoldingTwoDocumentsIsNamed() throws {
+            // Joined into one array, the rows would decode: one item too many.
+            let fixture = try StoreFixture(.sqlite)
+            var bad = ""
+            try databaseWithThreeItems(fixture) { db, items in
+                bad = items[0].id.uuidString
+                try db.execute(sql: "UPDATE item SET body = body || ',' || body WHERE id = ?", arguments: [bad])
+            }
+            try assertRefused(fixture.fileURL) {
+                if case .corrupt(_, let detail) = $0 { detail.hasPrefix("item \(bad) does not decode") } else { false }
+            }
+        }
+
+        @Test func aStepRowThatDoesNotDecodeIsReported() throws {
+            let fixture = try StoreFixture(.sqlite)
+            try databaseWithThreeItems(fixture) { db, _ in
+                try db.execute(sql: "UPDATE step SET changes = '[{\"op\": \"launch\"}]' WHERE seq = (SELECT max(seq) FROM step)")
+            }
+            try assertRefused(fixture.fileURL) {
+                if case .corrupt(_, let detail) = $0 { detail.hasPrefix("a history step does not decode") } else { false }
+            }
+        }
+
         @Test func errorsSayWhichFileAndWhatToDo() {
             let error = StoreError.foreignDatabase(path: "/data/rewind.sqlite")
             #expect(error.description.contains("/data/rewind.sqlite"))
@@ -167,6 +219,30 @@ struct SQLiteStoreTests {
         try reopened.jump(to: reopened.history().steps.count)
         try store.jump(to: store.history().steps.count)
         #expect(reopened.state() == store.state())
+    }
+
+    @Test func openingAnUpToDateDatabaseCommitsNothing() throws {
+        let fixture = try StoreFixture(.sqlite)
+        do {
+            let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+            try store.change(.add(try TodoItem(id: UUID(), title: "Buy milk", created: .now)))
+        }
+        // `data_version` changes when another connection commits.
+        let watcher = try DatabaseQueue(path: fixture.fileURL.path)
+        let before = try watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        #expect(store.state().todos.count == 1)
+        let after = try watcher.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        #expect(before == after, "opening the store committed a transaction")
+    }
+
+    @Test func theDurabilityChosenIsTheOneInEffect() throws {
+        let fixture = try StoreFixture(.sqlite)
+        for (durability, expected) in [(SQLiteStore.Durability.powerLoss, 2), (.processCrash, 1)] {
+            let database = try TodoDatabase(url: fixture.fileURL, durability: durability)
+            #expect(try database.queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == expected)
+            #expect(try database.queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        }
     }
 
     @Test func theRankBetweenTwoNeighboursLiesStrictlyBetween() {

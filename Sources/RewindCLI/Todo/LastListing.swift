@@ -19,6 +19,10 @@ struct LastListing {
     /// Saves `ids` as the numbered listing, replacing the old one atomically
     /// (a temporary file renamed over it), so a reader never sees half a list.
     ///
+    /// The file is a cache of what was shown, not data: it is not flushed to
+    /// the disk (no `fsync`), which would make every `list` wait for it. A
+    /// crash may lose the newest listing, never leave half of one.
+    ///
     /// - Complexity: O(*n*).
     func save(_ ids: [UUID]) throws {
         // Written by hand: ten thousand ids take a fraction of JSONEncoder's time.
@@ -29,10 +33,30 @@ struct LastListing {
             text += "\"" + id.uuidString + "\""
         }
         text += "]}\n"
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(Self.fileName).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max))")
         do {
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try Self.writeNewFile(Array(text.utf8), at: temporary.path)
+            guard rename(temporary.path, url.path) == 0 else { throw SystemCallError.current("rename") }
         } catch {
-            throw StoreError.io(path: url.path, detail: error.localizedDescription)
+            unlink(temporary.path)
+            throw StoreError.io(path: url.path, detail: "\(error)")
+        }
+    }
+
+    /// Writes `bytes` to a new file at `path`, readable by its owner only.
+    private static func writeNewFile(_ bytes: [UInt8], at path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw SystemCallError.current("open") }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemCallError.current("write")
+            }
+            written += count
         }
     }
 
@@ -45,5 +69,20 @@ struct LastListing {
 
     private struct File: Decodable {
         let ids: [UUID]
+    }
+}
+
+/// A failed system call and what `errno` said.
+private struct SystemCallError: Error, CustomStringConvertible {
+    let call: String
+    let code: Int32
+
+    /// The error of the system call `call` that just failed.
+    static func current(_ call: String) -> SystemCallError {
+        SystemCallError(call: call, code: errno)
+    }
+
+    var description: String {
+        "\(call): \(String(cString: strerror(code)))"
     }
 }

@@ -23,10 +23,14 @@ enum DatabaseFile {
 
     /// Throws when the file at `url` must not be opened for writing. A missing
     /// or empty file passes: it will be created.
-    static func check(_ url: URL, migrator: DatabaseMigrator) throws {
+    ///
+    /// - Returns: Whether the file is a Rewind database with every migration
+    ///   of `migrator` applied, so that opening it needs no write.
+    @discardableResult
+    static func check(_ url: URL, migrator: DatabaseMigrator) throws -> Bool {
         let path = url.path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return }
-        guard (attributes[.size] as? NSNumber)?.intValue ?? 0 > 0 else { return }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
+        guard (attributes[.size] as? NSNumber)?.intValue ?? 0 > 0 else { return false }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError.io(path: path, detail: "the file cannot be read")
         }
@@ -40,7 +44,7 @@ enum DatabaseFile {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            try queue.read { db in
+            return try queue.read { db in
                 let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
                 guard check == ["ok"] else {
                     throw StoreError.corrupt(path: path, detail: check.prefix(3).joined(separator: "; "))
@@ -48,13 +52,14 @@ enum DatabaseFile {
                 let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
                 if id != applicationID {
                     guard id == 0, try isEmptyOrBeingCreated(db) else { throw StoreError.foreignDatabase(path: path) }
-                    return
+                    return false
                 }
                 if try migrator.hasBeenSuperseded(db) {
                     let known = Set(migrator.migrations)
                     let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted()
                     throw StoreError.newerSchema(path: path, unknownMigrations: unknown)
                 }
+                return try migrator.hasCompletedMigrations(db)
             }
         } catch let error as StoreError {
             throw error

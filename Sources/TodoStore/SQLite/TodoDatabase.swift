@@ -47,24 +47,48 @@ struct TodoDatabase: Sendable {
     }()
 
     /// Opens (creating if needed) the database at `url` after checking that
-    /// an existing file is a Rewind database this version can read.
+    /// an existing file is a Rewind database this version can read. Opening
+    /// an existing, up-to-date database writes nothing to it.
     init(url: URL, durability: SQLiteStore.Durability = .powerLoss) throws {
         self.url = url
-        try DatabaseFile.check(url, migrator: Self.migrator)
+        let upToDate = try DatabaseFile.check(url, migrator: Self.migrator)
         var configuration = Configuration()
-        configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
         configuration.label = "rewind"
         let synchronous = durability.synchronousPragma
         configuration.prepareDatabase { db in
+            // WAL mode by hand, not with GRDB's `journalMode = .wal`, which
+            // commits a dummy transaction whenever the -wal file is empty (at
+            // every open by a new process: a write and several fsyncs before
+            // the file was even read) and then sets `synchronous = NORMAL`
+            // over the durability chosen here. On a file already in WAL mode
+            // this pragma writes nothing.
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                throw DatabaseError(message: "could not switch the database to WAL mode")
+            }
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
         do {
             queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            try Self.migrator.migrate(queue)
+            // An up-to-date file is only read: migrating it anyway would be a
+            // write transaction, and a wait for the disk, on every open.
+            if !upToDate { try Self.migrate(queue) }
             try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         } catch let error as DatabaseError {
             throw StoreError.io(path: url.path, detail: error.message ?? "\(error)")
+        }
+    }
+
+    /// Applies the migrations the file lacks. GRDB's migrator reads which
+    /// migrations are applied outside the transaction that applies one, so
+    /// two processes creating a database at once may both run `v1`; the
+    /// second then fails (the table exists) after the first committed it,
+    /// and its failure is no failure when every migration is now applied.
+    private static func migrate(_ queue: DatabaseQueue) throws {
+        do {
+            try migrator.migrate(queue)
+        } catch {
+            guard try queue.read({ db in try migrator.hasCompletedMigrations(db) }) else { throw error }
         }
     }
 
@@ -78,21 +102,46 @@ struct TodoDatabase: Sendable {
         var position: Int
     }
 
+    /// Reads everything saved. Throws ``StoreError/corrupt(path:detail:)``
+    /// naming the first item or step that does not decode, or when SQLite
+    /// finds damaged pages while reading them.
+    ///
+    /// Item bodies in the usual shape, and the changes of steps that added an
+    /// item, are read by ``RowBodyReader``, without `Codable`; the others are decoded by
+    /// `JSONDecoder` in one call each (one array made of the rows' documents),
+    /// since a decoder call costs several microseconds of set-up. Only when
+    /// such an array does not decode are its rows decoded one by one, to name
+    /// the bad one.
+    ///
+    /// - Complexity: O(*n* + *s*) for *n* items and *s* steps.
     static func load(_ db: Database, path: String) throws -> Snapshot {
-        var items: [TodoItem] = []
-        var ranks: [UUID: Double] = [:]
+        do {
+            return try loadRows(db, path: path)
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            throw StoreError.corrupt(path: path, detail: error.message ?? "\(error)")
+        }
+    }
+
+    private static func loadRows(_ db: Database, path: String) throws -> Snapshot {
         let decoder = TodoJSON.makeDecoder()
+
+        var itemRanks: [Double] = []
+        var bodies = DocumentColumn(fast: RowBodyReader.item)
+        // The ids of the rows left to JSONDecoder, to name a bad one.
+        var otherIDs: [String] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT id, rank, body FROM item ORDER BY rank, id")
         while let row = try rows.next() {
-            let body: String = row["body"]
-            let item: TodoItem
-            do {
-                item = try decoder.decode(TodoItem.self, from: Data(body.utf8))
-            } catch {
-                throw StoreError.corrupt(path: path, detail: "item \(row["id"] as String? ?? "?") does not decode: \(error)")
-            }
-            ranks[item.id] = row["rank"]
-            items.append(item)
+            itemRanks.append(row[1])
+            let leftToDecoder = try row.withUnsafeData(atIndex: 2) { bodies.append($0) }
+            if leftToDecoder { otherIDs.append(row[0] ?? "?") }
+        }
+        let items = try bodies.values(decoder) { index, error in
+            StoreError.corrupt(path: path, detail: "item \(otherIDs[index]) does not decode: \(error)")
+        }
+        var ranks: [UUID: Double] = [:]
+        ranks.reserveCapacity(items.count)
+        for (item, rank) in zip(items, itemRanks) {
+            ranks[item.id] = rank
         }
         let list: TodoList
         do {
@@ -100,20 +149,25 @@ struct TodoDatabase: Sendable {
         } catch {
             throw StoreError.corrupt(path: path, detail: "\(error)")
         }
-        var steps: [HistoryStep<AppState.Change>] = []
+
+        var headers: [(name: String, date: Double, lastChangeDate: Double, coalescingKey: String?)] = []
+        var changes = DocumentColumn(fast: RowBodyReader.changes)
         let stepRows = try Row.fetchCursor(db, sql: "SELECT name, date, lastChangeDate, coalescingKey, changes FROM step ORDER BY seq")
         while let row = try stepRows.next() {
-            let changes: [AppState.Change]
-            do {
-                changes = try decoder.decode([AppState.Change].self, from: Data((row["changes"] as String).utf8))
-            } catch {
-                throw StoreError.corrupt(path: path, detail: "a history step does not decode: \(error)")
-            }
+            headers.append((row[0], row[1], row[2], row[3]))
+            _ = try row.withUnsafeData(atIndex: 4) { changes.append($0) }
+        }
+        let stepChanges = try changes.values(decoder) { _, error in
+            StoreError.corrupt(path: path, detail: "a history step does not decode: \(error)")
+        }
+        var steps: [HistoryStep<AppState.Change>] = []
+        steps.reserveCapacity(headers.count)
+        for (header, changes) in zip(headers, stepChanges) {
             steps.append(HistoryStep(
-                name: row["name"],
-                date: Date(timeIntervalSinceReferenceDate: row["date"]),
-                lastChangeDate: Date(timeIntervalSinceReferenceDate: row["lastChangeDate"]),
-                coalescingKey: row["coalescingKey"],
+                name: header.name,
+                date: Date(timeIntervalSinceReferenceDate: header.date),
+                lastChangeDate: Date(timeIntervalSinceReferenceDate: header.lastChangeDate),
+                coalescingKey: header.coalescingKey,
                 changes: changes))
         }
         let position = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'position'") ?? steps.count
@@ -121,5 +175,97 @@ struct TodoDatabase: Sendable {
             throw StoreError.corrupt(path: path, detail: "the history position \(position) lies outside its \(steps.count) steps")
         }
         return Snapshot(state: AppState(todos: list), ranks: ranks, steps: steps, position: position)
+    }
+
+    /// Decodes the `count` documents that `documents` holds, in one call when
+    /// they decode; otherwise one by one, throwing `failure(index, error)`
+    /// for the first that does not.
+    static func decodeAll<Value: Decodable>(
+        _ type: Value.Type, from documents: JSONArrayBuilder, count: Int, _ decoder: JSONDecoder,
+        failure: (Int, any Error) -> StoreError
+    ) throws -> [Value] {
+        // A body that is not one document (`{…},{…}`, or empty) makes the
+        // array fail to decode or have another count; both go the slow way.
+        if let all = try? decoder.decode([Value].self, from: documents.array), all.count == count {
+            return all
+        }
+        var values: [Value] = []
+        values.reserveCapacity(count)
+        for index in 0..<count {
+            do {
+                values.append(try decoder.decode(Value.self, from: documents.document(at: index)))
+            } catch {
+                throw failure(index, error)
+            }
+        }
+        return values
+    }
+}
+
+/// The values of a column of JSON documents, row by row: those that a fast
+/// reader takes at once, the others gathered for one `JSONDecoder` call.
+struct DocumentColumn<Value: Decodable> {
+    private let fast: (UnsafeRawBufferPointer) -> Value?
+    private var read: [Value?] = []
+    private var others = JSONArrayBuilder()
+    private var otherRows: [Int] = []
+
+    /// A column whose documents `fast` reads when it can (`nil` when it cannot).
+    init(fast: @escaping (UnsafeRawBufferPointer) -> Value?) {
+        self.fast = fast
+    }
+
+    /// Adds the next row's document (`nil` for SQL `NULL`). Returns whether
+    /// it is left to `JSONDecoder`.
+    @discardableResult
+    mutating func append(_ document: Data?) -> Bool {
+        if let value = document?.withUnsafeBytes(fast) {
+            read.append(value)
+            return false
+        }
+        read.append(nil)
+        otherRows.append(read.count - 1)
+        others.append(document)
+        return true
+    }
+
+    /// Every row's value, in order, decoding the documents left to `decoder`.
+    /// Throws `failure(index, error)` for the first of those that does not
+    /// decode, `index` counting only the documents left to the decoder.
+    func values(_ decoder: JSONDecoder, failure: (Int, any Error) -> StoreError) throws -> [Value] {
+        var values = read
+        let decoded = try TodoDatabase.decodeAll(Value.self, from: others, count: otherRows.count, decoder, failure: failure)
+        for (row, value) in zip(otherRows, decoded) {
+            values[row] = value
+        }
+        return values.compactMap { $0 }
+    }
+}
+
+/// The bytes of a JSON array made of documents appended one by one, which
+/// also gives back each document on its own.
+struct JSONArrayBuilder {
+    private var bytes = Data("[".utf8)
+    private var ranges: [Range<Int>] = []
+
+    /// Appends a document (`nil`, for SQL `NULL`, appends an empty one,
+    /// which does not decode).
+    mutating func append(_ document: Data?) {
+        if !ranges.isEmpty { bytes.append(UInt8(ascii: ",")) }
+        let start = bytes.count
+        if let document { bytes.append(document) }
+        ranges.append(start..<bytes.count)
+    }
+
+    /// The array: `[`, the documents separated by commas, `]`.
+    var array: Data {
+        var array = bytes
+        array.append(UInt8(ascii: "]"))
+        return array
+    }
+
+    /// The document appended `index`th.
+    func document(at index: Int) -> Data {
+        bytes.subdata(in: ranges[index])
     }
 }
