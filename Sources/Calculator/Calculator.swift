@@ -68,7 +68,12 @@ public struct Calculator: Equatable, Sendable {
     public private(set) var error: CalculatorError?
 
     /// The completed calculations, oldest first: `"12 + 3 = 15"`.
-    public private(set) var tape: [String] = []
+    ///
+    /// - Complexity: O(*n*) in the number of lines.
+    public var tape: [String] { printed.lines }
+
+    /// The tape's lines, shared with the snapshots of an undo history.
+    private var printed = Tape()
 
     /// The most digits a typed number can have.
     public static let maximumTypedDigits = 16
@@ -104,7 +109,7 @@ public struct Calculator: Equatable, Sendable {
         if error != nil {
             switch key {
             case .digit, .decimalPoint, .clear, .allClear:
-                self = Calculator(tape: tape)
+                self = Calculator(printed: printed)
             default:
                 return
             }
@@ -119,12 +124,12 @@ public struct Calculator: Equatable, Sendable {
         case .toggleSign: toggleSign()
         case .clear: clear()
         case .backspace: deleteLastCharacter()
-        case .allClear: self = Calculator(tape: tape)
+        case .allClear: self = Calculator(printed: printed)
         }
     }
 
-    private init(tape: [String]) {
-        self.tape = tape
+    private init(printed: Tape) {
+        self.printed = printed
     }
 }
 
@@ -204,7 +209,7 @@ extension Calculator {
         }
         guard let result = attempt({ () throws(CalculatorError) in try evaluation.operation.apply(lhs, evaluation.operand) }) else { return }
         let line = expression + [DisplayFormat.text(for: evaluation.operand), "=", DisplayFormat.text(for: result)]
-        tape.append(line.joined(separator: " "))
+        printed.append(line.joined(separator: " "))
         accumulator = result
         input = nil
         pendingOperation = nil
@@ -239,7 +244,7 @@ extension Calculator {
         if pendingOperation != nil {
             input = .typed(Entry(text: "0"))
         } else {
-            self = Calculator(tape: tape)
+            self = Calculator(printed: printed)
         }
     }
 
@@ -261,7 +266,7 @@ extension Calculator {
         do {
             return try operation()
         } catch {
-            self = Calculator(tape: tape)
+            self = Calculator(printed: printed)
             self.error = error
             return nil
         }
