@@ -46,9 +46,11 @@ final class PlainFixture {
 
     init() throws {
         var configuration = Configuration()
-        configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
+        // As TodoDatabase.swift does: WAL by pragma, then FULL (GRDB's own WAL
+        // set-up would reset synchronous to NORMAL after this closure).
         configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         let url = try TemporaryDirectory.make().appendingPathComponent("plain.sqlite")
