@@ -124,7 +124,7 @@ struct TodoErrorTests {
     @Test func aMalformedImportNamesTheBadField() throws {
         let document = #"{"format":"rewind-todos","version":1,"items":[{"id":"00000000-0000-4000-8000-000000000001","title":"A","created":"yesterday"}]}"#
         try Self.expectFailure(
-            ["import", "-"], status: 1,
+            ["import", "-"], status: 64,
             stderr: "- is not a to-do document: items[0].created: expected an ISO-8601 date like 2026-12-01T09:30:00.000Z",
             stdin: document)
         try Self.expectFailure(

@@ -81,7 +81,7 @@ extension RewindCommand.Todo {
                     state = try TodoJSON.decode(AppState.self, from: data)
                 } catch {
                     progress.finish()
-                    throw TodoCommandError("\(file) is not a to-do document: \(error.description)")
+                    throw TodoCommandError.usage("\(file) is not a to-do document: \(error.description)")
                 }
                 let items = state.todos.items
                 progress.show(.saving(items.count))

@@ -35,7 +35,7 @@ public final class JSONFileStore: AppStore, @unchecked Sendable {
         if let data = FileManager.default.contents(atPath: url.path), !data.isEmpty {
             let document: Document
             do {
-                document = try TodoJSON.decode(Document.self, from: data)
+                document = try TodoJSON.decode(Document.self, from: data, reading: .store)
             } catch {
                 throw StoreError.undecodableFile(path: url.path, detail: error.description)
             }

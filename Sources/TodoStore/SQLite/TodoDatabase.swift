@@ -123,7 +123,7 @@ struct TodoDatabase: Sendable {
     }
 
     private static func loadRows(_ db: Database, path: String) throws -> Snapshot {
-        let decoder = TodoJSON.makeDecoder()
+        let decoder = TodoJSON.makeDecoder(reading: .store)
 
         var itemRanks: [Double] = []
         var bodies = DocumentColumn(fast: RowBodyReader.item)

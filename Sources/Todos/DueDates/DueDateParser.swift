@@ -56,7 +56,7 @@ public struct DueDateParser: Sendable {
                 let start = try point(String(input[..<range.lowerBound]))
                 let (amount, unit) = try duration(String(input[range.upperBound...]))
                 due = .timeSpan(.duration(.from(start.date), for: amount, unit))
-            } else if input.hasPrefix("in "), let moment = relativeMoment(String(input.dropFirst(3))) {
+            } else if input.hasPrefix("in "), let moment = try relativeMoment(String(input.dropFirst(3))) {
                 due = .date(moment)
             } else {
                 let single = try point(input)
@@ -65,7 +65,9 @@ public struct DueDateParser: Sendable {
             do {
                 return try due.validated()
             } catch {
-                throw Problem(error.description)
+                // The domain's sentence becomes a clause: the accepted forms follow it.
+                let sentence = error.description.dropLast(error.description.hasSuffix(".") ? 1 : 0)
+                throw Problem(sentence.prefix(1).lowercased() + sentence.dropFirst())
             }
         } catch {
             throw fail(error.text)
@@ -74,7 +76,12 @@ public struct DueDateParser: Sendable {
 
     private struct Problem: Error {
         let text: String
-        init(_ text: String) { self.text = text }
+        /// Whether the problem is an amount reaching past the valid dates.
+        var isTooFar = false
+        init(_ text: String, isTooFar: Bool = false) {
+            self.text = text
+            self.isTooFar = isTooFar
+        }
     }
 
     // MARK: Points
@@ -92,13 +99,13 @@ public struct DueDateParser: Sendable {
         var rest: ArraySlice<String>
         if words.first == "in", words.count >= 3 {
             guard let amount = Int(words[1]), amount >= 0 else { throw Problem("“\(words[1])” is not a whole number") }
-            let days: Int
+            let weeks: Bool
             switch words[2] {
-            case "day", "days", "d": days = amount
-            case "week", "weeks", "w": days = amount * 7
+            case "day", "days", "d": weeks = false
+            case "week", "weeks", "w": weeks = true
             default: throw Problem("“in” counts days or weeks for a day, or minutes or hours for a moment")
             }
-            day = try addingDays(days, to: calendar.startOfDay(for: now))
+            day = try addingDays(try Self.days(amount, weeks: weeks), to: calendar.startOfDay(for: now))
             rest = words[3...]
         } else {
             day = try self.day(words[0])
@@ -160,13 +167,25 @@ public struct DueDateParser: Sendable {
 
     /// "30 minutes", "4 hours" after "in": a moment from now, or `nil` for
     /// day units, which make a whole day instead.
-    private func relativeMoment(_ text: String) -> Date? {
-        guard let (amount, unit) = try? duration(text) else { return nil }
+    private func relativeMoment(_ text: String) throws(Problem) -> Date? {
+        let amount: Int, unit: TodoDate.TimeSpan.Unit
+        do {
+            (amount, unit) = try duration(text)
+        } catch where error.isTooFar {
+            throw error
+        } catch {
+            return nil
+        }
         switch unit {
         case .days: return nil
         case .seconds, .minutes, .hours: return now.addingTimeInterval(Double(amount) * unit.seconds)
         }
     }
+
+    /// The longest amount of time typed: longer than the years 1 to 9999 of
+    /// ``TodoDate/validDates``, short enough that no arithmetic on it
+    /// overflows. Longer amounts are refused before any date is computed.
+    private static let longestSpan: TimeInterval = 400_000_000_000
 
     private func duration(_ text: String) throws(Problem) -> (Int, TodoDate.TimeSpan.Unit) {
         let words = text.split(separator: " ")
@@ -175,13 +194,35 @@ public struct DueDateParser: Sendable {
         }
         guard amount > 0 else { throw Problem("a duration must be positive") }
         switch words[1] {
-        case "second", "seconds", "sec", "secs", "s": return (amount, .seconds)
-        case "minute", "minutes", "min", "mins", "m": return (amount, .minutes)
-        case "hour", "hours", "h", "hr", "hrs": return (amount, .hours)
-        case "day", "days", "d": return (amount, .days)
-        case "week", "weeks", "w": return (amount * 7, .days)
+        case "second", "seconds", "sec", "secs", "s": return try Self.checked(amount, .seconds)
+        case "minute", "minutes", "min", "mins", "m": return try Self.checked(amount, .minutes)
+        case "hour", "hours", "h", "hr", "hrs": return try Self.checked(amount, .hours)
+        case "day", "days", "d": return try Self.checked(amount, .days)
+        case "week", "weeks", "w": return (try Self.days(amount, weeks: true), .days)
         default: throw Problem("“\(words[1])” is not a unit: use seconds, minutes, hours, days or weeks")
         }
+    }
+
+    /// `amount` of `unit`, refused when it reaches past the valid dates.
+    private static func checked(
+        _ amount: Int, _ unit: TodoDate.TimeSpan.Unit
+    ) throws(Problem) -> (Int, TodoDate.TimeSpan.Unit) {
+        guard Double(amount) * unit.seconds <= longestSpan else { throw tooFar(amount, unit.rawValue) }
+        return (amount, unit)
+    }
+
+    /// `amount` days, or weeks, as a count of days, refused when it
+    /// reaches past the valid dates.
+    private static func days(_ amount: Int, weeks: Bool) throws(Problem) -> Int {
+        let perUnit = weeks ? 7 : 1
+        guard Double(amount) * Double(perUnit) * 86_400 <= longestSpan else {
+            throw tooFar(amount, weeks ? "weeks" : "days")
+        }
+        return amount * perUnit
+    }
+
+    private static func tooFar(_ amount: Int, _ unit: String) -> Problem {
+        Problem("\(amount) \(unit) reaches past the dates allowed, which run from the year 1 to 9999", isTooFar: true)
     }
 
     private func addingDays(_ days: Int, to date: Date) throws(Problem) -> Date {

@@ -73,10 +73,13 @@ extension TodoList.Change: Codable {
     /// Reads a list change in the documented shape.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        try self.init(op: try container.decodeTag(forKey: .op, allowed: Self.ops), in: container)
+        try self.init(
+            op: try container.decodeTag(forKey: .op, allowed: Self.ops), in: container,
+            checkingRange: decoder.checksDateRange
+        )
     }
 
-    init(op: String, in container: KeyedDecodingContainer<Key>) throws {
+    init(op: String, in container: KeyedDecodingContainer<Key>, checkingRange: Bool) throws {
         switch op {
         case "add": self = .add(try container.decode(TodoItem.self, forKey: .item))
         case "insert":
@@ -88,12 +91,12 @@ extension TodoList.Change: Codable {
             self = .update(
                 try container.decode(UUID.self, forKey: .id),
                 try container.decode([TodoItem.Change].self, forKey: .changes),
-                at: try container.decodeDate(forKey: .at)
+                at: try container.decodeDate(forKey: .at, checkingRange: checkingRange)
             )
         case "replace": self = .replace(try container.decode([TodoItem].self, forKey: .items))
         case "move": self = .move(try container.decode(UUID.self, forKey: .id), to: try container.decode(Int.self, forKey: .to))
-        case "finishAll": self = .finishAll(at: try container.decodeDate(forKey: .at))
-        case "unfinishAll": self = .unfinishAll(at: try container.decodeDate(forKey: .at))
+        case "finishAll": self = .finishAll(at: try container.decodeDate(forKey: .at, checkingRange: checkingRange))
+        case "unfinishAll": self = .unfinishAll(at: try container.decodeDate(forKey: .at, checkingRange: checkingRange))
         default: self = .removeFinished
         }
     }
@@ -154,7 +157,7 @@ extension AppState.Change: Codable {
         if op == "setTodos" {
             self = .setting(.todos(try TodoList(itemsIn: container, forKey: .items)))
         } else {
-            self = .todos(try TodoList.Change(op: op, in: container))
+            self = .todos(try TodoList.Change(op: op, in: container, checkingRange: decoder.checksDateRange))
         }
     }
 

@@ -8,8 +8,15 @@ import Foundation
 /// domain are kept to the millisecond).
 public enum ISO8601Milliseconds {
     /// The text of `date`, rounded to the millisecond, in UTC.
+    ///
+    /// Years outside 0000–9999 are written with a sign or more digits
+    /// (`-0001-12-31T…`, `10000-01-01T…`), which ``date(from:)`` reads back;
+    /// the domain lets no such date in (``TodoDate/validDates``), but a file
+    /// written by an older version may hold one. A date beyond what a
+    /// millisecond count can hold (or not a number) is written as the
+    /// nearest one that can be, rather than trapping.
     public static func string(from date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = clampedMilliseconds(date.timeIntervalSince1970)
         let (seconds, millis) = floorDivide(milliseconds, 1000)
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
@@ -20,10 +27,12 @@ public enum ISO8601Milliseconds {
 
     /// The date `text` denotes, or `nil` when it is not an ISO 8601 date and
     /// time: `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM`.
-    /// Fractions finer than a millisecond are rounded.
+    /// Fractions finer than a millisecond are rounded. The year may carry a
+    /// sign and up to nine digits, as ``string(from:)`` writes the rare date
+    /// outside 0000–9999, so that everything written reads back.
     public static func date(from text: String) -> Date? {
         var scanner = DigitScanner(Array(text.utf8))
-        guard let year = scanner.number(4), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
+        guard let year = scanner.year(), scanner.skip("-"), let month = scanner.number(2), scanner.skip("-"),
               let day = scanner.number(2), scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
               let hour = scanner.number(2), scanner.skip(":"), let minute = scanner.number(2), scanner.skip(":"),
               let second = scanner.number(2),
@@ -45,8 +54,24 @@ public enum ISO8601Milliseconds {
             return nil
         }
         guard scanner.isAtEnd else { return nil }
+        // Nine digits of years fit in an Int64 count of seconds, not always of milliseconds.
         let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds * 1000 + millis) / 1000)
+        let (total, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow, total <= Int64.max - millis else {
+            return Date(timeIntervalSince1970: Double(seconds) + Double(millis) / 1000)
+        }
+        return Date(timeIntervalSince1970: Double(total + millis) / 1000)
+    }
+
+    /// The largest count of milliseconds written, the largest `Double` below
+    /// `Int64.max`: about 292 million years either side of 1970.
+    private static let millisecondLimit: Double = 9_223_372_036_854_774_784
+
+    /// `seconds` in whole milliseconds, kept within what can be written.
+    private static func clampedMilliseconds(_ seconds: TimeInterval) -> Int64 {
+        let milliseconds = (seconds * 1000).rounded()
+        guard milliseconds.isFinite else { return milliseconds > 0 ? Int64(millisecondLimit) : -Int64(millisecondLimit) }
+        return Int64(min(max(milliseconds, -millisecondLimit), millisecondLimit))
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
@@ -108,6 +133,16 @@ private struct DigitScanner {
         guard index < bytes.count, let ascii = mark.asciiValue, bytes[index] == ascii else { return false }
         index += 1
         return true
+    }
+
+    /// A year: an optional sign, then four to nine digits.
+    mutating func year() -> Int64? {
+        var sign: Int64 = 1
+        if skip("-") { sign = -1 } else { _ = skip("+") }
+        var digits = 0
+        while index + digits < bytes.count, (48...57).contains(bytes[index + digits]), digits < 10 { digits += 1 }
+        guard (4...9).contains(digits), let value = number(digits) else { return nil }
+        return sign * value
     }
 
     mutating func number(_ width: Int) -> Int64? {

@@ -7,25 +7,36 @@ extension TodoDate: Codable {
     private enum Key: String, CodingKey { case kind, date, start, end, amount, unit }
     private static let kinds = ["unknown", "date", "span", "duration"]
 
-    /// Reads a due date in the documented shape and validates it.
+    /// Reads a due date in the documented shape and validates it; its dates
+    /// must lie in ``validDates`` unless the document is a store's own
+    /// (``TodoJSON/Source/store``).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
+        let checkingRange = decoder.checksDateRange
+        let due: TodoDate
+        let blamed: Key
         switch try container.decodeTag(forKey: .kind, allowed: Self.kinds) {
         case "date":
-            self = .date(try container.decodeDate(forKey: .date))
+            due = .date(try container.decodeDate(forKey: .date, checkingRange: checkingRange))
+            blamed = .date
         case "span":
-            let start = try container.decodeDate(forKey: .start)
-            let end = try container.decodeNil(forKey: .end) ? nil : try container.decodeDate(forKey: .end)
-            let span = TodoDate.timeSpan(.start(.from(start), end.map { .to($0) } ?? .unknown))
-            self = try container.validating(.end) { () throws(TodoError) in try span.validated() }
+            let start = try container.decodeDate(forKey: .start, checkingRange: checkingRange)
+            let end = try container.decodeNil(forKey: .end)
+                ? nil : try container.decodeDate(forKey: .end, checkingRange: checkingRange)
+            due = .timeSpan(.start(.from(start), end.map { .to($0) } ?? .unknown))
+            blamed = .end
         case "duration":
-            let start = try container.decodeDate(forKey: .start)
+            let start = try container.decodeDate(forKey: .start, checkingRange: checkingRange)
             let amount = try container.decode(Int.self, forKey: .amount)
             let unit = try container.decodeTag(forKey: .unit, allowed: TimeSpan.Unit.allCases.map(\.rawValue))
-            let span = TodoDate.timeSpan(.duration(.from(start), for: amount, TimeSpan.Unit(rawValue: unit) ?? .days))
-            self = try container.validating(.amount) { () throws(TodoError) in try span.validated() }
+            due = .timeSpan(.duration(.from(start), for: amount, TimeSpan.Unit(rawValue: unit) ?? .days))
+            blamed = .amount
         default:
-            self = .unknown
+            due = .unknown
+            blamed = .kind
+        }
+        self = try container.validating(blamed) { () throws(TodoError) in
+            try due.validated(checkingRange: checkingRange)
         }
     }
 

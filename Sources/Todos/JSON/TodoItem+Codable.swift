@@ -22,8 +22,10 @@ extension TodoItem: Codable {
         self.state = known
         due = try container.decodeIfPresent(TodoDate.self, forKey: .due) ?? .unknown
         location = try container.decodeIfPresent(Location.self, forKey: .location) ?? .unknown
-        created = try container.decodeDate(forKey: .created)
-        changed = try container.contains(.changed) ? container.decodeDate(forKey: .changed) : created
+        let checkingRange = decoder.checksDateRange
+        created = try container.decodeDate(forKey: .created, checkingRange: checkingRange)
+        changed = try container.contains(.changed)
+            ? container.decodeDate(forKey: .changed, checkingRange: checkingRange) : created
     }
 
     /// Writes every field of the item.

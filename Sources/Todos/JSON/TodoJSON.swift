@@ -28,11 +28,24 @@ public enum TodoJSON {
         return encoder
     }
 
-    /// A JSON decoder set up for the format (ISO 8601 dates).
-    public static func makeDecoder() -> JSONDecoder {
+    /// Where a document comes from, which decides how its dates are checked.
+    public enum Source: Sendable {
+        /// Input from a person or a program (the API, an import): every date
+        /// must lie in ``TodoDate/validDates``.
+        case input
+        /// A store's own file, which an older version may have written with
+        /// dates outside that range: they are read as they are, so that the
+        /// file opens and nothing in it is lost.
+        case store
+    }
+
+    /// A JSON decoder set up for the format (ISO 8601 dates) and for
+    /// documents from `source`.
+    public static func makeDecoder(reading source: Source = .input) -> JSONDecoder {
         let decoder = JSONDecoder()
+        decoder.userInfo[.todoJSONSource] = source
         decoder.dateDecodingStrategy = .custom { decoder in
-            try decoder.singleValueContainer().decodeISO8601Date()
+            try decoder.singleValueContainer().decodeISO8601Date(checkingRange: decoder.checksDateRange)
         }
         return decoder
     }
@@ -57,9 +70,11 @@ public enum TodoJSON {
     ///
     /// - Throws: ``TodoJSONError`` that names the path of the bad field, as
     ///   `items[2].due.start: expected an ISO-8601 date like 2026-12-01T09:30:00.000Z`.
-    public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws(TodoJSONError) -> Value {
+    public static func decode<Value: Decodable>(
+        _ type: Value.Type, from data: Data, reading source: Source = .input
+    ) throws(TodoJSONError) -> Value {
         do {
-            return try makeDecoder().decode(type, from: data)
+            return try makeDecoder(reading: source).decode(type, from: data)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw TodoJSONError(path: "", message: "not valid JSON: \(context.underlyingError?.localizedDescription ?? context.debugDescription)")
@@ -71,12 +86,28 @@ public enum TodoJSON {
     }
 }
 
+extension CodingUserInfoKey {
+    /// The ``TodoJSON/Source`` of the document being decoded.
+    static let todoJSONSource = CodingUserInfoKey(rawValue: "rewind.todoJSONSource")!
+}
+
+extension Decoder {
+    /// Whether dates must lie in ``TodoDate/validDates``: for every document
+    /// but a store's own (``TodoJSON/Source/store``).
+    var checksDateRange: Bool {
+        userInfo[.todoJSONSource] as? TodoJSON.Source != .store
+    }
+}
+
 extension SingleValueDecodingContainer {
     /// Decodes an ISO 8601 date string or throws an error naming what is expected.
-    func decodeISO8601Date() throws -> Date {
+    func decodeISO8601Date(checkingRange: Bool) throws -> Date {
         let text = try decode(String.self)
         guard let date = ISO8601Milliseconds.date(from: text) else {
             throw DecodingError.dataCorruptedError(in: self, debugDescription: ISO8601Messages.expected)
+        }
+        if checkingRange, !TodoDate.validDates.contains(date) {
+            throw DecodingError.dataCorruptedError(in: self, debugDescription: TodoError.dateOutOfRange(date).description)
         }
         return date
     }
@@ -87,8 +118,9 @@ enum ISO8601Messages {
 }
 
 extension KeyedDecodingContainer {
-    /// Decodes the ISO 8601 date at `key`, naming the key when it is not one.
-    func decodeDate(forKey key: Key) throws -> Date {
+    /// Decodes the ISO 8601 date at `key`, naming the key when it is not one
+    /// or, when `checkingRange`, when it lies outside ``TodoDate/validDates``.
+    func decodeDate(forKey key: Key, checkingRange: Bool) throws -> Date {
         let text: String
         do {
             text = try decode(String.self, forKey: key)
@@ -97,6 +129,11 @@ extension KeyedDecodingContainer {
         }
         guard let date = ISO8601Milliseconds.date(from: text) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: ISO8601Messages.expected)
+        }
+        if checkingRange, !TodoDate.validDates.contains(date) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: TodoError.dateOutOfRange(date).description
+            )
         }
         return date
     }

@@ -99,26 +99,48 @@ public enum TodoDate: Equatable, Hashable, Sendable {
         }
     }
 
+    /// The dates a due date may name, its computed end included: from the
+    /// first moment of the year 1 to the last millisecond of the year 9999,
+    /// in UTC. Every such date is written and read back exactly.
+    public static let validDates: ClosedRange<Date> =
+        Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799.999)
+
     /// This due date with dates rounded to milliseconds, after checking that
-    /// a span ends after it starts and a duration is positive.
+    /// a span ends after it starts, a duration is positive, and every date,
+    /// the end of a duration included, lies in ``validDates``.
     ///
-    /// - Throws: ``TodoError/spanEndsBeforeStart(start:end:)`` or
-    ///   ``TodoError/durationNotPositive(_:)``.
+    /// - Throws: ``TodoError/spanEndsBeforeStart(start:end:)``,
+    ///   ``TodoError/durationNotPositive(_:)`` or ``TodoError/dateOutOfRange(_:)``.
     public func validated() throws(TodoError) -> TodoDate {
+        try validated(checkingRange: true)
+    }
+
+    /// ``validated()``, with the check of ``validDates`` left out when
+    /// `checkingRange` is false: for reading a file written by an older
+    /// version, which may hold a date outside it.
+    func validated(checkingRange: Bool) throws(TodoError) -> TodoDate {
+        let checked: TodoDate
         switch self {
         case .unknown:
             return .unknown
         case .date(let date):
-            return .date(date.roundedToMilliseconds)
+            checked = .date(date.roundedToMilliseconds)
         case .timeSpan(.start(.from(let start), .unknown)):
-            return .timeSpan(.start(.from(start.roundedToMilliseconds), .unknown))
+            checked = .timeSpan(.start(.from(start.roundedToMilliseconds), .unknown))
         case .timeSpan(.start(.from(let start), .to(let end))):
             let (start, end) = (start.roundedToMilliseconds, end.roundedToMilliseconds)
             guard end > start else { throw .spanEndsBeforeStart(start: start, end: end) }
-            return .timeSpan(.start(.from(start), .to(end)))
+            checked = .timeSpan(.start(.from(start), .to(end)))
         case .timeSpan(.duration(.from(let start), let amount, let unit)):
             guard amount > 0 else { throw .durationNotPositive(amount) }
-            return .timeSpan(.duration(.from(start.roundedToMilliseconds), for: amount, unit))
+            checked = .timeSpan(.duration(.from(start.roundedToMilliseconds), for: amount, unit))
         }
+        if checkingRange { try Self.checkRange(checked.start, checked.deadline) }
+        return checked
+    }
+
+    /// Throws for the first of `dates` outside ``validDates``.
+    static func checkRange(_ dates: Date?...) throws(TodoError) {
+        for case let date? in dates where !validDates.contains(date) { throw .dateOutOfRange(date) }
     }
 }

@@ -21,6 +21,9 @@ public enum TodoError: Error, Equatable, Hashable, Sendable {
     case spanEndsBeforeStart(start: Date, end: Date)
     /// A duration was zero or negative.
     case durationNotPositive(Int)
+    /// A date, or the end of a duration, lay outside ``TodoDate/validDates``
+    /// (the years 1 to 9999).
+    case dateOutOfRange(Date)
     /// No item has this id.
     case itemNotFound(UUID)
     /// An item with this id is already in the list.
@@ -54,6 +57,8 @@ extension TodoError: CustomStringConvertible {
             "A time span must end after it starts; \(ISO8601Milliseconds.string(from: end)) is not after \(ISO8601Milliseconds.string(from: start))."
         case .durationNotPositive(let amount):
             "A duration must be positive; \(amount) is not."
+        case .dateOutOfRange(let date):
+            "A date must lie between 0001-01-01 and 9999-12-31 (UTC); \(Self.describeOutOfRange(date)) does not."
         case .itemNotFound(let id):
             "There is no item with id \(id.uuidString)."
         case .duplicateItem(let id):
@@ -64,6 +69,23 @@ extension TodoError: CustomStringConvertible {
             "Nothing to change: \(reason)."
         }
     }
+}
+
+extension TodoError {
+    /// A date outside the valid range, in words that never overflow.
+    private static func describeOutOfRange(_ date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        // Dates within 292 million years are written exactly; further out only the direction is told.
+        guard seconds.isFinite, abs(seconds) < 9.2e15 else { return seconds < 0 ? "one far in the past" : "one far in the future" }
+        return ISO8601Milliseconds.string(from: date)
+    }
+}
+
+extension TodoError: CustomDebugStringConvertible {
+    /// The same sentence as ``description``: printing an error never prints
+    /// a raw `Date`, whose own description traps for dates past the year
+    /// 292 million.
+    public var debugDescription: String { description }
 }
 
 extension TodoError: LocalizedError {

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import Todos
+
+/// Dates from input are kept to the years 1–9999, every number typed is
+/// checked before any arithmetic, and whatever is written reads back.
+@Suite("Dates from input")
+struct DateRangeSpecs {
+    static let parser = DueDateParser(now: Fixtures.start, timeZone: .gmt)
+
+    @Suite("typed due dates far away")
+    struct Typed {
+        /// Each of these once trapped (an overflow) or was accepted and then
+        /// could not be read back.
+        static let tooFar = [
+            "in 999999999999999 days",
+            "in 106751991168 days",
+            "in 9223372036854775807 hours",
+            "in 9223372036854775807 weeks",
+            "in 9223372036854775807 days",
+            "in 9223372036854775807 seconds",
+            "2026-12-01 for 9223372036854775807 weeks",
+            "2026-12-01 for 9223372036854775807 days",
+            "2026-12-01 14:00 for 9223372036854775807 hours",
+            "in 3000000 days",
+            "9999-12-31..9999-12-31",
+            "9999-12-31 23:00 for 2 hours",
+        ]
+
+        @Test("are refused with the range allowed", arguments: tooFar)
+        func areRefused(text: String) {
+            #expect {
+                try parser.parse(text)
+            } throws: { error in
+                let message = (error as? DueDateError)?.problem ?? ""
+                return message.contains("9999")
+            }
+        }
+
+        @Test func theLastDayOfTheRangeIsAccepted() throws {
+            let due = try parser.parse("9999-12-30")
+            #expect(due.deadline.map(TodoDate.validDates.contains) == true)
+            #expect(try parser.parse("9999-12-31 23:59").start.map(TodoDate.validDates.contains) == true)
+        }
+
+        @Test func theFirstDayOfTheRangeIsAccepted() throws {
+            // Foundation's Gregorian calendar is Julian before 1582: its 0001-01-03 is the proleptic 0001-01-01.
+            #expect(try parser.parse("0001-01-03 00:00").start == TodoDate.validDates.lowerBound)
+            #expect(throws: DueDateError.self) { try parser.parse("0000-12-31") }
+        }
+    }
+
+    @Suite("validated due dates")
+    struct Validated {
+        static let lastMoment = TodoDate.validDates.upperBound
+
+        @Test func aDateAfterTheYear9999IsRefused() throws {
+            let next = Date(timeIntervalSince1970: Self.lastMoment.timeIntervalSince1970 + 0.001)
+            #expect(throws: TodoError.dateOutOfRange(next)) { try TodoDate.date(next).validated() }
+            #expect(try TodoDate.date(Self.lastMoment).validated() == .date(Self.lastMoment))
+        }
+
+        @Test func aDurationWhoseEndIsTooFarIsRefused() {
+            let start = Fixtures.start
+            #expect(throws: TodoError.self) {
+                try TodoDate.timeSpan(.duration(.from(start), for: .max, .days)).validated()
+            }
+            #expect(throws: TodoError.self) {
+                try TodoDate.timeSpan(.duration(.from(start), for: 3_000_000, .days)).validated()
+            }
+        }
+
+        @Test func theMessageSaysWhatIsAllowed() {
+            let far = Date(timeIntervalSince1970: 1e300)
+            #expect(TodoError.dateOutOfRange(far).description
+                == "A date must lie between 0001-01-01 and 9999-12-31 (UTC); one far in the future does not.")
+            let year10000 = Date(timeIntervalSince1970: 253_402_300_800)
+            #expect(TodoError.dateOutOfRange(year10000).description.contains("10000-01-01T00:00:00.000Z"))
+        }
+
+        @Test func anItemCannotBeGivenAnOutOfRangeDueDate() throws {
+            let item = try TodoItem(id: Fixtures.id(1), title: "Milk", created: Fixtures.start)
+            let far = Date(timeIntervalSince1970: 253_402_300_800)
+            #expect(throws: TodoError.dateOutOfRange(far)) {
+                try item.alter(.due(to: .date(far)), at: Fixtures.start)
+            }
+        }
+    }
+
+    @Suite("ISO 8601 text")
+    struct ISOText {
+        /// Years an older version wrote for far dates, which it could not read back.
+        static let extended = [
+            "-0001-12-31T00:01:00.000Z",
+            "0000-01-01T00:00:00.000Z",
+            "10000-01-01T23:59:59.999Z",
+            "10240-03-17T00:00:00.000Z",
+            "292000000-01-01T00:00:00.000Z",
+            "-292000000-01-01T00:00:00.000Z",
+        ]
+
+        @Test("reads back what it writes", arguments: extended)
+        func roundTrip(text: String) throws {
+            let date = try #require(ISO8601Milliseconds.date(from: text))
+            #expect(ISO8601Milliseconds.string(from: date) == text)
+        }
+
+        @Test func writesAnyDateWithoutTrapping() {
+            for seconds in [1e300, -1e300, .infinity, -.infinity, .nan, 9.3e15, -9.3e15] {
+                let text = ISO8601Milliseconds.string(from: Date(timeIntervalSince1970: seconds))
+                #expect(ISO8601Milliseconds.date(from: text) != nil, "\(seconds) was written as \(text)")
+            }
+        }
+
+        @Test func refusesYearsOfTenDigitsAndMalformedSigns() {
+            #expect(ISO8601Milliseconds.date(from: "1234567890-01-01T00:00:00Z") == nil)
+            #expect(ISO8601Milliseconds.date(from: "--001-01-01T00:00:00Z") == nil)
+            #expect(ISO8601Milliseconds.date(from: "999-01-01T00:00:00Z") == nil)
+        }
+    }
+
+    @Suite("JSON")
+    struct JSON {
+        static let outOfRange = [
+            #"{"kind": "date", "date": "9999-12-31T23:59:59.999-23:59"}"#,
+            #"{"kind": "date", "date": "0000-01-01T00:00:00+23:59"}"#,
+            #"{"kind": "span", "start": "2026-01-01T00:00:00Z", "end": "10000-01-01T00:00:00Z"}"#,
+            #"{"kind": "duration", "start": "2026-01-01T00:00:00Z", "amount": 9223372036854775807, "unit": "days"}"#,
+            #"{"kind": "duration", "start": "9999-12-31T00:00:00Z", "amount": 2, "unit": "days"}"#,
+        ]
+
+        @Test("input with a date out of range is refused, naming the field", arguments: outOfRange)
+        func inputIsRefused(json: String) {
+            #expect {
+                try TodoJSON.decode(TodoDate.self, from: Data(json.utf8))
+            } throws: { error in
+                (error as? TodoJSONError)?.description.contains("0001-01-01 and 9999-12-31") == true
+            }
+        }
+
+        @Test("a store's own file reads as it is", arguments: outOfRange)
+        func storedIsRead(json: String) throws {
+            let due = try TodoJSON.decode(TodoDate.self, from: Data(json.utf8), reading: .store)
+            let again = try TodoJSON.decode(TodoDate.self, from: TodoJSON.encode(due), reading: .store)
+            #expect(again == due)
+        }
+
+        @Test func anImportedItemCreatedInTheYear0IsRefused() {
+            let json = #"{"id": "00000000-0000-0000-0000-000000000001", "title": "a", "created": "0000-01-01T00:00:00+23:59"}"#
+            #expect(throws: TodoJSONError.self) { try TodoJSON.decode(TodoItem.self, from: Data(json.utf8)) }
+            #expect(throws: Never.self) { try TodoJSON.decode(TodoItem.self, from: Data(json.utf8), reading: .store) }
+        }
+    }
+}
