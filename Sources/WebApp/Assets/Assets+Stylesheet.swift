@@ -14,7 +14,7 @@ extension Assets {
           --accent: #b83f45;
           --accent-text: #ffffff;
           --focus: #cf7d7d;
-          --done: #8a8a8a;
+          --done: #6b6b6b;
           --danger: #c62828;
           --danger-text: #ffffff;
           --overdue: #c62828;
@@ -36,7 +36,7 @@ extension Assets {
             --accent: #e06c72;
             --accent-text: #121212;
             --focus: #f0a0a4;
-            --done: #8c8c8c;
+            --done: #9a9a9a;
             --danger: #f26b68;
             --danger-text: #121212;
             --overdue: #ff8a80;
@@ -167,7 +167,7 @@ extension Assets {
         .history-step { width: 100%; text-align: left; display: flex; justify-content: space-between; gap: 0.5rem; min-height: 2.25rem; }
         .history-more { color: var(--muted); font-size: 0.85rem; padding: 0.2rem 0.5rem; }
         .history-step time { color: var(--muted); font-size: 0.8rem; white-space: nowrap; }
-        .history-step.undone { color: var(--faint); font-style: italic; }
+        .history-step.undone { color: var(--done); font-style: italic; }
         .history-step.current, .history-step[aria-current="step"] { border-color: var(--accent); box-shadow: inset 3px 0 0 var(--accent); font-weight: 600; }
 
         /* Detail view */
@@ -182,7 +182,7 @@ extension Assets {
           width: 100%; padding: 0.5rem; border: 1px solid var(--border); border-radius: var(--radius); background: var(--surface-2); min-height: 2.5rem;
         }
         .field textarea { min-height: 6rem; resize: vertical; }
-        .choice-row { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+        .detail-form fieldset.choice-row { display: flex; flex-wrap: wrap; gap: 0.75rem; border: 0; padding: 0; margin: 0; }
         .choice-row label { display: inline-flex; gap: 0.3rem; align-items: center; }
         .grid-2 { display: grid; gap: 0.6rem; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); }
         .steps-list { margin: 0; padding-left: 1.5rem; display: grid; gap: 0.4rem; }

@@ -160,7 +160,10 @@ struct TodoDetailPage {
         let start = item.due.start
         return HTML.element("fieldset", [.class("due-fieldset")]) {
             HTML.element("legend") { "Due" }
-            choices(name: "dueKind", selected: dueKind.rawValue, DueKind.allCases.map { ($0.rawValue, $0.label) })
+            choices(
+                name: "dueKind", legend: "Kind of due date", selected: dueKind.rawValue,
+                DueKind.allCases.map { ($0.rawValue, $0.label) }
+            )
             HTML.element("div", [.data("due", "date"), .class("grid-2")]) {
                 dateInput(name: "dueDate", label: "Date and time", date: start)
             }
@@ -248,7 +251,7 @@ struct TodoDetailPage {
         return HTML.element("fieldset", [.class("location-fieldset")]) {
             HTML.element("legend") { "Location" }
             choices(
-                name: "locationKind", selected: kind,
+                name: "locationKind", legend: "Kind of location", selected: kind,
                 [("none", "None"), ("address", "Address"), ("coordinate", "Coordinate"), ("directions", "Directions")]
             )
             HTML.element("div", [.data("location", "address"), .class("grid-2")]) {
@@ -281,8 +284,14 @@ struct TodoDetailPage {
         }
     }
 
-    private func choices(name: StaticString, selected: String, _ options: [(String, String)]) -> HTML {
-        HTML.element("div", [.class("choice-row"), Attribute("role", "radiogroup")]) {
+    /// Radio buttons in a fieldset of their own, named by a legend that
+    /// screen readers read (the surrounding fieldset's legend shows it), so
+    /// that the set is one labelled group with no other field in it.
+    private func choices(
+        name: StaticString, legend: String, selected: String, _ options: [(String, String)]
+    ) -> HTML {
+        HTML.element("fieldset", [.class("choice-row")]) {
+            HTML.element("legend", [.class("visually-hidden")]) { legend }
             for (value, label) in options {
                 HTML.element("label") {
                     HTML.void(
