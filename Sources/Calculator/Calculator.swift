@@ -60,20 +60,33 @@ public struct Calculator: Equatable, Sendable {
     public private(set) var pendingOperation: ArithmeticOperation?
     /// The last operation evaluated by `=`, which another `=` repeats.
     private var lastEvaluation: Evaluation?
-    /// The calculation under way as it will be printed on the tape.
-    private var expression: [String] = []
+    /// The calculation under way as it will be printed on the tape, shared
+    /// with the snapshots of an undo history so that a press costs the same
+    /// however long the chain. It keeps the first ``maximumPrintedTerms``
+    /// terms; ``elidedTerms`` counts the ones after them.
+    private var expression = Tape()
+    /// How many terms of a long chain are left out of its tape line.
+    private var elidedTerms = 0
+
+    /// The most numbers and operators of one calculation printed on the
+    /// tape; a longer chain is printed as its start, `…`, and its end.
+    public static let maximumPrintedTerms = 32
 
     /// Why the last calculation failed, or `nil` when the calculator shows a
     /// number.
     public private(set) var error: CalculatorError?
 
-    /// The completed calculations, oldest first: `"12 + 3 = 15"`.
+    /// The completed calculations, oldest first: `"12 + 3 = 15"`; at least
+    /// the newest ``maximumTapeLines`` of them, at most twice as many.
     ///
     /// - Complexity: O(*n*) in the number of lines.
     public var tape: [String] { printed.lines }
 
     /// The tape's lines, shared with the snapshots of an undo history.
     private var printed = Tape()
+
+    /// How many of the newest calculations the tape keeps at least.
+    public static let maximumTapeLines = 200
 
     /// The most digits a typed number can have.
     public static let maximumTypedDigits = 16
@@ -165,7 +178,7 @@ extension Calculator {
     /// A new number replaces a shown result; with no pending operation it
     /// starts a new calculation.
     private mutating func startTyping(_ entry: Entry) {
-        if pendingOperation == nil { expression = [] }
+        if pendingOperation == nil { startExpression() }
         input = .typed(entry)
     }
 
@@ -174,18 +187,21 @@ extension Calculator {
         guard input != nil || pendingOperation == nil else {
             // An operator right after another one replaces it.
             pendingOperation = operation
-            if !expression.isEmpty { expression.removeLast() }
-            expression.append(operation.symbol)
+            if elidedTerms == 0 {
+                if !expression.isEmpty { expression.removeLast() }
+                expression.append(operation.symbol)
+            }
             return
         }
         let operand = displayedValue
         if let pending = pendingOperation {
             let lhs = accumulator
             guard let result = attempt({ () throws(CalculatorError) in try pending.apply(lhs, operand) }) else { return }
-            expression += [DisplayFormat.text(for: operand), operation.symbol]
+            print(DisplayFormat.text(for: operand), operation.symbol)
             accumulator = result
         } else {
-            expression = [DisplayFormat.text(for: operand), operation.symbol]
+            startExpression()
+            print(DisplayFormat.text(for: operand), operation.symbol)
             accumulator = operand
         }
         pendingOperation = operation
@@ -201,20 +217,39 @@ extension Calculator {
         } else if let last = lastEvaluation {
             evaluation = last
             lhs = displayedValue
-            expression = [DisplayFormat.text(for: lhs), last.operation.symbol]
+            startExpression()
+            print(DisplayFormat.text(for: lhs), last.operation.symbol)
         } else {
             accumulator = displayedValue
             input = nil
             return
         }
         guard let result = attempt({ () throws(CalculatorError) in try evaluation.operation.apply(lhs, evaluation.operand) }) else { return }
-        let line = expression + [DisplayFormat.text(for: evaluation.operand), "=", DisplayFormat.text(for: result)]
-        printed.append(line.joined(separator: " "))
+        let elision = elidedTerms > 0 ? ["…", evaluation.operation.symbol] : []
+        let line = expression.lines + elision
+            + [DisplayFormat.text(for: evaluation.operand), "=", DisplayFormat.text(for: result)]
+        printed.append(line.joined(separator: " "), keepingAbout: Self.maximumTapeLines)
         accumulator = result
         input = nil
         pendingOperation = nil
         lastEvaluation = evaluation
-        expression = []
+        startExpression()
+    }
+
+    private mutating func startExpression() {
+        expression = Tape()
+        elidedTerms = 0
+    }
+
+    /// Adds an operand and its operator to the calculation's tape line, or
+    /// counts them once the line has ``maximumPrintedTerms`` terms.
+    private mutating func print(_ operand: String, _ symbol: String) {
+        guard elidedTerms == 0, expression.count + 2 <= Self.maximumPrintedTerms else {
+            elidedTerms += 2
+            return
+        }
+        expression.append(operand)
+        expression.append(symbol)
     }
 
     private mutating func applyPercent() {

@@ -110,6 +110,23 @@ extension CalculatorSession: UndoController {
     /// The name of the step ``redo()`` would repeat.
     public var redoActionName: String? { history.redoActionName }
 
+    /// How many steps can be undone from the newest one back: the key
+    /// presses (and replays) the history holds.
+    public var stepCount: Int { history.count - 1 }
+
+    /// How many of the oldest steps were dropped (by the undo limit or a
+    /// memory budget) and can no longer be undone.
+    public var droppedStepCount: Int { history.droppedCount }
+
+    /// Drops the `count` oldest steps, never the current state: what a
+    /// memory budget does when the session holds too much.
+    ///
+    /// - Returns: How many steps were dropped.
+    @discardableResult
+    public mutating func dropOldestSteps(_ count: Int) -> Int {
+        history.dropOldest(count)
+    }
+
     /// Reverts the last key press (or replay) and returns its name, or `nil`
     /// when there is nothing to undo. Undo is not recorded in macros.
     @discardableResult

@@ -1,12 +1,14 @@
-/// The lines of a calculator's tape, kept so that copies share them.
+/// Lines of text kept so that copies share them: a calculator's tape, and
+/// the chain of the calculation under way.
 ///
 /// An undo history keeps a snapshot of the calculator after every key press.
-/// With the tape as an array, every `=` copied all the lines before it, so a
-/// long session's history grew with the square of its length. Here each line
-/// is a node that points to the lines before it: appending to a copy adds
-/// one node and shares the rest.
+/// With arrays, every press copied all the lines (or operands) before it, so
+/// a long session's or a long chain's history grew with the square of its
+/// length. Here each line is a node that points to the lines before it:
+/// appending to a copy adds one node and shares the rest.
 ///
-/// - Complexity: ``append(_:)`` and ``count`` are O(1); ``lines`` is O(*n*).
+/// - Complexity: ``append(_:)``, ``removeLast()`` and ``count`` are O(1);
+///   ``lines`` is O(*n*).
 struct Tape: Equatable, Sendable {
     private var last: Line?
 
@@ -40,6 +42,14 @@ struct Tape: Equatable, Sendable {
     /// How many lines the tape has.
     var count: Int { last?.count ?? 0 }
 
+    /// Whether the tape has no line.
+    var isEmpty: Bool { last == nil }
+
+    /// Takes the newest line off, if there is one.
+    mutating func removeLast() {
+        last = last?.previous
+    }
+
     /// The lines, oldest first.
     var lines: [String] {
         var lines: [String] = []
@@ -55,6 +65,18 @@ struct Tape: Equatable, Sendable {
     /// Prints `text` as the newest line.
     mutating func append(_ text: String) {
         last = Line(text, after: last)
+    }
+
+    /// Prints `text` as the newest line and keeps about the newest `limit`
+    /// lines: once there are twice as many, the older ones go.
+    ///
+    /// - Complexity: O(1) amortized.
+    mutating func append(_ text: String, keepingAbout limit: Int) {
+        append(text)
+        guard limit > 0, count > 2 * limit else { return }
+        var kept = Tape()
+        for line in lines.suffix(limit) { kept.append(line) }
+        self = kept
     }
 
     static func == (lhs: Tape, rhs: Tape) -> Bool {

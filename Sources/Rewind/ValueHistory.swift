@@ -20,6 +20,15 @@ public struct ValueHistory<Value: Equatable> {
     private var names: [String]
     private var index = 0
 
+    /// How many values were removed from the front so far.
+    private var removedCount = 0
+
+    /// How many of the oldest values were dropped so far, by the ``limit``
+    /// or by ``dropOldest(_:)``: the steps to them can no longer be undone.
+    public var droppedCount: Int {
+        removedCount + oldest
+    }
+
     /// The most undo steps kept, or `nil` for no limit. When a new value
     /// would exceed it, the oldest values are dropped.
     public let limit: Int?
@@ -39,9 +48,15 @@ public struct ValueHistory<Value: Equatable> {
         values[index]
     }
 
+    /// The index in `values` of the oldest value within the ``limit``; older
+    /// ones wait to be dropped in a batch.
+    private var oldest: Int {
+        limit.map { max(0, values.count - 1 - $0) } ?? 0
+    }
+
     /// Whether there is a value before the current one.
     public var hasPrevious: Bool {
-        index > 0
+        index > oldest
     }
 
     /// Whether there is a value after the current one, left by stepping back.
@@ -51,26 +66,27 @@ public struct ValueHistory<Value: Equatable> {
 
     /// How many values the history holds, the current one included.
     public var count: Int {
-        values.count
+        values.count - oldest
     }
 
     /// The position of the current value among all values (0 is the oldest).
     public var currentIndex: Int {
-        index
+        index - oldest
     }
 
     /// The names given to the recorded values, oldest first: the name at
     /// index `i` is that of the step from value `i` to value `i + 1`, as a
     /// history panel lists them.
     public var stepNames: [String] {
-        Array(names.dropFirst())
+        Array(names.dropFirst(oldest + 1))
     }
 
     /// Moves to the value at `index` (0 is the oldest kept value), as a
     /// history panel does when a step is clicked. An index outside
     /// `0..<count` is clamped to the nearest end.
     public mutating func jump(to index: Int) {
-        self.index = min(max(index, 0), values.count - 1)
+        let oldest = oldest
+        self.index = oldest + min(max(index, 0), values.count - 1 - oldest)
     }
 
     /// Moves to the previous value, if there is one.
@@ -93,6 +109,9 @@ public struct ValueHistory<Value: Equatable> {
     ///
     /// - Parameter name: What changed, for undo titles ("Type 5").
     /// - Returns: Whether the value was recorded.
+    ///
+    /// - Complexity: O(1) amortized, also at the ``limit``: the oldest
+    ///   values are dropped in batches, not shifted out one by one.
     @discardableResult
     public mutating func add(_ newValue: Value, named name: String = "") -> Bool {
         guard newValue != current else { return false }
@@ -101,13 +120,28 @@ public struct ValueHistory<Value: Equatable> {
         values.append(newValue)
         names.append(name)
         index += 1
-        if let limit, values.count > limit + 1 {
-            let excess = values.count - (limit + 1)
-            values.removeFirst(excess)
-            names.removeFirst(excess)
-            index -= excess
-        }
+        // Values beyond the limit are out of reach at once (see `oldest`) and
+        // dropped in a batch once they are as many as the limit allows, so
+        // that a step at the limit costs O(1) amortized.
+        if let limit, (values.count - 1) / 2 > limit { dropOldest(0) }
         return true
+    }
+
+    /// Drops the `count` oldest values (never the current one), as a memory
+    /// budget does; the steps to them can no longer be undone.
+    ///
+    /// - Returns: How many values were dropped.
+    /// - Complexity: O(*n*) in the values kept.
+    @discardableResult
+    public mutating func dropOldest(_ count: Int) -> Int {
+        let waiting = oldest
+        let dropped = min(max(count, 0), index - waiting) + waiting
+        guard dropped > 0 else { return 0 }
+        values.removeFirst(dropped)
+        names.removeFirst(dropped)
+        index -= dropped
+        removedCount += dropped
+        return dropped - waiting
     }
 }
 

@@ -24,10 +24,10 @@ struct CalculatorAPITests {
         return try await client.send(.post, "/api/calculator/keys", json: json, token: server.token, headers: headers)
     }
 
-    @Test func aNewBrowserGetsAnHttpOnlyStrictSessionCookie() async throws {
+    @Test func theFirstKeyPressGivesAnHttpOnlyStrictSessionCookie() async throws {
         let server = TestServer()
         try await server.test { client in
-            let response = try await client.get("/calculator")
+            let response = try await Self.press(["7"], client, server, cookie: nil)
             let header = try #require(response.headers[values: .setCookie].first)
             #expect(header.contains("HttpOnly"))
             #expect(header.contains("SameSite=Strict"))
@@ -35,6 +35,26 @@ struct CalculatorAPITests {
             let cookie = try #require(Self.sessionCookie(response))
             let again = try await client.get("/calculator", headers: [.cookie: cookie])
             #expect(again.headers[values: .setCookie].isEmpty)
+            #expect(again.text.contains(">7</output>"))
+        }
+    }
+
+    /// Showing the page makes no session: another site's `<img
+    /// src=".../calculator">` requests cannot push anyone's calculator out.
+    @Test func lookingMakesNoSessionSoOtherSitesCannotEvictOne() async throws {
+        let server = TestServer(configuration: WebAppConfiguration(maxCalculatorSessions: 3))
+        try await server.test { client in
+            let mine = try #require(Self.sessionCookie(try await Self.press(["4", "2"], client, server, cookie: nil)))
+            for _ in 0..<2_000 {
+                let page = try await client.get("/calculator", headers: [.secFetchSite: "cross-site"])
+                #expect(page.headers[values: .setCookie].isEmpty)
+            }
+            _ = try await client.get("/api/calculator")
+            #expect(await server.webApp.calculators.count == 1)
+            let forged = try await client.send(.post, "/api/calculator/keys", json: #"{"keys": ["1"]}"#, token: nil)
+            #expect(forged.status == .forbidden)
+            #expect(await server.webApp.calculators.count == 1)
+            #expect(try await client.get("/api/calculator", headers: [.cookie: mine]).object["display"] as? String == "42")
         }
     }
 
@@ -72,13 +92,52 @@ struct CalculatorAPITests {
         }
     }
 
-    @Test func aForgedCookieGetsAFreshSession() async throws {
+    @Test func aForgedCookieShowsAFreshCalculatorAndMakesNoSession() async throws {
         let server = TestServer()
         try await server.test { client in
             let response = try await client.get("/api/calculator", headers: [.cookie: "rewind_calculator=../../etc"])
             #expect(response.object["display"] as? String == "0")
-            #expect(Self.sessionCookie(response) != nil)
+            #expect(Self.sessionCookie(response) == nil)
+            #expect(await server.webApp.calculators.count == 0)
+            let press = try await Self.press(["5"], client, server, cookie: "rewind_calculator=../../etc")
+            #expect(Self.sessionCookie(press) != nil)
         }
+    }
+
+    @Test func pastTheBudgetTheOldestStepsGoAndThePageSaysSo() async throws {
+        let sessions = CalculatorSessions(configuration: .builtInDefault, capacity: 10, stepLimit: 50, totalStepBudget: 80)
+        let first = await sessions.calculator("a")
+        let (_, steps) = await first.update { session in try? session.press(Array(repeating: "1", count: 40)) }
+        await sessions.account("a", steps: steps)
+        #expect(await sessions.stepCount == 16)  // 16 digits can be typed; more change nothing
+        let second = await sessions.calculator("b")
+        let (state, more) = await second.update { session -> CalculatorState in
+            for _ in 0..<40 { try? session.press(["1", "+"]) }
+            return CalculatorState(session)
+        }
+        #expect(more == 50)
+        #expect(state.droppedSteps == 30)
+        await sessions.account("b", steps: more)
+        // Together 66 steps: within the budget of 80, nothing more goes.
+        #expect(await sessions.stepCount == 66)
+        let (_, grown) = await second.update { session in
+            for _ in 0..<40 { try? session.press(["2", "+"]) }
+        }
+        await sessions.account("b", steps: grown)
+        // 16 + 50 is within the budget; the limit of 50 per session holds.
+        #expect(await sessions.stepCount <= 80)
+        let third = await sessions.calculator("c")
+        let (_, thirdSteps) = await third.update { session in
+            for _ in 0..<25 { try? session.press(["3", "+"]) }
+        }
+        await sessions.account("c", steps: thirdSteps)
+        // 16 + 50 + 50 > 80: the least recently used session ("a") loses its oldest steps first.
+        #expect(await sessions.stepCount <= 80)
+        let a = await first.update { CalculatorState($0) }.result
+        #expect(a.droppedSteps > 0)
+        #expect(a.snapshot.display == "1111111111111111")
+        let html = CalculatorPage(state: a, csrfToken: "t").render().rendered
+        #expect(html.contains("dropped to save memory"))
     }
 
     @Test func theNumberOfSessionsIsBounded() async throws {

@@ -38,16 +38,22 @@ struct ItemReferences {
             loaded = .some(ids)
             return ids
         }
+        // Many references search a sorted copy of the ids instead of the list
+        // each: O((n + k) log n) rather than O(n k).
+        let index = references.count > Self.linearSearchLimit ? SortedIDs(list.ids) : nil
         var seen = Set<UUID>()
         var ids: [UUID] = []
         for reference in references {
-            let id = try resolve(reference, numbered: numbered)
+            let id = try resolve(reference, numbered: numbered, index: index)
             if seen.insert(id).inserted { ids.append(id) }
         }
         return ids
     }
 
-    private func resolve(_ reference: String, numbered: () -> [UUID]?) throws -> UUID {
+    /// Up to this many references each search the list from the start.
+    private static let linearSearchLimit = 8
+
+    private func resolve(_ reference: String, numbered: () -> [UUID]?, index: SortedIDs?) throws -> UUID {
         let text = reference.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.allSatisfy(\.isASCIIDigitCharacter), let number = Int(text) {
             let ids = numbered()
@@ -69,9 +75,13 @@ struct ItemReferences {
             throw TodoCommandError("no item matches “\(text)”; \(Self.hint)")
         }
         var matches: [UUID] = []
-        for id in list.ids where prefix.matches(id) {
-            matches.append(id)
-            if matches.count > 3 { break }
+        if let index {
+            matches = index.matching(prefix, limit: 4)
+        } else {
+            for id in list.ids where prefix.matches(id) {
+                matches.append(id)
+                if matches.count > 3 { break }
+            }
         }
         switch matches.count {
         case 0:
@@ -115,6 +125,16 @@ struct IDPrefix {
         }
     }
 
+    /// The smallest id that starts with this prefix, as two big-endian halves.
+    var lowestID: (UInt64, UInt64) {
+        var halves: (UInt64, UInt64) = (0, 0)
+        for (index, nibble) in nibbles.enumerated() {
+            let shift = UInt64(60 - (index % 16) * 4)
+            if index < 16 { halves.0 |= UInt64(nibble) << shift } else { halves.1 |= UInt64(nibble) << shift }
+        }
+        return halves
+    }
+
     /// The first `length` hex digits of `id`, in lower case.
     static func hex(_ id: UUID, length: Int) -> String {
         let digits = Array("0123456789abcdef".utf8)
@@ -127,6 +147,39 @@ struct IDPrefix {
                 }
                 return count
             }
+        }
+    }
+}
+
+/// The ids of a list sorted by value, to find those that start with a
+/// prefix by binary search.
+struct SortedIDs {
+    private let entries: [(key: (UInt64, UInt64), id: UUID)]
+
+    /// Sorts `ids`.
+    ///
+    /// - Complexity: O(*n* log *n*).
+    init(_ ids: [UUID]) {
+        entries = ids.map { (Self.key($0), $0) }.sorted { $0.key < $1.key }
+    }
+
+    /// Up to `limit` ids that start with `prefix`, in order.
+    ///
+    /// - Complexity: O(log *n* + `limit`).
+    func matching(_ prefix: IDPrefix, limit: Int) -> [UUID] {
+        let lowest = prefix.lowestID
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if entries[middle].key < lowest { low = middle + 1 } else { high = middle }
+        }
+        return entries[low...].prefix { prefix.matches($0.id) }.prefix(limit).map(\.id)
+    }
+
+    private static func key(_ id: UUID) -> (UInt64, UInt64) {
+        withUnsafeBytes(of: id.uuid) { bytes in
+            (bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }, bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) })
         }
     }
 }

@@ -578,6 +578,7 @@ extension Assets {
             var redo = document.getElementById('calc-redo');
             var tape = document.getElementById('calc-tape');
             var tapeEmpty = document.querySelector('.tape-empty');
+            var dropped = document.getElementById('calc-dropped');
             var keypad = document.querySelector('.keypad');
             var columns = Number(keypad.getAttribute('data-columns'));
             if (columns > 12) { keypad.style.gridTemplateColumns = 'repeat(' + columns + ', 1fr)'; }
@@ -598,6 +599,9 @@ extension Assets {
                 tape.appendChild(item);
               });
               tapeEmpty.hidden = state.tape.length > 0;
+              dropped.hidden = !state.droppedSteps;
+              dropped.textContent = 'The oldest ' + state.droppedSteps + ' step' + (state.droppedSteps === 1 ? ' was' : 's were') +
+                ' dropped to save memory: Undo goes back no further.';
             }
 
             function post(path, body) {

@@ -228,6 +228,7 @@ extension Assets {
         .tape-list { margin: 0; padding-left: 1.75rem; font-variant-numeric: tabular-nums; max-height: 50vh; overflow: auto; }
         .tape-list li { padding: 0.15rem 0; overflow-wrap: anywhere; }
         .tape-empty { color: var(--muted); margin: 0; }
+        .calc-dropped { color: var(--muted); font-size: 0.9rem; margin: 0.5rem 0 0; }
 
         @media (max-width: 520px) {
           .content { padding: 0.5rem; }

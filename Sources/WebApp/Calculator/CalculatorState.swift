@@ -15,6 +15,9 @@ struct CalculatorState: Encodable, Sendable {
     var labels: [String]
     /// How many keys make a row.
     var columnCount: Int
+    /// How many of the oldest undo steps were dropped to keep within the
+    /// memory budget, and can no longer be undone.
+    var droppedSteps: Int
 
     init(_ session: CalculatorSession) {
         snapshot = session.snapshot
@@ -22,10 +25,11 @@ struct CalculatorState: Encodable, Sendable {
         redoTitle = session.redoTitle
         labels = session.configuration.labels
         columnCount = session.configuration.columnCount
+        droppedSteps = session.droppedStepCount
     }
 
     private enum CodingKeys: String, CodingKey {
-        case undoTitle, redoTitle, labels, columnCount
+        case undoTitle, redoTitle, labels, columnCount, droppedSteps
     }
 
     /// The snapshot's fields and ours, in one object.
@@ -36,5 +40,6 @@ struct CalculatorState: Encodable, Sendable {
         try container.encode(redoTitle, forKey: .redoTitle)
         try container.encode(labels, forKey: .labels)
         try container.encode(columnCount, forKey: .columnCount)
+        try container.encode(droppedSteps, forKey: .droppedSteps)
     }
 }

@@ -17,12 +17,11 @@ struct CalculatorController {
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/calculator") { request, _ in
-            try await respond(to: request) { session in
-                Responses.html(CalculatorPage(state: CalculatorState(session), csrfToken: csrfToken).render())
-            }
+            let state = await currentState(request)
+            return Responses.html(CalculatorPage(state: state, csrfToken: csrfToken).render())
         }
         router.get("/api/calculator") { request, _ in
-            try await respond(to: request) { session in try Responses.json(CalculatorState(session)) }
+            try Responses.json(await currentState(request))
         }
         router.post("/api/calculator/keys") { request, _ in
             let body = try await JSONBody.decode(PressRequest.self, from: request, limit: maxBodySize)
@@ -33,38 +32,58 @@ struct CalculatorController {
             guard labels.count <= 1_000 else {
                 throw APIError.badRequest("too many keys in one request: at most 1000")
             }
-            return try await respond(to: request) { session in
+            return try await change(request) { session in
                 do {
                     try session.press(labels)
                 } catch let error as UnknownLabelError {
                     throw APIError.invalidField("invalid field “keys”: \(error.description)")
                 }
-                return try Responses.json(CalculatorState(session))
             }
         }
         router.post("/api/calculator/undo") { request, _ in
-            try await respond(to: request) { session in
+            try await change(request) { session in
                 guard session.undo() != nil else { throw APIError.conflict("nothing to undo") }
-                return try Responses.json(CalculatorState(session))
             }
         }
         router.post("/api/calculator/redo") { request, _ in
-            try await respond(to: request) { session in
+            try await change(request) { session in
                 guard session.redo() != nil else { throw APIError.conflict("nothing to redo") }
-                return try Responses.json(CalculatorState(session))
             }
         }
     }
 
-    /// Runs `body` on this browser's calculator and adds the session cookie
-    /// to its answer when the browser had none (or a malformed one).
-    private func respond(
-        to request: Request,
-        _ body: @Sendable (inout CalculatorSession) throws -> Response
+    /// The well-formed session id the request's cookie names, if any.
+    private func sessionID(_ request: Request) -> String? {
+        guard let value = request.cookies[CalculatorSessions.cookieName]?.value,
+              CalculatorSessions.isWellFormed(value) else { return nil }
+        return value
+    }
+
+    /// This browser's calculator as it is, or a new one showing 0 when the
+    /// browser has none yet: looking makes no session.
+    private func currentState(_ request: Request) async -> CalculatorState {
+        if let id = sessionID(request), let calculator = await sessions.existing(id) {
+            return await calculator.update { CalculatorState($0) }.result
+        }
+        return CalculatorState(CalculatorSession(configuration: sessions.configuration))
+    }
+
+    /// Runs `change` on this browser's calculator, made when it has none
+    /// (the request has passed the CSRF and origin checks), and answers its
+    /// state, with the session cookie when the browser had none.
+    private func change(
+        _ request: Request,
+        _ change: @Sendable @escaping (inout CalculatorSession) throws -> Void
     ) async throws -> Response {
-        let cookie = request.cookies[CalculatorSessions.cookieName]?.value
-        let id = cookie.flatMap { CalculatorSessions.isWellFormed($0) ? $0 : nil } ?? CalculatorSessions.makeID()
-        var response = try await sessions.withSession(id, body)
+        let cookie = sessionID(request)
+        let id = cookie ?? CalculatorSessions.makeID()
+        let calculator = await sessions.calculator(id)
+        let (state, steps) = try await calculator.update { session in
+            try change(&session)
+            return CalculatorState(session)
+        }
+        await sessions.account(id, steps: steps)
+        var response = try Responses.json(state)
         if cookie != id {
             response.setCookie(
                 Cookie(name: CalculatorSessions.cookieName, value: id, path: "/", httpOnly: true, sameSite: .strict)

@@ -13,21 +13,28 @@ struct PageController {
             Responses.html(LandingPage(csrfToken: csrfToken).render())
         }
         router.get("/todos") { request, _ in
-            let view = try TodoListView(service: service, filter: Query.filter(request), sort: Query.sort(request))
-            return Responses.html(TodoPage(view: view, csrfToken: csrfToken).render())
+            let (filter, sort) = (try Query.filter(request), try Query.sort(request))
+            return try await service.run { service in
+                let view = TodoListView(service: service, filter: filter, sort: sort)
+                return Responses.html(TodoPage(view: view, csrfToken: csrfToken).render())
+            }
         }
         router.get("/todos/fragment") { request, _ in
-            let view = try TodoListView(service: service, filter: Query.filter(request), sort: Query.sort(request))
-            return Responses.html(view.regions)
+            let (filter, sort) = (try Query.filter(request), try Query.sort(request))
+            return try await service.run { Responses.html(TodoListView(service: $0, filter: filter, sort: sort).regions) }
         }
         router.get("/todos/items/{id}") { _, context in
-            let item = try service.item(TodoAPIController.id(context))
-            return Responses.html(TodoDetailPage(item: item, service: service, csrfToken: csrfToken).render())
+            let id = try TodoAPIController.id(context)
+            return try await service.run { service in
+                Responses.html(TodoDetailPage(item: try service.item(id), service: service, csrfToken: csrfToken).render())
+            }
         }
         router.get("/todos/items/{id}/fragment") { _, context in
-            let item = try service.item(TodoAPIController.id(context))
-            let page = TodoDetailPage(item: item, service: service, csrfToken: csrfToken)
-            return Responses.html(HTML.joined([page.regions, HistoryPanel(history: page.history).render()]))
+            let id = try TodoAPIController.id(context)
+            return try await service.run { service in
+                let page = TodoDetailPage(item: try service.item(id), service: service, csrfToken: csrfToken)
+                return Responses.html(HTML.joined([page.regions, HistoryPanel(history: page.history).render()]))
+            }
         }
         router.get("/api/csrf") { _, _ in
             try Responses.json(["token": csrfToken, "header": RequestGuardMiddleware<BasicRequestContext>.csrfHeaderName])

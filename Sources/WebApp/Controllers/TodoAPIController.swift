@@ -13,11 +13,13 @@ struct TodoAPIController {
         router.get("/api/todos") { request, _ in
             let filter = try Query.filter(request)
             let sort = try Query.sort(request)
-            let now = service.now()
-            let (items, counts) = service.store.read { state in
-                (state.todos.items(filter, sortedBy: sort, now: now), state.todos.counts(now: now))
+            return try await service.run { service in
+                let now = service.now()
+                let (items, counts) = service.store.read { state in
+                    (state.todos.items(filter, sortedBy: sort, now: now), state.todos.counts(now: now))
+                }
+                return try Responses.json(ListBody(items: items, counts: counts, history: HistoryBody(service.history())))
             }
-            return try Responses.json(ListBody(items: items, counts: counts, history: HistoryBody(service.history())))
         }
         router.post("/api/todos") { request, _ in
             let body = try await decode(NewItemRequest.self, request)
@@ -25,70 +27,85 @@ struct TodoAPIController {
             let draft = TodoItem.Draft(
                 title: body.title, details: body.details ?? "", due: due ?? .unknown, location: body.location ?? .unknown
             )
-            guard case .added(let item) = try service.perform(.create(draft: draft, at: body.position)) else {
+            let ack = try await service.run { try $0.perform(.create(draft: draft, at: body.position)) }
+            guard case .added(let item) = ack else {
                 throw APIError(.internalServerError, "the item was not added")
             }
             return try Responses.json(item, status: .created)
         }
         router.delete("/api/todos") { _, _ in
-            let ids = service.store.read { $0.todos.ids }
-            guard !ids.isEmpty else { throw APIError.conflict("there are no items to delete") }
-            return try removed(service.perform(.removeItems(ids: ids)))
+            try await service.run { service in
+                let ids = service.store.read { $0.todos.ids }
+                guard !ids.isEmpty else { throw APIError.conflict("there are no items to delete") }
+                return try removed(service.perform(.removeItems(ids: ids)))
+            }
         }
         router.post("/api/todos/toggle-all") { request, _ in
             let body = try await decode(ToggleAllRequest.self, request)
-            return try updated(service.perform(body.completed ? .finishAll : .unfinishAll))
+            return try await service.run { try updated($0.perform(body.completed ? .finishAll : .unfinishAll)) }
         }
         router.post("/api/todos/clear-completed") { _, _ in
-            try removed(service.perform(.clearFinished))
+            try await service.run { try removed($0.perform(.clearFinished)) }
         }
         router.get("/api/todos/{id}") { _, context in
-            try Responses.json(service.item(Self.id(context)))
+            let id = try Self.id(context)
+            return try await service.run { try Responses.json($0.item(id)) }
         }
         router.patch("/api/todos/{id}") { request, context in
             let id = try Self.id(context)
             let body = try await decode(ItemEditRequest.self, request)
-            let item = try service.item(id)
-            let changes = try changes(from: body, to: item)
-            guard !changes.isEmpty else { return try Responses.json(item) }
-            guard case .updated(let items) = try service.perform(.alter(id: id, changes: changes)),
-                let changed = items.first
-            else {
-                throw APIError(.internalServerError, "the item was not updated")
+            return try await service.run { service in
+                let item = try service.item(id)
+                let changes = try changes(from: body, to: item)
+                guard !changes.isEmpty else { return try Responses.json(item) }
+                guard case .updated(let items) = try service.perform(.alter(id: id, changes: changes)),
+                    let changed = items.first
+                else {
+                    throw APIError(.internalServerError, "the item was not updated")
+                }
+                return try Responses.json(changed)
             }
-            return try Responses.json(changed)
         }
         router.delete("/api/todos/{id}") { _, context in
-            try removed(service.perform(.removeItems(ids: [Self.id(context)])))
+            let id = try Self.id(context)
+            return try await service.run { try removed($0.perform(.removeItems(ids: [id]))) }
         }
         router.post("/api/todos/{id}/toggle") { _, context in
             let id = try Self.id(context)
-            let item = try service.item(id)
-            let ack = try service.perform(item.isFinished ? .unfinish(ids: [id]) : .finish(ids: [id]))
-            guard case .updated(let items) = ack, let changed = items.first else {
-                throw APIError(.internalServerError, "the item was not updated")
+            return try await service.run { service in
+                let item = try service.item(id)
+                let ack = try service.perform(item.isFinished ? .unfinish(ids: [id]) : .finish(ids: [id]))
+                guard case .updated(let items) = ack, let changed = items.first else {
+                    throw APIError(.internalServerError, "the item was not updated")
+                }
+                return try Responses.json(changed)
             }
-            return try Responses.json(changed)
         }
         router.get("/api/history") { _, _ in
-            try Responses.json(HistoryBody(service.history()))
+            try await service.run { try Responses.json(HistoryBody($0.history())) }
         }
         router.post("/api/history/undo") { _, _ in
-            guard case .undone(let name) = try service.perform(.undo) else {
-                throw APIError(.internalServerError, "nothing was undone")
+            try await service.run { service in
+                guard case .undone(let name) = try service.perform(.undo) else {
+                    throw APIError(.internalServerError, "nothing was undone")
+                }
+                return try Responses.json(HistoryMoveBody(undone: name, history: HistoryBody(service.history())))
             }
-            return try Responses.json(HistoryMoveBody(undone: name, history: HistoryBody(service.history())))
         }
         router.post("/api/history/redo") { _, _ in
-            guard case .redone(let name) = try service.perform(.redo) else {
-                throw APIError(.internalServerError, "nothing was redone")
+            try await service.run { service in
+                guard case .redone(let name) = try service.perform(.redo) else {
+                    throw APIError(.internalServerError, "nothing was redone")
+                }
+                return try Responses.json(HistoryMoveBody(redone: name, history: HistoryBody(service.history())))
             }
-            return try Responses.json(HistoryMoveBody(redone: name, history: HistoryBody(service.history())))
         }
         router.post("/api/history/jump") { request, _ in
             let body = try await decode(JumpRequest.self, request)
-            _ = try service.perform(.jump(to: body.position))
-            return try Responses.json(HistoryMoveBody(history: HistoryBody(service.history())))
+            return try await service.run { service in
+                _ = try service.perform(.jump(to: body.position))
+                return try Responses.json(HistoryMoveBody(history: HistoryBody(service.history())))
+            }
         }
     }
 

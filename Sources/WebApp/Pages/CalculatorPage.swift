@@ -22,6 +22,9 @@ struct CalculatorPage {
                         canUndo: state.snapshot.canUndo, canRedo: state.snapshot.canRedo,
                         undoTitle: state.undoTitle, redoTitle: state.redoTitle, idPrefix: "calc"
                     ).render()
+                    HTML.element("p", [.class("calc-dropped"), .id("calc-dropped"), .hidden(state.droppedSteps == 0)]) {
+                        Self.droppedNote(state.droppedSteps)
+                    }
                     keypad()
                 }
                 HTML.element("section", [.class("tape"), .ariaLabel("Tape")]) {
@@ -44,6 +47,12 @@ struct CalculatorPage {
                 }
             }
         }
+    }
+
+    /// What the page says when the oldest undo steps were dropped; the
+    /// script writes the same sentence.
+    static func droppedNote(_ count: Int) -> String {
+        "The oldest \(count) step\(count == 1 ? " was" : "s were") dropped to save memory: Undo goes back no further."
     }
 
     private func keypad() -> HTML {

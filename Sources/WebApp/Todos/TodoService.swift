@@ -13,6 +13,19 @@ struct TodoService: Sendable {
     let now: @Sendable () -> Date
     /// Where new items get their ids.
     let makeID: @Sendable () -> UUID
+    /// The thread the store works on. A store call may wait for the disk or
+    /// restore thousands of items; on this queue it holds none of the few
+    /// threads that Swift's cooperative pool has for every request, so the
+    /// server goes on answering (and can shut down) meanwhile.
+    let queue = DispatchQueue(label: "rewind.todos.store")
+
+    /// Runs `body`, which calls the store, on the store's own thread and
+    /// returns what it returns. Calls run one at a time, in order.
+    func run<Value: Sendable>(_ body: @escaping @Sendable (TodoService) throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body(self) }) }
+        }
+    }
 
     /// Sends `message` into the app domain and returns the acknowledgements it
     /// produced, in order. The features answer synchronously.
