@@ -94,9 +94,21 @@ public struct ButtonConfiguration: Equatable, Hashable, Sendable, Encodable {
         self.columnCount = columnCount
     }
 
+    /// The most columns a keypad may have.
+    public static let maximumColumnCount = 12
+    /// The most buttons a keypad may have.
+    public static let maximumLabelCount = 100
+    /// The most characters a label may have.
+    public static let maximumLabelLength = 16
+
     private static func problem(labels: [String], columnCount: Int, factory: CommandFactory) -> ConfigurationError.Problem? {
         if columnCount < 1 { return .columnCountTooSmall(columnCount) }
+        if columnCount > maximumColumnCount { return .columnCountTooLarge(columnCount) }
         if labels.isEmpty { return .noLabels }
+        if labels.count > maximumLabelCount { return .tooManyLabels(labels.count) }
+        if let index = labels.firstIndex(where: { $0.count > maximumLabelLength }) {
+            return .labelTooLong(position: index + 1)
+        }
         if let index = labels.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             return .emptyLabel(position: index + 1)
         }
@@ -129,6 +141,12 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
         case noLabels
         /// `columnCount` is below 1.
         case columnCountTooSmall(Int)
+        /// `columnCount` is above ``ButtonConfiguration/maximumColumnCount``.
+        case columnCountTooLarge(Int)
+        /// There are more labels than ``ButtonConfiguration/maximumLabelCount``.
+        case tooManyLabels(Int)
+        /// A label is longer than ``ButtonConfiguration/maximumLabelLength`` (positions count from 1).
+        case labelTooLong(position: Int)
         /// A label is empty or only spaces (positions count from 1).
         case emptyLabel(position: Int)
         /// A label names no key.
@@ -144,6 +162,12 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
                 field.isEmpty ? "expected \(expected)" : "\"\(field)\" must be \(expected)"
             case .noLabels: "\"labels\" is empty; a keypad needs at least one label"
             case .columnCountTooSmall(let count): "\"columnCount\" must be at least 1, got \(count)"
+            case .columnCountTooLarge(let count):
+                "\"columnCount\" must be at most \(ButtonConfiguration.maximumColumnCount), got \(count)"
+            case .tooManyLabels(let count):
+                "\"labels\" may hold at most \(ButtonConfiguration.maximumLabelCount) labels, got \(count)"
+            case .labelTooLong(let position):
+                "label \(position) is longer than \(ButtonConfiguration.maximumLabelLength) characters"
             case .emptyLabel(let position): "label \(position) is empty"
             case .unknownLabel(let label, let known):
                 "unknown label \"\(label)\"; known labels: \(known.joined(separator: " "))"

@@ -82,7 +82,7 @@ public struct CalculatorSession: Sendable {
     public mutating func press(_ label: String) throws(UnknownLabelError) {
         let command = try factory.command(for: label)
         history.add(command.execute(with: calculator), named: "Press \(command.label)")
-        recording?.labels.append(command.label)
+        if let count = recording?.labels.count, count < Macro.maximumLength { recording?.labels.append(command.label) }
     }
 
     /// Presses the buttons labelled `labels` in order, each as its own undo step.
@@ -146,6 +146,10 @@ extension CalculatorSession: UndoController {
 
 /// A named sequence of key presses that can be played again.
 public struct Macro: Equatable, Hashable, Sendable, Codable {
+    /// The most presses a recorded macro keeps; presses past it are not
+    /// recorded.
+    public static let maximumLength = 10_000
+
     /// What the macro is called.
     public let name: String
     /// The labels of the keys it presses, in order.
@@ -164,6 +168,9 @@ public enum MacroError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownMacro(String, knownNames: [String])
     /// The macro presses a label this session's keypad does not have.
     case unknownLabel(UnknownLabelError)
+    /// Playing the macro would make the macro being recorded longer than
+    /// ``Macro/maximumLength`` presses.
+    case tooLong(String)
 
     /// One line, for people.
     public var description: String {
@@ -174,6 +181,8 @@ public enum MacroError: Error, Equatable, Sendable, CustomStringConvertible {
                 : "Unknown macro \"\(name)\"; recorded macros: \(known.joined(separator: ", "))"
         case .unknownLabel(let error):
             error.description
+        case .tooLong(let name):
+            "Playing \"\(name)\" while recording would make a macro of more than \(Macro.maximumLength) presses"
         }
     }
 }
@@ -213,6 +222,10 @@ extension CalculatorSession {
     /// - Throws: ``MacroError/unknownLabel(_:)`` when the keypad lacks one of
     ///   its labels; nothing changes then.
     public mutating func play(_ macro: Macro) throws(MacroError) {
+        // Recording a macro that plays itself doubles it each round: keep it bounded.
+        if let recording, recording.labels.count + macro.labels.count > Macro.maximumLength {
+            throw .tooLong(macro.name)
+        }
         var commands: [CalculatorCommand] = []
         for label in macro.labels {
             do {

@@ -152,3 +152,18 @@ struct DateRangeSpecs {
         }
     }
 }
+
+/// A saved change whose placements do not ascend is refused, not trapped on.
+@Suite("Restoring items at positions out of order")
+struct RestoreOrderSpecs {
+    @Test func placementsThatDoNotAscendAreRefused() throws {
+        let kept = try TodoItem(id: Fixtures.id(1), title: "Kept", created: Fixtures.start)
+        let a = try TodoItem(id: Fixtures.id(2), title: "A", created: Fixtures.start)
+        let b = try TodoItem(id: Fixtures.id(3), title: "B", created: Fixtures.start)
+        var list = try TodoList(items: [kept])
+        #expect(throws: TodoError.self) {
+            try list.apply(.restore([TodoList.Placement(a, at: 2), TodoList.Placement(b, at: 0)]))
+        }
+        #expect(list.items == [kept])
+    }
+}

@@ -67,7 +67,7 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
         database = try TodoDatabase(url: url, durability: durability)
         let path = url.path
         let loaded = try database.queue.read { db in
-            (try TodoDatabase.load(db, path: path), try Self.firstSeq(db), try Self.dataVersion(db))
+            (try TodoDatabase.load(db, path: path), try Self.firstSeq(db, path: path), try Self.dataVersion(db))
         }
         journal = SQLiteJournal(snapshot: loaded.0, firstSeq: loaded.1, path: path)
         core = try InMemoryStore(
@@ -194,7 +194,7 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     private func reload(_ db: Database) throws {
         let snapshot = try TodoDatabase.load(db, path: database.url.path)
         try core.reload(snapshot.state, steps: snapshot.steps, position: snapshot.position)
-        adopt(snapshot, firstSeq: try Self.firstSeq(db))
+        adopt(snapshot, firstSeq: try Self.firstSeq(db, path: database.url.path))
         dataVersion = try Self.dataVersion(db)
     }
 
@@ -222,12 +222,17 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
         try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
     }
 
-    private static func firstSeq(_ db: Database) throws -> Int64 {
-        let bounds = try Row.fetchOne(db, sql: "SELECT min(seq) AS low, max(seq) AS high, count(*) AS n FROM step")
-        guard let bounds, let low: Int64 = bounds["low"], let high: Int64 = bounds["high"] else { return 1 }
-        let count: Int64 = bounds["n"]
-        guard high - low + 1 == count else {
-            throw StoreError.corrupt(path: db.description, detail: "the history steps are not numbered without gaps")
+    private static func firstSeq(_ db: Database, path: String) throws -> Int64 {
+        let bounds = try Row.fetchOne(
+            db, sql: "SELECT min(seq) AS low, max(seq) AS high, count(*) AS n, count(seq) = count(*) AND total(typeof(seq) != 'integer') = 0 AS integral FROM step"
+        )
+        guard let bounds, let low = try bounds.decode(Int64?.self, atIndex: 0),
+              let high = try bounds.decode(Int64?.self, atIndex: 1) else { return 1 }
+        let count = try bounds.decode(Int64.self, atIndex: 2)
+        let integral = try bounds.decode(Bool?.self, atIndex: 3) ?? false
+        // Numbers far from 1 would overflow as steps are added: no store numbers its steps so.
+        guard integral, low >= 1, high < Int64.max / 2, high - low + 1 == count else {
+            throw StoreError.corrupt(path: path, detail: "the history steps are not numbered 1, 2, 3, … without gaps")
         }
         return low
     }

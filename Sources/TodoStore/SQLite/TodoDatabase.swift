@@ -131,9 +131,14 @@ struct TodoDatabase: Sendable {
         var otherIDs: [String] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT id, rank, body FROM item ORDER BY rank, id")
         while let row = try rows.next() {
-            itemRanks.append(row[1])
+            let id = (try? row.decode(String?.self, atIndex: 0)) ?? nil
+            do {
+                itemRanks.append(try row.decode(Double.self, atIndex: 1))
+            } catch {
+                throw StoreError.corrupt(path: path, detail: "item \(id ?? "?") has no rank")
+            }
             let leftToDecoder = try row.withUnsafeData(atIndex: 2) { bodies.append($0) }
-            if leftToDecoder { otherIDs.append(row[0] ?? "?") }
+            if leftToDecoder { otherIDs.append(id ?? "?") }
         }
         let items = try bodies.values(decoder) { index, error in
             StoreError.corrupt(path: path, detail: "item \(otherIDs[index]) does not decode: \(error)")
@@ -154,7 +159,14 @@ struct TodoDatabase: Sendable {
         var changes = DocumentColumn(fast: RowBodyReader.changes)
         let stepRows = try Row.fetchCursor(db, sql: "SELECT name, date, lastChangeDate, coalescingKey, changes FROM step ORDER BY seq")
         while let row = try stepRows.next() {
-            headers.append((row[0], row[1], row[2], row[3]))
+            do {
+                headers.append((
+                    try row.decode(String.self, atIndex: 0), try row.decode(Double.self, atIndex: 1),
+                    try row.decode(Double.self, atIndex: 2), try row.decode(String?.self, atIndex: 3)
+                ))
+            } catch {
+                throw StoreError.corrupt(path: path, detail: "history step \(headers.count + 1) has a missing or malformed name or date")
+            }
             _ = try row.withUnsafeData(atIndex: 4) { changes.append($0) }
         }
         let stepChanges = try changes.values(decoder) { _, error in

@@ -138,7 +138,10 @@ extension TodoList: Reversible {
             let id = placement.item.id
             guard itemsByID[id] == nil, seen.insert(id).inserted else { throw .duplicateItem(id) }
             guard placement.position > previous, placement.position < finalCount else {
-                throw .positionOutOfRange(placement.position, valid: (previous + 1)...(finalCount - 1))
+                // Positions ascend, so the next one lies after the previous; a
+                // saved change may still say otherwise, and must not trap here.
+                let first = min(previous + 1, finalCount - 1)
+                throw .positionOutOfRange(placement.position, valid: first...(finalCount - 1))
             }
             previous = placement.position
         }

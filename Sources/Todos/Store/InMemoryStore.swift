@@ -265,7 +265,7 @@ private struct RedoTail {
 
     init(_ history: History<AppState>, limit: Int?) {
         position = history.position
-        let trimmed = limit.map { max(0, history.position + 1 - $0) } ?? 0
+        let trimmed = limit.map { max(0, history.position + 1 - max(0, $0)) } ?? 0
         head = (0..<min(trimmed, history.position)).compactMap { history.step(at: $0) }
         tail = (history.position..<history.stepCount).compactMap { history.step(at: $0) }
     }
