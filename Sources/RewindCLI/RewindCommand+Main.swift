@@ -1,14 +1,80 @@
 import ArgumentParser
 
 extension RewindCommand {
-    /// Runs `rewind` with the process's arguments.
-    ///
-    /// swift-argument-parser stores a repeated positional argument one value
-    /// at a time, copying what it has so far each time: `rewind todo rm` with
-    /// 8,000 references spent seconds in the parser alone. Long runs of item
-    /// references are handed to it as one argument instead (see
-    /// ``ItemReferenceArguments/packed(_:)``), which the commands split again.
+    /// Runs `rewind` with the process's arguments, long lists of values
+    /// packed (see ``ArgumentPacking``).
     static func main() async {
-        await main(ItemReferenceArguments.packed(Array(CommandLine.arguments.dropFirst())))
+        await main(ArgumentPacking.packed(Array(CommandLine.arguments.dropFirst())))
+    }
+}
+
+/// Hands long runs of positional values to the argument parser as one
+/// argument, which the commands split again.
+///
+/// swift-argument-parser stores a repeated positional argument one value at
+/// a time, copying what it has so far each time: `rewind todo rm` with
+/// 8,000 references, or `rewind calc` with 8,000 keys, spent seconds in the
+/// parser alone. Packed, the parser stores them at once: O(*k*) instead of
+/// O(*k*²) for *k* values.
+enum ArgumentPacking {
+    /// Separates the packed values; no item reference or calculator key
+    /// holds one.
+    static let separator: Character = "\n"
+
+    /// Up to this many values are passed on one by one.
+    static let threshold = 32
+
+    /// The commands whose values are packed: their options that take a value,
+    /// and whether a word starting with `-` that is no option is a value
+    /// (the calculator's `-` key) rather than an option.
+    private static let commands: [[String]: (optionsWithValue: Set<String>, dashValues: Bool)] = [
+        ["todo", "rm"]: (["--data-dir"], false),
+        ["todo", "done"]: (["--data-dir"], false),
+        ["todo", "undone"]: (["--data-dir"], false),
+        ["calc"]: (["--config"], true),
+    ]
+
+    /// The options of those commands that take no value.
+    private static let flags: Set<String> = ["--json", "--help", "-h", "--version"]
+
+    /// `arguments` (without the program name), with the values of a command
+    /// above joined into one argument after `--` when there are more than
+    /// ``threshold``.
+    static func packed(_ arguments: [String]) -> [String] {
+        guard arguments.count > threshold,
+              let (path, command) = commands.first(where: { arguments.starts(with: $0.key) })
+        else { return arguments }
+        var kept = path
+        var values: [String] = []
+        var index = path.count
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" {
+                values += arguments[(index + 1)...]
+                break
+            }
+            let name = String(argument.prefix { $0 != "=" })
+            if command.optionsWithValue.contains(name) {
+                kept.append(argument)
+                if name == argument, index + 1 < arguments.count {
+                    kept.append(arguments[index + 1])
+                    index += 1
+                }
+            } else if flags.contains(argument) || (argument.hasPrefix("-") && !command.dashValues) {
+                kept.append(argument)
+            } else {
+                values.append(argument)
+            }
+            index += 1
+        }
+        guard values.count > threshold, !values.contains(where: { $0.contains(separator) }) else { return arguments }
+        return kept + ["--", values.joined(separator: String(separator))]
+    }
+
+    /// The values `packed` joined, one per element again.
+    static func unpacked(_ values: [String]) -> [String] {
+        values.flatMap { value in
+            value.contains(separator) ? value.split(separator: separator).map(String.init) : [value]
+        }
     }
 }

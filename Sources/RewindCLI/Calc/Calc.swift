@@ -54,6 +54,7 @@ extension RewindCommand {
                 // `.allUnrecognized` keeps the `--` that ends the options.
                 var words = keys
                 if let terminator = words.firstIndex(of: "--") { words.remove(at: terminator) }
+                words = ArgumentPacking.unpacked(words)
                 do {
                     try CalcInput.perform(CalcInput.parse(words, factory: session.factory), on: &session)
                 } catch {

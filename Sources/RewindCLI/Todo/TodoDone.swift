@@ -51,54 +51,9 @@ struct ItemReferenceArguments: ParsableArguments {
     @Flag(help: "Print the changed items as JSON.")
     var json = false
 
-    /// The references as given, one per item (see ``packed(_:)``).
+    /// The references as given, one per item (see ``ArgumentPacking``).
     var references: [String] {
-        packedReferences.flatMap { $0.split(separator: Self.separator).map(String.init) }
-    }
-
-    /// Separates the references that ``packed(_:)`` joined; no reference
-    /// holds one (they are numbers and hex digits).
-    private static let separator: Character = "\n"
-
-    /// The subcommands of `rewind todo` that take item references.
-    private static let commands: Set<String> = ["rm", "done", "undone"]
-    /// Their options that take a value.
-    private static let optionsWithValue: Set<String> = ["--data-dir"]
-    /// Up to this many references are passed on one by one.
-    private static let packingThreshold = 32
-
-    /// `arguments` (without the program name) with the item references of
-    /// `rewind todo rm|done|undone` joined into one argument when there are
-    /// many, so that the parser stores them at once: O(*k*) instead of
-    /// O(*k*²) for *k* references.
-    static func packed(_ arguments: [String]) -> [String] {
-        guard arguments.count > packingThreshold + 2, arguments[0] == "todo", commands.contains(arguments[1]) else {
-            return arguments
-        }
-        var kept = Array(arguments.prefix(2))
-        var references: [String] = []
-        var index = 2
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" {
-                references += arguments[(index + 1)...]
-                break
-            }
-            if argument.hasPrefix("-") {
-                kept.append(argument)
-                if optionsWithValue.contains(argument), index + 1 < arguments.count {
-                    kept.append(arguments[index + 1])
-                    index += 1
-                }
-            } else {
-                references.append(argument)
-            }
-            index += 1
-        }
-        guard references.count > packingThreshold, !references.contains(where: { $0.contains(separator) }) else {
-            return arguments
-        }
-        return kept + ["--", references.joined(separator: String(separator))]
+        ArgumentPacking.unpacked(packedReferences)
     }
 }
 
