@@ -64,10 +64,13 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
         durability: Durability = .powerLoss,
         now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock
     ) throws {
-        database = try TodoDatabase(url: url, durability: durability)
+        let database = try TodoDatabase(url: url, durability: durability)
+        self.database = database
         let path = url.path
-        let loaded = try database.queue.read { db in
-            (try TodoDatabase.load(db, path: path), try Self.firstSeq(db), try Self.dataVersion(db))
+        let loaded = try TodoDatabase.readingSaved(path: path) {
+            try database.queue.read { db in
+                (try TodoDatabase.load(db, path: path), try Self.firstSeq(db, path: path), try Self.dataVersion(db))
+            }
         }
         journal = SQLiteJournal(snapshot: loaded.0, firstSeq: loaded.1, path: path)
         core = try InMemoryStore(
@@ -155,6 +158,7 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     // MARK: Writing
 
     private func write<Result>(_ body: () throws -> Result) throws -> Result {
+        if let readOnlyError = database.readOnlyError { throw readOnlyError }
         var result: Result?
         do {
             try database.queue.inTransaction(.immediate) { db in
@@ -172,7 +176,7 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
             // Memory may be ahead of what was committed: start again from the file.
             try? database.queue.read { db in try reload(db) }
             if let error = error as? DatabaseError {
-                throw StoreError.io(path: database.url.path, detail: error.message ?? "\(error)")
+                throw StoreError.database(error, path: database.url.path)
             }
             throw error
         }
@@ -194,7 +198,7 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     private func reload(_ db: Database) throws {
         let snapshot = try TodoDatabase.load(db, path: database.url.path)
         try core.reload(snapshot.state, steps: snapshot.steps, position: snapshot.position)
-        adopt(snapshot, firstSeq: try Self.firstSeq(db))
+        adopt(snapshot, firstSeq: try Self.firstSeq(db, path: database.url.path))
         dataVersion = try Self.dataVersion(db)
     }
 
@@ -222,12 +226,12 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
         try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
     }
 
-    private static func firstSeq(_ db: Database) throws -> Int64 {
+    private static func firstSeq(_ db: Database, path: String) throws -> Int64 {
         let bounds = try Row.fetchOne(db, sql: "SELECT min(seq) AS low, max(seq) AS high, count(*) AS n FROM step")
         guard let bounds, let low: Int64 = bounds["low"], let high: Int64 = bounds["high"] else { return 1 }
         let count: Int64 = bounds["n"]
         guard high - low + 1 == count else {
-            throw StoreError.corrupt(path: db.description, detail: "the history steps are not numbered without gaps")
+            throw StoreError.corrupt(path: path, detail: "the history steps are not numbered without gaps")
         }
         return low
     }
