@@ -68,4 +68,29 @@ struct TodoStorageFailureTests {
         #expect(undo.status == 1)
         #expect(undo.stderr.contains("is read-only"))
     }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs setpriv to run as another user"))
+    func aLeftoverShmFileThatCannotBeWrittenIsNamed() throws {
+        // Root may write any file: the commands run as nobody, on nobody's folder.
+        let directory = try TodoDirectory()
+        try directory.add("Buy milk")
+        let shm = directory.url.appendingPathComponent("rewind.sqlite-shm").path
+        try Data(count: 32768).write(to: URL(fileURLWithPath: shm))
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: shm)
+        for path in [directory.url.path, directory.url.appendingPathComponent("rewind.sqlite").path, shm] {
+            try FileManager.default.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: path)
+        }
+        func runAsNobody(_ arguments: [String]) throws -> RewindRun {
+            try runProcess(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", try rewindBinaryURL().path, "todo"]
+                    + arguments + ["--data-dir", directory.url.path])
+        }
+        let list = try runAsNobody(["list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("Buy milk"))
+        let add = try runAsNobody(["add", "Call Anna"])
+        #expect(add.status == 1)
+        #expect(add.stderr == "rewind todo: The change could not be saved: \(shm) cannot be written (its permissions): the list can be shown and exported, not changed. A leftover -shm or -wal file can be removed when no Rewind is running.\n")
+    }
 }

@@ -61,10 +61,11 @@ struct TodoDatabase: Sendable {
         self.url = url
         let directory = url.deletingLastPathComponent().path
         let upToDate = try DatabaseFile.check(url, migrator: Self.migrator)
-        guard Self.isWritable(url) else {
-            guard upToDate else { throw StoreError.readOnly(path: directory) }
+        if let unwritable = Self.unwritablePath(url) {
+            let error: StoreError = unwritable == directory ? .readOnly(path: directory) : .readOnlyFile(path: unwritable)
+            guard upToDate else { throw error }
             queue = try DatabaseFile.openForReading(url.path)
-            readOnlyError = .readOnly(path: directory)
+            readOnlyError = error
             return
         }
         var configuration = Configuration()
@@ -100,14 +101,16 @@ struct TodoDatabase: Sendable {
         }
     }
 
-    /// Whether SQLite can write the database at `url`: its folder, and the
-    /// database and its `-wal` and `-shm` files where they exist.
-    private static func isWritable(_ url: URL) -> Bool {
-        guard access(url.deletingLastPathComponent().path, W_OK) == 0 else { return false }
+    /// The first of the database's folder, the database and its `-wal` and
+    /// `-shm` files (where they exist) that SQLite cannot write; `nil` when
+    /// it can write them all.
+    private static func unwritablePath(_ url: URL) -> String? {
+        let directory = url.deletingLastPathComponent().path
+        guard access(directory, W_OK) == 0 else { return directory }
         let files: [String] = [url.path, url.path + "-wal", url.path + "-shm"]
-        return files.allSatisfy { (path: String) -> Bool in
-            if access(path, W_OK) == 0 { return true }
-            return errno == ENOENT
+        return files.first { (path: String) -> Bool in
+            if access(path, W_OK) == 0 { return false }
+            return errno != ENOENT
         }
     }
 
