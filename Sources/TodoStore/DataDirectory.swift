@@ -48,7 +48,8 @@ public struct DataDirectory: Sendable, Equatable {
     /// permissions for its owner only (0700). An existing folder is left as it is.
     ///
     /// - Throws: ``StoreError/cannotCreateDirectory(path:reason:)`` when the
-    ///   path exists and is not a folder, or cannot be created.
+    ///   path exists and is not a folder, is a symbolic link to nothing, or
+    ///   cannot be created.
     public func create() throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
@@ -56,6 +57,12 @@ public struct DataDirectory: Sendable, Equatable {
                 throw StoreError.cannotCreateDirectory(path: url.path, reason: "a file of that name is in the way")
             }
             return
+        }
+        // `fileExists` follows links: a link whose target is missing looks like nothing.
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+            throw StoreError.cannotCreateDirectory(
+                path: url.path,
+                reason: "it is a symbolic link to \(target), which does not exist; create that folder or choose another --data-dir")
         }
         do {
             try FileManager.default.createDirectory(

@@ -15,6 +15,19 @@ public enum StoreError: Error, Equatable, Sendable {
     case undecodableFile(path: String, detail: String)
     /// Reading or writing the file failed.
     case io(path: String, detail: String)
+    /// The disk that holds the file is full; the change was not saved.
+    case diskFull(path: String)
+    /// The data directory (or its database) cannot be written: it can be
+    /// read, not changed.
+    case readOnly(path: String)
+    /// The database or one of its `-wal`/`-shm` files cannot be written
+    /// (its permissions), though the data directory can: the list can be
+    /// read, not changed.
+    case readOnlyFile(path: String)
+    /// A file was to be replaced, but the path names something else: a
+    /// symbolic link, a directory, a device, a FIFO, or a file with other
+    /// hard links. `kind` says which, as a noun phrase ("a symbolic link").
+    case notARegularFile(path: String, kind: String)
 }
 
 extension StoreError: CustomStringConvertible {
@@ -35,6 +48,14 @@ extension StoreError: CustomStringConvertible {
             "\(path) cannot be read as a Rewind document: \(detail). The file was kept as it is."
         case .io(let path, let detail):
             "Cannot access \(path): \(detail)."
+        case .diskFull(let path):
+            "Cannot write \(path): the disk is full. Nothing was changed; free some space and try again."
+        case .readOnly(let path):
+            "The data directory \(path) is read-only: the list can be shown and exported, not changed."
+        case .readOnlyFile(let path):
+            "\(path) cannot be written (its permissions): the list can be shown and exported, not changed. A leftover -shm or -wal file can be removed when no Rewind is running."
+        case .notARegularFile(let path, let kind):
+            "\(path) is \(kind), not a regular file; it was left unchanged. Choose the path of a regular file or a new one."
         }
     }
 }

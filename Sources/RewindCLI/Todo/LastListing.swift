@@ -60,6 +60,11 @@ struct LastListing {
         }
     }
 
+    /// Removes the saved listing, so that no number refers to an older list.
+    func forget() {
+        unlink(url.path)
+    }
+
     /// The numbered ids, or `nil` when no list was shown yet (or the file
     /// cannot be read, which counts as no list).
     func load() -> [UUID]? {

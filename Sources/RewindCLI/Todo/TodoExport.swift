@@ -11,7 +11,10 @@ extension RewindCommand.Todo {
             discussion: """
                 The document is the to-do JSON format (docs/json-format.md): \
                 {"format": "rewind-todos", "version": 1, "items": [...]}. A file is written \
-                whole or not at all (a temporary file renamed over it).
+                whole or not at all (a temporary file renamed over it); a new file is readable \
+                by its owner only, an existing one keeps its permissions. A path that is not a \
+                regular file (a symbolic link, a directory, a device, a FIFO, a file with other \
+                hard links) is refused.
 
                 Examples:
                   rewind todo export
@@ -36,9 +39,10 @@ extension RewindCommand.Todo {
                 }
                 let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
                 do {
-                    try (data + Data("\n".utf8)).write(to: url, options: .atomic)
-                } catch {
-                    throw TodoCommandError("cannot write \(file): \(error.localizedDescription)")
+                    try AtomicFile.replaceRegularFile(at: url, with: data + Data("\n".utf8))
+                } catch let error as StoreError {
+                    guard case .notARegularFile = error else { throw error }
+                    throw TodoCommandError.usage(error.description)
                 }
                 TodoTerminal.print("Exported \(count) item\(count == 1 ? "" : "s") to \(file)")
             }
@@ -54,6 +58,7 @@ extension RewindCommand.Todo {
                 By default the document's items replace the whole list; with --merge, items \
                 whose ids are known replace those items and the others are added at the end. \
                 A document with a bad field changes nothing and the error names the field. \
+                At most 64 MiB is read (from a file or standard input); a longer one is refused. \
                 `rewind todo undo` reverts the whole import.
 
                 Examples:
@@ -96,17 +101,41 @@ extension RewindCommand.Todo {
             }
         }
 
+        /// The most bytes `import` reads, from a file or standard input.
+        static let sizeLimit = 64 * 1024 * 1024
+
+        /// Reads the document, at most ``sizeLimit`` bytes of it.
         private func read() throws -> Data {
-            if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
-            let path = (file as NSString).expandingTildeInPath
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw TodoCommandError("cannot read \(file): there is no such file")
+            let handle: FileHandle
+            if file == "-" {
+                handle = FileHandle.standardInput
+            } else {
+                let path = (file as NSString).expandingTildeInPath
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw TodoCommandError("cannot read \(file): there is no such file")
+                }
+                guard let opened = FileHandle(forReadingAtPath: path) else {
+                    throw TodoCommandError("cannot read \(file): \(String(cString: strerror(errno)))")
+                }
+                handle = opened
             }
+            defer { if file != "-" { try? handle.close() } }
+            var data = Data()
             do {
-                return try Data(contentsOf: URL(fileURLWithPath: path))
+                // One byte more than the limit tells a document at the limit from a longer one.
+                while data.count <= Self.sizeLimit {
+                    guard let chunk = try handle.read(upToCount: min(1 << 20, Self.sizeLimit + 1 - data.count)),
+                          !chunk.isEmpty else { break }
+                    data.append(chunk)
+                }
             } catch {
                 throw TodoCommandError("cannot read \(file): \(error.localizedDescription)")
             }
+            guard data.count <= Self.sizeLimit else {
+                throw TodoCommandError.usage(
+                    "\(file == "-" ? "standard input" : file) is larger than 64 MiB, the most `rewind todo import` reads; nothing was imported")
+            }
+            return data
         }
     }
 }

@@ -91,7 +91,7 @@ extension RewindCommand.Todo.History {
                     throw TodoCommandError("there is no step \(step): the history has steps 0 (the start) to \(count)")
                 }
                 let steps = session.store.history().steps
-                let name = steps.indices.contains(step - 1) ? "step \(step): " + steps[step - 1].name : "the start"
+                let name = steps.indices.contains(step - 1) ? "step \(step): " + TodoTerminal.visible(steps[step - 1].name) : "the start"
                 TodoTerminal.print("At " + name)
             }
         }

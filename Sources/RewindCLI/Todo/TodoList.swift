@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TodoStore
 import Todos
 
 extension RewindCommand.Todo {
@@ -78,7 +79,21 @@ extension RewindCommand.Todo {
                     (list.items(filter.domainFilter, sortedBy: sort.domainSort, now: now),
                      ShortReferences(list: list), list.counts(now: now))
                 }
-                try session.lastListing.save(items.map(\.id))
+                // The list is shown even when its numbers cannot be kept (a full
+                // disk, a read-only data directory); then no number works until
+                // the next list, rather than the numbers of an older one.
+                var unsavedNumbers: String?
+                do {
+                    try session.lastListing.save(items.map(\.id))
+                } catch {
+                    session.lastListing.forget()
+                    if case StoreError.io(_, let detail) = error { unsavedNumbers = detail } else { unsavedNumbers = "\(error)" }
+                }
+                defer {
+                    if let unsavedNumbers {
+                        TodoTerminal.warn("the numbers of this list could not be saved (\(unsavedNumbers)); refer to items by their ref instead")
+                    }
+                }
                 if json {
                     let numbered = items.enumerated().map { ItemJSON(item: $1, ref: references($1.id), number: $0 + 1) }
                     return try JSONOutput.print(Listing(items: numbered, counts: counts))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The options every `rewind todo` subcommand takes: where the data is.
 struct TodoOptions: ParsableArguments {
@@ -10,4 +11,11 @@ struct TodoOptions: ParsableArguments {
         )
     )
     var dataDirectory: String?
+
+    /// Refuses an empty `--data-dir`, which would otherwise quietly mean the default.
+    func validate() throws {
+        if let dataDirectory, dataDirectory.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--data-dir must name a folder; leave the option out to use the default data directory")
+        }
+    }
 }

@@ -41,9 +41,10 @@ struct TodoTerminal: Sendable {
         print(lines.joined(separator: "\n"))
     }
 
-    /// Writes `message` as one line on standard error: `rewind todo: message`.
+    /// Writes `message` as one line on standard error: `rewind todo: message`,
+    /// its control characters made visible (``visible(_:keepingLineBreaks:)``).
     static func warn(_ message: String) {
-        note("rewind todo: " + message)
+        note("rewind todo: " + visible(message))
     }
 
     /// Writes `message` as one line on standard error, as it is.

@@ -97,7 +97,7 @@ private func move(_ steps: StepCount, options: TodoOptions, forward: Bool) throw
         return try JSONOutput.print(forward ? MoveJSON(redone: names, position: position) : MoveJSON(undone: names, position: position))
     }
     let verb = forward ? "Redid: " : "Undid: "
-    TodoTerminal.print(lines: names.map { verb + $0 })
+    TodoTerminal.print(lines: names.map { verb + TodoTerminal.visible($0) })
     if exhausted {
         let what = forward ? "redo" : "undo"
         TodoTerminal.print(names.isEmpty ? "Nothing to \(what)." : "Nothing more to \(what).")

@@ -38,11 +38,8 @@ enum DatabaseFile {
         try? handle.close()
         guard header == sqliteHeader else { throw StoreError.notADatabase(path: path) }
 
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(5)
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try openForReading(path)
             defer { try? queue.close() }
             return try queue.read { db in
                 let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
@@ -69,6 +66,28 @@ enum DatabaseFile {
             case .SQLITE_CORRUPT: throw StoreError.corrupt(path: path, detail: error.message ?? "corrupt")
             default: throw StoreError.io(path: path, detail: error.message ?? "\(error)")
             }
+        }
+    }
+
+    /// Opens the database at `path` for reading only. When SQLite cannot
+    /// make the `-shm` file that reading a WAL database needs (a read-only
+    /// folder, a full disk) and no committed change waits in the `-wal` file,
+    /// the file is opened as immutable: read without locks or `-shm`.
+    static func openForReading(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        configuration.label = "rewind"
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") }
+            return queue
+        } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL].contains(error.resultCode) {
+            let pendingWAL = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+            guard pendingWAL == 0 else { throw error }
+            var escaped = path.replacingOccurrences(of: "%", with: "%25")
+            escaped = escaped.replacingOccurrences(of: "?", with: "%3f").replacingOccurrences(of: "#", with: "%23")
+            return try DatabaseQueue(path: "file:" + escaped + "?immutable=1", configuration: configuration)
         }
     }
 }

@@ -64,10 +64,13 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
         durability: Durability = .powerLoss,
         now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock
     ) throws {
-        database = try TodoDatabase(url: url, durability: durability)
+        let database = try TodoDatabase(url: url, durability: durability)
+        self.database = database
         let path = url.path
-        let loaded = try database.queue.read { db in
-            (try TodoDatabase.load(db, path: path), try Self.firstSeq(db, path: path), try Self.dataVersion(db))
+        let loaded = try TodoDatabase.readingSaved(path: path) {
+            try database.queue.read { db in
+                (try TodoDatabase.load(db, path: path), try Self.firstSeq(db, path: path), try Self.dataVersion(db))
+            }
         }
         journal = SQLiteJournal(snapshot: loaded.0, firstSeq: loaded.1, path: path)
         core = try InMemoryStore(
@@ -155,6 +158,7 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     // MARK: Writing
 
     private func write<Result>(_ body: () throws -> Result) throws -> Result {
+        if let readOnlyError = database.readOnlyError { throw readOnlyError }
         var result: Result?
         do {
             try database.queue.inTransaction(.immediate) { db in
@@ -172,7 +176,7 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
             // Memory may be ahead of what was committed: start again from the file.
             try? database.queue.read { db in try reload(db) }
             if let error = error as? DatabaseError {
-                throw StoreError.io(path: database.url.path, detail: error.message ?? "\(error)")
+                throw StoreError.database(error, path: database.url.path)
             }
             throw error
         }

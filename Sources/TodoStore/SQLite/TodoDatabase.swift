@@ -19,6 +19,9 @@ import Todos
 struct TodoDatabase: Sendable {
     let queue: DatabaseQueue
     let url: URL
+    /// Why the file was opened for reading only (a read-only data directory,
+    /// a full disk), thrown by every write; `nil` when it can be written.
+    let readOnlyError: StoreError?
 
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
@@ -49,9 +52,22 @@ struct TodoDatabase: Sendable {
     /// Opens (creating if needed) the database at `url` after checking that
     /// an existing file is a Rewind database this version can read. Opening
     /// an existing, up-to-date database writes nothing to it.
+    ///
+    /// When the folder or the file cannot be written (a read-only file
+    /// system, missing permissions, a leftover `-shm` file this user cannot
+    /// write) or the disk is full, an existing up-to-date database is opened
+    /// for reading only, and ``readOnlyError`` says why writes are refused.
     init(url: URL, durability: SQLiteStore.Durability = .powerLoss) throws {
         self.url = url
+        let directory = url.deletingLastPathComponent().path
         let upToDate = try DatabaseFile.check(url, migrator: Self.migrator)
+        if let unwritable = Self.unwritablePath(url) {
+            let error: StoreError = unwritable == directory ? .readOnly(path: directory) : .readOnlyFile(path: unwritable)
+            guard upToDate else { throw error }
+            queue = try DatabaseFile.openForReading(url.path)
+            readOnlyError = error
+            return
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "rewind"
@@ -69,13 +85,32 @@ struct TodoDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
         do {
-            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             // An up-to-date file is only read: migrating it anyway would be a
             // write transaction, and a wait for the disk, on every open.
             if !upToDate { try Self.migrate(queue) }
             try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            self.queue = queue
+            readOnlyError = nil
         } catch let error as DatabaseError {
-            throw StoreError.io(path: url.path, detail: error.message ?? "\(error)")
+            let failure = StoreError.database(error, path: url.path)
+            // A full disk leaves no room for the -shm file that even reading needs.
+            guard upToDate, failure == .diskFull(path: url.path) else { throw failure }
+            queue = try DatabaseFile.openForReading(url.path)
+            readOnlyError = failure
+        }
+    }
+
+    /// The first of the database's folder, the database and its `-wal` and
+    /// `-shm` files (where they exist) that SQLite cannot write; `nil` when
+    /// it can write them all.
+    private static func unwritablePath(_ url: URL) -> String? {
+        let directory = url.deletingLastPathComponent().path
+        guard access(directory, W_OK) == 0 else { return directory }
+        let files: [String] = [url.path, url.path + "-wal", url.path + "-shm"]
+        return files.first { (path: String) -> Bool in
+            if access(path, W_OK) == 0 { return false }
+            return errno != ENOENT
         }
     }
 
@@ -115,9 +150,17 @@ struct TodoDatabase: Sendable {
     ///
     /// - Complexity: O(*n* + *s*) for *n* items and *s* steps.
     static func load(_ db: Database, path: String) throws -> Snapshot {
+        try readingSaved(path: path) { try loadRows(db, path: path) }
+    }
+
+    /// Runs `body`, which reads the saved rows, turning SQLite's errors into
+    /// ``StoreError``s that name the file at `path`. A table or column that
+    /// is missing is damage, not a failure to read.
+    static func readingSaved<Result>(path: String, _ body: () throws -> Result) throws -> Result {
         do {
-            return try loadRows(db, path: path)
-        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            return try body()
+        } catch let error as DatabaseError {
+            guard error.resultCode == .SQLITE_ERROR else { throw StoreError.database(error, path: path) }
             throw StoreError.corrupt(path: path, detail: error.message ?? "\(error)")
         }
     }
@@ -279,5 +322,34 @@ struct JSONArrayBuilder {
     /// The document appended `index`th.
     func document(at index: Int) -> Data {
         bytes.subdata(in: ranges[index])
+    }
+}
+
+extension StoreError {
+    /// The error that explains SQLite's `error` on the database at `path`:
+    /// a full disk, a read-only data directory, damage, or else the message
+    /// SQLite gave, always naming the file.
+    static func database(_ error: DatabaseError, path: String) -> StoreError {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        switch error.resultCode {
+        case .SQLITE_FULL:
+            return .diskFull(path: path)
+        case .SQLITE_READONLY:
+            return .readOnly(path: directory)
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+            return .corrupt(path: path, detail: error.message ?? "\(error)")
+        case .SQLITE_IOERR where isFull(directory):
+            // SQLite reports some writes that ran out of space as I/O errors.
+            return .diskFull(path: path)
+        default:
+            return .io(path: path, detail: error.message ?? "\(error)")
+        }
+    }
+
+    /// Whether the file system of `directory` has (next to) no space left.
+    private static func isFull(_ directory: String) -> Bool {
+        var status = statvfs()
+        guard statvfs(directory, &status) == 0 else { return false }
+        return UInt64(status.f_bavail) * UInt64(status.f_frsize) < 64 * 1024
     }
 }
