@@ -56,7 +56,7 @@ struct EventStreamTests {
         try await server.test { client in
             async let events = client.get("/events?max=1")
             try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
-            try await Task.sleep(nanoseconds: 150_000_000)
+            try await eventually { await server.webApp.broadcaster.heartbeatCount > 0 }
             try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
             let text = try await events.text
             #expect(text.contains(": heartbeat\n\n"))

@@ -34,6 +34,11 @@ actor EventBroadcaster: Service {
     /// The number of open streams.
     var subscriberCount: Int { subscribers.count }
 
+    /// The number of heartbeats sent so far, over all streams.
+    private(set) var heartbeatCount = 0
+
+    private func countHeartbeat() { heartbeatCount += 1 }
+
     /// A new stream of events, or `nil` when the server is shutting down or
     /// already has its maximum of open streams.
     ///
@@ -45,11 +50,12 @@ actor EventBroadcaster: Service {
         nextID += 1
         let (stream, continuation) = AsyncStream.makeStream(of: ServerEvent.self, bufferingPolicy: .bufferingNewest(16))
         let interval = heartbeatInterval
-        let heartbeat = Task {
+        let heartbeat = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: UInt64(max(interval, 0.01) * 1_000_000_000))
                 guard !Task.isCancelled else { return }
                 continuation.yield(.heartbeat)
+                await self?.countHeartbeat()
             }
         }
         continuation.onTermination = { [weak self] _ in
