@@ -1,7 +1,9 @@
 import Calculator
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
 import Todos
 
@@ -80,13 +82,26 @@ struct WebApp: Sendable {
         return logger
     }
 
-    /// Every route, behind the security middleware.
+    /// Every route, behind the security middleware; `HEAD` for every `GET`
+    /// route, and 405 with `Allow` for a routed path's other methods.
     func buildRouter() -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        // The routes once without middleware, to know each path's methods.
+        let table = Router(context: BasicRequestContext.self)
+        addRoutes(to: table)
+        let routes = table.routes.map { (path: $0.path.description, method: $0.method) }
+
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middleware applies to the routes added after it.
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         router.add(middleware: RequestGuardMiddleware(configuration: configuration, csrfToken: csrfToken))
+        addRoutes(to: router)
+        return router
+    }
+
+    /// Adds the routes of every controller to `router`.
+    private func addRoutes(to router: Router<BasicRequestContext>) {
         PageController(service: todos, csrfToken: csrfToken).addRoutes(to: router)
         TodoAPIController(service: todos, maxBodySize: configuration.maxBodySize).addRoutes(to: router)
         CalculatorController(sessions: calculators, csrfToken: csrfToken, maxBodySize: configuration.maxBodySize)
@@ -94,7 +109,6 @@ struct WebApp: Sendable {
         EventsController(broadcaster: broadcaster).addRoutes(to: router)
         OpenAPIDocument.addRoutes(to: router)
         Assets.addRoutes(to: router)
-        return router
     }
 
     /// The application: the router, the broadcaster as a service, and the
@@ -107,8 +121,15 @@ struct WebApp: Sendable {
         let subscription = todos.observe {
             broadcaster.noteTodosChanged()
         }
+        let requestHeadTimeout = GuardedHTTP1Channel.timeAmount(seconds: configuration.requestHeadTimeout)
+        let idleTimeout = GuardedHTTP1Channel.timeAmount(seconds: configuration.idleTimeout)
         var app = Application(
             router: buildRouter(),
+            server: HTTPServerBuilder { responder in
+                GuardedHTTP1Channel(
+                    responder: responder, requestHeadTimeout: requestHeadTimeout, idleTimeout: idleTimeout
+                )
+            },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "Rewind"

@@ -22,6 +22,14 @@ public struct WebAppConfiguration: Sendable {
     /// Extra host names (without port) that the `Host` header may carry,
     /// besides the bound host, `localhost` and `127.0.0.1`.
     public var additionalAllowedHosts: [String]
+    /// How long a connection may take to send a complete request head, in
+    /// seconds, counted from when it opens or from the first byte of the next
+    /// request; a slower one is closed (slowloris).
+    public var requestHeadTimeout: Double
+    /// How long a keep-alive connection may stay idle between requests, in
+    /// seconds, before it is closed. A response in progress (an event
+    /// stream) is never idle.
+    public var idleTimeout: Double
 
     /// Creates a configuration; every parameter has the default that
     /// `rewind serve` uses.
@@ -32,7 +40,9 @@ public struct WebAppConfiguration: Sendable {
         maxCalculatorSessions: Int = 1_000,
         heartbeatInterval: Double = 15,
         maxEventStreams: Int = 256,
-        additionalAllowedHosts: [String] = []
+        additionalAllowedHosts: [String] = [],
+        requestHeadTimeout: Double = 10,
+        idleTimeout: Double = 60
     ) {
         self.host = host
         self.port = port
@@ -41,6 +51,8 @@ public struct WebAppConfiguration: Sendable {
         self.heartbeatInterval = heartbeatInterval
         self.maxEventStreams = maxEventStreams
         self.additionalAllowedHosts = additionalAllowedHosts
+        self.requestHeadTimeout = requestHeadTimeout
+        self.idleTimeout = idleTimeout
     }
 
     /// The address a browser opens, such as `http://127.0.0.1:8080`.

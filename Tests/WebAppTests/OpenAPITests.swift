@@ -61,6 +61,43 @@ struct OpenAPITests {
         }
     }
 
+    @Test func everyOperationWithABodyDocumentsTheAnswersToABadBody() throws {
+        let paths = try #require(OpenAPIDocument.document["paths"])
+        var checked = 0
+        for path in paths.keys {
+            for method in paths[path]?.keys ?? [] {
+                guard let operation = paths[path]?[method], operation["requestBody"] != nil else { continue }
+                let statuses = operation["responses"]?.keys ?? []
+                for status in ["400", "413", "415"] {
+                    #expect(statuses.contains(status), "\(method) \(path) does not document \(status)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 5)
+    }
+
+    /// What schemathesis found: schema-valid requests that the server refused.
+    @Test func theSchemasSayWhatTheServerRefuses() throws {
+        let schemas = try #require(OpenAPIDocument.document["components"]?["schemas"])
+        for name in ["NewItem", "ItemEdit"] {
+            let title = try #require(schemas[name]?["properties"]?["title"])
+            #expect(title["minLength"] == 1)
+            #expect(title["pattern"] == "\\S")
+            #expect(schemas[name]?["additionalProperties"] == false)
+        }
+        #expect(schemas["Keys"]?["anyOf"] != nil)
+        #expect(schemas["Keys"]?["properties"]?["keys"]?["minItems"] == 1)
+        let filter = try #require(OpenAPIDocument.document["paths"]?["/api/todos"]?["get"]?["parameters"])
+        #expect(filter.json().contains(#""enum": ["#))
+    }
+
+    @Test func theDocumentIsDescribedAsAnObjectInBothForms() throws {
+        let paths = try #require(OpenAPIDocument.document["paths"])
+        #expect(paths["/openapi.json"]?["get"]?["responses"]?["200"]?["content"]?["application/json"]?["schema"]?["type"] == "object")
+        #expect(paths["/openapi.yaml"]?["get"]?["responses"]?["200"]?["content"]?["application/yaml"]?["schema"]?["type"] == "object")
+    }
+
     @Test func theYAMLSaysWhatTheJSONSays() throws {
         // A small reader of the block YAML this module writes: keys, nesting
         // by indentation, "- " items, and JSON scalars.

@@ -1,12 +1,14 @@
 import Foundation
 import Hummingbird
-import NIOCore
 import Logging
+import NIOCore
+import NIOHTTP1
 
 /// Turns every error thrown below it into a JSON answer `{"error": "…"}`:
 /// ``APIError`` and Hummingbird's errors keep their status, a body that does
-/// not decode is a 400 that says where, and anything unexpected is a 500 whose
-/// details go to the log, never to the client.
+/// not decode is a 400 that says where, a request whose client went away
+/// while sending it is logged as a client abort, and anything unexpected is a
+/// 500 whose details go to the log, never to the client.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request,
@@ -17,7 +19,11 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let (status, message) = Self.describe(error, request: request)
-            if status == .internalServerError {
+            if Self.isClientAbort(error) {
+                context.logger.info(
+                    "client aborted \(request.method) \(request.uri.path): the connection closed before the request body was complete"
+                )
+            } else if status == .internalServerError {
                 context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
             }
             return Self.response(status: status, message: message, headers: (error as? HTTPError)?.headers ?? [:])
@@ -33,12 +39,26 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return (error.status, error.body ?? Self.defaultMessage(for: error.status, request: request))
         case is NIOTooManyBytesError:
             return (.contentTooLarge, "the request body is too large")
+        case _ where isClientAbort(error):
+            return (.badRequest, "the connection closed before the request body was complete")
         case let error as DecodingError:
             return (.badRequest, JSONBody.describe(error))
         case let error as any HTTPResponseError:
             return (error.status, Self.defaultMessage(for: error.status, request: request))
         default:
             return (.internalServerError, "internal error")
+        }
+    }
+
+    /// Whether `error` says that the client closed the connection (or sent
+    /// a request that ends early) while its request was being read: the
+    /// client's doing, not the server's.
+    static func isClientAbort(_ error: any Error) -> Bool {
+        switch error {
+        case is HTTPParserError: true
+        case let error as ChannelError: [.eof, .ioOnClosedChannel, .inputClosed, .alreadyClosed].contains(error)
+        case let error as IOError: [ECONNRESET, EPIPE].contains(error.errnoCode)
+        default: false
         }
     }
 

@@ -9,7 +9,7 @@ enum JSONBody {
     ///
     /// - Throws: ``APIError`` 413 when the body exceeds `limit` bytes, 415
     ///   when it is declared as something other than JSON, 400 when it is not
-    ///   JSON or lacks a field, naming the field.
+    ///   RFC 8259 JSON in UTF-8 or lacks a field, naming the field.
     static func decode<T: Decodable>(
         _ type: T.Type,
         from request: Request,
@@ -21,8 +21,15 @@ enum JSONBody {
         {
             throw APIError(.unsupportedMediaType, "the request body must be application/json, not \(contentType)")
         }
+        if let contentType = request.headers[.contentType]?.lowercased(), let charset = contentType.range(of: "charset=") {
+            let name = contentType[charset.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: .init(charactersIn: "\" "))
+            guard name == "utf-8" else {
+                throw APIError(.unsupportedMediaType, "the request body must be application/json in UTF-8, not charset \(name)")
+            }
+        }
         let data = try await collect(request, limit: limit)
         guard !data.isEmpty else { throw APIError.badRequest("the request body is empty; expected a JSON object") }
+        try validate(Array(data))
         do {
             return try decoder.decode(T.self, from: data)
         } catch let error as DecodingError {

@@ -36,10 +36,19 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let hosts = [request.head.authority] + request.headers[values: .hostField]
+        let fields = request.headers[values: .hostField]
+        let hosts = [request.head.authority] + fields
+        // One Host (HTTP/1 gives the first as the authority and keeps any
+        // other as a field), each `name[:port]` naming this server.
+        guard fields.count <= 1 else {
+            throw APIError(.misdirectedRequest, "the request must carry exactly one Host header")
+        }
         for host in hosts {
             guard let host, isAllowed(host: host) else {
-                throw APIError(.misdirectedRequest, "the Host header must name this server (localhost or 127.0.0.1)")
+                throw APIError(
+                    .misdirectedRequest,
+                    "the Host header must be one name[:port] of this server (localhost or 127.0.0.1), port 1–65535"
+                )
             }
         }
         if Self.changesState(request.method) {
@@ -54,19 +63,39 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Whether `host` (`name` or `name:port`) names this server.
     func isAllowed(host: String) -> Bool {
-        allowedHosts.contains(Self.name(ofHost: host.lowercased()))
+        guard let name = Self.name(ofHost: host.lowercased()) else { return false }
+        return allowedHosts.contains(name)
     }
 
     /// `host` without its port: `localhost:8080` → `localhost`,
-    /// `[::1]:8080` → `[::1]`.
-    static func name(ofHost host: String) -> String {
-        if host.hasPrefix("["), let end = host.firstIndex(of: "]") {
-            return String(host[...end])
+    /// `[::1]:8080` → `[::1]`; `nil` unless `host` is exactly one name (a
+    /// DNS name, an IPv4 address or a bracketed IPv6 address) with at most
+    /// one numeric port 1–65535 (RFC 9110 §7.2).
+    static func name(ofHost host: String) -> String? {
+        let name: Substring
+        let rest: Substring
+        if host.hasPrefix("[") {
+            guard let end = host.firstIndex(of: "]") else { return nil }
+            let address = host[host.index(after: host.startIndex)..<end]
+            guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+            name = host[...end]
+            rest = host[host.index(after: end)...]
+        } else {
+            let end = host.firstIndex(of: ":") ?? host.endIndex
+            name = host[..<end]
+            rest = host[end...]
+            let allowed = { (character: Character) in
+                character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == ".")
+            }
+            guard !name.isEmpty, name.allSatisfy(allowed) else { return nil }
         }
-        if let colon = host.lastIndex(of: ":"), host.firstIndex(of: ":") == colon {
-            return String(host[..<colon])
+        if !rest.isEmpty {
+            let port = rest.dropFirst()
+            guard rest.first == ":", (1...5).contains(port.count), port.allSatisfy({ $0.isASCII && $0.isNumber }),
+                let number = Int(port), (1...65_535).contains(number)
+            else { return nil }
         }
-        return host
+        return String(name)
     }
 
     private func checkSameOrigin(_ request: Request) throws {

@@ -40,7 +40,8 @@ enum OpenAPIDocument {
             browser. Every state-changing request (POST, PUT, PATCH, DELETE) must carry the header \
             `X-Rewind-CSRF` with the token from `GET /api/csrf`, must come from this server's origin (or from a \
             client that sends no `Origin`), and must name this server in `Host`. Errors are \
-            `{"error": "…"}` with a 4xx status that says what was wrong. Bodies are limited to 64 KiB by default.
+            `{"error": "…"}` with a 4xx status that says what was wrong. Bodies are JSON as RFC 8259 writes it, in UTF-8, \
+            limited to 64 KiB by default. `HEAD` is answered for every `GET`; a method a path lacks gets 405 with `Allow`.
             """,
     ]
 
@@ -64,7 +65,7 @@ enum OpenAPIDocument {
             ("/api/todos/toggle-all", [
                 "post": operation(
                     "toggleAll", "todos", "Completes every item (`completed: true`) or reopens every item, as one step.",
-                    body: schema("ToggleAll"), ok: schema("UpdatedItems"), errors: [400, 403, 409, 413]
+                    body: schema("ToggleAll"), ok: schema("UpdatedItems"), errors: [400, 403, 409, 413, 415]
                 ),
             ]),
             ("/api/todos/clear-completed", [
@@ -90,7 +91,7 @@ enum OpenAPIDocument {
             ("/api/history/jump", [
                 "post": operation(
                     "jump", "history", "Moves to a position of the history (0 is before the first step).",
-                    body: schema("Jump"), ok: schema("HistoryMove"), errors: [400, 403, 413, 422]
+                    body: schema("Jump"), ok: schema("HistoryMove"), errors: [400, 403, 409, 413, 415, 422]
                 ),
             ]),
             ("/api/calculator", [
@@ -99,7 +100,7 @@ enum OpenAPIDocument {
             ("/api/calculator/keys", [
                 "post": operation(
                     "pressKeys", "calculator", "Presses keys by their labels, in order; each is one undo step.",
-                    body: schema("Keys"), ok: schema("Calculator"), errors: [400, 403, 413, 422]
+                    body: schema("Keys"), ok: schema("Calculator"), errors: [400, 403, 413, 415, 422]
                 ),
             ]),
             ("/api/calculator/undo", [
@@ -119,6 +120,7 @@ enum OpenAPIDocument {
                     ]],
                     "responses": [
                         "200": ["description": "An endless event stream.", "content": ["text/event-stream": ["schema": ["type": "string"]]]],
+                        "400": ref("Error400"),
                         "503": ref("Error503"),
                     ],
                 ],
@@ -129,8 +131,8 @@ enum OpenAPIDocument {
             ("/todos/items/{id}", page("itemPage", "An item's detail view.", parameters: [id])),
             ("/todos/items/{id}/fragment", page("itemFragment", "The changing regions of the detail view.", parameters: [id])),
             ("/calculator", page("calculatorPage", "The calculator page.")),
-            ("/openapi.json", file("openAPIJSON", "This document as JSON.", type: "application/json")),
-            ("/openapi.yaml", file("openAPIYAML", "This document as YAML.", type: "application/yaml")),
+            ("/openapi.json", file("openAPIJSON", "This document as JSON.", type: "application/json", schema: ["type": "object"])),
+            ("/openapi.yaml", file("openAPIYAML", "This document as YAML.", type: "application/yaml", schema: ["type": "object"])),
             ("/assets/app.css", file("stylesheet", "The stylesheet.", type: "text/css")),
             ("/assets/app.js", file("script", "The script.", type: "text/javascript")),
             ("/assets/icon.svg", file("icon", "The icon.", type: "image/svg+xml")),
@@ -140,12 +142,13 @@ enum OpenAPIDocument {
     private static let listParameters: JSONValue = [
         [
             "name": "filter", "in": "query", "required": false,
-            "schema": ["type": "string", "enum": ["all", "active", "completed", "overdue"], "default": "all"],
+            "description": "Which items; empty is the default, `all`.",
+            "schema": ["type": "string", "enum": ["", "all", "active", "completed", "overdue"], "default": "all"],
         ],
         [
             "name": "sort", "in": "query", "required": false,
-            "description": "`smart`: unfinished first, then the most recently changed.",
-            "schema": ["type": "string", "enum": ["list", "smart"], "default": "list"],
+            "description": "`smart`: unfinished first, then the most recently changed; empty is the default, `list`.",
+            "schema": ["type": "string", "enum": ["", "list", "smart"], "default": "list"],
         ],
     ]
 
@@ -233,18 +236,21 @@ enum OpenAPIDocument {
             "responses",
             [
                 "200": ["description": "HTML.", "content": ["text/html": ["schema": ["type": "string"]]]],
+                "400": ref("Error400"),
                 "404": ref("Error404"),
             ]
         ))
         return ["get": .object(pairs)]
     }
 
-    private static func file(_ operationID: String, _ summary: String, type: String) -> JSONValue {
+    private static func file(
+        _ operationID: String, _ summary: String, type: String, schema: JSONValue = ["type": "string"]
+    ) -> JSONValue {
         [
             "get": [
                 "operationId": .string(operationID), "tags": ["pages"], "summary": .string(summary),
                 "responses": [
-                    "200": ["description": "The file.", "content": [type: ["schema": ["type": "string"]]]],
+                    "200": ["description": "The file.", "content": [type: ["schema": schema]]],
                     "304": ["description": "Not modified (`If-None-Match` named the current `ETag`)."],
                 ],
             ],
@@ -269,12 +275,12 @@ enum OpenAPIDocument {
 
     private static var errorResponses: [(String, JSONValue)] {
         let descriptions: [(Int, String)] = [
-            (400, "Malformed JSON, a missing or unknown field, or a malformed id."),
+            (400, "A body that is not RFC 8259 JSON in UTF-8, a missing or unknown field, a field the schema refuses, or a malformed id or query parameter."),
             (403, "A cross-origin request, or one without the CSRF header."),
             (404, "No item has this id, or no route has this path."),
             (409, "Nothing to change, undo or redo."),
             (413, "The body is larger than the limit."),
-            (415, "The body is not JSON."),
+            (415, "The body is declared as something other than JSON in UTF-8."),
             (421, "The `Host` header does not name this server."),
             (422, "A field has a value the domain refuses (an empty title, a latitude of 91, an unknown due date)."),
             (503, "Too many event streams, or the server is shutting down."),
@@ -288,6 +294,31 @@ enum OpenAPIDocument {
     }
 
     private static let string: JSONValue = ["type": "string"]
+    /// Text with at least one character that is not white space (what the
+    /// domain keeps after trimming).
+    private static let text: JSONValue = ["type": "string", "pattern": "\\S"]
+    private static let title: JSONValue = [
+        "type": "string", "minLength": 1, "maxLength": 500, "pattern": "\\S",
+        "description": "Trimmed; 1 to 500 characters after trimming.",
+    ]
+
+    /// An address: at least one field has text.
+    private static var address: JSONValue {
+        var address = object(
+            ["kind": constant("address"), "street": string, "city": string, "zipCode": string, "country": string],
+            required: ["kind"]
+        )
+        if case .object(var pairs) = address {
+            pairs.append((
+                "anyOf",
+                .array(["street", "city", "zipCode", "country"].map { field in
+                    ["required": [.string(field)], "properties": [field: text]]
+                })
+            ))
+            address = .object(pairs)
+        }
+        return address
+    }
     private static let dateTime: JSONValue = ["type": "string", "format": "date-time"]
 
     private static var schemas: [(String, JSONValue)] {
@@ -330,10 +361,7 @@ enum OpenAPIDocument {
                 "description": "Where an item is to be done.",
                 "oneOf": [
                     object(["kind": constant("unknown")], required: ["kind"]),
-                    object(
-                        ["kind": constant("address"), "street": string, "city": string, "zipCode": string, "country": string],
-                        required: ["kind"]
-                    ),
+                    address,
                     object(
                         [
                             "kind": constant("coordinate"),
@@ -343,38 +371,39 @@ enum OpenAPIDocument {
                         required: ["kind", "latitude", "longitude"]
                     ),
                     object(
-                        ["kind": constant("directions"), "steps": ["type": "array", "items": string, "minItems": 1]],
+                        ["kind": constant("directions"), "steps": ["type": "array", "items": text, "minItems": 1]],
                         required: ["kind", "steps"]
                     ),
                 ],
             ]),
             ("NewItem", object(
                 [
-                    "title": string, "details": string, "due": schema("TodoDate"),
+                    "title": title, "details": string, "due": schema("TodoDate"),
                     "dueText": ["type": "string", "description": "A due date in words (`tomorrow 9:00`, `fri`, `2026-12-01 for 3 days`), instead of `due`."],
                     "timeZone": ["type": "string", "description": "The time zone `dueText` is read in, such as `Europe/Berlin`."],
                     "location": schema("Location"),
-                    "position": ["type": "integer", "minimum": 0, "description": "Where to insert; the end by default."],
+                    "position": [
+                        "type": "integer", "minimum": 0,
+                        "description": "Where to insert (0 is the top, at most the number of items: 422 beyond it); the end by default.",
+                    ],
                 ],
-                required: ["title"]
+                required: ["title"],
+                closed: true
             )),
             ("ItemEdit", object(
                 [
-                    "title": string, "details": string, "completed": ["type": "boolean"],
+                    "title": title, "details": string, "completed": ["type": "boolean"],
                     "due": ["oneOf": [schema("TodoDate"), ["type": "null"]]],
                     "dueText": string, "timeZone": string,
                     "location": ["oneOf": [schema("Location"), ["type": "null"]]],
                 ],
                 required: [],
-                description: "The fields to change; unknown fields are refused."
+                description: "The fields to change; unknown fields are refused.",
+                closed: true
             )),
             ("ToggleAll", object(["completed": ["type": "boolean"]], required: ["completed"])),
             ("Jump", object(["position": ["type": "integer", "minimum": 0]], required: ["position"])),
-            ("Keys", object(
-                ["keys": ["type": "array", "items": string, "maxItems": 1000], "key": string],
-                required: [],
-                description: "Labels of the keypad (`7`, `+`, `x`, `÷`, `=`, `AC`, …) or aliases (`*`, `/`)."
-            )),
+            ("Keys", keys),
             ("UpdatedItems", object(["items": ["type": "array", "items": schema("TodoItem")]], required: ["items"])),
             ("RemovedItems", object(["removed": ["type": "array", "items": schema("TodoItem")]], required: ["removed"])),
             ("Counts", object(
@@ -416,15 +445,36 @@ enum OpenAPIDocument {
         ]
     }
 
+    /// `keys` (at least one), `key`, or both; a label the keypad does not
+    /// have is a 422.
+    private static var keys: JSONValue {
+        var keys = object(
+            ["keys": ["type": "array", "items": string, "minItems": 1, "maxItems": 999], "key": string],
+            required: [],
+            description: "Labels of the keypad (`7`, `+`, `x`, `÷`, `=`, `AC`, …) or aliases (`*`, `/`): `keys`, "
+                + "`key` or both, at most 1000 in all."
+        )
+        if case .object(var pairs) = keys {
+            pairs.append(("anyOf", [["required": ["keys"]], ["required": ["key"]]]))
+            keys = .object(pairs)
+        }
+        return keys
+    }
+
     private static func constant(_ value: String) -> JSONValue {
         ["type": "string", "const": .string(value)]
     }
 
-    private static func object(_ properties: JSONValue, required: [String], description: String? = nil) -> JSONValue {
+    /// An object schema; `closed` ones refuse fields they do not list, as
+    /// the server does for them.
+    private static func object(
+        _ properties: JSONValue, required: [String], description: String? = nil, closed: Bool = false
+    ) -> JSONValue {
         var pairs: [(String, JSONValue)] = [("type", "object")]
         if let description { pairs.append(("description", .string(description))) }
         pairs.append(("properties", properties))
         if !required.isEmpty { pairs.append(("required", .array(required.map(JSONValue.string)))) }
+        if closed { pairs.append(("additionalProperties", false)) }
         return .object(pairs)
     }
 }

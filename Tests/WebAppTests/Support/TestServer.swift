@@ -42,6 +42,20 @@ struct TestServer: Sendable {
         logger.logLevel = .critical
         return try await webApp.application(logger: logger).test(.router, body)
     }
+
+    /// Runs `body` with the port of the server listening on 127.0.0.1, for
+    /// tests that need real connections (timeouts, raw request targets).
+    func testLive<Value: Sendable>(
+        logger: Logger? = nil,
+        _ body: @Sendable (_ port: Int) async throws -> Value
+    ) async throws -> Value {
+        var quiet = Logger(label: "WebAppTests")
+        quiet.logLevel = .critical
+        return try await webApp.application(logger: logger ?? quiet).test(.live) { client in
+            let port = try #require(client.port)
+            return try await body(port)
+        }
+    }
 }
 
 /// Hands out ids 00000000-0000-0000-0000-000000000001, …2, …

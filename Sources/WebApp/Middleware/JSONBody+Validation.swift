@@ -1,0 +1,184 @@
+/// What a request body must be before it is decoded: JSON exactly as RFC 8259
+/// writes it, in UTF-8. Foundation's decoder is more lenient than the RFC
+/// (trailing commas, UTF-16 and UTF-32 with or without a byte order mark), so
+/// the bytes are checked first; what the API documents is what it accepts.
+extension JSONBody {
+    /// The deepest nesting of arrays and objects a body may have.
+    static let maxDepth = 64
+
+    /// Checks that `bytes` are one RFC 8259 JSON text in UTF-8, without a
+    /// byte order mark.
+    ///
+    /// - Throws: ``APIError`` 400 that says what was found and what is allowed.
+    static func validate(_ bytes: [UInt8]) throws(APIError) {
+        // UTF-16 and UTF-32 of ASCII text are valid UTF-8 full of NULs.
+        if bytes.contains(0) {
+            throw .badRequest("the request body must be JSON in UTF-8 (RFC 8259); it has NUL bytes (UTF-16 or UTF-32?)")
+        }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw .badRequest("the request body must be JSON in UTF-8 (RFC 8259); it is not valid UTF-8")
+        }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw .badRequest("the request body must be JSON in UTF-8 without a byte order mark (RFC 8259)")
+        }
+        var reader = StrictJSONReader(bytes: bytes)
+        do {
+            try reader.readText()
+        } catch {
+            throw .badRequest("malformed JSON (RFC 8259) at byte \(reader.offset): \(error.reason)")
+        }
+    }
+}
+
+/// Why a body is not RFC 8259 JSON.
+struct StrictJSONError: Error {
+    /// What was expected, for the error message.
+    let reason: String
+}
+
+/// A recursive-descent reader of RFC 8259's grammar that builds nothing: it
+/// only says whether, and where, the bytes leave the grammar.
+struct StrictJSONReader {
+    let bytes: [UInt8]
+    /// Where the reader is; on an error, where the grammar was left.
+    private(set) var offset = 0
+    private var depth = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// One value between optional whitespace, and nothing after it.
+    mutating func readText() throws(StrictJSONError) {
+        skipWhitespace()
+        try readValue()
+        skipWhitespace()
+        guard offset == bytes.count else { throw StrictJSONError(reason: "unexpected text after the JSON value") }
+    }
+
+    private var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { offset += 1 }
+    }
+
+    private mutating func expect(_ byte: UInt8, _ what: String) throws(StrictJSONError) {
+        guard current == byte else { throw StrictJSONError(reason: "expected \(what)") }
+        offset += 1
+    }
+
+    private mutating func readValue() throws(StrictJSONError) {
+        guard let byte = current else { throw StrictJSONError(reason: "a value, found the end of the body") }
+        switch byte {
+        case UInt8(ascii: "{"): try readContainer(close: UInt8(ascii: "}"), isObject: true)
+        case UInt8(ascii: "["): try readContainer(close: UInt8(ascii: "]"), isObject: false)
+        case UInt8(ascii: "\""): try readString()
+        case UInt8(ascii: "t"): try readLiteral("true")
+        case UInt8(ascii: "f"): try readLiteral("false")
+        case UInt8(ascii: "n"): try readLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try readNumber()
+        default: throw StrictJSONError(reason: "a value (object, array, string, number, true, false or null)")
+        }
+    }
+
+    private mutating func readContainer(close: UInt8, isObject: Bool) throws(StrictJSONError) {
+        depth += 1
+        guard depth <= JSONBody.maxDepth else {
+            throw StrictJSONError(reason: "nested deeper than \(JSONBody.maxDepth) arrays and objects")
+        }
+        offset += 1
+        skipWhitespace()
+        if current == close {
+            offset += 1
+            depth -= 1
+            return
+        }
+        while true {
+            if isObject {
+                guard current == UInt8(ascii: "\"") else {
+                    throw StrictJSONError(reason: "a member name in double quotes (no trailing comma)")
+                }
+                try readString()
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"), "“:” after a member name")
+                skipWhitespace()
+            }
+            try readValue()
+            skipWhitespace()
+            if current == UInt8(ascii: ",") {
+                offset += 1
+                skipWhitespace()
+                if current == close { throw StrictJSONError(reason: "a value after “,” (trailing commas are not JSON)") }
+                continue
+            }
+            try expect(close, isObject ? "“,” or “}”" : "“,” or “]”")
+            depth -= 1
+            return
+        }
+    }
+
+    private mutating func readString() throws(StrictJSONError) {
+        offset += 1
+        while let byte = current {
+            offset += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return
+            case UInt8(ascii: "\\"):
+                switch current {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    offset += 1
+                case UInt8(ascii: "u"):
+                    offset += 1
+                    for _ in 0..<4 {
+                        guard let digit = current, Character(Unicode.Scalar(digit)).isHexDigit else {
+                            throw StrictJSONError(reason: "four hexadecimal digits after \\u")
+                        }
+                        offset += 1
+                    }
+                default:
+                    throw StrictJSONError(reason: "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX)")
+                }
+            case 0x00..<0x20:
+                offset -= 1
+                throw StrictJSONError(reason: "no control characters inside a string (escape them)")
+            default:
+                continue
+            }
+        }
+        throw StrictJSONError(reason: "a closing double quote")
+    }
+
+    private mutating func readLiteral(_ literal: String) throws(StrictJSONError) {
+        for byte in literal.utf8 {
+            guard current == byte else { throw StrictJSONError(reason: "“\(literal)”") }
+            offset += 1
+        }
+    }
+
+    private mutating func readNumber() throws(StrictJSONError) {
+        if current == UInt8(ascii: "-") { offset += 1 }
+        if current == UInt8(ascii: "0") {
+            offset += 1
+        } else {
+            try readDigits("a digit")
+        }
+        if current == UInt8(ascii: ".") {
+            offset += 1
+            try readDigits("a digit after the decimal point")
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            offset += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
+            try readDigits("a digit in the exponent")
+        }
+    }
+
+    private mutating func readDigits(_ what: String) throws(StrictJSONError) {
+        guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+            throw StrictJSONError(reason: what)
+        }
+        while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { offset += 1 }
+    }
+}

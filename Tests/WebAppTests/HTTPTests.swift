@@ -1,0 +1,303 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import WebApp
+
+@Suite("HTTP")
+struct HTTPTests {
+    @Suite("Slow and idle connections are closed")
+    struct Timeouts {
+        /// Short timeouts, so that the tests wait for the close, not for the defaults.
+        static func server(head: Double = 0.2, idle: Double = 30, heartbeat: Double = 15) -> TestServer {
+            TestServer(
+                configuration: WebAppConfiguration(
+                    port: 0, heartbeatInterval: heartbeat, requestHeadTimeout: head, idleTimeout: idle
+                )
+            )
+        }
+
+        @Test func aConnectionThatSendsHalfARequestHeadIsClosed() async throws {
+            try await Self.server().testLive { port in
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET /todos HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                try await connection.waitUntilClosed()
+                #expect(connection.text.isEmpty)
+            }
+        }
+
+        @Test func aConnectionThatSendsNothingIsClosed() async throws {
+            try await Self.server().testLive { port in
+                let connection = try await RawConnection.open(port: port)
+                try await connection.waitUntilClosed()
+            }
+        }
+
+        @Test func theNextRequestOfAKeepAliveConnectionHasTheSameLimit() async throws {
+            try await Self.server(head: 0.5).testLive { port in
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET /api/csrf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                try await connection.waitUntilReceived { $0.contains("\"token\"") }
+                #expect(connection.text.hasPrefix("HTTP/1.1 200"))
+                try await connection.send("GET /api/csrf HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                try await connection.waitUntilClosed()
+            }
+        }
+
+        @Test func anIdleKeepAliveConnectionIsClosed() async throws {
+            try await Self.server(head: 30, idle: 0.2).testLive { port in
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET /api/csrf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                try await connection.waitUntilReceived { $0.contains("\"token\"") }
+                try await connection.waitUntilClosed()
+                #expect(connection.text.hasPrefix("HTTP/1.1 200"))
+            }
+        }
+
+        @Test func anEventStreamOutlivesBothTimeouts() async throws {
+            try await Self.server(head: 0.1, idle: 0.1, heartbeat: 0.05).testLive { port in
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                // Ten heartbeats take five times the longer timeout.
+                try await connection.waitUntilReceived { $0.components(separatedBy: "\n:").count > 10 }
+                #expect(connection.isOpen)
+                #expect(connection.text.hasPrefix("HTTP/1.1 200"))
+                connection.close()
+            }
+        }
+
+        @Test func theDefaultsAreTenSecondsForAHeadAndAMinuteIdle() {
+            let configuration = WebAppConfiguration()
+            #expect(configuration.requestHeadTimeout == 10)
+            #expect(configuration.idleTimeout == 60)
+        }
+    }
+
+    @Suite("HEAD and methods a path lacks")
+    struct Methods {
+        @Test(arguments: ["/todos", "/", "/api/todos", "/assets/app.css", "/openapi.json", "/api/csrf"])
+        func headAnswersAsGetWithoutABody(path: String) async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let get = try await client.get(path)
+                let head = try await client.executeRequest(uri: path, method: .head, headers: [:], body: nil)
+                #expect(head.status == .ok)
+                #expect(head.body.readableBytes == 0)
+                #expect(head.headers[.contentType] == get.headers[.contentType])
+                #expect(head.headers[.contentLength] == get.headers[.contentLength])
+                #expect(head.headers[.eTag] == get.headers[.eTag])
+            }
+        }
+
+        @Test func headOfAnUnknownItemIs404() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let head = try await client.executeRequest(
+                    uri: "/api/todos/00000000-0000-0000-0000-000000000099", method: .head, headers: [:], body: nil
+                )
+                #expect(head.status == .notFound)
+            }
+        }
+
+        @Test(arguments: [
+            (HTTPRequest.Method.trace, "/", "GET, HEAD"),
+            (.put, "/api/todos", "GET, HEAD, POST, DELETE"),
+            (.options, "/todos", "GET, HEAD"),
+            (.post, "/api/todos/00000000-0000-0000-0000-000000000001", "GET, HEAD, PATCH, DELETE"),
+            (.get, "/api/todos/toggle-all", "POST"),
+            (HTTPRequest.Method("PROPFIND")!, "/api/history", "GET, HEAD"),
+        ])
+        func aMethodThePathLacksIs405WithAllow(method: HTTPRequest.Method, path: String, allow: String) async throws {
+            let server = TestServer()
+            try await server.test { client in
+                // With the token too: the answer does not depend on it.
+                for token in [nil, server.token] {
+                    let response = try await client.send(method, path, token: token)
+                    #expect(response.status == .methodNotAllowed)
+                    #expect(response.headers[.allow] == allow)
+                    #expect(response.errorMessage?.contains("allowed: \(allow)") == true)
+                    #expect(response.headers[.contentSecurityPolicy] != nil)
+                }
+                #expect(server.store.state().todos.isEmpty)
+            }
+        }
+
+        @Test func anUnknownPathStays404WhateverTheMethod() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                for method in [HTTPRequest.Method.get, .head, .trace, .post] {
+                    let response = try await client.send(method, "/nothing/here", token: server.token)
+                    #expect(response.status == .notFound)
+                }
+            }
+        }
+    }
+
+    @Suite("Request bodies are RFC 8259 JSON in UTF-8")
+    struct StrictJSON {
+        static func utf16(_ text: String, bigEndian: Bool, bom: Bool) -> ByteBuffer {
+            var bytes: [UInt8] = bom ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : []
+            for unit in text.utf16 {
+                let pair = [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+                bytes += bigEndian ? pair : pair.reversed()
+            }
+            return ByteBuffer(bytes: bytes)
+        }
+
+        @Test(arguments: [
+            #"{"title":"a",}"#, #"{"title":"a"}x"#, #"{"title":'a'}"#, #"{title:"a"}"#, #"{"title":"a"} // c"#,
+            #"{"title":"a","position":01}"#, #"{"title":"a","position":+1}"#, #"{"title":"a","position":.5}"#,
+            #"{"title":"a","position":NaN}"#, "{\"title\":\"a\tb\"}", #"{"title":"\x"}"#, #"[1,]"#,
+        ])
+        func aBodyBeyondRFC8259IsRefused(body: String) async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.send(.post, "/api/todos", json: body, token: server.token)
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage?.contains("RFC 8259") == true)
+                #expect(server.store.state().todos.isEmpty)
+            }
+        }
+
+        @Test(arguments: [(false, false), (false, true), (true, false), (true, true)])
+        func aUTF16BodyIsRefused(bigEndian: Bool, bom: Bool) async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.executeRequest(
+                    uri: "/api/todos", method: .post,
+                    headers: [.contentType: "application/json", HTTPField.Name("X-Rewind-CSRF")!: server.token],
+                    body: Self.utf16(#"{"title":"a"}"#, bigEndian: bigEndian, bom: bom)
+                )
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage?.contains("UTF-8") == true)
+                #expect(server.store.state().todos.isEmpty)
+            }
+        }
+
+        @Test func aUTF8ByteOrderMarkOrAnotherCharsetIsRefused() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let withBOM = try await client.executeRequest(
+                    uri: "/api/todos", method: .post,
+                    headers: [.contentType: "application/json", HTTPField.Name("X-Rewind-CSRF")!: server.token],
+                    body: ByteBuffer(bytes: [0xEF, 0xBB, 0xBF] + Array(#"{"title":"a"}"#.utf8))
+                )
+                #expect(withBOM.status == .badRequest)
+                let latin1 = try await client.send(
+                    .post, "/api/todos", json: #"{"title":"a"}"#, token: server.token,
+                    headers: [.contentType: "application/json; charset=iso-8859-1"]
+                )
+                #expect(latin1.status == .unsupportedMediaType)
+                #expect(server.store.state().todos.isEmpty)
+            }
+        }
+
+        @Test(arguments: [
+            #"{"title":"a"}"#, " \r\n\t{ \"title\" : \"a\\u00e9\\n\\\"\" , \"details\":\"é 😀\" } ",
+            #"{"title":"a","position":0}"#, #"{"title":"a","due":{"kind":"unknown"}}"#,
+        ])
+        func rfc8259BodiesAreAccepted(body: String) async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.send(.post, "/api/todos", json: body, token: server.token)
+                #expect(response.status == .created)
+                let charset = try await client.send(
+                    .post, "/api/todos", json: body, token: server.token,
+                    headers: [.contentType: "application/json; charset=UTF-8"]
+                )
+                #expect(charset.status == .created)
+            }
+        }
+
+        @Test(arguments: [
+            ("0", true), ("-0.5e+10", true), ("[]", true), ("[1, [2, {}]]", true), (#""\ud83d\ude00""#, true),
+            ("1.", false), ("-", false), ("1e", false), ("[1 2]", false), ("{\"a\" 1}", false), ("tru", false),
+            ("\"abc", false), ("", false), ("[", false), (String(repeating: "[", count: 65) + String(repeating: "]", count: 65), false),
+            (String(repeating: "[", count: 64) + String(repeating: "]", count: 64), true),
+        ])
+        func theValidatorFollowsTheGrammar(text: String, valid: Bool) {
+            var reader = StrictJSONReader(bytes: Array(text.utf8))
+            #expect(((try? reader.readText()) != nil) == valid)
+        }
+    }
+
+    @Suite("Host and request target are parsed strictly")
+    struct HostParsing {
+        private static let host = HTTPField.Name("Host")!
+
+        @Test(arguments: [
+            "127.0.0.1:1, evil.example", "[::1]evil", "127.0.0.1:notaport", "localhost:0", "localhost:65536",
+            "localhost:", "localhost:+80", "localhost:8080:80", "local host", "[::1", "[]:80", "[evil.example]",
+            "localhost:123456", "",
+        ])
+        func aMalformedHostIsRefusedWith421(host: String) async throws {
+            let server = TestServer()
+            try await server.test { client in
+                let response = try await client.get("/api/todos", headers: [Self.host: host])
+                #expect(response.status == .misdirectedRequest)
+            }
+        }
+
+        @Test func twoHostHeadersAreRefused() async throws {
+            let server = TestServer()
+            try await server.test { client in
+                var headers = HTTPFields()
+                headers.append(HTTPField(name: Self.host, value: "localhost"))
+                headers.append(HTTPField(name: Self.host, value: "evil.example"))
+                let response = try await client.get("/api/todos", headers: headers)
+                #expect(response.status == .misdirectedRequest)
+            }
+        }
+
+        @Test(arguments: ["http://evil.example/api/todos", "http://evil.example:8080/", "https://localhost/", "http://x@localhost/", "ftp://localhost/"])
+        func anAbsoluteFormTargetNamingAnotherHostIsRefused(target: String) async throws {
+            try await TestServer(configuration: WebAppConfiguration(port: 0)).testLive { port in
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+                try await connection.waitUntilClosed()
+                #expect(connection.text.hasPrefix("HTTP/1.1 421"))
+            }
+        }
+
+        @Test func anAbsoluteFormTargetNamingThisServerIsServed() async throws {
+            try await TestServer(configuration: WebAppConfiguration(port: 0)).testLive { port in
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send(
+                    "GET http://127.0.0.1:\(port)/api/csrf HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
+                )
+                try await connection.waitUntilClosed()
+                #expect(connection.text.hasPrefix("HTTP/1.1 200"))
+                #expect(connection.text.contains("\"token\""))
+            }
+        }
+
+        @Test func targetHosts() {
+            #expect(RequestTargetHostHandler.host(ofTarget: "/todos") == nil)
+            #expect(RequestTargetHostHandler.host(ofTarget: "*") == nil)
+            #expect(RequestTargetHostHandler.host(ofTarget: "http://Localhost:8080/x?y") == "Localhost:8080")
+            #expect(RequestTargetHostHandler.host(ofTarget: "http://localhost") == "localhost")
+            #expect(RequestTargetHostHandler.host(ofTarget: "https://localhost/") == "")
+        }
+    }
+
+    @Suite("Aborted uploads")
+    struct AbortedUploads {
+        @Test func anUploadCutShortIsLoggedAsAClientAbortNotAsAnError() async throws {
+            let log = LogCapture()
+            let server = TestServer(configuration: WebAppConfiguration(port: 0))
+            try await server.testLive(logger: log.logger) { port in
+                let connection = try await RawConnection.open(port: port)
+                try await connection.send(
+                    "POST /api/todos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        + "X-Rewind-CSRF: \(server.token)\r\nContent-Length: 100\r\n\r\n{\"title\": \"cut"
+                )
+                connection.close()
+                try await eventually { log.messages.contains { $0.message.contains("client aborted") } }
+            }
+            #expect(!log.messages.contains { $0.level >= .error }, "\(log.messages)")
+            #expect(server.store.state().todos.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import Testing
+
+/// A TCP connection to the live server that sends exactly the bytes a test
+/// gives (half a request head, a body cut short, an absolute-form target)
+/// and collects what comes back.
+struct RawConnection: Sendable {
+    private let channel: any Channel
+    private let received: NIOLockedValueBox<String>
+
+    /// Opens a connection to `127.0.0.1:port`.
+    static func open(port: Int) async throws -> RawConnection {
+        let received = NIOLockedValueBox("")
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Collector(received: received))
+                }
+            }
+            .connect(host: "127.0.0.1", port: port)
+            .get()
+        return RawConnection(channel: channel, received: received)
+    }
+
+    /// Sends `text` as it is.
+    func send(_ text: String) async throws {
+        try await channel.writeAndFlush(ByteBuffer(string: text))
+    }
+
+    /// Everything the server sent so far.
+    var text: String { received.withLockedValue { $0 } }
+
+    /// Whether the connection is still open.
+    var isOpen: Bool { channel.isActive }
+
+    /// Waits until the server closes the connection; records an issue if it
+    /// is still open after 5 s.
+    func waitUntilClosed() async throws {
+        let channel = self.channel
+        let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try? await channel.closeFuture.get()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(nanoseconds: 5_000_000_000)
+                return false
+            }
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if !closed {
+            Issue.record("the server did not close the connection within 5 s")
+            close()
+        }
+    }
+
+    /// Waits until what the server sent satisfies `condition`.
+    func waitUntilReceived(_ condition: @escaping @Sendable (String) -> Bool) async throws {
+        try await eventually { condition(text) }
+    }
+
+    /// Closes the connection from this side.
+    func close() {
+        channel.close(promise: nil)
+    }
+
+    private final class Collector: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let received: NIOLockedValueBox<String>
+
+        init(received: NIOLockedValueBox<String>) {
+            self.received = received
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let text = String(buffer: unwrapInboundIn(data))
+            received.withLockedValue { $0 += text }
+        }
+    }
+}
+
+/// Keeps every log message, so that a test can read what the server logged.
+final class LogCapture: Sendable {
+    private let entries = NIOLockedValueBox<[(level: Logger.Level, message: String)]>([])
+
+    /// A logger that writes here, at every level.
+    var logger: Logger {
+        var logger = Logger(label: "WebAppTests") { _ in Handler(capture: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    /// The messages logged so far, with their levels.
+    var messages: [(level: Logger.Level, message: String)] { entries.withLockedValue { $0 } }
+
+    fileprivate func append(_ level: Logger.Level, _ message: String) {
+        entries.withLockedValue { $0.append((level, message)) }
+    }
+
+    private struct Handler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            capture.append(event.level, event.message.description)
+        }
+    }
+}
