@@ -439,8 +439,15 @@ enum OpenAPIDocument {
                     "undoTitle": string, "redoTitle": string,
                     "tape": ["type": "array", "items": string],
                     "labels": ["type": "array", "items": string], "columnCount": ["type": "integer"],
+                    "droppedSteps": [
+                        "type": "integer", "minimum": 0,
+                        "description": "How many of the oldest undo steps were dropped to keep within the memory budget.",
+                    ],
                 ],
-                required: ["display", "value", "error", "canUndo", "canRedo", "undoTitle", "redoTitle", "tape", "labels", "columnCount"]
+                required: [
+                    "display", "value", "error", "canUndo", "canRedo", "undoTitle", "redoTitle", "tape", "labels",
+                    "columnCount", "droppedSteps",
+                ]
             )),
         ]
     }
