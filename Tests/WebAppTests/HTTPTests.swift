@@ -61,7 +61,7 @@ struct HTTPTests {
                 let connection = try await RawConnection.open(port: port)
                 try await connection.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 // Ten heartbeats take five times the longer timeout.
-                try await connection.waitUntilReceived { $0.components(separatedBy: "\n:").count > 10 }
+                try await connection.waitUntilReceived { $0.components(separatedBy: ": heartbeat").count > 10 }
                 #expect(connection.isOpen)
                 #expect(connection.text.hasPrefix("HTTP/1.1 200"))
                 connection.close()
