@@ -81,9 +81,10 @@ struct OpenAPITests {
     @Test func theSchemasSayWhatTheServerRefuses() throws {
         let schemas = try #require(OpenAPIDocument.document["components"]?["schemas"])
         for name in ["NewItem", "ItemEdit"] {
-            let title = try #require(schemas[name]?["properties"]?["title"])
-            #expect(title["minLength"] == 1)
-            #expect(title["pattern"] == "\\S")
+            // In ItemEdit the title may also be null (left as it is).
+            let title = try #require(schemas[name]?["properties"]?["title"]).json().filter { !$0.isWhitespace }
+            #expect(title.contains(#""minLength":1"#))
+            #expect(title.contains(#""pattern":"\\S""#))
             #expect(schemas[name]?["additionalProperties"] == false)
         }
         #expect(schemas["Keys"]?["anyOf"] != nil)

@@ -241,7 +241,7 @@ struct TodoAPITests {
                 let both = try await client.send(
                     .patch, "/api/todos/\(id)", json: #"{"due": null, "dueText": "tomorrow"}"#, token: server.token
                 )
-                #expect(both.status == .badRequest)
+                #expect(both.status == .unprocessableContent)
                 let unknownField = try await client.send(.patch, "/api/todos/\(id)", json: #"{"done": true}"#, token: server.token)
                 #expect(unknownField.status == .badRequest)
                 #expect(unknownField.errorMessage?.contains("done") == true)

@@ -21,8 +21,9 @@ extension TodoDate: Codable {
             blamed = .date
         case "span":
             let start = try container.decodeDate(forKey: .start, checkingRange: checkingRange)
-            let end = try container.decodeNil(forKey: .end)
-                ? nil : try container.decodeDate(forKey: .end, checkingRange: checkingRange)
+            // An end left out, or null, is unknown.
+            let end = try !container.contains(.end) || container.decodeNil(forKey: .end)
+                ? nil : container.decodeDate(forKey: .end, checkingRange: checkingRange)
             due = .timeSpan(.start(.from(start), end.map { .to($0) } ?? .unknown))
             blamed = .end
         case "duration":

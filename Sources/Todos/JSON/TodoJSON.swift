@@ -107,7 +107,10 @@ extension SingleValueDecodingContainer {
             throw DecodingError.dataCorruptedError(in: self, debugDescription: ISO8601Messages.expected)
         }
         if checkingRange, !TodoDate.validDates.contains(date) {
-            throw DecodingError.dataCorruptedError(in: self, debugDescription: TodoError.dateOutOfRange(date).description)
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath, debugDescription: TodoError.dateOutOfRange(date).description,
+                underlyingError: TodoError.dateOutOfRange(date)
+            ))
         }
         return date
     }
@@ -131,9 +134,10 @@ extension KeyedDecodingContainer {
             throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: ISO8601Messages.expected)
         }
         if checkingRange, !TodoDate.validDates.contains(date) {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: self, debugDescription: TodoError.dateOutOfRange(date).description
-            )
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath + [key], debugDescription: TodoError.dateOutOfRange(date).description,
+                underlyingError: TodoError.dateOutOfRange(date)
+            ))
         }
         return date
     }
@@ -155,7 +159,9 @@ extension KeyedDecodingContainer {
         do {
             return try validate()
         } catch {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: error.description)
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath + [key], debugDescription: error.description, underlyingError: error
+            ))
         }
     }
 }

@@ -28,7 +28,8 @@ public struct TodoJSONError: Error, Equatable, Hashable, Sendable {
         case .keyNotFound(let key, let context):
             self.init(path: Self.path(context.codingPath + [key]), message: "is missing")
         case .dataCorrupted(let context):
-            let underlying = context.underlyingError.map { " (\($0.localizedDescription))" } ?? ""
+            // A refusal of the domain is already the message; another cause is added to it.
+            let underlying = context.underlyingError.flatMap { $0 is TodoError ? nil : " (\($0.localizedDescription))" } ?? ""
             self.init(path: Self.path(context.codingPath), message: context.debugDescription + underlying)
         @unknown default:
             self.init(path: "", message: String(describing: error))

@@ -131,7 +131,7 @@ struct TodoAPIController {
     private func dueDate(_ due: TodoDate?, text: String?, timeZone: String?) throws -> TodoDate? {
         guard let text else { return due }
         guard due == nil else {
-            throw APIError.badRequest("give either “due” or “dueText”, not both")
+            throw APIError.invalidField("give either “due” or “dueText”, not both")
         }
         var zone = TimeZone.current
         if let timeZone {
@@ -161,7 +161,7 @@ struct TodoAPIController {
             ? .some(try dueDate(nil, text: edit.dueText, timeZone: edit.timeZone))
             : edit.due
         if edit.dueText != nil, edit.due != nil {
-            throw APIError.badRequest("give either “due” or “dueText”, not both")
+            throw APIError.invalidField("give either “due” or “dueText”, not both")
         }
         if let asked = askedDue {
             let due = asked ?? .unknown

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Todos
 import NIOCore
 
 /// Reads JSON request bodies within the size limit, with errors that name
@@ -33,6 +34,12 @@ enum JSONBody {
         do {
             return try decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
+            // A well-formed value the domain refuses (a span that ends before
+            // it starts, a date past the year 9999) is 422, as when it comes
+            // from a field the handler reads itself; malformed JSON is 400.
+            if case .dataCorrupted(let context) = error, context.underlyingError is TodoError {
+                throw APIError.invalidField(describe(error))
+            }
             throw APIError.badRequest(describe(error))
         }
     }

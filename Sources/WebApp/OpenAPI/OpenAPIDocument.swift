@@ -305,7 +305,11 @@ enum OpenAPIDocument {
     /// An address: at least one field has text.
     private static var address: JSONValue {
         var address = object(
-            ["kind": constant("address"), "street": string, "city": string, "zipCode": string, "country": string],
+            // A field left out or null is empty.
+            [
+                "kind": constant("address"), "street": orNull(string), "city": orNull(string),
+                "zipCode": orNull(string), "country": orNull(string),
+            ],
             required: ["kind"]
         )
         if case .object(var pairs) = address {
@@ -345,12 +349,12 @@ enum OpenAPIDocument {
                     object(["kind": constant("unknown")], required: ["kind"]),
                     object(["kind": constant("date"), "date": dateTime], required: ["kind", "date"]),
                     object(
-                        ["kind": constant("span"), "start": dateTime, "end": ["type": ["string", "null"], "format": "date-time"]],
+                        ["kind": constant("span"), "start": dateTime, "end": orNull(dateTime)],
                         required: ["kind", "start"]
                     ),
                     object(
                         [
-                            "kind": constant("duration"), "start": dateTime, "amount": ["type": "integer", "minimum": 1],
+                            "kind": constant("duration"), "start": dateTime, "amount": ["type": "integer", "minimum": 1, "maximum": .integer(Int.max)],
                             "unit": ["type": "string", "enum": ["seconds", "minutes", "hours", "days"]],
                         ],
                         required: ["kind", "start", "amount", "unit"]
@@ -378,23 +382,25 @@ enum OpenAPIDocument {
             ]),
             ("NewItem", object(
                 [
-                    "title": title, "details": string, "due": schema("TodoDate"),
-                    "dueText": ["type": "string", "description": "A due date in words (`tomorrow 9:00`, `fri`, `2026-12-01 for 3 days`), instead of `due`."],
-                    "timeZone": ["type": "string", "description": "The time zone `dueText` is read in, such as `Europe/Berlin`."],
-                    "location": schema("Location"),
-                    "position": [
-                        "type": "integer", "minimum": 0,
+                    // null is the same as leaving the field out.
+                    "title": title, "details": orNull(string), "due": orNull(schema("TodoDate")),
+                    "dueText": orNull(["type": "string", "description": "A due date in words (`tomorrow 9:00`, `fri`, `2026-12-01 for 3 days`), instead of `due`."]),
+                    "timeZone": orNull(["type": "string", "description": "The time zone `dueText` is read in, such as `Europe/Berlin`."]),
+                    "location": orNull(schema("Location")),
+                    "position": orNull([
+                        "type": "integer", "minimum": 0, "maximum": .integer(Int.max),
                         "description": "Where to insert (0 is the top, at most the number of items: 422 beyond it); the end by default.",
-                    ],
+                    ]),
                 ],
                 required: ["title"],
                 closed: true
             )),
             ("ItemEdit", object(
                 [
-                    "title": title, "details": string, "completed": ["type": "boolean"],
+                    // null leaves a field as it is, except for due and location, which it clears.
+                    "title": orNull(title), "details": orNull(string), "completed": orNull(["type": "boolean"]),
                     "due": ["oneOf": [schema("TodoDate"), ["type": "null"]]],
-                    "dueText": string, "timeZone": string,
+                    "dueText": orNull(string), "timeZone": orNull(string),
                     "location": ["oneOf": [schema("Location"), ["type": "null"]]],
                 ],
                 required: [],
@@ -402,7 +408,7 @@ enum OpenAPIDocument {
                 closed: true
             )),
             ("ToggleAll", object(["completed": ["type": "boolean"]], required: ["completed"])),
-            ("Jump", object(["position": ["type": "integer", "minimum": 0]], required: ["position"])),
+            ("Jump", object(["position": ["type": "integer", "minimum": 0, "maximum": .integer(Int.max)]], required: ["position"])),
             ("Keys", keys),
             ("UpdatedItems", object(["items": ["type": "array", "items": schema("TodoItem")]], required: ["items"])),
             ("RemovedItems", object(["removed": ["type": "array", "items": schema("TodoItem")]], required: ["removed"])),
@@ -466,6 +472,11 @@ enum OpenAPIDocument {
             keys = .object(pairs)
         }
         return keys
+    }
+
+    /// `schema`, or null.
+    private static func orNull(_ schema: JSONValue) -> JSONValue {
+        ["oneOf": [schema, ["type": "null"]]]
     }
 
     private static func constant(_ value: String) -> JSONValue {
