@@ -33,7 +33,10 @@ struct PageController {
             let id = try TodoAPIController.id(context)
             return try await service.run { service in
                 let page = TodoDetailPage(item: try service.item(id), service: service, csrfToken: csrfToken)
-                return Responses.html(HTML.joined([page.regions, HistoryPanel(history: page.history).render()]))
+                return Responses.html(HTML { html in
+                    page.regions(into: &html)
+                    HistoryPanel(history: page.history).render(into: &html)
+                })
             }
         }
         router.get("/api/csrf") { _, _ in

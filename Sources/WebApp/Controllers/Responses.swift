@@ -22,12 +22,12 @@ enum Responses {
         )
     }
 
-    /// An HTML page or fragment.
+    /// An HTML page or fragment, sent from the buffer it was written into.
     static func html(_ html: HTML, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(string: html.rendered))
+            body: .init(byteBuffer: html.bytes)
         )
     }
 

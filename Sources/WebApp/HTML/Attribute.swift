@@ -1,38 +1,51 @@
-/// One attribute of an ``HTML`` element. Its name is a literal of this
-/// module's source; its value is escaped by ``HTML/escape(_:)`` when the
-/// element is rendered.
-public struct Attribute: Sendable, Equatable {
+import Foundation
+
+/// One attribute of an element that ``HTMLWriter`` writes. Its name is a
+/// literal of this module's source; a text value is escaped while it is
+/// written.
+public struct Attribute: Sendable {
     /// What the attribute renders as.
-    public enum Value: Sendable, Equatable {
+    public enum Value: Sendable {
         /// `name="value"`, with the value escaped.
-        case value(String)
+        case text(String)
+        /// `name="prefix…"`: a literal of this module's source followed by a
+        /// UUID in upper-case hexadecimal digits (`/todos/items/0A1B…`),
+        /// written without building a string first.
+        case uuid(prefix: StaticString, UUID)
         /// A boolean attribute that is on: just `name`.
         case present
         /// A boolean attribute that is off: nothing is rendered.
         case omitted
     }
 
+    /// `data-` for a data attribute, else empty; written before ``name``.
+    let namePrefix: StaticString
     /// The attribute's name.
-    public let name: String
+    public let name: StaticString
     /// The attribute's value.
     public let value: Value
 
     /// An attribute `name="value"`.
     public init(_ name: StaticString, _ value: String) {
-        self.name = name.description
-        self.value = .value(value)
+        self.init(prefix: "", name: name, value: .text(value))
     }
 
     /// A boolean attribute (`disabled`, `hidden`, `checked`, …), rendered
     /// only when `isOn`.
     public init(_ name: StaticString, isOn: Bool) {
-        self.name = name.description
-        self.value = isOn ? .present : .omitted
+        self.init(prefix: "", name: name, value: isOn ? .present : .omitted)
     }
 
-    private init(dataName: String, value: String) {
-        self.name = "data-" + dataName
-        self.value = .value(value)
+    /// An attribute whose value is `prefix` and then `uuid`'s upper-case
+    /// digits, such as `href="/todos/items/0A1B…"`.
+    public init(_ name: StaticString, prefix: StaticString = "", uuid: UUID) {
+        self.init(prefix: "", name: name, value: .uuid(prefix: prefix, uuid))
+    }
+
+    private init(prefix: StaticString, name: StaticString, value: Value) {
+        self.namePrefix = prefix
+        self.name = name
+        self.value = value
     }
 
     /// `class="…"`.
@@ -53,6 +66,8 @@ public struct Attribute: Sendable, Equatable {
     public static func `for`(_ value: String) -> Attribute { Attribute("for", value) }
     /// `aria-label="…"`.
     public static func ariaLabel(_ value: String) -> Attribute { Attribute("aria-label", value) }
+    /// `aria-labelledby="…"`: the ids of the elements whose text names this one.
+    public static func ariaLabelledBy(_ ids: String) -> Attribute { Attribute("aria-labelledby", ids) }
     /// `placeholder="…"`.
     public static func placeholder(_ value: String) -> Attribute { Attribute("placeholder", value) }
     /// `disabled` when `isOn`.
@@ -64,6 +79,11 @@ public struct Attribute: Sendable, Equatable {
 
     /// `data-name="value"`. `name` is a literal of this module's source.
     public static func data(_ name: StaticString, _ value: String) -> Attribute {
-        Attribute(dataName: name.description, value: value)
+        Attribute(prefix: "data-", name: name, value: .text(value))
+    }
+
+    /// `data-name="…"` with `uuid`'s upper-case digits.
+    public static func data(_ name: StaticString, uuid: UUID) -> Attribute {
+        Attribute(prefix: "data-", name: name, value: .uuid(prefix: "", uuid))
     }
 }

@@ -120,7 +120,7 @@ public struct ModalCard: Sendable, Equatable {
         /// Whether this is the safe button, which starts with the focus.
         public var isSafe: Bool { kind.isSafe }
 
-        func render() -> HTML {
+        func render(into html: inout HTMLWriter) {
             var attributes: [Attribute] = [
                 .type("button"),
                 .class(kind.className),
@@ -136,14 +136,19 @@ public struct ModalCard: Sendable, Equatable {
                 attributes += [.data("action", "event"), .data("event", name)]
             }
             if kind.isSafe { attributes.append(Attribute("autofocus", isOn: true)) }
-            return HTML.element("button", attributes) { label }
+            html.element("button", attributes) { $0.text(label) }
         }
     }
 
     /// The card as a `<dialog>`; the safe button comes first and has
     /// `autofocus`.
     public var html: HTML {
-        HTML.element(
+        HTML { render(into: &$0) }
+    }
+
+    /// Writes the card as ``html`` has it.
+    public func render(into html: inout HTMLWriter) {
+        html.element(
             "dialog",
             [
                 .class("modal-card"),
@@ -152,13 +157,13 @@ public struct ModalCard: Sendable, Equatable {
                 Attribute("aria-describedby", "\(id)-message"),
                 .data("modal-card", ""),
             ]
-        ) {
-            HTML.element("div", [.class("modal-card-body")]) {
-                HTML.element("h2", [.class("modal-card-title"), .id("\(id)-title")]) { title }
-                HTML.element("p", [.class("modal-card-message"), .id("\(id)-message")]) { message }
-                HTML.element("div", [.class("modal-card-actions")]) {
-                    secondary.render()
-                    primary.render()
+        ) { html in
+            html.element("div", [.class("modal-card-body")]) { html in
+                html.element("h2", [.class("modal-card-title"), .id("\(id)-title")]) { $0.text(title) }
+                html.element("p", [.class("modal-card-message"), .id("\(id)-message")]) { $0.text(message) }
+                html.element("div", [.class("modal-card-actions")]) { html in
+                    secondary.render(into: &html)
+                    primary.render(into: &html)
                 }
             }
         }

@@ -9,41 +9,43 @@ struct CalculatorPage {
 
     /// The whole document.
     func render() -> HTML {
-        Layout(title: "Calculator · Rewind", page: .calculator, csrfToken: csrfToken).render {
-            HTML.element("main", [.class("calculator-page")]) {
-                HTML.element("h1", [.class("page-title")]) { "Calculator" }
-                HTML.element("section", [.class("calculator"), .ariaLabel("Calculator")]) {
-                    HTML.element(
+        Layout(title: "Calculator · Rewind", page: .calculator, csrfToken: csrfToken).render { html in
+            html.element("main", [.class("calculator-page")]) { html in
+                html.element("h1", [.class("page-title")]) { $0.text("Calculator") }
+                html.element("section", [.class("calculator"), .ariaLabel("Calculator")]) { html in
+                    html.element(
                         "output",
                         [.class("calc-display"), .id("calc-display"), Attribute("aria-live", "polite"),
                          .data("error", state.snapshot.error ?? "")]
-                    ) { state.snapshot.display }
+                    ) { $0.text(state.snapshot.display) }
                     UndoRedoBar(
                         canUndo: state.snapshot.canUndo, canRedo: state.snapshot.canRedo,
                         undoTitle: state.undoTitle, redoTitle: state.redoTitle, idPrefix: "calc"
-                    ).render()
-                    HTML.element("p", [.class("calc-dropped"), .id("calc-dropped"), .hidden(state.droppedSteps == 0)]) {
-                        Self.droppedNote(state.droppedSteps)
+                    ).render(into: &html)
+                    html.element("p", [.class("calc-dropped"), .id("calc-dropped"), .hidden(state.droppedSteps == 0)]) {
+                        $0.text(Self.droppedNote(state.droppedSteps))
                     }
-                    keypad()
+                    keypad(into: &html)
                 }
-                HTML.element("section", [.class("tape"), .ariaLabel("Tape")]) {
-                    HTML.element("h2") { "Tape" }
-                    HTML.element("ol", [.class("tape-list"), .id("calc-tape")]) {
+                html.element("section", [.class("tape"), .ariaLabel("Tape")]) { html in
+                    html.element("h2") { $0.text("Tape") }
+                    html.element("ol", [.class("tape-list"), .id("calc-tape")]) { html in
                         for line in state.snapshot.tape {
-                            HTML.element("li") { line }
+                            html.element("li") { $0.text(line) }
                         }
                     }
-                    HTML.element("p", [.class("tape-empty"), .hidden(!state.snapshot.tape.isEmpty)]) {
-                        "Completed calculations appear here."
+                    html.element("p", [.class("tape-empty"), .hidden(!state.snapshot.tape.isEmpty)]) {
+                        $0.text("Completed calculations appear here.")
                     }
                 }
-                HTML.element("p", [.class("keyboard-help")]) {
-                    "Keyboard: digits, + - * / (or x), Enter or = for equals, Escape clears, Backspace deletes a digit, "
-                    HTML.element("kbd") { "Ctrl+Z" }
-                    " undoes, "
-                    HTML.element("kbd") { "Ctrl+Shift+Z" }
-                    " redoes."
+                html.element("p", [.class("keyboard-help")]) { html in
+                    html.text(
+                        "Keyboard: digits, + - * / (or x), Enter or = for equals, Escape clears, Backspace deletes a digit, "
+                    )
+                    html.element("kbd") { $0.text("Ctrl+Z") }
+                    html.text(" undoes, ")
+                    html.element("kbd") { $0.text("Ctrl+Shift+Z") }
+                    html.text(" redoes.")
                 }
             }
         }
@@ -55,17 +57,17 @@ struct CalculatorPage {
         "The oldest \(count) step\(count == 1 ? " was" : "s were") dropped to save memory: Undo goes back no further."
     }
 
-    private func keypad() -> HTML {
-        HTML.element(
+    private func keypad(into html: inout HTMLWriter) {
+        html.element(
             "div",
             [.class("keypad"), .data("columns", String(state.columnCount)), Attribute("role", "group"),
              .ariaLabel("Keypad")]
-        ) {
+        ) { html in
             for label in state.labels {
-                HTML.element(
+                html.element(
                     "button",
                     [.type("button"), .class("key " + Self.keyClass(label)), .data("key", label)]
-                ) { label }
+                ) { $0.text(label) }
             }
         }
     }
@@ -91,26 +93,30 @@ struct UndoRedoBar {
     /// Prefixes the buttons' ids: `todos-undo`, `calc-undo`.
     var idPrefix: String
 
-    func render() -> HTML {
-        HTML.element("div", [.class("undo-bar"), .data("region", "undo-bar")]) {
-            button("undo", "Undo", symbol: "↶ ", title: undoTitle, isEnabled: canUndo, shortcuts: "Control+Z Meta+Z")
+    func render(into html: inout HTMLWriter) {
+        html.element("div", [.class("undo-bar"), .data("region", "undo-bar")]) { html in
+            button(
+                "undo", "Undo", symbol: "↶ ", title: undoTitle, isEnabled: canUndo, shortcuts: "Control+Z Meta+Z",
+                into: &html
+            )
             button(
                 "redo", "Redo", symbol: "↷ ", title: redoTitle, isEnabled: canRedo,
-                shortcuts: "Control+Shift+Z Meta+Shift+Z Control+Y"
+                shortcuts: "Control+Shift+Z Meta+Shift+Z Control+Y", into: &html
             )
         }
     }
 
     private func button(
-        _ kind: String, _ label: String, symbol: String, title: String, isEnabled: Bool, shortcuts: String
-    ) -> HTML {
-        HTML.element(
+        _ kind: String, _ label: String, symbol: String, title: String, isEnabled: Bool, shortcuts: String,
+        into html: inout HTMLWriter
+    ) {
+        html.element(
             "button",
             [.type("button"), .class(kind), .id("\(idPrefix)-\(kind)"), .title(title), .ariaLabel(title),
              .disabled(!isEnabled), Attribute("aria-keyshortcuts", shortcuts)]
-        ) {
-            HTML.element("span", [Attribute("aria-hidden", "true")]) { symbol }
-            label
+        ) { html in
+            html.element("span", [Attribute("aria-hidden", "true")]) { $0.text(symbol) }
+            html.text(label)
         }
     }
 }

@@ -5,38 +5,40 @@ struct LandingPage {
 
     /// The whole document.
     func render() -> HTML {
-        Layout(title: "Rewind", page: .home, csrfToken: csrfToken).render {
-            HTML.element("main", [.class("landing")]) {
-                HTML.element("h1") { "Rewind" }
-                HTML.element("p", [.class("lead")]) {
-                    "Command-driven apps with unlimited undo and redo that survive a restart."
+        Layout(title: "Rewind", page: .home, csrfToken: csrfToken).render { html in
+            html.element("main", [.class("landing")]) { html in
+                html.element("h1") { $0.text("Rewind") }
+                html.element("p", [.class("lead")]) {
+                    $0.text("Command-driven apps with unlimited undo and redo that survive a restart.")
                 }
-                HTML.element("ul", [.class("app-cards")]) {
+                html.element("ul", [.class("app-cards")]) { html in
                     card(
                         path: "/todos", title: "To-dos",
-                        text: "A to-do list with due dates, locations, a history panel, and undo for every step."
+                        text: "A to-do list with due dates, locations, a history panel, and undo for every step.",
+                        into: &html
                     )
                     card(
                         path: "/calculator", title: "Calculator",
-                        text: "A calculator with a tape and unlimited undo and redo of every key press."
+                        text: "A calculator with a tape and unlimited undo and redo of every key press.",
+                        into: &html
                     )
                 }
-                HTML.element("p", [.class("api-note")]) {
-                    "Scripts can use the same apps through the JSON API described in "
-                    HTML.element("a", [.href("/openapi.json")]) { "openapi.json" }
-                    " ("
-                    HTML.element("a", [.href("/openapi.yaml")]) { "YAML" }
-                    ")."
+                html.element("p", [.class("api-note")]) { html in
+                    html.text("Scripts can use the same apps through the JSON API described in ")
+                    html.element("a", [.href("/openapi.json")]) { $0.text("openapi.json") }
+                    html.text(" (")
+                    html.element("a", [.href("/openapi.yaml")]) { $0.text("YAML") }
+                    html.text(").")
                 }
             }
         }
     }
 
-    private func card(path: String, title: String, text: String) -> HTML {
-        HTML.element("li", [.class("app-card")]) {
-            HTML.element("a", [.href(path)]) {
-                HTML.element("h2") { title }
-                HTML.element("p") { text }
+    private func card(path: String, title: String, text: String, into html: inout HTMLWriter) {
+        html.element("li", [.class("app-card")]) { html in
+            html.element("a", [.href(path)]) { html in
+                html.element("h2") { $0.text(title) }
+                html.element("p") { $0.text(text) }
             }
         }
     }

@@ -16,41 +16,46 @@ struct Layout {
     var csrfToken: String
 
     /// The whole document around `content`.
-    func render(@HTMLBuilder content: () -> HTML) -> HTML {
-        HTML.document(
-            HTML.element("html", [Attribute("lang", "en")]) {
-                HTML.element("head") {
-                    HTML.void("meta", [Attribute("charset", "utf-8")])
-                    HTML.void("meta", [.name("viewport"), Attribute("content", "width=device-width, initial-scale=1")])
-                    HTML.void("meta", [.name("color-scheme"), Attribute("content", "light dark")])
-                    HTML.void("meta", [.name("rewind-csrf"), Attribute("content", csrfToken)])
-                    HTML.element("title") { title }
-                    HTML.void("link", [Attribute("rel", "stylesheet"), .href(Assets.stylesheetPath)])
-                    HTML.void("link", [Attribute("rel", "icon"), .href(Assets.iconPath)])
-                    HTML.element("script", [Attribute("src", Assets.scriptPath), Attribute("defer", isOn: true)])
+    ///
+    /// - Parameters:
+    ///   - capacity: Bytes to reserve for the document.
+    ///   - content: Writes the page's content.
+    func render(capacity: Int = 16_384, content: (inout HTMLWriter) -> Void) -> HTML {
+        HTML(capacity: capacity) { html in
+            html.trusted("<!DOCTYPE html>\n")
+            html.element("html", [Attribute("lang", "en")]) { html in
+                html.element("head") { html in
+                    html.void("meta", [Attribute("charset", "utf-8")])
+                    html.void("meta", [.name("viewport"), Attribute("content", "width=device-width, initial-scale=1")])
+                    html.void("meta", [.name("color-scheme"), Attribute("content", "light dark")])
+                    html.void("meta", [.name("rewind-csrf"), Attribute("content", csrfToken)])
+                    html.element("title") { $0.text(title) }
+                    html.void("link", [Attribute("rel", "stylesheet"), .href(Assets.stylesheetPath)])
+                    html.void("link", [Attribute("rel", "icon"), .href(Assets.iconPath)])
+                    html.element("script", [Attribute("src", Assets.scriptPath), Attribute("defer", isOn: true)])
                 }
-                HTML.element("body", [.data("page", page.rawValue)]) {
-                    HTML.element("a", [.class("skip-link"), .href("#content")]) { "Skip to content" }
-                    navigation()
-                    HTML.element("div", [.id("content"), .class("content")]) {
-                        content()
+                html.element("body", [.data("page", page.rawValue)]) { html in
+                    html.element("a", [.class("skip-link"), .href("#content")]) { $0.text("Skip to content") }
+                    navigation(into: &html)
+                    html.element("div", [.id("content"), .class("content")]) { html in
+                        content(&html)
                     }
                 }
             }
-        )
+        }
     }
 
-    private func navigation() -> HTML {
+    private func navigation(into html: inout HTMLWriter) {
         let links: [(Page, String, String)] = [
             (.home, "/", "Rewind"),
             (.todos, "/todos", "To-dos"),
             (.calculator, "/calculator", "Calculator"),
         ]
-        return HTML.element("nav", [.class("site-nav"), .ariaLabel("Rewind apps")]) {
-            HTML.element("ul") {
+        html.element("nav", [.class("site-nav"), .ariaLabel("Rewind apps")]) { html in
+            html.element("ul") { html in
                 for (target, path, label) in links {
-                    HTML.element("li") {
-                        HTML.element("a", navigationAttributes(target: target, path: path)) { label }
+                    html.element("li") { html in
+                        html.element("a", navigationAttributes(target: target, path: path)) { $0.text(label) }
                     }
                 }
             }

@@ -44,14 +44,14 @@ struct TodoDetailPage {
 
     /// The whole document.
     func render() -> HTML {
-        Layout(title: "\(item.title) · To-dos · Rewind", page: .todoDetail, csrfToken: csrfToken).render {
-            HTML.element("main", [.class("detail-page"), .data("id", item.id.uuidString)]) {
-                HTML.element("a", [.class("back-link"), .href("/todos")]) { "← All to-dos" }
-                HTML.element("div", [.class("todos-layout")]) {
-                    HTML.element("div", [.class("todos-column")]) {
-                        regions
+        Layout(title: "\(item.title) · To-dos · Rewind", page: .todoDetail, csrfToken: csrfToken).render { html in
+            html.element("main", [.class("detail-page"), .data("id", uuid: item.id)]) { html in
+                html.element("a", [.class("back-link"), .href("/todos")]) { $0.text("← All to-dos") }
+                html.element("div", [.class("todos-layout")]) { html in
+                    html.element("div", [.class("todos-column")]) { html in
+                        regions(into: &html)
                     }
-                    HistoryPanel(history: history).render()
+                    HistoryPanel(history: history).render(into: &html)
                 }
             }
         }
@@ -59,69 +59,70 @@ struct TodoDetailPage {
 
     /// The parts that `/todos/items/{id}/fragment` answers: the toolbar and
     /// the detail section (with its confirmation card).
-    var regions: HTML {
-        HTML.joined([toolbar, detail])
+    func regions(into html: inout HTMLWriter) {
+        toolbar(into: &html)
+        detail(into: &html)
     }
 
-    private var toolbar: HTML {
-        HTML.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) {
+    private func toolbar(into html: inout HTMLWriter) {
+        html.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) { html in
             UndoRedoBar(
                 canUndo: history.canUndo, canRedo: history.canRedo,
                 undoTitle: history.undoTitle, redoTitle: history.redoTitle, idPrefix: "todos"
-            ).render()
+            ).render(into: &html)
         }
     }
 
-    private var detail: HTML {
+    private func detail(into html: inout HTMLWriter) {
         let overdue = item.isOverdue(at: now)
         let due = dueFormatter.display(item.due)
-        return HTML.element("section", [.class("detail"), .data("region", "detail"), .data("id", item.id.uuidString)]) {
-            HTML.element("h1", [.class("detail-title")]) { item.title }
-            HTML.element("p", [.class("detail-summary")]) {
-                item.isFinished ? "Completed. " : "Not completed. "
+        html.element("section", [.class("detail"), .data("region", "detail"), .data("id", uuid: item.id)]) { html in
+            html.element("h1", [.class("detail-title")]) { $0.text(item.title) }
+            html.element("p", [.class("detail-summary")]) { html in
+                html.text(item.isFinished ? "Completed. " : "Not completed. ")
                 if !due.isEmpty {
-                    HTML.element("span", [.class(overdue ? "due overdue" : "due")]) {
-                        overdue ? "Overdue: \(due). " : "Due \(due). "
+                    html.element("span", [.class(overdue ? "due overdue" : "due")]) {
+                        $0.text(overdue ? "Overdue: \(due). " : "Due \(due). ")
                     }
                 }
-                "Created \(dueFormatter.display(.date(item.created)))."
+                html.text("Created \(dueFormatter.display(.date(item.created))).")
             }
-            form
-            deleteCard.html
+            form(into: &html)
+            deleteCard.render(into: &html)
         }
     }
 
-    private var form: HTML {
-        HTML.element(
+    private func form(into html: inout HTMLWriter) {
+        html.element(
             "form",
-            [.class("detail-form"), .id("detail-form"), .data("id", item.id.uuidString), Attribute("novalidate", isOn: true)]
-        ) {
-            HTML.element("label", [.class("field")]) {
-                HTML.element("span") { "Title" }
-                HTML.void(
+            [.class("detail-form"), .id("detail-form"), .data("id", uuid: item.id), Attribute("novalidate", isOn: true)]
+        ) { html in
+            html.element("label", [.class("field")]) { html in
+                html.element("span") { $0.text("Title") }
+                html.void(
                     "input",
                     [.name("title"), .value(item.title), Attribute("required", isOn: true), Attribute("maxlength", "500"),
                      Attribute("autocomplete", "off")]
                 )
             }
-            HTML.element("label", [.class("field")]) {
-                HTML.element("span") { "Details" }
-                HTML.element("textarea", [.name("details"), Attribute("rows", "5")]) { item.details }
+            html.element("label", [.class("field")]) { html in
+                html.element("span") { $0.text("Details") }
+                html.element("textarea", [.name("details"), Attribute("rows", "5")]) { $0.text(item.details) }
             }
-            HTML.element("label", [.class("choice")]) {
-                HTML.void("input", [.type("checkbox"), .name("completed"), .checked(item.isFinished)])
-                " Completed"
+            html.element("label", [.class("choice")]) { html in
+                html.void("input", [.type("checkbox"), .name("completed"), .checked(item.isFinished)])
+                html.text(" Completed")
             }
-            dueFieldset
-            locationFieldset
-            HTML.element("div", [.class("detail-actions")]) {
-                HTML.element("button", [.type("submit"), .class("primary")]) { "Save" }
-                HTML.element(
+            dueFieldset(into: &html)
+            locationFieldset(into: &html)
+            html.element("div", [.class("detail-actions")]) { html in
+                html.element("button", [.type("submit"), .class("primary")]) { $0.text("Save") }
+                html.element(
                     "button",
                     [.type("button"), .class("danger"), .id("delete-item"), .data("opens-modal", "confirm-delete-item")]
-                ) { "Delete…" }
+                ) { $0.text("Delete…") }
             }
-            HTML.element("p", [.class("form-status"), Attribute("role", "status"), .id("form-status")])
+            html.element("p", [.class("form-status"), Attribute("role", "status"), .id("form-status")])
         }
     }
 
@@ -150,7 +151,7 @@ struct TodoDetailPage {
         }
     }
 
-    private var dueFieldset: HTML {
+    private func dueFieldset(into html: inout HTMLWriter) {
         let (spanEnd, amount, unit): (Date?, Int, TodoDate.TimeSpan.Unit) =
             switch item.due {
             case .timeSpan(.start(_, .to(let end))): (end, 1, .days)
@@ -158,43 +159,43 @@ struct TodoDetailPage {
             default: (nil, 1, .days)
             }
         let start = item.due.start
-        return HTML.element("fieldset", [.class("due-fieldset")]) {
-            HTML.element("legend") { "Due" }
+        html.element("fieldset", [.class("due-fieldset")]) { html in
+            html.element("legend") { $0.text("Due") }
             choices(
                 name: "dueKind", legend: "Kind of due date", selected: dueKind.rawValue,
-                DueKind.allCases.map { ($0.rawValue, $0.label) }
+                DueKind.allCases.map { ($0.rawValue, $0.label) }, into: &html
             )
-            HTML.element("div", [.data("due", "date"), .class("grid-2")]) {
-                dateInput(name: "dueDate", label: "Date and time", date: start)
+            html.element("div", [.data("due", "date"), .class("grid-2")]) { html in
+                dateInput(name: "dueDate", label: "Date and time", date: start, into: &html)
             }
-            HTML.element("div", [.data("due", "span"), .class("grid-2")]) {
-                dateInput(name: "spanStart", label: "Start", date: start)
-                dateInput(name: "spanEnd", label: "End (optional)", date: spanEnd)
+            html.element("div", [.data("due", "span"), .class("grid-2")]) { html in
+                dateInput(name: "spanStart", label: "Start", date: start, into: &html)
+                dateInput(name: "spanEnd", label: "End (optional)", date: spanEnd, into: &html)
             }
-            HTML.element("div", [.data("due", "duration"), .class("grid-2")]) {
-                dateInput(name: "durationStart", label: "Start", date: start)
-                HTML.element("label", [.class("field")]) {
-                    HTML.element("span") { "Duration" }
-                    HTML.void(
+            html.element("div", [.data("due", "duration"), .class("grid-2")]) { html in
+                dateInput(name: "durationStart", label: "Start", date: start, into: &html)
+                html.element("label", [.class("field")]) { html in
+                    html.element("span") { $0.text("Duration") }
+                    html.void(
                         "input", [.type("number"), .name("durationAmount"), .value(String(amount)), Attribute("min", "1")]
                     )
                 }
-                HTML.element("label", [.class("field")]) {
-                    HTML.element("span") { "Unit" }
-                    HTML.element("select", [.name("durationUnit")]) {
+                html.element("label", [.class("field")]) { html in
+                    html.element("span") { $0.text("Unit") }
+                    html.element("select", [.name("durationUnit")]) { html in
                         for candidate in TodoDate.TimeSpan.Unit.allCases {
-                            HTML.element(
+                            html.element(
                                 "option",
                                 [.value(candidate.rawValue), Attribute("selected", isOn: candidate == unit)]
-                            ) { candidate.rawValue }
+                            ) { $0.text(candidate.rawValue) }
                         }
                     }
                 }
             }
-            HTML.element("div", [.data("due", "text")]) {
-                HTML.element("label", [.class("field")]) {
-                    HTML.element("span") { "When (tomorrow, fri 14:30, 2026-12-01 for 3 days, …)" }
-                    HTML.void(
+            html.element("div", [.data("due", "text")]) { html in
+                html.element("label", [.class("field")]) { html in
+                    html.element("span") { $0.text("When (tomorrow, fri 14:30, 2026-12-01 for 3 days, …)") }
+                    html.void(
                         "input",
                         [.name("dueText"), .value(item.due == .unknown ? "" : dueFormatter.text(item.due)),
                          Attribute("autocomplete", "off"), .placeholder("tomorrow 9:00")]
@@ -204,10 +205,10 @@ struct TodoDetailPage {
         }
     }
 
-    private func dateInput(name: StaticString, label: String, date: Date?) -> HTML {
-        HTML.element("label", [.class("field")]) {
-            HTML.element("span") { label }
-            HTML.void(
+    private func dateInput(name: StaticString, label: String, date: Date?, into html: inout HTMLWriter) {
+        html.element("label", [.class("field")]) { html in
+            html.element("span") { $0.text(label) }
+            html.void(
                 "input",
                 [.type("datetime-local"), Attribute("name", name.description), .value(date.map(localValue) ?? ""),
                  .data("iso", date.map(JSONDates.string(from:)) ?? "")]
@@ -228,7 +229,7 @@ struct TodoDetailPage {
 
     // MARK: Location
 
-    private var locationFieldset: HTML {
+    private func locationFieldset(into html: inout HTMLWriter) {
         let kind: String
         var address = Location.Address(street: "", city: "", zipCode: "", country: "")
         var latitude = ""
@@ -248,35 +249,43 @@ struct TodoDetailPage {
             kind = "directions"
             steps = value.steps.joined(separator: "\n")
         }
-        return HTML.element("fieldset", [.class("location-fieldset")]) {
-            HTML.element("legend") { "Location" }
+        html.element("fieldset", [.class("location-fieldset")]) { html in
+            html.element("legend") { $0.text("Location") }
             choices(
                 name: "locationKind", legend: "Kind of location", selected: kind,
-                [("none", "None"), ("address", "Address"), ("coordinate", "Coordinate"), ("directions", "Directions")]
+                [("none", "None"), ("address", "Address"), ("coordinate", "Coordinate"), ("directions", "Directions")],
+                into: &html
             )
-            HTML.element("div", [.data("location", "address"), .class("grid-2")]) {
-                textInput(name: "street", label: "Street", value: address.street)
-                textInput(name: "city", label: "City", value: address.city)
-                textInput(name: "zipCode", label: "Zip code", value: address.zipCode)
-                textInput(name: "country", label: "Country", value: address.country)
+            html.element("div", [.data("location", "address"), .class("grid-2")]) { html in
+                textInput(name: "street", label: "Street", value: address.street, into: &html)
+                textInput(name: "city", label: "City", value: address.city, into: &html)
+                textInput(name: "zipCode", label: "Zip code", value: address.zipCode, into: &html)
+                textInput(name: "country", label: "Country", value: address.country, into: &html)
             }
-            HTML.element("div", [.data("location", "coordinate"), .class("grid-2")]) {
-                textInput(name: "latitude", label: "Latitude (-90 to 90)", value: latitude, inputMode: "decimal")
-                textInput(name: "longitude", label: "Longitude (-180 to 180)", value: longitude, inputMode: "decimal")
+            html.element("div", [.data("location", "coordinate"), .class("grid-2")]) { html in
+                textInput(
+                    name: "latitude", label: "Latitude (-90 to 90)", value: latitude, inputMode: "decimal", into: &html
+                )
+                textInput(
+                    name: "longitude", label: "Longitude (-180 to 180)", value: longitude, inputMode: "decimal",
+                    into: &html
+                )
             }
-            HTML.element("div", [.data("location", "directions")]) {
-                HTML.element("label", [.class("field")]) {
-                    HTML.element("span") { "Steps, one per line" }
-                    HTML.element("textarea", [.name("steps"), Attribute("rows", "4")]) { steps }
+            html.element("div", [.data("location", "directions")]) { html in
+                html.element("label", [.class("field")]) { html in
+                    html.element("span") { $0.text("Steps, one per line") }
+                    html.element("textarea", [.name("steps"), Attribute("rows", "4")]) { $0.text(steps) }
                 }
             }
         }
     }
 
-    private func textInput(name: StaticString, label: String, value: String, inputMode: String = "text") -> HTML {
-        HTML.element("label", [.class("field")]) {
-            HTML.element("span") { label }
-            HTML.void(
+    private func textInput(
+        name: StaticString, label: String, value: String, inputMode: String = "text", into html: inout HTMLWriter
+    ) {
+        html.element("label", [.class("field")]) { html in
+            html.element("span") { $0.text(label) }
+            html.void(
                 "input",
                 [Attribute("name", name.description), .value(value), Attribute("inputmode", inputMode),
                  Attribute("autocomplete", "off")]
@@ -288,17 +297,18 @@ struct TodoDetailPage {
     /// screen readers read (the surrounding fieldset's legend shows it), so
     /// that the set is one labelled group with no other field in it.
     private func choices(
-        name: StaticString, legend: String, selected: String, _ options: [(String, String)]
-    ) -> HTML {
-        HTML.element("fieldset", [.class("choice-row")]) {
-            HTML.element("legend", [.class("visually-hidden")]) { legend }
+        name: StaticString, legend: String, selected: String, _ options: [(String, String)],
+        into html: inout HTMLWriter
+    ) {
+        html.element("fieldset", [.class("choice-row")]) { html in
+            html.element("legend", [.class("visually-hidden")]) { $0.text(legend) }
             for (value, label) in options {
-                HTML.element("label") {
-                    HTML.void(
+                html.element("label") { html in
+                    html.void(
                         "input",
                         [.type("radio"), Attribute("name", name.description), .value(value), .checked(value == selected)]
                     )
-                    " \(label)"
+                    html.text(" \(label)")
                 }
             }
         }

@@ -35,114 +35,138 @@ struct TodoListView {
         dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
     }
 
+    /// Bytes to reserve for a page or fragment: the markup around the list,
+    /// and about a row's worth per item (a guess; the buffer grows if it is
+    /// short).
+    var estimatedSize: Int {
+        16_384 + 400 * items.count
+    }
+
     /// Every region, one after another: what `/todos/fragment` answers.
     var regions: HTML {
-        HTML.joined([main, footer, toolbar, historyPanel])
+        HTML(capacity: estimatedSize) { html in
+            main(into: &html)
+            footer(into: &html)
+            toolbar(into: &html)
+            historyPanel(into: &html)
+        }
     }
 
     /// `section.main`: toggle-all and the list; hidden when the list is empty.
-    var main: HTML {
-        HTML.element("section", [.class("main"), .data("region", "main"), .hidden(counts.total == 0)]) {
-            HTML.void("input", [.id("toggle-all"), .class("toggle-all"), .type("checkbox"), .checked(counts.allCompleted)])
-            HTML.element("label", [.for("toggle-all")]) { "Mark all as complete" }
-            HTML.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) {
-                for item in items {
-                    row(item)
+    func main(into html: inout HTMLWriter) {
+        html.element("section", [.class("main"), .data("region", "main"), .hidden(counts.total == 0)]) { html in
+            html.void("input", [.id("toggle-all"), .class("toggle-all"), .type("checkbox"), .checked(counts.allCompleted)])
+            html.element("label", [.for("toggle-all")]) { $0.text("Mark all as complete") }
+            // The words that, with a row's title, name the row's controls
+            // ("Complete Buy milk"): the rows refer to them by id instead of
+            // repeating them with the title in every row.
+            html.element("div", [.hidden(true)]) { html in
+                for (id, word) in Self.controlWords {
+                    html.element("span", [.id(id)]) { $0.text(word) }
+                }
+            }
+            html.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) { html in
+                for (index, item) in items.enumerated() {
+                    row(item, index: index, into: &html)
                 }
             }
         }
     }
 
+    /// The ids and texts of the words that name a row's controls together
+    /// with its title: complete, details, delete, edit.
+    static let controlWords = [("tc", "Complete"), ("td", "Details of"), ("tx", "Delete"), ("te", "Edit")]
+
     /// One `li` of the list, as TodoMVC has it, plus the due date and a link
-    /// to the item's detail view.
-    func row(_ item: TodoItem) -> HTML {
-        let due = dueFormatter.display(item.due)
-        let overdue = item.isOverdue(at: now)
-        let id = item.id.uuidString
-        var attributes: [Attribute] = item.isFinished ? [.class("completed")] : []
-        attributes.append(.data("id", id))
-        return HTML.element("li", attributes) {
-            HTML.element("div", [.class("view")]) {
-                HTML.void(
+    /// to the item's detail view. The title is written twice (the label and
+    /// the edit field's value); the controls are named by the label's id,
+    /// `t` and the row's index, so the names follow an edit of the label.
+    func row(_ item: TodoItem, index: Int, into html: inout HTMLWriter) {
+        let label = "t" + String(index)
+        let id = Attribute.data("id", uuid: item.id)
+        html.element("li", item.isFinished ? [.class("completed"), id] : [id]) { html in
+            html.element("div", [.class("view")]) { html in
+                html.void(
                     "input",
-                    [.class("toggle"), .type("checkbox"), .checked(item.isFinished),
-                     .ariaLabel("Complete “\(item.title)”")]
+                    [.class("toggle"), .type("checkbox"), .checked(item.isFinished), .ariaLabelledBy("tc " + label)]
                 )
-                HTML.element("label") { item.title }
+                html.element("label", [.id(label)]) { $0.text(item.title) }
+                let due = dueFormatter.display(item.due)
                 if !due.isEmpty {
-                    HTML.element(
+                    let overdue = item.isOverdue(at: now)
+                    html.element(
                         "time",
-                        [.class(overdue ? "due overdue" : "due"), Attribute("datetime", Self.isoDate(item.due.start)),
-                         .title(overdue ? "Overdue: \(due)" : "Due \(due)")]
-                    ) {
-                        overdue ? "Overdue · \(due)" : due
+                        [.class(overdue ? "due overdue" : "due"), Attribute("datetime", Self.isoDate(item.due.start))]
+                    ) { html in
+                        if overdue { html.text("Overdue · ") }
+                        html.text(due)
                     }
                 }
-                HTML.element(
+                html.element(
                     "a",
-                    [.class("item-details"), .href("/todos/items/\(id)"),
-                     .ariaLabel("Details of “\(item.title)”"), .title("Details of “\(item.title)”")]
-                ) { "Details" }
-                HTML.element("button", [.type("button"), .class("destroy"), .ariaLabel("Delete “\(item.title)”")])
+                    [.class("item-details"), Attribute("href", prefix: "/todos/items/", uuid: item.id),
+                     .ariaLabelledBy("td " + label)]
+                ) { $0.text("Details") }
+                html.element("button", [.class("destroy"), .ariaLabelledBy("tx " + label)])
             }
-            HTML.void("input", [.class("edit"), .value(item.title), .ariaLabel("Edit “\(item.title)”")])
+            html.void("input", [.class("edit"), .value(item.title), .ariaLabelledBy("te " + label)])
         }
     }
 
     /// `footer.footer`: the count, the filters and "Clear completed"; hidden
     /// when the list is empty.
-    var footer: HTML {
-        HTML.element("footer", [.class("footer"), .data("region", "footer"), .hidden(counts.total == 0)]) {
-            HTML.element("span", [.class("todo-count")]) {
-                HTML.element("strong") { String(counts.active) }
-                counts.active == 1 ? " item left" : " items left"
+    func footer(into html: inout HTMLWriter) {
+        html.element("footer", [.class("footer"), .data("region", "footer"), .hidden(counts.total == 0)]) { html in
+            html.element("span", [.class("todo-count")]) { html in
+                html.element("strong") { $0.text(counts.active) }
+                html.text(counts.active == 1 ? " item left" : " items left")
             }
-            HTML.element("ul", [.class("filters")]) {
-                filterLink(.all, href: "#/", label: "All")
-                filterLink(.active, href: "#/active", label: "Active")
-                filterLink(.completed, href: "#/completed", label: "Completed")
+            html.element("ul", [.class("filters")]) { html in
+                filterLink(.all, href: "#/", label: "All", into: &html)
+                filterLink(.active, href: "#/active", label: "Active", into: &html)
+                filterLink(.completed, href: "#/completed", label: "Completed", into: &html)
             }
-            HTML.element("button", [.type("button"), .class("clear-completed"), .hidden(counts.completed == 0)]) {
-                "Clear completed"
+            html.element("button", [.type("button"), .class("clear-completed"), .hidden(counts.completed == 0)]) {
+                $0.text("Clear completed")
             }
         }
     }
 
-    private func filterLink(_ target: TodoFilter, href: String, label: String) -> HTML {
+    private func filterLink(_ target: TodoFilter, href: String, label: String, into html: inout HTMLWriter) {
         var attributes: [Attribute] = [.href(href)]
         if target == filter {
             attributes += [.class("selected"), Attribute("aria-current", "page")]
         }
-        return HTML.element("li") {
-            HTML.element("a", attributes) { label }
+        html.element("li") { html in
+            html.element("a", attributes) { $0.text(label) }
         }
     }
 
     /// Undo and Redo, the smart-order switch and "Delete all items".
-    var toolbar: HTML {
-        HTML.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) {
+    func toolbar(into html: inout HTMLWriter) {
+        html.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) { html in
             UndoRedoBar(
                 canUndo: history.canUndo, canRedo: history.canRedo,
                 undoTitle: history.undoTitle, redoTitle: history.redoTitle, idPrefix: "todos"
-            ).render()
-            HTML.element("div", [.class("toolbar")]) {
-                HTML.element("label") {
-                    HTML.void("input", [.type("checkbox"), .id("smart-order"), .checked(sort == .smart)])
-                    "Smart order"
+            ).render(into: &html)
+            html.element("div", [.class("toolbar")]) { html in
+                html.element("label") { html in
+                    html.void("input", [.type("checkbox"), .id("smart-order"), .checked(sort == .smart)])
+                    html.text("Smart order")
                 }
-                HTML.element(
+                html.element(
                     "button",
                     [.type("button"), .id("delete-all"), .class("delete-all"), .data("opens-modal", "confirm-delete-all"),
                      .disabled(counts.total == 0)]
-                ) { "Delete all items…" }
+                ) { $0.text("Delete all items…") }
             }
         }
     }
 
     /// The history panel: every named step, the current one marked; a click
     /// jumps there.
-    var historyPanel: HTML {
-        HistoryPanel(history: history).render()
+    func historyPanel(into html: inout HTMLWriter) {
+        HistoryPanel(history: history).render(into: &html)
     }
 
     /// `2026-12-01T09:30:00.000Z`, or "" for no date.
@@ -167,28 +191,35 @@ struct HistoryPanel {
         return lower..<min(count, lower + window)
     }
 
+    /// The panel as finished HTML.
     func render() -> HTML {
+        HTML { render(into: &$0) }
+    }
+
+    /// Writes the panel.
+    func render(into html: inout HTMLWriter) {
         let shown = shownRange
         let steps = history.steps
-        return HTML.element("aside", [.class("history-panel"), .data("region", "history"), .ariaLabel("History")]) {
-            HTML.element("h2") { "History" }
-            HTML.element("ol", [.class("history-list")]) {
-                step(position: 0, name: "Start", date: nil)
+        html.element("aside", [.class("history-panel"), .data("region", "history"), .ariaLabel("History")]) { html in
+            html.element("h2") { $0.text("History") }
+            html.element("ol", [.class("history-list")]) { html in
+                step(position: 0, name: "Start", date: nil, into: &html)
                 if shown.lowerBound > 0 {
-                    HTML.element("li", [.class("history-more")]) { "… \(shown.lowerBound) earlier steps" }
+                    html.element("li", [.class("history-more")]) { $0.text("… \(shown.lowerBound) earlier steps") }
                 }
                 for index in shown {
                     let entry = steps[index]
-                    step(position: index + 1, name: entry.name.isEmpty ? "Step \(index + 1)" : entry.name, date: entry.date)
+                    let name = entry.name.isEmpty ? "Step \(index + 1)" : entry.name
+                    step(position: index + 1, name: name, date: entry.date, into: &html)
                 }
                 if shown.upperBound < steps.count {
-                    HTML.element("li", [.class("history-more")]) { "… \(steps.count - shown.upperBound) later steps" }
+                    html.element("li", [.class("history-more")]) { $0.text("… \(steps.count - shown.upperBound) later steps") }
                 }
             }
         }
     }
 
-    private func step(position: Int, name: String, date: Date?) -> HTML {
+    private func step(position: Int, name: String, date: Date?, into html: inout HTMLWriter) {
         let isCurrent = position == history.position
         var classes = "history-step"
         if isCurrent { classes += " current" }
@@ -196,12 +227,12 @@ struct HistoryPanel {
         var attributes: [Attribute] = [.type("button"), .class(classes), .data("position", String(position))]
         if isCurrent { attributes.append(Attribute("aria-current", "step")) }
         attributes.append(.title(isCurrent ? "Current state" : "Go back to after “\(name)”"))
-        return HTML.element("li") {
-            HTML.element("button", attributes) {
-                HTML.element("span", [.class("history-name")]) { name }
+        html.element("li") { html in
+            html.element("button", attributes) { html in
+                html.element("span", [.class("history-name")]) { $0.text(name) }
                 if let date {
-                    HTML.element("time", [Attribute("datetime", JSONDates.string(from: date))]) {
-                        Self.clock(date)
+                    html.element("time", [Attribute("datetime", JSONDates.string(from: date))]) {
+                        $0.text(Self.clock(date))
                     }
                 }
             }

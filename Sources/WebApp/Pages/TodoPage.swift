@@ -17,38 +17,38 @@ struct TodoPage {
 
     /// The whole document.
     func render() -> HTML {
-        Layout(title: "To-dos · Rewind", page: .todos, csrfToken: csrfToken).render {
-            HTML.element("main", [.class("todos-page")]) {
-                HTML.element("div", [.class("todos-layout")]) {
-                    HTML.element("div", [.class("todos-column")]) {
-                        HTML.element("section", [.class("todoapp")]) {
-                            HTML.element("header", [.class("header")]) {
-                                HTML.element("h1") { "todos" }
-                                HTML.void(
+        Layout(title: "To-dos · Rewind", page: .todos, csrfToken: csrfToken).render(capacity: view.estimatedSize) { html in
+            html.element("main", [.class("todos-page")]) { html in
+                html.element("div", [.class("todos-layout")]) { html in
+                    html.element("div", [.class("todos-column")]) { html in
+                        html.element("section", [.class("todoapp")]) { html in
+                            html.element("header", [.class("header")]) { html in
+                                html.element("h1") { $0.text("todos") }
+                                html.void(
                                     "input",
                                     [.class("new-todo"), .placeholder("What needs to be done?"),
                                      Attribute("autofocus", isOn: true), .ariaLabel("What needs to be done?"),
                                      Attribute("maxlength", "500"), Attribute("autocomplete", "off")]
                                 )
                             }
-                            view.main
-                            view.footer
+                            view.main(into: &html)
+                            view.footer(into: &html)
                         }
-                        view.toolbar
-                        HTML.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
-                        HTML.element("p", [.class("keyboard-help")]) {
-                            "Enter adds, double-click edits, Escape cancels an edit. "
-                            HTML.element("kbd") { "Ctrl+Z" }
-                            " undoes, "
-                            HTML.element("kbd") { "Ctrl+Shift+Z" }
-                            " or "
-                            HTML.element("kbd") { "Ctrl+Y" }
-                            " redoes (⌘ on a Mac) when no text field has the focus."
+                        view.toolbar(into: &html)
+                        html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
+                        html.element("p", [.class("keyboard-help")]) { html in
+                            html.text("Enter adds, double-click edits, Escape cancels an edit. ")
+                            html.element("kbd") { $0.text("Ctrl+Z") }
+                            html.text(" undoes, ")
+                            html.element("kbd") { $0.text("Ctrl+Shift+Z") }
+                            html.text(" or ")
+                            html.element("kbd") { $0.text("Ctrl+Y") }
+                            html.text(" redoes (⌘ on a Mac) when no text field has the focus.")
                         }
                     }
-                    view.historyPanel
+                    view.historyPanel(into: &html)
                 }
-                Self.deleteAllCard.html
+                Self.deleteAllCard.render(into: &html)
             }
         }
     }
