@@ -14,14 +14,15 @@ struct PageController {
         }
         router.get("/todos") { request, _ in
             let (filter, sort) = (try Query.filter(request), try Query.sort(request))
-            return try await service.run { service in
-                let view = TodoListView(service: service, filter: filter, sort: sort)
-                return Responses.html(TodoPage(view: view, csrfToken: csrfToken).render())
-            }
+            // Only the reading holds the store's queue; the page is written
+            // meanwhile, beside other requests' pages.
+            let view = try await service.run { TodoListView(service: $0, filter: filter, sort: sort) }
+            return await Responses.html { TodoPage(view: view, csrfToken: csrfToken).render() }
         }
         router.get("/todos/fragment") { request, _ in
             let (filter, sort) = (try Query.filter(request), try Query.sort(request))
-            return try await service.run { Responses.html(TodoListView(service: $0, filter: filter, sort: sort).regions) }
+            let view = try await service.run { TodoListView(service: $0, filter: filter, sort: sort) }
+            return await Responses.html { view.regions }
         }
         router.get("/todos/items/{id}") { _, context in
             let id = try TodoAPIController.id(context)

@@ -31,6 +31,17 @@ enum Responses {
         )
     }
 
+    /// An HTML page written by `render` on a thread of the system's shared
+    /// pool: a long list takes milliseconds to write, which would hold one of
+    /// the few threads of Swift's cooperative pool (and the requests waiting
+    /// for it), or the store's queue (and every store call).
+    static func html(rendering render: @escaping @Sendable () -> HTML) async -> Response {
+        let html = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: render()) }
+        }
+        return Responses.html(html)
+    }
+
     /// Text of another type, such as a stylesheet or a YAML document.
     static func text(_ text: String, contentType: String, cacheControl: String? = nil) -> Response {
         var headers: HTTPFields = [.contentType: contentType]

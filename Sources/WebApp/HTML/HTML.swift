@@ -33,7 +33,7 @@ public struct HTML: Sendable, Equatable {
     public init(capacity: Int = 1_024, _ write: (inout HTMLWriter) -> Void) {
         var writer = HTMLWriter(capacity: capacity)
         write(&writer)
-        self = writer.html
+        self = writer.finish()
     }
 
     /// The markup as a string.

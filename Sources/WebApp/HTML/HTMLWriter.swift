@@ -5,12 +5,16 @@ import Hummingbird
 /// straight into the bytes of the response, and each piece of text is
 /// escaped while it is appended.
 ///
+/// A writer is lent to the closure of ``HTML/init(capacity:_:)``, which
+/// sends it on to components as an `inout` parameter:
+///
 /// ```swift
-/// var html = HTMLWriter()
-/// html.element("li", [.class("completed"), .data("id", uuid: id)]) { html in
-///     html.element("label") { $0.text(title) }   // title is escaped
+/// let row = HTML { html in
+///     html.element("li", [.class("completed"), .data("id", uuid: id)]) { html in
+///         html.element("label") { $0.text(title) }   // title is escaped
+///     }
 /// }
-/// html.html   // <li class="completed" data-id="…"><label>…</label></li>
+/// row.rendered   // <li class="completed" data-id="…"><label>…</label></li>
 /// ```
 ///
 /// Safe by construction: a `String` gets in only through ``text(_:)`` or an
@@ -18,18 +22,65 @@ import Hummingbird
 /// that is not escaped (tag and attribute names, ``trusted(_:)``) must be a
 /// `StaticString`, a literal of this module's source that cannot be built
 /// at run time; the only other bytes are digits (``text(_:)-(Int)``, UUIDs).
-public struct HTMLWriter {
-    private var buffer: ByteBuffer
+public struct HTMLWriter: ~Copyable {
+    // A page is a hundred thousand small appends. Each append to NIO's
+    // `ByteBuffer` was a call with checks of its own (half of a page's time
+    // went there), so they go into a small staging area of raw memory, and
+    // the response's buffer gets one write per few kilobytes. Noncopyable,
+    // so that the staging memory has one owner and is freed once.
+    private var output: ByteBuffer
+    private let stage: UnsafeMutableRawPointer
+    private var staged = 0
+    private static let stageCapacity = 8_192
 
     /// A writer with `capacity` bytes reserved; a good guess saves the buffer
     /// from growing (and copying itself) on the way.
-    public init(capacity: Int = 1_024) {
-        buffer = ByteBufferAllocator().buffer(capacity: capacity)
+    init(capacity: Int) {
+        output = ByteBufferAllocator().buffer(capacity: capacity)
+        stage = .allocate(byteCount: Self.stageCapacity, alignment: 1)
     }
 
-    /// What has been written so far.
-    public var html: HTML {
-        HTML(bytes: buffer)
+    deinit {
+        stage.deallocate()
+    }
+
+    /// What has been written.
+    consuming func finish() -> HTML {
+        flush()
+        return HTML(bytes: output)
+    }
+
+    /// Moves the staged bytes to the output.
+    private mutating func flush() {
+        output.writeBytes(UnsafeRawBufferPointer(start: stage, count: staged))
+        staged = 0
+    }
+
+    /// Appends `bytes` as they are.
+    @inline(__always)
+    private mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        if staged + bytes.count > Self.stageCapacity {
+            flush()
+            if bytes.count > Self.stageCapacity {
+                output.writeBytes(bytes)
+                return
+            }
+        }
+        if bytes.count <= 16 {
+            // Most writes are a few bytes of markup: a loop beats a call to memmove.
+            for offset in 0..<bytes.count {
+                stage.storeBytes(of: bytes[offset], toByteOffset: staged + offset, as: UInt8.self)
+            }
+        } else {
+            (stage + staged).copyMemory(from: source, byteCount: bytes.count)
+        }
+        staged += bytes.count
+    }
+
+    @inline(__always)
+    private mutating func write(_ literal: StaticString) {
+        literal.withUTF8Buffer { write(UnsafeRawBufferPointer($0)) }
     }
 
     /// A text node: `string`, escaped.
@@ -41,22 +92,55 @@ public struct HTMLWriter {
 
     /// A number as decimal digits, which need no escaping.
     public mutating func text(_ number: Int) {
-        buffer.writeString(String(number))
+        var digits = String(number)
+        digits.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Markup written in this module's source, sent as it is. A
     /// `StaticString` cannot be built at run time, so no user input gets here.
     public mutating func trusted(_ markup: StaticString) {
-        buffer.writeStaticString(markup)
+        write(markup)
     }
 
     /// Finished HTML from another writer, as it is.
     public mutating func append(_ fragment: HTML) {
-        var bytes = fragment.bytes
-        buffer.writeBuffer(&bytes)
+        fragment.bytes.withUnsafeReadableBytes { write($0) }
     }
 
-    /// An element `<name attributes…>content</name>`.
+    /// An element `<name>content</name>`.
+    ///
+    /// - Parameters:
+    ///   - name: The tag name, a literal of this module's source.
+    ///   - content: Writes the children.
+    public mutating func element(_ name: StaticString, content: (inout HTMLWriter) -> Void = { _ in }) {
+        write("<")
+        write(name)
+        write(">")
+        content(&self)
+        endTag(name)
+    }
+
+    /// An element `<name attributes…>content</name>`, its attributes written
+    /// as a literal list: `html.element("p", [.class("note"), .id(id)]) { … }`.
+    ///
+    /// - Parameters:
+    ///   - name: The tag name, a literal of this module's source.
+    ///   - attributes: Attributes in the order written; values are escaped.
+    ///     A fixed-size list lives on the stack: the rows of a long list
+    ///     allocate and copy no array of attributes.
+    ///   - content: Writes the children.
+    public mutating func element<let count: Int>(
+        _ name: StaticString,
+        _ attributes: borrowing [count of Attribute],
+        content: (inout HTMLWriter) -> Void = { _ in }
+    ) {
+        startTag(name, attributes)
+        content(&self)
+        endTag(name)
+    }
+
+    /// An element `<name attributes…>content</name>` whose attributes were
+    /// gathered at run time.
     ///
     /// - Parameters:
     ///   - name: The tag name, a literal of this module's source.
@@ -64,52 +148,65 @@ public struct HTMLWriter {
     ///   - content: Writes the children.
     public mutating func element(
         _ name: StaticString,
-        _ attributes: [Attribute] = [],
+        attributes: [Attribute],
         content: (inout HTMLWriter) -> Void = { _ in }
     ) {
-        startTag(name, attributes)
+        write("<")
+        write(name)
+        for index in attributes.indices {
+            write(attributes[index])
+        }
+        write(">")
         content(&self)
-        buffer.writeStaticString("</")
-        buffer.writeStaticString(name)
-        buffer.writeStaticString(">")
+        endTag(name)
     }
 
     /// A void element such as `<input …>` or `<meta …>`, which has no content
     /// and no end tag.
-    public mutating func void(_ name: StaticString, _ attributes: [Attribute] = []) {
+    public mutating func void<let count: Int>(_ name: StaticString, _ attributes: borrowing [count of Attribute]) {
         startTag(name, attributes)
     }
 
     /// `<name attributes…>`, leaving out the attributes that are off.
-    private mutating func startTag(_ name: StaticString, _ attributes: [Attribute]) {
-        buffer.writeStaticString("<")
-        buffer.writeStaticString(name)
-        for attribute in attributes {
-            switch attribute.value {
-            case .omitted:
-                continue
-            case .present:
-                writeName(of: attribute)
-            case .text(let value):
-                writeName(of: attribute)
-                buffer.writeStaticString("=\"")
-                writeEscaped(value)
-                buffer.writeStaticString("\"")
-            case .uuid(let prefix, let uuid):
-                writeName(of: attribute)
-                buffer.writeStaticString("=\"")
-                buffer.writeStaticString(prefix)
-                writeDigits(of: uuid)
-                buffer.writeStaticString("\"")
-            }
+    private mutating func startTag<let count: Int>(_ name: StaticString, _ attributes: borrowing [count of Attribute]) {
+        write("<")
+        write(name)
+        for index in attributes.indices {
+            write(attributes[index])
         }
-        buffer.writeStaticString(">")
+        write(">")
     }
 
-    private mutating func writeName(of attribute: Attribute) {
-        buffer.writeStaticString(" ")
-        buffer.writeStaticString(attribute.namePrefix)
-        buffer.writeStaticString(attribute.name)
+    private mutating func endTag(_ name: StaticString) {
+        write("</")
+        write(name)
+        write(">")
+    }
+
+    /// ` name="value"`, ` name` or nothing.
+    private mutating func write(_ attribute: borrowing Attribute) {
+        if attribute.kind == .omitted { return }
+        write(" ")
+        write(attribute.namePrefix)
+        write(attribute.name)
+        switch attribute.kind {
+        case .omitted, .present:
+            return
+        case .literal:
+            write("=\"")
+            write(attribute.valuePrefix)
+        case .text:
+            write("=\"")
+            write(attribute.valuePrefix)
+            writeEscaped(attribute.text)
+        case .uuid:
+            write("=\"")
+            write(attribute.valuePrefix)
+            if let uuid = attribute.uuid {
+                writeDigits(of: uuid)
+            }
+        }
+        write("\"")
     }
 
     /// The one escaping function of the web app: appends `string` with `&`,
@@ -117,52 +214,63 @@ public struct HTMLWriter {
     /// safe inside a text node and inside a double- or single-quoted
     /// attribute value. Runs without a special character are copied whole.
     private mutating func writeEscaped(_ string: String) {
-        var string = string
-        string.withUTF8 { bytes in
-            var start = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                // Every special character is at most ">" (0x3E).
-                if byte > UInt8(ascii: ">") { continue }
-                let replacement: StaticString
-                switch byte {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case UInt8(ascii: "\""): replacement = "&quot;"
-                case UInt8(ascii: "'"): replacement = "&#39;"
-                default: continue
-                }
-                // The special characters are ASCII, so the runs between them
-                // are whole UTF-8 sequences.
-                buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<index])))
-                buffer.writeStaticString(replacement)
-                start = index + 1
-            }
-            buffer.writeBytes(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start...])))
+        // Native and small strings are contiguous UTF-8: no copy to make.
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable { writeEscaped(utf8: $0) }
+        if done == nil {
+            var contiguous = string
+            contiguous.withUTF8 { writeEscaped(utf8: $0) }
         }
+    }
+
+    private mutating func writeEscaped(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var start = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            // Every special character is at most ">" (0x3E).
+            if byte > UInt8(ascii: ">") { continue }
+            let replacement: StaticString
+            switch byte {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            case UInt8(ascii: "'"): replacement = "&#39;"
+            default: continue
+            }
+            // The special characters are ASCII, so the runs between them
+            // are whole UTF-8 sequences.
+            write(UnsafeRawBufferPointer(rebasing: raw[start..<index]))
+            write(replacement)
+            start = index + 1
+        }
+        write(UnsafeRawBufferPointer(rebasing: raw[start...]))
     }
 
     /// `uuid` as `UUID.uuidString` spells it (upper case, with dashes),
     /// without the string.
     private mutating func writeDigits(of uuid: UUID) {
         let digits: StaticString = "0123456789ABCDEF"
-        withUnsafeBytes(of: uuid.uuid) { source in
-            digits.withUTF8Buffer { digits in
-                _ = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 36) { target in
+        let bytes = uuid.uuid
+        // 32 digits and 4 dashes, in the groups 8-4-4-4-12.
+        var spelled: (UInt64, UInt64, UInt64, UInt64, UInt32) = (0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &spelled) { target in
+            withUnsafeBytes(of: bytes) { source in
+                digits.withUTF8Buffer { digits in
                     var offset = 0
-                    for (index, byte) in source.enumerated() {
-                        if index == 4 || index == 6 || index == 8 || index == 10 {
-                            target[offset] = UInt8(ascii: "-")
-                            offset += 1
-                        }
+                    for index in 0..<16 {
+                        let byte = source[index]
                         target[offset] = digits[Int(byte >> 4)]
                         target[offset + 1] = digits[Int(byte & 0x0F)]
                         offset += 2
+                        if index == 3 || index == 5 || index == 7 || index == 9 {
+                            target[offset] = UInt8(ascii: "-")
+                            offset += 1
+                        }
                     }
-                    return offset
                 }
             }
+            write(UnsafeRawBufferPointer(target))
         }
     }
 }

@@ -136,7 +136,7 @@ public struct ModalCard: Sendable, Equatable {
                 attributes += [.data("action", "event"), .data("event", name)]
             }
             if kind.isSafe { attributes.append(Attribute("autofocus", isOn: true)) }
-            html.element("button", attributes) { $0.text(label) }
+            html.element("button", attributes: attributes) { $0.text(label) }
         }
     }
 

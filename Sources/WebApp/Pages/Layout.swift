@@ -55,7 +55,7 @@ struct Layout {
             html.element("ul") { html in
                 for (target, path, label) in links {
                     html.element("li") { html in
-                        html.element("a", navigationAttributes(target: target, path: path)) { $0.text(label) }
+                        html.element("a", attributes: navigationAttributes(target: target, path: path)) { $0.text(label) }
                     }
                 }
             }

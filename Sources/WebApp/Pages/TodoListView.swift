@@ -6,7 +6,7 @@ import Todos
 /// `/todos/fragment`: the list (`section.main`), the footer, the toolbar with
 /// Undo and Redo, and the history panel. The markup follows the TodoMVC
 /// specification.
-struct TodoListView {
+struct TodoListView: Sendable {
     /// The filter the page shows (TodoMVC's `#/`, `#/active`, `#/completed`).
     var filter: TodoFilter
     /// The order of the rows.
@@ -66,8 +66,9 @@ struct TodoListView {
                 }
             }
             html.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) { html in
-                for (index, item) in items.enumerated() {
-                    row(item, index: index, into: &html)
+                // By index: no copy of each item on the way.
+                for index in items.indices {
+                    row(items[index], index: index, into: &html)
                 }
             }
         }
@@ -84,11 +85,13 @@ struct TodoListView {
     func row(_ item: TodoItem, index: Int, into html: inout HTMLWriter) {
         let label = "t" + String(index)
         let id = Attribute.data("id", uuid: item.id)
-        html.element("li", item.isFinished ? [.class("completed"), id] : [id]) { html in
-            html.element("div", [.class("view")]) { html in
+        html.element("li", [item.isFinished ? Attribute("class", literal: "completed") : .absent, id]) { html in
+            // Fixed values as literals: written as they are, not escaped.
+            html.element("div", [Attribute("class", literal: "view")]) { html in
                 html.void(
                     "input",
-                    [.class("toggle"), .type("checkbox"), .checked(item.isFinished), .ariaLabelledBy("tc " + label)]
+                    [Attribute("class", literal: "toggle"), Attribute("type", literal: "checkbox"),
+                     .checked(item.isFinished), .ariaLabelledBy("tc ", label)]
                 )
                 html.element("label", [.id(label)]) { $0.text(item.title) }
                 let due = dueFormatter.display(item.due)
@@ -104,12 +107,12 @@ struct TodoListView {
                 }
                 html.element(
                     "a",
-                    [.class("item-details"), Attribute("href", prefix: "/todos/items/", uuid: item.id),
-                     .ariaLabelledBy("td " + label)]
-                ) { $0.text("Details") }
-                html.element("button", [.class("destroy"), .ariaLabelledBy("tx " + label)])
+                    [Attribute("class", literal: "item-details"), Attribute("href", prefix: "/todos/items/", uuid: item.id),
+                     .ariaLabelledBy("td ", label)]
+                ) { $0.trusted("Details") }
+                html.element("button", [Attribute("class", literal: "destroy"), .ariaLabelledBy("tx ", label)])
             }
-            html.void("input", [.class("edit"), .value(item.title), .ariaLabelledBy("te " + label)])
+            html.void("input", [Attribute("class", literal: "edit"), .value(item.title), .ariaLabelledBy("te ", label)])
         }
     }
 
@@ -138,7 +141,7 @@ struct TodoListView {
             attributes += [.class("selected"), Attribute("aria-current", "page")]
         }
         html.element("li") { html in
-            html.element("a", attributes) { $0.text(label) }
+            html.element("a", attributes: attributes) { $0.text(label) }
         }
     }
 
@@ -228,7 +231,7 @@ struct HistoryPanel {
         if isCurrent { attributes.append(Attribute("aria-current", "step")) }
         attributes.append(.title(isCurrent ? "Current state" : "Go back to after “\(name)”"))
         html.element("li") { html in
-            html.element("button", attributes) { html in
+            html.element("button", attributes: attributes) { html in
                 html.element("span", [.class("history-name")]) { $0.text(name) }
                 if let date {
                     html.element("time", [Attribute("datetime", JSONDates.string(from: date))]) {
