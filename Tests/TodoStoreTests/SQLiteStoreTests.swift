@@ -125,34 +125,49 @@ struct SQLiteStoreTests {
             var bad = ""
             try databaseWithThreeItems(fixture) { db, items in
                 bad = items[1].id.uuidString
-                try db.execute(sql: "UPDATE item SET body = '{\"id\": 3}' WHERE id = ?", arguments: [bad])
+                try db.execute(sql: "UPDATE item SET due = '{\"kind\": \"someday\"}' WHERE id = ?", arguments: [bad])
             }
             try assertRefused(fixture.fileURL) {
-                if case .corrupt(_, let detail) = $0 { detail.hasPrefix("item \(bad) does not decode") } else { false }
+                if case .corrupt(_, let detail) = $0 { detail.hasPrefix("the due date of item \(bad) does not decode") } else { false }
             }
         }
 
         @Test func anItemRowHoldingTwoDocumentsIsNamed() throws {
-            // Joined into one array, the rows would decode: one item too many.
+            // Joined into one array, the rows would decode: one value too many.
             let fixture = try StoreFixture(.sqlite)
             var bad = ""
             try databaseWithThreeItems(fixture) { db, items in
                 bad = items[0].id.uuidString
-                try db.execute(sql: "UPDATE item SET body = body || ',' || body WHERE id = ?", arguments: [bad])
+                let one = #"{"kind": "coordinate", "latitude": 1, "longitude": 2}"#
+                try db.execute(sql: "UPDATE item SET location = ?", arguments: [one])
+                // Written past the schema's CHECK, as damage would be.
+                try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+                try db.execute(sql: "UPDATE item SET location = location || ',' || location WHERE id = ?", arguments: [bad])
             }
             try assertRefused(fixture.fileURL) {
-                if case .corrupt(_, let detail) = $0 { detail.hasPrefix("item \(bad) does not decode") } else { false }
+                if case .corrupt = $0 { true } else { false }
             }
         }
 
-        @Test func aStepRowThatDoesNotDecodeIsReported() throws {
+        @Test func aStepThatDoesNotDecodeFailsOnlyTheUndoThatCrossesIt() throws {
+            // Steps are read when crossed: the file opens, the list shows, and
+            // the undo that needs the bad step fails, changing nothing.
             let fixture = try StoreFixture(.sqlite)
             try databaseWithThreeItems(fixture) { db, _ in
-                try db.execute(sql: "UPDATE step SET changes = '[{\"op\": \"launch\"}]' WHERE seq = (SELECT max(seq) FROM step)")
+                try db.execute(sql: "UPDATE step SET inverse = '[{\"op\": \"launch\"}]' WHERE seq = (SELECT max(seq) FROM step)")
             }
-            try assertRefused(fixture.fileURL) {
-                if case .corrupt(_, let detail) = $0 { detail.hasPrefix("a history step does not decode") } else { false }
+            let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+            #expect(store.state().todos.items.map(\.title) == ["One", "Two", "Three"])
+            #expect {
+                try store.undo()
+            } throws: { error in
+                guard case .corrupt(let path, let detail) = error as? StoreError else { return false }
+                return path == fixture.fileURL.path && detail.hasPrefix("history step 3 (“Add “Three””) cannot be read")
             }
+            #expect(store.state().todos.items.map(\.title) == ["One", "Two", "Three"])
+            #expect(store.history().position == 3)
+            try store.change(.update(store.state().todos.items[0].id, [.title(to: "Uno")], at: .now))
+            #expect(try SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.items.map(\.title) == ["Uno", "Two", "Three"])
         }
 
         @Test func errorsSayWhichFileAndWhatToDo() {
@@ -181,7 +196,8 @@ struct SQLiteStoreTests {
         try store.change(.move(items[900].id, to: 3))
         try store.change(.remove(items[20].id))
         try store.undo()
-        #expect(try totalChanges() == rowsBefore + 1 + 4)
+        // One item more; five rows more in the log (the undo appends one).
+        #expect(try totalChanges() == rowsBefore + 1 + 5)
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
         #expect(reopened.state() == store.state())
         #expect(reopened.state().todos.item(at: 501)?.title == "Middle")  // the move put one item before it
@@ -246,11 +262,11 @@ struct SQLiteStoreTests {
     }
 
     @Test func theRankBetweenTwoNeighboursLiesStrictlyBetween() {
-        #expect(SQLiteJournal.rank(between: nil, and: nil) == 0)
-        #expect(SQLiteJournal.rank(between: 4, and: nil) == 5)
-        #expect(SQLiteJournal.rank(between: nil, and: 4) == 3)
-        #expect(SQLiteJournal.rank(between: 1, and: 2) == 1.5)
-        #expect(SQLiteJournal.rank(between: 1, and: 1.0.nextUp) == nil)
+        #expect(ItemRows.rank(between: nil, and: nil) == 0)
+        #expect(ItemRows.rank(between: 4, and: nil) == 5)
+        #expect(ItemRows.rank(between: nil, and: 4) == 3)
+        #expect(ItemRows.rank(between: 1, and: 2) == 1.5)
+        #expect(ItemRows.rank(between: 1, and: 1.0.nextUp) == nil)
     }
 
     @Test func insertingAtTheSamePlaceOverAndOverKeepsTheOrder() throws {
