@@ -131,6 +131,54 @@ struct HistoryLog {
         }
     }
 
+    /// Every step (change) the log holds, oldest first, placed relative
+    /// to `head`.
+    ///
+    /// - Complexity: O(*r*) for *r* rows, their changes not decoded.
+    func tree(_ head: LogHead, _ db: Database) throws -> HistoryTree {
+        let overview = try overviewNodes(head, db)
+        var steps: [HistoryTree.Step] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT seq, before, name, date FROM step WHERE kind = 'do' ORDER BY seq")
+        while let row = try rows.next() {
+            let number: Int64 = try row.decode(Int64.self, atIndex: 0)
+            let branch: HistoryTree.Branch =
+                overview.done.contains(number) ? .done : overview.undone.contains(number) ? .undone : .abandoned
+            steps.append(HistoryTree.Step(
+                number: number, parent: try row.decode(Int64.self, atIndex: 1), name: try row.decode(String.self, atIndex: 2),
+                date: ItemRecord.date(try row.decode(Int64.self, atIndex: 3)), branch: branch))
+        }
+        return HistoryTree(steps: steps, current: head.node)
+    }
+
+    /// The nodes of the undo stack and of the redo stack.
+    private func overviewNodes(_ head: LogHead, _ db: Database) throws -> (done: Set<Int64>, undone: Set<Int64>) {
+        var done = Set<Int64>()
+        var node = head.node
+        while let step = try forwardStep(into: node, db) {
+            done.insert(node)
+            node = step.before
+        }
+        var undone = Set<Int64>()
+        var next = head.redoTop
+        while let seq = next, let undo = try header(seq, db), undo.kind == StepRecord.Kind.undo.rawValue {
+            undone.insert(undo.before)
+            next = undo.redoNext
+        }
+        return (done, undone)
+    }
+
+    /// The node `node` was made on: the parent in the tree, or `nil` when
+    /// no row of it is left.
+    func parent(of node: Int64, _ db: Database) throws -> Int64? {
+        try forwardStep(into: node, db)?.before
+    }
+
+    /// The newest undo row that left `node`: applying its inverse enters
+    /// `node` again from its parent.
+    func newestUndo(leaving node: Int64, _ db: Database) throws -> StepRecord? {
+        try record(db, sql: "SELECT * FROM step WHERE before = ? AND kind = 'undo' ORDER BY seq DESC LIMIT 1", node)
+    }
+
     // MARK: Crossing
 
     /// The changes of a row's `forward` or `inverse` column.

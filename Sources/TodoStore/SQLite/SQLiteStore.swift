@@ -201,6 +201,57 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
         }
     }
 
+    /// Every change the log holds, the abandoned branches included.
+    ///
+    /// - Complexity: O(*r*) for *r* rows of the log; no change is decoded.
+    public func historyTree() throws -> HistoryTree {
+        try TodoDatabase.readingSaved(path: database.url.path) {
+            try database.queue.read { db in try log.tree(try log.head(db), db) }
+        }
+    }
+
+    /// Moves to the step numbered `number` of ``historyTree()``, on any
+    /// branch: undoes the steps up to where its branch leaves the current
+    /// one, then redoes the steps down to it, committed together. Off the
+    /// current branch the redo steps are left behind (they stay in the tree).
+    ///
+    /// - Throws: ``HistoryError/stepNotFound(_:)`` when the tree holds no
+    ///   such step; nothing changes then.
+    public func jump(toStep number: Int64) throws {
+        try write { db, loaded in
+            // The way up from where the list is now, and the way up from the
+            // target until it meets it.
+            var upward: [Int64: Int] = [loaded.head.node: 0]
+            var node = loaded.head.node
+            while let parent = try log.parent(of: node, db) {
+                node = parent
+                upward[node] = upward.count
+            }
+            var downward: [Int64] = []
+            var meeting = number
+            while upward[meeting] == nil {
+                guard meeting > 0, let parent = try log.parent(of: meeting, db) else {
+                    throw HistoryError.stepNotFound(number)
+                }
+                downward.append(meeting)
+                meeting = parent
+            }
+            while loaded.head.node != meeting {
+                guard try undoStep(db, &loaded) != nil else { throw HistoryError.stepNotFound(number) }
+            }
+            for step in downward.reversed() {
+                if let top = loaded.head.redoTop, let undo = try log.row(top, db), undo.before == step {
+                    _ = try redoStep(db, &loaded)
+                } else {
+                    guard let undo = try log.newestUndo(leaving: step, db) else { throw HistoryError.stepNotFound(number) }
+                    let next = LogHead(lastSeq: loaded.head.lastSeq + 1, node: step, redoTop: nil)
+                    try cross(undo, as: .redo, to: next, redoNext: nil, db, &loaded)
+                }
+            }
+            loaded.overview = nil
+        }
+    }
+
     /// Deletes every item and step.
     public func reset() throws {
         try write { db, loaded in
@@ -314,17 +365,26 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
         if let readOnlyError = database.readOnlyError { throw readOnlyError }
         let path = database.url.path
         var result: Result?
+        // Whether `body` moved the log before it failed (a jump that
+        // undid some steps and then found one it cannot cross).
+        var moved = false
         do {
             try database.queue.inTransaction(.immediate) { db in
                 try catchUp(db)
                 lock.lock()
                 defer { lock.unlock() }
-                result = try body(db, &loaded)
+                let start = loaded.head
+                do {
+                    result = try body(db, &loaded)
+                } catch {
+                    moved = loaded.head != start
+                    throw error
+                }
                 return .commit
             }
-        } catch let error as TodoError {
+        } catch let error as TodoError where !moved {
             throw error
-        } catch let error as HistoryError {
+        } catch let error as HistoryError where !moved {
             throw error
         } catch {
             // Memory may be ahead of what was committed: start again from the file.

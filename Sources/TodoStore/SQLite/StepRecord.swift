@@ -134,6 +134,7 @@ struct StepRecord: Equatable, FetchableRecord, PersistableRecord {
                 inverse TEXT NOT NULL CHECK (json_valid(inverse))
             );
             CREATE INDEX step_node ON step (node, seq);
+            CREATE INDEX step_before ON step (before, seq);
             """)
     }
 }
