@@ -27,19 +27,19 @@ import Todos
 /// next operation, and within a quarter of a second by a poll of SQLite's
 /// `data_version`, which then tells the ``updated(_:)`` subscribers.
 public final class SQLiteStore: AppStore, @unchecked Sendable {
-    private let database: TodoDatabase
+    let database: TodoDatabase
     private let log: HistoryLog
     private let limit: Int?
     private let now: @Sendable () -> Date
     /// What is loaded: guarded by `lock`, changed only inside a write
     /// transaction on the database queue.
-    private var loaded: Loaded
-    private let lock = NSLock()
-    private let subscribers = Subscribers()
+    var loaded: Loaded
+    let lock = NSLock()
+    let subscribers = Subscribers()
     private var poller: DispatchSourceTimer?
 
     /// The state in memory and where the log stands.
-    private struct Loaded {
+    struct Loaded {
         var state: AppState
         var items: ItemRows
         var head: LogHead
@@ -148,8 +148,15 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     /// appends a row to the log and writes the rows of the items it touched.
     @discardableResult
     public func change(_ changes: [AppState.Change], named name: String?) throws -> HistoryStep<AppState.Change> {
-        guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
-        return try write { db, loaded in
+        try write(changing(changes, named: name))
+    }
+
+    /// The work of ``change(_:named:)`` inside a transaction.
+    func changing(
+        _ changes: [AppState.Change], named name: String?
+    ) -> (Database, inout Loaded) throws -> HistoryStep<AppState.Change> {
+        { [self] db, loaded in
+            guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
             let stepName = name ?? loaded.state.stepName(for: changes)
             let date = now()
             let inverse = try loaded.state.apply(all: changes)
@@ -174,13 +181,13 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     /// step's row and appends an undo row.
     @discardableResult
     public func undo() throws -> String? {
-        try write { db, loaded in try undoStep(db, &loaded) }
+        try write(undoing)
     }
 
     /// Repeats the newest undone step, committed before it returns.
     @discardableResult
     public func redo() throws -> String? {
-        try write { db, loaded in try redoStep(db, &loaded) }
+        try write(redoing)
     }
 
     /// Moves the history to `position`, undoing or redoing the steps between,
@@ -284,6 +291,16 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     }
 
     // MARK: Crossing steps
+
+    /// The work of ``undo()`` inside a transaction.
+    var undoing: (Database, inout Loaded) throws -> String? {
+        { [self] db, loaded in try undoStep(db, &loaded) }
+    }
+
+    /// The work of ``redo()`` inside a transaction.
+    var redoing: (Database, inout Loaded) throws -> String? {
+        { [self] db, loaded in try redoStep(db, &loaded) }
+    }
 
     /// Undoes the step at the current node: applies the inverse of the row
     /// that moved into it, and appends an undo row that pushes itself on the
@@ -401,14 +418,14 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
 
     /// Reads everything again when another process committed since this one
     /// last looked. Runs on the database queue.
-    private func catchUp(_ db: Database) throws {
+    func catchUp(_ db: Database) throws {
         let known = lock.withLock { loaded.dataVersion }
         guard try Self.dataVersion(db) != known else { return }
         let fresh = try Self.load(db, path: database.url.path)
         lock.withLock { loaded = fresh }
     }
 
-    private static func load(_ db: Database, path: String) throws -> Loaded {
+    static func load(_ db: Database, path: String) throws -> Loaded {
         let snapshot = try TodoDatabase.load(db, path: path)
         return Loaded(
             state: snapshot.state, items: ItemRows(ranks: snapshot.ranks), head: snapshot.head,
