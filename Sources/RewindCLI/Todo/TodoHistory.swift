@@ -4,7 +4,7 @@ import Todos
 
 extension RewindCommand.Todo {
     /// `rewind todo history`: the undo history, and jumps within it.
-    struct History: ParsableCommand {
+    struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the undo history, or jump to a step of it.",
             discussion: """
@@ -21,7 +21,7 @@ extension RewindCommand.Todo {
 
 extension RewindCommand.Todo.History {
     /// `rewind todo history [show]`: the numbered steps, names, times, and the current position.
-    struct Steps: ParsableCommand {
+    struct Steps: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show the numbered steps with their names and times (the default).",
@@ -40,9 +40,9 @@ extension RewindCommand.Todo.History {
         @Flag(help: "Print {\"position\": n, \"steps\": [{\"number\", \"name\", \"date\", \"done\"}]} as JSON.")
         var json = false
 
-        mutating func run() throws {
-            try reportingErrors {
-                let history = try TodoSession(options: options).store.history()
+        mutating func run() async throws {
+            try await reportingErrors {
+                let history = try await TodoSession.open(options: options).store.history()
                 if json { return try JSONOutput.print(HistoryJSON(history)) }
                 let terminal = TodoTerminal.standardOutput()
                 let dates = DueDateFormatter(now: Date(), timeZone: .current)
@@ -64,7 +64,7 @@ extension RewindCommand.Todo.History {
     }
 
     /// `rewind todo history jump N`: moves to step N in one go.
-    struct Jump: ParsableCommand {
+    struct Jump: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move to step N of the history: undo or redo every step in between, as one move.",
             discussion: """
@@ -81,16 +81,16 @@ extension RewindCommand.Todo.History {
         @Argument(help: ArgumentHelp("The step to move to.", valueName: "n"))
         var step: Int
 
-        mutating func run() throws {
-            try reportingErrors {
-                let session = try TodoSession(options: options)
+        mutating func run() async throws {
+            try await reportingErrors {
+                let session = try await TodoSession.open(options: options)
                 do {
-                    try session.send(.jump(to: step))
+                    try await session.app.send(.jump(to: step))
                 } catch TodoFailure.history {
-                    let count = session.store.history().steps.count
+                    let count = try await session.store.history().steps.count
                     throw TodoCommandError("there is no step \(step): the history has steps 0 (the start) to \(count)")
                 }
-                let steps = session.store.history().steps
+                let steps = try await session.store.history().steps
                 let name = steps.indices.contains(step - 1) ? "step \(step): " + TodoTerminal.visible(steps[step - 1].name) : "the start"
                 TodoTerminal.print("At " + name)
             }

@@ -12,19 +12,22 @@ import Todos
 /// after the commit, so an acknowledged change survives `kill -9`.
 ///
 /// ```swift
-/// let store = try SQLiteStore(url: DataDirectory.resolve().databaseURL)
-/// try store.change(.add(milk))
+/// let store = try await SQLiteStore.open(url: DataDirectory.resolve().databaseURL)
+/// try await store.change(.add(milk))
 /// // … later, in another process:
-/// try SQLiteStore(url: sameURL).undo()    // "Add “Buy milk”"
+/// try await SQLiteStore.open(url: sameURL).undo()    // "Add “Buy milk”"
 /// ```
+///
+/// Its ``AppStore`` conformance (`SQLiteStore+AppStore.swift`) runs these
+/// synchronous methods on a dispatch queue of their own.
 ///
 /// A change committed by another process is picked up before this store's
 /// next operation, and within a quarter of a second by a poll of SQLite's
 /// `data_version`, which then tells the ``updated(_:)`` subscribers.
-public final class SQLiteStore: AppStore, @unchecked Sendable {
+public final class SQLiteStore: @unchecked Sendable {
     private let database: TodoDatabase
     private let journal: SQLiteJournal
-    private let core: InMemoryStore
+    private let core: StoreCore
     // Guarded by the database queue.
     private var dataVersion: Int
     private let subscribers = Subscribers()
@@ -73,7 +76,7 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
             }
         }
         journal = SQLiteJournal(snapshot: loaded.0, firstSeq: loaded.1, path: path)
-        core = try InMemoryStore(
+        core = try StoreCore(
             loaded.0.state, steps: loaded.0.steps, position: loaded.0.position,
             limit: limit, now: now, journal: journal)
         dataVersion = loaded.2
@@ -95,18 +98,24 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     /// The database file.
     public var url: URL { database.url }
 
-    // MARK: AppStore
+    // MARK: Operations
+
+    // The core is read on the database queue, where it changes.
 
     /// The current state.
-    public func state() -> AppState { core.state() }
+    public func state() throws -> AppState {
+        try database.queue.read { _ in core.state() }
+    }
 
     /// Runs `body` with the current state without copying it.
-    public func read<Result>(_ body: (AppState) throws -> Result) rethrows -> Result {
-        try core.read(body)
+    public func read<Result>(_ body: (AppState) throws -> Result) throws -> Result {
+        try database.queue.read { _ in try core.read(body) }
     }
 
     /// The named steps and the current position.
-    public func history() -> HistoryOverview { core.history() }
+    public func history() throws -> HistoryOverview {
+        try database.queue.read { _ in core.history() }
+    }
 
     /// Applies `changes` as one undo step, committed before it returns.
     @discardableResult
