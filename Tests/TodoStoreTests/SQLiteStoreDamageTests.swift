@@ -10,7 +10,7 @@ import Todos
 struct SQLiteStoreDamageTests {
     let badFiles = SQLiteStoreTests.BadFiles()
 
-    @Test func aGapInTheStepNumbersNamesTheFile() throws {
+    @Test func aGapInTheStepNumbersNamesTheFile() async throws {
         let fixture = try StoreFixture(.sqlite)
         try badFiles.databaseWithThreeItems(fixture) { db, _ in
             try db.execute(sql: "UPDATE step SET seq = seq + 10 WHERE seq = (SELECT max(seq) FROM step)")
@@ -23,7 +23,7 @@ struct SQLiteStoreDamageTests {
     }
 
     @Test(arguments: ["item", "step", "meta"])
-    func aDroppedTableIsDamageThatNamesTheFile(table: String) throws {
+    func aDroppedTableIsDamageThatNamesTheFile(table: String) async throws {
         let fixture = try StoreFixture(.sqlite)
         try badFiles.databaseWithThreeItems(fixture) { db, _ in
             try db.execute(sql: "DROP TABLE \(table)")
@@ -35,19 +35,19 @@ struct SQLiteStoreDamageTests {
         }
     }
 
-    @Test func aFullDiskSaysSo() {
+    @Test func aFullDiskSaysSo() async throws {
         let error = StoreError.database(DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full"), path: "/data/rewind.sqlite")
         #expect(error == .diskFull(path: "/data/rewind.sqlite"))
         #expect(error.description == "Cannot write /data/rewind.sqlite: the disk is full. Nothing was changed; free some space and try again.")
     }
 
-    @Test func aReadOnlyDatabaseNamesItsDirectory() {
+    @Test func aReadOnlyDatabaseNamesItsDirectory() async throws {
         let error = StoreError.database(DatabaseError(resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database"), path: "/data/rewind.sqlite")
         #expect(error == .readOnly(path: "/data"))
         #expect(error.description == "The data directory /data is read-only: the list can be shown and exported, not changed.")
     }
 
-    @Test func otherFailuresKeepSQLitesMessageAndNameTheFile() {
+    @Test func otherFailuresKeepSQLitesMessageAndNameTheFile() async throws {
         let error = StoreError.database(DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked"), path: "/data/rewind.sqlite")
         #expect(error == .io(path: "/data/rewind.sqlite", detail: "database is locked"))
     }

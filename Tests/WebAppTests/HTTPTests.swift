@@ -68,7 +68,7 @@ struct HTTPTests {
             }
         }
 
-        @Test func theDefaultsAreTenSecondsForAHeadAndAMinuteIdle() {
+        @Test func theDefaultsAreTenSecondsForAHeadAndAMinuteIdle() async throws {
             let configuration = WebAppConfiguration()
             #expect(configuration.requestHeadTimeout == 10)
             #expect(configuration.idleTimeout == 60)
@@ -120,7 +120,7 @@ struct HTTPTests {
                     #expect(response.errorMessage?.contains("allowed: \(allow)") == true)
                     #expect(response.headers[.contentSecurityPolicy] != nil)
                 }
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
             }
         }
 
@@ -157,7 +157,7 @@ struct HTTPTests {
                 let response = try await client.send(.post, "/api/todos", json: body, token: server.token)
                 #expect(response.status == .badRequest)
                 #expect(response.errorMessage?.contains("RFC 8259") == true)
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
             }
         }
 
@@ -172,7 +172,7 @@ struct HTTPTests {
                 )
                 #expect(response.status == .badRequest)
                 #expect(response.errorMessage?.contains("UTF-8") == true)
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
             }
         }
 
@@ -190,7 +190,7 @@ struct HTTPTests {
                     headers: [.contentType: "application/json; charset=iso-8859-1"]
                 )
                 #expect(latin1.status == .unsupportedMediaType)
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
             }
         }
 
@@ -273,7 +273,7 @@ struct HTTPTests {
             }
         }
 
-        @Test func targetHosts() {
+        @Test func targetHosts() async throws {
             #expect(RequestTargetHostHandler.host(ofTarget: "/todos") == nil)
             #expect(RequestTargetHostHandler.host(ofTarget: "*") == nil)
             #expect(RequestTargetHostHandler.host(ofTarget: "http://Localhost:8080/x?y") == "Localhost:8080")
@@ -297,7 +297,7 @@ struct HTTPTests {
                 try await eventually { log.messages.contains { $0.message.contains("client aborted") } }
             }
             #expect(!log.messages.contains { $0.level >= .error }, "\(log.messages)")
-            #expect(server.store.state().todos.isEmpty)
+            #expect(try await server.store.state().todos.isEmpty)
         }
     }
 }

@@ -55,6 +55,11 @@ public actor InMemoryStore: AppStore {
         core.history()
     }
 
+    /// Every step with its changes, oldest first, and the position.
+    public func steps() -> (steps: [HistoryStep<AppState.Change>], position: Int) {
+        core.steps()
+    }
+
     /// Applies `changes` as one undo step; see ``AppStore/change(_:named:)``.
     @discardableResult
     public func change(_ changes: [AppState.Change], named name: String?) throws -> HistoryStep<AppState.Change> {
