@@ -3,15 +3,13 @@ import Rewind
 import Todos
 
 /// The store's asynchronous face: every operation runs the synchronous
-/// method of the same name on a dispatch queue of the SQLite stores, so
+/// method of the same name on the store's own dispatch queue, so
 /// that a commit waiting for the disk, or a long undo, holds none of the
 /// threads of Swift's cooperative pool. Operations run one at a time, in the
 /// order they were asked for.
 extension SQLiteStore: AppStore {
-    private static let queue = DispatchQueue(label: "rewind.sqlite.store")
-
     /// Opens the store in the database file at `url`, creating it if
-    /// needed, on the stores' queue; the parameters are those of
+    /// needed, away from Swift's cooperative pool; the parameters are those of
     /// ``init(url:limit:pollInterval:durability:now:)``.
     ///
     /// - Throws: ``StoreError`` when the file is not a Rewind database, is
@@ -21,52 +19,52 @@ extension SQLiteStore: AppStore {
         durability: Durability = .powerLoss,
         now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock
     ) async throws -> SQLiteStore {
-        try await onQueue {
+        try await onQueue(DispatchQueue.global()) {
             try SQLiteStore(url: url, limit: limit, pollInterval: pollInterval, durability: durability, now: now)
         }
     }
 
     /// Runs `body` with the current state without copying it.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result {
-        try await Self.onQueue { try self.read(body) }
+        try await onQueue { try self.read(body) }
     }
 
     /// The named steps and the current position.
     public func history() async throws -> HistoryOverview {
-        try await Self.onQueue { try self.history() }
+        try await onQueue { try self.history() }
     }
 
     /// Applies `changes` as one undo step, committed before it returns.
     @discardableResult
     public func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
-        try await Self.onQueue { try self.change(changes, named: name) }
+        try await onQueue { try self.change(changes, named: name) }
     }
 
     /// Reverts the newest done step, committed before it returns.
     @discardableResult
     public func undo() async throws -> String? {
-        try await Self.onQueue { try self.undo() }
+        try await onQueue { try self.undo() }
     }
 
     /// Repeats the newest undone step, committed before it returns.
     @discardableResult
     public func redo() async throws -> String? {
-        try await Self.onQueue { try self.redo() }
+        try await onQueue { try self.redo() }
     }
 
     /// Moves the history to `position`, committed before it returns.
     public func jump(to position: Int) async throws {
-        try await Self.onQueue { try self.jump(to: position) }
+        try await onQueue { try self.jump(to: position) }
     }
 
     /// Deletes every item and step.
     public func reset() async throws {
-        try await Self.onQueue { try self.reset() }
+        try await onQueue { try self.reset() }
     }
 
     /// Deletes every item and step and stops every update.
     public func destroy() async throws {
-        try await Self.onQueue { try self.destroy() }
+        try await onQueue { try self.destroy() }
     }
 
     /// A stream with an element after every change, this process's or
@@ -78,7 +76,13 @@ extension SQLiteStore: AppStore {
         return stream
     }
 
-    private static func onQueue<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    private func onQueue<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await Self.onQueue(operationQueue, body)
+    }
+
+    private static func onQueue<Value: Sendable>(
+        _ queue: DispatchQueue, _ body: @escaping @Sendable () throws -> Value
+    ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result(catching: body)) }
         }

@@ -32,6 +32,8 @@ public final class SQLiteStore: @unchecked Sendable {
     private var dataVersion: Int
     private let subscribers = Subscribers()
     private var poller: DispatchSourceTimer?
+    /// Where the asynchronous operations run (`SQLiteStore+AppStore.swift`).
+    let operationQueue = DispatchQueue(label: "rewind.sqlite.store")
 
     /// What an acknowledged change survives.
     public enum Durability: Sendable {
