@@ -28,7 +28,7 @@ let url = URL(fileURLWithPath: arguments[arguments.startIndex + 1])
 
 do {
     let start = Date()
-    let store = try SQLiteStore(url: url, pollInterval: nil)
+    let store = try await SQLiteStore.open(url: url, pollInterval: nil)
     defer {
         if command == "open" { report("opened in \(Int(Date().timeIntervalSince(start) * 1000)) ms") }
     }
@@ -37,11 +37,11 @@ do {
         var count = 0
         while true {
             let item = try TodoItem(id: UUID(), title: "Churn \(count)", created: SQLiteStore.millisecondClock())
-            try store.change(.add(item))
+            try await store.change(.add(item))
             report("ack \(count) add \(item.id.uuidString)")
             count += 1
             if count % 3 == 0 {
-                try store.change(.update(item.id, [.finish], at: SQLiteStore.millisecondClock()))
+                try await store.change(.update(item.id, [.finish], at: SQLiteStore.millisecondClock()))
                 report("ack \(count) finish \(item.id.uuidString)")
                 count += 1
             }
@@ -49,11 +49,11 @@ do {
     case "add":
         let title = arguments.dropFirst(2).joined(separator: " ")
         let item = try TodoItem(id: UUID(), title: title, created: SQLiteStore.millisecondClock())
-        try store.change(.add(item))
+        try await store.change(.add(item))
         report("ack add \(item.id.uuidString)")
     case "open":
-        let state = store.state()
-        report("items \(state.todos.count) steps \(store.history().steps.count)")
+        let state = try store.state()
+        report("items \(state.todos.count) steps \(try store.history().steps.count)")
     default:
         fail("unknown command \(command)")
     }

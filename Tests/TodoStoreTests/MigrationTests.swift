@@ -36,37 +36,37 @@ struct MigrationTests {
         }
     }
 
-    @Test func itemsOrderNamesDatesAndBothStacksSurvive() throws {
+    @Test func itemsOrderNamesDatesAndBothStacksSurvive() async throws {
         let fixture = try copyOfTheV1Store()
         let oldSteps = try v1Steps(fixture.fileURL)
         #expect(oldSteps.count == 13)
         let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
-        #expect(store.state().todos.items == (try expectedItems()))
-        let history = store.history()
+        #expect((try await store.state()).todos.items == (try expectedItems()))
+        let history = (try await store.history())
         #expect(history.steps == oldSteps)
         #expect(history.position == 12)
         #expect(history.redoActionName == "Reopen “Buy milk”")
 
         // The whole history still crosses: back to the start, then to the end.
-        try store.jump(to: 0)
-        #expect(store.state().todos.isEmpty)
-        try store.jump(to: 13)
-        let end = store.state()
+        try await store.jump(to: 0)
+        #expect((try await store.state()).todos.isEmpty)
+        try await store.jump(to: 13)
+        let end = (try await store.state())
         #expect(end.todos[id: try #require(end.todos.items.first?.id)]?.isFinished == false, "the redo reopened Buy milk")
-        try store.jump(to: 12)
-        #expect(store.state().todos.items == (try expectedItems()))
+        try await store.jump(to: 12)
+        #expect((try await store.state()).todos.items == (try expectedItems()))
 
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
-        #expect(reopened.state() == store.state())
-        #expect(reopened.history() == store.history())
+        #expect((try await reopened.state()) == (try await store.state()))
+        #expect((try await reopened.history()) == (try await store.history()))
     }
 
-    @Test func theMigratedFileHasTheNewSchema() throws {
+    @Test func theMigratedFileHasTheNewSchema() async throws {
         let fixture = try copyOfTheV1Store()
         _ = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
         let queue = try DatabaseQueue(path: fixture.fileURL.path)
         defer { try? queue.close() }
-        let (migrations, columns, kinds, withDue) = try queue.read { db in
+        let (migrations, columns, kinds, withDue) = try await queue.read { db in
             (
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
                 try db.columns(in: "item").map(\.name),
@@ -81,11 +81,11 @@ struct MigrationTests {
         #expect(withDue == 3)
     }
 
-    @Test func aV1FileWhoseHistoryDoesNotApplyIsRefusedAndKeptAsV1() throws {
+    @Test func aV1FileWhoseHistoryDoesNotApplyIsRefusedAndKeptAsV1() async throws {
         let fixture = try copyOfTheV1Store()
         let queue = try DatabaseQueue(path: fixture.fileURL.path)
         // Step 12 ("Complete 5 items") would now reopen an item that is not there.
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: "DELETE FROM item WHERE rank = (SELECT min(rank) FROM item)")
         }
         try queue.close()
@@ -97,7 +97,7 @@ struct MigrationTests {
         }
         let check = try DatabaseQueue(path: fixture.fileURL.path)
         defer { try? check.close() }
-        let (migrations, steps) = try check.read { db in
+        let (migrations, steps) = try await check.read { db in
             (try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"), try Int.fetchOne(db, sql: "SELECT count(*) FROM step"))
         }
         #expect(migrations == ["v1"])

@@ -22,7 +22,7 @@ struct SQLiteStoreDamageTests {
     }
 
     @Test(arguments: ["item", "step", "meta"])
-    func aDroppedTableIsDamageThatNamesTheFile(table: String) throws {
+    func aDroppedTableIsDamageThatNamesTheFile(table: String) async throws {
         let fixture = try StoreFixture(.sqlite)
         try badFiles.databaseWithThreeItems(fixture) { db, _ in
             try db.execute(sql: "DROP TABLE \(table)")
@@ -34,19 +34,19 @@ struct SQLiteStoreDamageTests {
         }
     }
 
-    @Test func aFullDiskSaysSo() {
+    @Test func aFullDiskSaysSo() async throws {
         let error = StoreError.database(DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full"), path: "/data/rewind.sqlite")
         #expect(error == .diskFull(path: "/data/rewind.sqlite"))
         #expect(error.description == "Cannot write /data/rewind.sqlite: the disk is full. Nothing was changed; free some space and try again.")
     }
 
-    @Test func aReadOnlyDatabaseNamesItsDirectory() {
+    @Test func aReadOnlyDatabaseNamesItsDirectory() async throws {
         let error = StoreError.database(DatabaseError(resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database"), path: "/data/rewind.sqlite")
         #expect(error == .readOnly(path: "/data"))
         #expect(error.description == "The data directory /data is read-only: the list can be shown and exported, not changed.")
     }
 
-    @Test func otherFailuresKeepSQLitesMessageAndNameTheFile() {
+    @Test func otherFailuresKeepSQLitesMessageAndNameTheFile() async throws {
         let error = StoreError.database(DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked"), path: "/data/rewind.sqlite")
         #expect(error == .io(path: "/data/rewind.sqlite", detail: "database is locked"))
     }

@@ -5,7 +5,7 @@ import Todos
 
 extension RewindCommand.Todo {
     /// `rewind todo history`: the undo history, and jumps within it.
-    struct History: ParsableCommand {
+    struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the undo history, or jump to a step of it.",
             discussion: """
@@ -24,7 +24,7 @@ extension RewindCommand.Todo {
 
 extension RewindCommand.Todo.History {
     /// `rewind todo history [show]`: the numbered steps, names, times, and the current position.
-    struct Steps: ParsableCommand {
+    struct Steps: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show the numbered steps with their names and times (the default).",
@@ -51,10 +51,11 @@ extension RewindCommand.Todo.History {
         @Flag(help: "Print {\"position\": n, \"steps\": [{\"number\", \"name\", \"date\", \"done\"}]} as JSON; with --all, {\"current\": n, \"steps\": [{\"number\", \"parent\", \"name\", \"date\", \"branch\"}]}.")
         var json = false
 
-        mutating func run() throws {
-            try reportingErrors {
-                if all { return try printTree(try TodoSession(options: options).store.historyTree()) }
-                let history = try TodoSession(options: options).store.history()
+        mutating func run() async throws {
+            try await reportingErrors {
+                let store = try await TodoSession.open(options: options).store
+                if all { return try printTree(try await store.historyTree()) }
+                let history = try await store.history()
                 if json { return try JSONOutput.print(HistoryJSON(history)) }
                 let terminal = TodoTerminal.standardOutput()
                 let dates = DueDateFormatter(now: Date(), timeZone: .current)
@@ -117,7 +118,7 @@ extension RewindCommand.Todo.History.Steps {
 
 extension RewindCommand.Todo.History {
     /// `rewind todo history jump N`: moves to step N in one go.
-    struct Jump: ParsableCommand {
+    struct Jump: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move to step N of the history: undo or redo every step in between, as one move.",
             discussion: """
@@ -139,25 +140,25 @@ extension RewindCommand.Todo.History {
         @Argument(help: ArgumentHelp("The step to move to.", valueName: "n"))
         var step: Int
 
-        mutating func run() throws {
-            try reportingErrors {
-                let session = try TodoSession(options: options)
+        mutating func run() async throws {
+            try await reportingErrors {
+                let session = try await TodoSession.open(options: options)
                 if all {
                     do {
-                        try session.store.jump(toStep: Int64(step))
+                        try await session.store.jump(toStep: Int64(step))
                     } catch HistoryError.stepNotFound {
                         throw TodoCommandError("there is no step \(step): `rewind todo history --all` lists the steps")
                     }
-                    let name = try session.store.historyTree().steps.first { $0.number == Int64(step) }?.name
+                    let name = try await session.store.historyTree().steps.first { $0.number == Int64(step) }?.name
                     return TodoTerminal.print("At " + (name.map { "step \(step): " + TodoTerminal.visible($0) } ?? "the start"))
                 }
                 do {
-                    try session.send(.jump(to: step))
+                    try await session.app.send(.jump(to: step))
                 } catch TodoFailure.history {
-                    let count = session.store.history().steps.count
+                    let count = try await session.store.history().steps.count
                     throw TodoCommandError("there is no step \(step): the history has steps 0 (the start) to \(count)")
                 }
-                let steps = session.store.history().steps
+                let steps = try await session.store.history().steps
                 let name = steps.indices.contains(step - 1) ? "step \(step): " + TodoTerminal.visible(steps[step - 1].name) : "the start"
                 TodoTerminal.print("At " + name)
             }

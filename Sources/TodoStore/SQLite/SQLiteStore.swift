@@ -26,7 +26,7 @@ import Todos
 /// A change committed by another process is picked up before this store's
 /// next operation, and within a quarter of a second by a poll of SQLite's
 /// `data_version`, which then tells the ``updated(_:)`` subscribers.
-public final class SQLiteStore: AppStore, @unchecked Sendable {
+public final class SQLiteStore: @unchecked Sendable {
     let database: TodoDatabase
     private let log: HistoryLog
     private let limit: Int?
@@ -37,6 +37,8 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     let lock = NSLock()
     let subscribers = Subscribers()
     private var poller: DispatchSourceTimer?
+    /// Where the asynchronous operations run (`SQLiteStore+AppStore.swift`).
+    let operationQueue = DispatchQueue(label: "rewind.sqlite.store")
 
     /// The state in memory and where the log stands.
     struct Loaded {
@@ -131,15 +133,16 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     /// first time (names and dates only), then kept in memory.
     ///
     /// - Complexity: O(*s*) for *s* steps shown the first time, O(1) after.
-    public func history() -> HistoryOverview {
+    public func history() throws -> HistoryOverview {
         if let overview = lock.withLock({ loaded.overview }) { return overview }
-        let overview: HistoryOverview? = try? database.queue.read { db in
-            let head = try log.head(db)
-            let overview = try log.overview(head, db)
-            lock.withLock { if loaded.head == head { loaded.overview = overview } }
-            return overview
+        return try TodoDatabase.readingSaved(path: database.url.path) {
+            try database.queue.read { db in
+                let head = try log.head(db)
+                let overview = try log.overview(head, db)
+                lock.withLock { if loaded.head == head { loaded.overview = overview } }
+                return overview
+            }
         }
-        return overview ?? HistoryOverview(steps: [], position: 0)
     }
 
     // MARK: Changing

@@ -14,27 +14,22 @@ struct PageController {
         }
         router.get("/todos") { request, _ in
             let (filter, sort) = (try Query.filter(request), try Query.sort(request))
-            return try await service.run { service in
-                let view = TodoListView(service: service, filter: filter, sort: sort)
-                return Responses.html(TodoPage(view: view, csrfToken: csrfToken).render())
-            }
+            let view = try await TodoListView(service: service, filter: filter, sort: sort)
+            return Responses.html(TodoPage(view: view, csrfToken: csrfToken).render())
         }
         router.get("/todos/fragment") { request, _ in
             let (filter, sort) = (try Query.filter(request), try Query.sort(request))
-            return try await service.run { Responses.html(TodoListView(service: $0, filter: filter, sort: sort).regions) }
+            return try await Responses.html(TodoListView(service: service, filter: filter, sort: sort).regions)
         }
         router.get("/todos/items/{id}") { _, context in
             let id = try TodoAPIController.id(context)
-            return try await service.run { service in
-                Responses.html(TodoDetailPage(item: try service.item(id), service: service, csrfToken: csrfToken).render())
-            }
+            let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken)
+            return Responses.html(page.render())
         }
         router.get("/todos/items/{id}/fragment") { _, context in
             let id = try TodoAPIController.id(context)
-            return try await service.run { service in
-                let page = TodoDetailPage(item: try service.item(id), service: service, csrfToken: csrfToken)
-                return Responses.html(HTML.joined([page.regions, HistoryPanel(history: page.history).render()]))
-            }
+            let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken)
+            return Responses.html(HTML.joined([page.regions, HistoryPanel(history: page.history).render()]))
         }
         router.get("/api/csrf") { _, _ in
             try Responses.json(["token": csrfToken, "header": RequestGuardMiddleware<BasicRequestContext>.csrfHeaderName])
