@@ -2,11 +2,12 @@ import Foundation
 import Rewind
 import Todos
 
-/// The store's asynchronous face: every operation runs the synchronous
-/// method of the same name on the store's own dispatch queue, so
-/// that a commit waiting for the disk, or a long undo, holds none of the
-/// threads of Swift's cooperative pool. Operations run one at a time, in the
-/// order they were asked for.
+/// The store's asynchronous face. Changes, undos and redos go through the
+/// group commit (`SQLiteStore+GroupCommit.swift`): those asked for at the
+/// same moment share one transaction and one wait for the disk. The other
+/// operations run the synchronous method of the same name on the store's own
+/// dispatch queue. Either way a commit waiting for the disk, or a long undo,
+/// holds none of the threads of Swift's cooperative pool.
 extension SQLiteStore: AppStore {
     /// Opens the store in the database file at `url`, creating it if
     /// needed, away from Swift's cooperative pool; the parameters are those of
@@ -37,19 +38,19 @@ extension SQLiteStore: AppStore {
     /// Applies `changes` as one undo step, committed before it returns.
     @discardableResult
     public func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
-        try await onQueue { try self.change(changes, named: name) }
+        try await submit(changing(changes, named: name))
     }
 
     /// Reverts the newest done step, committed before it returns.
     @discardableResult
     public func undo() async throws -> String? {
-        try await onQueue { try self.undo() }
+        try await submit(undoing)
     }
 
     /// Repeats the newest undone step, committed before it returns.
     @discardableResult
     public func redo() async throws -> String? {
-        try await onQueue { try self.redo() }
+        try await submit(redoing)
     }
 
     /// Moves the history to `position`, committed before it returns.

@@ -39,6 +39,8 @@ public final class SQLiteStore: @unchecked Sendable {
     private var poller: DispatchSourceTimer?
     /// Where the asynchronous operations run (`SQLiteStore+AppStore.swift`).
     let operationQueue = DispatchQueue(label: "rewind.sqlite.store")
+    /// The changes waiting for the next group commit (`SQLiteStore+GroupCommit.swift`).
+    let commitLine = CommitLine()
 
     /// The state in memory and where the log stands.
     struct Loaded {
@@ -408,9 +410,7 @@ public final class SQLiteStore: @unchecked Sendable {
             throw error
         } catch {
             // Memory may be ahead of what was committed: start again from the file.
-            if let fresh = try? database.queue.read({ db in try Self.load(db, path: path) }) {
-                lock.withLock { loaded = fresh }
-            }
+            reloadAfterFailure()
             if let error = error as? DatabaseError { throw StoreError.database(error, path: path) }
             throw error
         }
