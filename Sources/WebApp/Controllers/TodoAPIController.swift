@@ -35,7 +35,7 @@ struct TodoAPIController {
         }
         router.delete("/api/todos") { _, _ in
             try await service.run { service in
-                let ids = service.store.read { $0.todos.ids }
+                let ids = service.store.read { Array($0.todos.ids) }
                 guard !ids.isEmpty else { throw APIError.conflict("there are no items to delete") }
                 return try removed(service.perform(.removeItems(ids: ids)))
             }
