@@ -100,15 +100,17 @@ extension TodoList: Reversible {
     }
 
     private mutating func insert(_ item: TodoItem, at position: Int) throws(TodoError) -> Change {
-        guard itemsByID[item.id] == nil else { throw .duplicateItem(item.id) }
-        guard (0...count).contains(position) else { throw .positionOutOfRange(position, valid: 0...count) }
-        ids.insert(item.id, at: position)
+        // The order refuses both a duplicate and a position out of range.
+        guard ids.insert(item.id, at: position) else {
+            guard itemsByID[item.id] == nil else { throw .duplicateItem(item.id) }
+            throw .positionOutOfRange(position, valid: 0...count)
+        }
         itemsByID[item.id] = item
         return .remove(item.id)
     }
 
     private mutating func remove(_ id: UUID) throws(TodoError) -> Change {
-        guard itemsByID[id] != nil, let position = ids.remove(id), let item = itemsByID.removeValue(forKey: id) else {
+        guard let position = ids.remove(id), let item = itemsByID.removeValue(forKey: id) else {
             throw .itemNotFound(id)
         }
         return .insert(item, at: position)

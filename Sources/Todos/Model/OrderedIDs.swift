@@ -121,7 +121,7 @@ extension OrderedIDs {
     /// - Complexity: O(log *n* + *b*), amortized.
     @discardableResult
     mutating func insert(_ id: UUID, at position: Int) -> Bool {
-        guard _chunkNumbers[id] == nil, (0...count).contains(position) else { return false }
+        guard (0...count).contains(position) else { return false }
         guard let lastChunk = _chunks.indices.last else {
             _insertChunk([id], at: 0)
             return true
@@ -132,27 +132,34 @@ extension OrderedIDs {
             chunk -= 1
             offset = _chunks[chunk].ids.count
         }
-        if _chunks[chunk].ids.count >= _chunkCapacity {
-            // A full chunk: an id at either end starts a chunk of its own
-            // (appending never moves ids); one inside splits it in halves.
-            if offset == _chunks[chunk].ids.count {
-                _insertChunk([id], at: chunk + 1)
-                return true
+        if _chunks[chunk].ids.count < _chunkCapacity {
+            // The usual case, with one lookup by id that also refuses a duplicate.
+            if let old = _chunkNumbers.updateValue(_chunks[chunk].number, forKey: id) {
+                _chunkNumbers[id] = old
+                return false
             }
-            if offset == 0 {
-                _insertChunk([id], at: chunk)
-                return true
-            }
+            _chunks[chunk].ids.insert(id, at: offset)
+            _counts.add(1, to: chunk)
+            return true
+        }
+        // A full chunk: an id at either end starts a chunk of its own
+        // (appending never moves ids); one inside splits it in halves.
+        guard _chunkNumbers[id] == nil else { return false }
+        if offset == _chunks[chunk].ids.count {
+            _insertChunk([id], at: chunk + 1)
+        } else if offset == 0 {
+            _insertChunk([id], at: chunk)
+        } else {
             let half = _chunks[chunk].ids.count / 2
             _split(chunk, at: half)
             if offset > half {
                 chunk += 1
                 offset -= half
             }
+            _chunks[chunk].ids.insert(id, at: offset)
+            _chunkNumbers[id] = _chunks[chunk].number
+            _counts.add(1, to: chunk)
         }
-        _chunks[chunk].ids.insert(id, at: offset)
-        _chunkNumbers[id] = _chunks[chunk].number
-        _counts.add(1, to: chunk)
         return true
     }
 
@@ -162,11 +169,14 @@ extension OrderedIDs {
     /// - Complexity: O(log *n* + *b*), amortized.
     @discardableResult
     mutating func remove(_ id: UUID) -> Int? {
-        guard let location = _location(of: id) else { return nil }
-        let chunk = location.chunk
-        let position = _counts.start(of: chunk) + location.offset
-        _chunks[chunk].ids.remove(at: location.offset)
-        _chunkNumbers[id] = nil
+        guard let number = _chunkNumbers.removeValue(forKey: id) else { return nil }
+        let chunk = _chunkIndices[number]
+        guard let offset = _chunks[chunk].ids.lastIndex(of: id) else {
+            _chunkNumbers[id] = number
+            return nil
+        }
+        let position = _counts.start(of: chunk) + offset
+        _chunks[chunk].ids.remove(at: offset)
         _counts.add(-1, to: chunk)
         _mergeIfSmall(chunk)
         return position
@@ -179,7 +189,7 @@ extension OrderedIDs {
     /// - Complexity: O(log *n* + *b*), amortized.
     @discardableResult
     mutating func move(_ id: UUID, to position: Int) -> Int? {
-        guard contains(id), (0..<count).contains(position), let old = remove(id) else { return nil }
+        guard (0..<count).contains(position), let old = remove(id) else { return nil }
         insert(id, at: position)
         return old
     }
@@ -223,7 +233,8 @@ extension OrderedIDs {
     func _location(of id: UUID) -> (chunk: Int, offset: Int)? {
         guard let number = _chunkNumbers[id] else { return nil }
         let chunk = _chunkIndices[number]
-        guard let offset = _chunks[chunk].ids.firstIndex(of: id) else { return nil }
+        // From the end, where recently added ids are.
+        guard let offset = _chunks[chunk].ids.lastIndex(of: id) else { return nil }
         return (chunk, offset)
     }
 
