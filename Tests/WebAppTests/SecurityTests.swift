@@ -156,7 +156,7 @@ struct SecurityTests {
                     #expect(bare.status == .forbidden)
                 }
                 #expect(try await server.store.state() == before)
-                #expect(try await server.store.history() == historyBefore)
+                #expect(await server.store.history() == historyBefore)
             }
         }
 

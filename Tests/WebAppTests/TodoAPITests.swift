@@ -191,7 +191,7 @@ struct TodoAPITests {
                 #expect(item.isFinished)
                 #expect(item.due.deadline == ISO8601DateFormatter().date(from: "2027-01-20T10:00:00Z"))
                 #expect(item.location == .address(.init(street: "1 Main St", city: "Springfield", zipCode: "", country: "")))
-                #expect(try await server.store.history().steps.count == 2)
+                #expect(await server.store.history().steps.count == 2)
             }
         }
 
@@ -221,7 +221,7 @@ struct TodoAPITests {
                     token: server.token
                 )
                 #expect(response.status == .ok)
-                #expect(try await server.store.history().steps.count == 1)
+                #expect(await server.store.history().steps.count == 1)
             }
         }
 
@@ -264,7 +264,7 @@ struct TodoAPITests {
                 let response = try await client.send(.delete, "/api/todos/\(two)", token: server.token)
                 #expect(response.status == .ok)
                 #expect((response.object["removed"] as? [[String: Any]])?.first?["title"] as? String == "Two")
-                #expect(try await server.store.history().undoTitle == "Undo Delete “Two”")
+                #expect(await server.store.history().undoTitle == "Undo Delete “Two”")
                 let undo = try await client.send(.post, "/api/history/undo", token: server.token)
                 #expect(undo.object["undone"] as? String == "Delete “Two”")
                 #expect(try await server.store.state().todos.items.map(\.title) == ["One", "Two", "Three"])

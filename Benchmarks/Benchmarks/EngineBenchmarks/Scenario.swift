@@ -21,7 +21,7 @@ final class Scenario {
         let state = try Fixture.state(count: count)
         history = History(state, now: { Fixture.date })
         self.count = count
-        ids = state.todos.ids
+        ids = Array(state.todos.ids)
         spare = try Fixture.item(count)
     }
 

@@ -95,8 +95,32 @@ extension SQLiteStore: AppStore {
     private static func onQueue<Value: Sendable>(
         _ queue: DispatchQueue, _ body: @escaping @Sendable () throws -> Value
     ) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result(catching: body)) }
+        let work = Work(body)
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                // The work (and the store it holds) is let go before the
+                // answer goes out, as the group commit does: a process that
+                // ends right after it then closes the database.
+                let result = work.run()
+                continuation.resume(with: result)
+            }
         }
+    }
+}
+
+/// A piece of work that is run once and then let go.
+private final class Work<Value: Sendable>: @unchecked Sendable {
+    // Touched only by the one block that runs it.
+    private var body: (@Sendable () throws -> Value)?
+
+    init(_ body: @escaping @Sendable () throws -> Value) {
+        self.body = body
+    }
+
+    /// Runs the work and drops it; a second call finds nothing to run.
+    func run() -> Result<Value, any Error> {
+        guard let body else { return .failure(CancellationError()) }
+        self.body = nil
+        return Result(catching: body)
     }
 }

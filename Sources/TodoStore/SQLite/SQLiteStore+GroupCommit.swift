@@ -32,6 +32,8 @@ extension SQLiteStore {
 
         /// A piece of work and how to answer it.
         struct Pending {
+            /// The store to write it to, kept alive until the work is done.
+            let store: SQLiteStore
             /// Runs the work inside the batch's transaction (its answer is
             /// held until the commit); returns whether it failed after
             /// changing what is loaded, which must then be read again.
@@ -76,9 +78,11 @@ extension SQLiteStore {
         _ body: @escaping (Database, inout Loaded) throws -> Result
     ) async throws -> Result {
         if let readOnlyError = database.readOnlyError { throw readOnlyError }
+        let path = database.url.path
         return try await withCheckedThrowingContinuation { continuation in
             let outcome = Outcome<Result>()
             let pending = CommitLine.Pending(
+                store: self,
                 run: { db, loaded in
                     let start = loaded.head
                     do {
@@ -98,29 +102,42 @@ extension SQLiteStore {
                     if let commitError {
                         continuation.resume(throwing: commitError)
                     } else {
-                        continuation.resume(with: outcome.value ?? .failure(StoreError.io(
-                            path: self.database.url.path, detail: "the change was not run")))
+                        continuation.resume(with: outcome.value ?? .failure(StoreError.io(path: path, detail: "the change was not run")))
                     }
                 })
-            if commitLine.add(pending) {
-                commitLine.queue.async { self.writeBatches() }
+            let line = commitLine
+            guard line.add(pending) else { return }
+            line.queue.async {
+                while true {
+                    var batch = line.next()
+                    guard !batch.isEmpty else { return }
+                    let (commitError, answers) = Self.write(&batch)
+                    for answer in answers { answer(commitError) }
+                }
             }
         }
     }
 
-    /// Writes batch after batch until nothing waits.
-    private func writeBatches() {
-        while true {
-            let batch = commitLine.next()
-            guard !batch.isEmpty else { return }
-            write(batch)
-        }
+    /// Writes `batch` to its store and empties it, so that nothing here
+    /// holds the store any more when the answers go out: a process that ends
+    /// right after its change then closes the database (and SQLite folds the
+    /// -wal file back) rather than racing the writer.
+    private static func write(
+        _ batch: inout [CommitLine.Pending]
+    ) -> (error: (any Error)?, answers: [((any Error)?) -> Void]) {
+        let answers = batch.map(\.answer)
+        guard let store = batch.first?.store else { return (nil, answers) }
+        let error = store.write(batch)
+        batch.removeAll()
+        return (error, answers)
     }
 
-    /// Writes one batch in one transaction and answers its requests.
-    private func write(_ batch: [CommitLine.Pending]) {
+    /// Writes one batch in one transaction; returns the commit's error, or
+    /// `nil` when every piece of the batch is committed (or failed alone).
+    private func write(_ batch: [CommitLine.Pending]) -> (any Error)? {
         let path = database.url.path
         var stale = false
+        defer { subscribers.notify() }
         do {
             try database.queue.inTransaction(.immediate) { db in
                 try catchUp(db)
@@ -130,15 +147,11 @@ extension SQLiteStore {
                 return .commit
             }
         } catch {
-            let failure = (error as? DatabaseError).map { StoreError.database($0, path: path) } ?? error
             reloadAfterFailure()
-            for pending in batch { pending.answer(failure) }
-            subscribers.notify()
-            return
+            return (error as? DatabaseError).map { StoreError.database($0, path: path) } ?? error
         }
         if stale { reloadAfterFailure() }
-        for pending in batch { pending.answer(nil) }
-        subscribers.notify()
+        return nil
     }
 
     /// Reads what is loaded again from the file, after a failure left memory

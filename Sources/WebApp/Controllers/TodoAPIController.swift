@@ -26,7 +26,7 @@ struct TodoAPIController {
             return try Responses.json(item, status: .created)
         }
         router.delete("/api/todos") { _, _ in
-            let ids = try await service.read { $0.todos.ids }
+            let ids = try await service.read { Array($0.todos.ids) }
             guard !ids.isEmpty else { throw APIError.conflict("there are no items to delete") }
             return try await Responses.json(RemovedBody(removed: service.app.send(.removeItems(ids))))
         }
