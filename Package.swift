@@ -55,7 +55,11 @@ let package = Package(
         .testTarget(name: "TodosTests", dependencies: ["Todos"]),
         // A second process for the store tests (kill -9, several processes).
         .executableTarget(name: "StoreProbe", dependencies: ["Todos", "TodoStore"]),
-        .testTarget(name: "TodoStoreTests", dependencies: ["TodoStore", "StoreProbe"]),
+        .testTarget(
+            name: "TodoStoreTests",
+            dependencies: ["TodoStore", "StoreProbe", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "RewindCLITests", dependencies: ["RewindCLI"]),
         .testTarget(
             name: "WebAppTests",

@@ -117,10 +117,6 @@ struct WebApp: Sendable {
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let broadcaster = self.broadcaster
-        let subscription = todos.observe {
-            broadcaster.noteTodosChanged()
-        }
         let requestHeadTimeout = GuardedHTTP1Channel.timeAmount(seconds: configuration.requestHeadTimeout)
         let idleTimeout = GuardedHTTP1Channel.timeAmount(seconds: configuration.idleTimeout)
         var app = Application(
@@ -139,18 +135,24 @@ struct WebApp: Sendable {
             },
             logger: logger
         )
-        app.addServices(broadcaster, StoreSubscriptionService(subscription: subscription))
+        app.addServices(broadcaster, StoreUpdatesService(todos: todos, broadcaster: broadcaster))
         return app
     }
 }
 
-/// Keeps the store subscription while the server runs and cancels it at
-/// shutdown.
-private struct StoreSubscriptionService: Service {
-    let subscription: StoreSubscription
+/// Tells the broadcaster of every change of the store while the server
+/// runs, and stops listening at shutdown.
+private struct StoreUpdatesService: Service {
+    let todos: TodoService
+    let broadcaster: EventBroadcaster
 
     func run() async throws {
-        try? await gracefulShutdown()
-        subscription.cancel()
+        let updates = await todos.updates()
+        let broadcaster = broadcaster
+        await cancelWhenGracefulShutdown {
+            for await _ in updates {
+                broadcaster.noteTodosChanged()
+            }
+        }
     }
 }

@@ -12,80 +12,68 @@ struct BulkOperationTests {
         try (first..<(first + count)).map { try TodoItem(id: UUID(), title: "Item \($0)", created: .now) }
     }
 
-    @Test func undoingTheDeletionOfNeighbouringItemsWritesOneRowPerItem() throws {
+    @Test func undoingTheDeletionOfNeighbouringItemsWritesOneRowPerItem() async throws {
         let fixture = try StoreFixture(.sqlite)
         let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
         let items = try Self.items(1_000)
-        try store.change(items.map { .add($0) }, named: "Add many")
-        try store.change(.todos(.removeItems(items[250..<750].map(\.id))))
+        try await store.change(items.map { .add($0) }, named: "Add many")
+        try await store.change(.todos(.removeItems(items[250..<750].map(\.id))))
         let writes = try ItemWrites(fixture.fileURL)
-        try store.undo()
+        try await store.undo()
         // 500 items go back between two that stay: no renumbering of the list.
         #expect(try writes.count() == 500)
-        try store.redo()
+        try await store.redo()
         #expect(try writes.count() == 500)
-        try store.undo()
+        try await store.undo()
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
-        #expect(reopened.state().todos.items == items)
+        #expect(try await reopened.state().todos.items == items)
     }
 
-    @Test func undoingTheDeletionOfScatteredItemsWritesOneRowPerItem() throws {
+    @Test func undoingTheDeletionOfScatteredItemsWritesOneRowPerItem() async throws {
         let fixture = try StoreFixture(.sqlite)
         let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
         let items = try Self.items(1_000)
-        try store.change(items.map { .add($0) }, named: "Add many")
+        try await store.change(items.map { .add($0) }, named: "Add many")
         let removed = items.enumerated().filter { $0.offset % 3 != 1 }.map(\.element.id)
-        try store.change(.todos(.removeItems(removed)))
+        try await store.change(.todos(.removeItems(removed)))
         let writes = try ItemWrites(fixture.fileURL)
-        try store.undo()
+        try await store.undo()
         #expect(try writes.count() == removed.count)
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
-        #expect(reopened.state().todos.items == items)
+        #expect(try await reopened.state().todos.items == items)
     }
 
     // 50,000 items: quadratic work here (a scan of the list per item) would
     // not end in any reasonable time.
-    @Test func undoOfDeletingEveryOneOf50000ItemsRestoresThemInOrder() throws {
+    @Test func undoOfDeletingEveryOneOf50000ItemsRestoresThemInOrder() async throws {
         let fixture = try StoreFixture(.sqlite)
         let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, durability: .processCrash)
         let items = try Self.items(50_000)
-        try store.change(items.map { .add($0) }, named: "Import")
-        try store.change(.todos(.removeItems(items.map(\.id))))
-        #expect(store.state().todos.isEmpty)
+        try await store.change(items.map { .add($0) }, named: "Import")
+        try await store.change(.todos(.removeItems(items.map(\.id))))
+        #expect(try await store.state().todos.isEmpty)
         let writes = try ItemWrites(fixture.fileURL)
-        try store.undo()
+        try await store.undo()
         #expect(try writes.count() == items.count)
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
-        #expect(reopened.state().todos.items == items)
+        #expect(try await reopened.state().todos.items == items)
     }
 
-    @Test func mergingAnImportOf50000ItemsIntoALongListAppendsThemInOrder() throws {
+    @Test func mergingAnImportOf50000ItemsIntoALongListAppendsThemInOrder() async throws {
         let fixture = try StoreFixture(.sqlite)
         let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, durability: .processCrash)
         let existing = try Self.items(20_000)
-        try store.change(existing.map { .add($0) }, named: "Import")
+        try await store.change(existing.map { .add($0) }, named: "Import")
         let imported = try Self.items(50_000, from: 20_000)
         let writes = try ItemWrites(fixture.fileURL)
         let changed = try TodoItem(id: existing[0].id, title: "Changed", created: existing[0].created)
-        guard case .imported(let count) = try send(.merge(items: [changed] + imported), to: store) else {
-            Issue.record("the import was refused")
-            return
-        }
+        let count = try await AppDomain(store: store, now: { .now }, makeID: { UUID() }).send(.merge([changed] + imported))
         #expect(count == 50_001)
         #expect(try writes.count() == 50_001)
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
-        #expect(reopened.state().todos.items == [changed] + existing.dropFirst() + imported)
-        try reopened.undo()
-        #expect(try SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.items == existing)
-    }
-
-    private func send(_ command: Message.Todos.CMD, to store: any AppStore) throws -> Message.Todos.ACK? {
-        let answers = Answers()
-        let app = createAppDomain(
-            store: store, receivers: [], rootHandler: { answers.append($0) }, now: { .now }, makeID: { UUID() })
-        app(.todos(.cmd(command)))
-        for case .todos(.ack(let ack)) in answers.messages { return ack }
-        return nil
+        #expect(try await reopened.state().todos.items == [changed] + existing.dropFirst() + imported)
+        try await reopened.undo()
+        #expect(try await SQLiteStore.open(url: fixture.fileURL, pollInterval: nil).state().todos.items == existing)
     }
 }
 
@@ -115,13 +103,4 @@ private struct ItemWrites {
             return count
         }
     }
-}
-
-/// The acknowledgements of the app domain.
-private final class Answers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected: [Message] = []
-
-    func append(_ message: Message) { lock.withLock { collected.append(message) } }
-    var messages: [Message] { lock.withLock { collected } }
 }

@@ -17,22 +17,22 @@ struct LegacyDateTests {
     ]
 
     @Test(arguments: [StoreKind.sqlite, .jsonFile])
-    func aStoreHoldingThemOpensAndUndoes(kind: StoreKind) throws {
+    func aStoreHoldingThemOpensAndUndoes(kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
         let items = try Self.legacyItems.map { try TodoJSON.decode(TodoItem.self, from: Data($0.utf8), reading: .store) }
         do {
             let store = try fixture.open()
-            for item in items { try store.change(.add(item)) }
+            for item in items { try await store.change(.add(item)) }
             (store as? SQLiteStore)?.close()
         }
         let reopened = try fixture.open()
-        #expect(reopened.state().todos.items == items)
-        #expect(reopened.history().steps.count == items.count)
-        #expect(try reopened.undo() != nil)
-        #expect(reopened.state().todos.items == Array(items.prefix(2)))
-        #expect(try reopened.redo() != nil)
-        #expect(reopened.state().todos.items == items)
-        let exported = try TodoJSON.encode(reopened.state())
-        #expect(try TodoJSON.decode(AppState.self, from: exported, reading: .store) == reopened.state())
+        #expect(try await reopened.state().todos.items == items)
+        #expect(try await reopened.history().steps.count == items.count)
+        #expect(try await reopened.undo() != nil)
+        #expect(try await reopened.state().todos.items == Array(items.prefix(2)))
+        #expect(try await reopened.redo() != nil)
+        #expect(try await reopened.state().todos.items == items)
+        let exported = try TodoJSON.encode(try await reopened.state())
+        #expect(try TodoJSON.decode(AppState.self, from: exported, reading: .store) == (try await reopened.state()))
     }
 }

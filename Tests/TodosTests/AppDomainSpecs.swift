@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Todos
 
-/// Collects what the root handler receives.
+/// Collects what a receiver of the app domain sees.
 final class Inbox: @unchecked Sendable {
     private let lock = NSLock()
     private var received: [Message] = []
@@ -28,65 +28,66 @@ struct AppDomainSpecs {
     let clock = TestClock()
     let ids = IncrementingIDs()
     let store: InMemoryStore
-    let inbox = Inbox()
-    let app: MessageHandler
+    let app: AppDomain
     let i0: TodoItem
     let i1: TodoItem
 
     init() throws {
         store = InMemoryStore(now: clock.function)
-        app = createAppDomain(store: store, receivers: [], rootHandler: inbox.handler, now: clock.function, makeID: ids.function)
+        app = AppDomain(store: store, now: clock.function, makeID: ids.function)
         i0 = try Fixtures.item("hey Ho", 100)
         i1 = try Fixtures.item("Let's go", 101)
     }
 
-    var items: [TodoItem] { store.state().todos.items }
-
-    @Test("uninitialized: has no todos") func empty() {
-        #expect(items.isEmpty)
+    var items: [TodoItem] {
+        get async throws { try await store.state().todos.items }
     }
 
-    @Test("add: has a todo item") func add() {
-        app(.todos(.cmd(.add(item: i0))))
-        #expect(items == [i0])
-        #expect(inbox.messages == [.todos(.ack(.added(item: i0)))])
+    @Test("uninitialized: has no todos") func empty() async throws {
+        #expect(try await items.isEmpty)
     }
 
-    @Test("add, add: has two todo items in order") func addTwice() {
-        app(.todos(.cmd(.add(item: i0))))
-        app(.todos(.cmd(.add(item: i1))))
-        #expect(items == [i0, i1])
+    @Test("add: has a todo item") func add() async throws {
+        let added = try await app.send(.add(i0))
+        #expect(try await items == [i0])
+        #expect(added == i0)
     }
 
-    @Test("add, add, remove: has the other item") func addAddRemove() {
-        app(.todos(.cmd(.add(item: i0))))
-        app(.todos(.cmd(.add(item: i1))))
-        app(.todos(.cmd(.remove(item: i0))))
-        #expect(items.map(\.id) == [i1.id])
-        #expect(inbox.messages.last == Message.todos(.ack(.removed(items: [i0]))))
+    @Test("add, add: has two todo items in order") func addTwice() async throws {
+        try await app.send(.add(i0))
+        try await app.send(.add(i1))
+        #expect(try await items == [i0, i1])
     }
 
-    @Test("remove twice fails silently, and says so") func removeTwice() {
-        app(.todos(.cmd(.add(item: i0))))
-        app(.todos(.cmd(.add(item: i1))))
-        app(.todos(.cmd(.remove(item: i0))))
-        app(.todos(.cmd(.remove(item: i0))))
-        #expect(items.map(\.id) == [i1.id])
-        #expect(inbox.messages.last == Message.todos(.ack(.failed(.notFound([i0.id])))))
-        #expect(store.history().steps.count == 3)
+    @Test("add, add, remove: has the other item") func addAddRemove() async throws {
+        try await app.send(.add(i0))
+        try await app.send(.add(i1))
+        let removed = try await app.send(.remove(i0))
+        #expect(try await items.map(\.id) == [i1.id])
+        #expect(removed == [i0])
     }
 
-    @Test("remove the only item, then remove it again: still empty") func removeOnly() {
-        app(.todos(.cmd(.add(item: i0))))
-        app(.todos(.cmd(.remove(item: i0))))
-        #expect(items.isEmpty)
-        app(.todos(.cmd(.remove(item: i0))))
-        #expect(items.isEmpty)
+    @Test("remove twice fails silently, and says so") func removeTwice() async throws {
+        try await app.send(.add(i0))
+        try await app.send(.add(i1))
+        try await app.send(.remove(i0))
+        await #expect(throws: TodoFailure.notFound([i0.id])) { try await app.send(.remove(i0)) }
+        #expect(try await items.map(\.id) == [i1.id])
+        #expect(await store.history().steps.count == 3)
     }
 
-    @Test("update: changes the title, keeps id, state and due date") func update() throws {
-        app(.todos(.cmd(.add(item: i0))))
-        app(.todos(.cmd(.update(item: try i0.alter(.title(to: "Hey Ho!"), at: clock.now)))))
+    @Test("remove the only item, then remove it again: still empty") func removeOnly() async throws {
+        try await app.send(.add(i0))
+        try await app.send(.remove(i0))
+        #expect(try await items.isEmpty)
+        _ = try? await app.send(.remove(i0))
+        #expect(try await items.isEmpty)
+    }
+
+    @Test("update: changes the title, keeps id, state and due date") func update() async throws {
+        try await app.send(.add(i0))
+        try await app.send(.update(try i0.alter(.title(to: "Hey Ho!"), at: clock.now)))
+        let items = try await items
         #expect(items.count == 1)
         #expect(items.first?.title == "Hey Ho!")
         #expect(items.first?.id == i0.id)
@@ -94,92 +95,79 @@ struct AppDomainSpecs {
         #expect(items.first?.due == i0.due)
     }
 
-    @Test("update of an inexistent item will not update anything") func updateMissing() throws {
-        app(.todos(.cmd(.add(item: i0))))
+    @Test("update of an inexistent item will not update anything") func updateMissing() async throws {
+        try await app.send(.add(i0))
         let stranger = try Fixtures.item("new item", 102)
-        app(.todos(.cmd(.update(item: stranger))))
-        app(.todos(.cmd(.alter(id: stranger.id, changes: [.finish]))))
-        #expect(!items.map(\.title).contains("new item"))
-        #expect(items.count == 1)
-        #expect(inbox.messages.last == Message.todos(.ack(.failed(.notFound([stranger.id])))))
+        _ = try? await app.send(.update(stranger))
+        await #expect(throws: TodoFailure.notFound([stranger.id])) { try await app.send(.alter(stranger.id, [.finish])) }
+        #expect(try await !items.map(\.title).contains("new item"))
+        #expect(try await items.count == 1)
     }
 
-    @Test("create makes an item with the injected id and clock") func create() {
-        app(.todos(.cmd(.create(draft: .init(title: " Buy milk "), at: nil))))
-        #expect(items.first?.id == Fixtures.id(1))
-        #expect(items.first?.title == "Buy milk")
-        #expect(items.first?.created == clock.now)
-        app(.todos(.cmd(.create(draft: .init(title: "  "), at: nil))))
-        #expect(inbox.messages.last == Message.todos(.ack(.failed(.invalid(.emptyTitle)))))
-        #expect(items.count == 1)
+    @Test("create makes an item with the injected id and clock") func create() async throws {
+        try await app.send(.create(.init(title: " Buy milk "), at: nil))
+        #expect(try await items.first?.id == Fixtures.id(1))
+        #expect(try await items.first?.title == "Buy milk")
+        #expect(try await items.first?.created == clock.now)
+        await #expect(throws: TodoFailure.invalid(.emptyTitle)) { try await app.send(.create(.init(title: "  "), at: nil)) }
+        #expect(try await items.count == 1)
     }
 
-    @Test("alter stamps the clock; finish several is one step") func alterAndFinish() {
-        app(.todos(.cmd(.add(item: i0))))
-        app(.todos(.cmd(.add(item: i1))))
+    @Test("alter stamps the clock; finish several is one step") func alterAndFinish() async throws {
+        try await app.send(.add(i0))
+        try await app.send(.add(i1))
         clock.advance()
-        app(.todos(.cmd(.alter(id: i0.id, changes: [.details(to: "loud")]))))
-        #expect(items.first?.changed == clock.now)
-        app(.todos(.cmd(.finish(ids: [i0.id, i1.id]))))
-        #expect(store.history().undoActionName == "Complete 2 items")
-        if case .todos(.ack(.updated(let updated))) = inbox.messages.last {
-            #expect(Set(updated.map(\.id)) == [i0.id, i1.id])
-            #expect(updated.allSatisfy { $0.isFinished })
-        } else {
-            Issue.record("expected an updated ack, got \(String(describing: inbox.messages.last))")
+        try await app.send(.alter(i0.id, [.details(to: "loud")]))
+        #expect(try await items.first?.changed == clock.now)
+        let updated = try await app.send(.finish([i0.id, i1.id]))
+        #expect(await store.history().undoActionName == "Complete 2 items")
+        #expect(Set(updated.map(\.id)) == [i0.id, i1.id])
+        #expect(updated.allSatisfy { $0.isFinished })
+    }
+
+    @Test("toggle all, clear completed, move, and undo/redo through the app domain") func extensions() async throws {
+        let i2 = try Fixtures.item("third", 102)
+        for item in [i0, i1, i2] { try await app.send(.add(item)) }
+        try await app.send(.move(i2.id, to: 0))
+        #expect(try await items.map(\.id) == [i2.id, i0.id, i1.id])
+        try await app.send(.finish([i0.id]))
+        try await app.send(.clearFinished)
+        #expect(try await items.map(\.id) == [i2.id, i1.id])
+        #expect(await store.history().undoActionName == "Clear 1 completed item")
+        #expect(try await app.send(.undo) == .undone(name: "Clear 1 completed item"))
+        #expect(try await items.map(\.id) == [i2.id, i0.id, i1.id])
+        try await app.send(.finishAll)
+        #expect(try await items.allSatisfy { $0.isFinished })
+        try await app.send(.unfinishAll)
+        #expect(try await !items.contains { $0.isFinished })
+        try await app.send(.jump(to: 0))
+        #expect(try await items.isEmpty)
+        #expect(try await app.send(.undo) == .nothingToUndo)
+        #expect(try await app.send(.redo) == .redone(name: "Add “hey Ho”"))
+        await #expect(throws: TodoFailure.history(.positionOutOfRange(99, valid: 0...7))) {
+            try await app.send(.jump(to: 99))
         }
     }
 
-    @Test("toggle all, clear completed, move, and undo/redo through messages") func extensions() throws {
-        let i2 = try Fixtures.item("third", 102)
-        for item in [i0, i1, i2] { app(.todos(.cmd(.add(item: item)))) }
-        app(.todos(.cmd(.move(id: i2.id, to: 0))))
-        #expect(items.map(\.id) == [i2.id, i0.id, i1.id])
-        app(.todos(.cmd(.finish(ids: [i0.id]))))
-        app(.todos(.cmd(.clearFinished)))
-        #expect(items.map(\.id) == [i2.id, i1.id])
-        #expect(store.history().undoActionName == "Clear 1 completed item")
-        app(.history(.cmd(.undo)))
-        let expected1: Message = .history(.ack(.undone(name: "Clear 1 completed item")))
-        #expect(inbox.messages.last == expected1)
-        #expect(items.map(\.id) == [i2.id, i0.id, i1.id])
-        app(.todos(.cmd(.finishAll)))
-        #expect(items.allSatisfy { $0.isFinished })
-        app(.todos(.cmd(.unfinishAll)))
-        #expect(!items.contains { $0.isFinished })
-        app(.history(.cmd(.jump(to: 0))))
-        #expect(items.isEmpty)
-        app(.history(.cmd(.undo)))
-        let expected2: Message = .history(.ack(.nothingToUndo))
-        #expect(inbox.messages.last == expected2)
-        app(.history(.cmd(.redo)))
-        let expected3: Message = .history(.ack(.redone(name: "Add “hey Ho”")))
-        #expect(inbox.messages.last == expected3)
-        app(.history(.cmd(.jump(to: 99))))
-        let expected4: Message = .history(.ack(.failed(.history(.positionOutOfRange(99, valid: 0...7)))))
-        #expect(inbox.messages.last == expected4)
-    }
-
-    @Test("import replaces all or merges by id, as one step") func importing() throws {
-        app(.todos(.cmd(.add(item: i0))))
+    @Test("import replaces all or merges by id, as one step") func importing() async throws {
+        try await app.send(.add(i0))
         let renamed = try i0.alter(.title(to: "renamed"), at: clock.now)
-        app(.todos(.cmd(.merge(items: [renamed, i1]))))
-        #expect(items.map(\.title) == ["renamed", "Let's go"])
-        #expect(inbox.messages.last == Message.todos(.ack(.imported(count: 2))))
-        app(.todos(.cmd(.replaceAll(items: [i1]))))
-        #expect(items == [i1])
-        #expect(store.history().undoActionName == "Import 1 item")
-        app(.todos(.cmd(.replaceAll(items: [i1, i1]))))
-        #expect(inbox.messages.last == Message.todos(.ack(.failed(.invalid(.duplicateItem(i1.id))))))
-        app(.history(.cmd(.undo)))
-        app(.history(.cmd(.undo)))
-        #expect(items == [i0])
+        let merged = try await app.send(.merge([renamed, i1]))
+        #expect(try await items.map(\.title) == ["renamed", "Let's go"])
+        #expect(merged == 2)
+        try await app.send(.replaceAll([i1]))
+        #expect(try await items == [i1])
+        #expect(await store.history().undoActionName == "Import 1 item")
+        await #expect(throws: TodoFailure.invalid(.duplicateItem(i1.id))) { try await app.send(.replaceAll([i1, i1])) }
+        try await app.send(.undo)
+        try await app.send(.undo)
+        #expect(try await items == [i0])
     }
 
-    @Test("receivers get every message") func receivers() {
+    @Test("receivers get every message") func receivers() async throws {
         let seen = Inbox()
-        let app = createAppDomain(store: store, receivers: [seen.handler], rootHandler: { _ in }, now: clock.function, makeID: ids.function)
-        app(.history(.cmd(.undo)))
-        #expect(seen.messages == [.history(.cmd(.undo))])
+        let app = AppDomain(store: store, receivers: [seen.handler], now: clock.function, makeID: ids.function)
+        try await app.send(.undo)
+        #expect(seen.messages == [.history(.undo)])
     }
 }

@@ -36,65 +36,66 @@ struct StoreSpecs {
     let clock = TestClock()
 
     @Test("names steps, undoes, redoes and lists the history")
-    func history() throws {
+    func history() async throws {
         let store = InMemoryStore(now: clock.function)
         let milk = try Fixtures.item("Buy milk", 1)
-        try store.change(.add(milk))
-        try store.change([.remove(milk.id)], named: nil)
-        #expect(store.history().undoTitle == "Undo Delete “Buy milk”")
-        #expect(try store.undo() == "Delete “Buy milk”")
-        #expect(store.history().redoTitle == "Redo Delete “Buy milk”")
-        #expect(store.history() == HistoryOverview(steps: [
+        try await store.change(.add(milk))
+        try await store.change([.remove(milk.id)], named: nil)
+        #expect(await store.history().undoTitle == "Undo Delete “Buy milk”")
+        #expect(try await store.undo() == "Delete “Buy milk”")
+        #expect(await store.history().redoTitle == "Redo Delete “Buy milk”")
+        #expect(await store.history() == HistoryOverview(steps: [
             .init(name: "Add “Buy milk”", date: clock.now), .init(name: "Delete “Buy milk”", date: clock.now),
         ], position: 1))
-        #expect(try store.redo() == "Delete “Buy milk”")
-        #expect(try store.redo() == nil)
-        try store.jump(to: 1)
-        #expect(store.state().todos.items == [milk])
-        try store.reset()
-        #expect(store.state() == AppState())
-        #expect(store.history().steps.isEmpty)
+        #expect(try await store.redo() == "Delete “Buy milk”")
+        #expect(try await store.redo() == nil)
+        try await store.jump(to: 1)
+        #expect(try await store.state().todos.items == [milk])
+        try await store.reset()
+        #expect(try await store.state() == AppState())
+        #expect(await store.history().steps.isEmpty)
     }
 
     @Test("restores a saved history and undoes across the restart")
-    func restore() throws {
+    func restore() async throws {
         let first = InMemoryStore(now: clock.function)
-        try first.change(.add(try Fixtures.item("a", 1)))
-        try first.change(.add(try Fixtures.item("b", 2)))
-        try first.undo()
-        let saved = first.steps()
+        try await first.change(.add(try Fixtures.item("a", 1)))
+        try await first.change(.add(try Fixtures.item("b", 2)))
+        try await first.undo()
+        let saved = await first.steps()
         let data = try TodoJSON.encode(saved.steps)
         let steps = try TodoJSON.decode([HistoryStep<AppState.Change>].self, from: data)
-        let state = try TodoJSON.decode(AppState.self, from: try TodoJSON.encode(first.state()))
+        let state = try TodoJSON.decode(AppState.self, from: try TodoJSON.encode(try await first.state()))
         let second = try InMemoryStore(state, steps: steps, position: saved.position, now: clock.function)
-        try second.redo()
-        #expect(second.state().todos.items.map(\.title) == ["a", "b"])
-        try second.jump(to: 0)
-        #expect(second.state() == AppState())
+        try await second.redo()
+        #expect(try await second.state().todos.items.map(\.title) == ["a", "b"])
+        try await second.jump(to: 0)
+        #expect(try await second.state() == AppState())
         #expect(throws: HistoryError.invalidRestoredPosition(3, stepCount: 2)) {
             try InMemoryStore(state, steps: steps, position: 3, now: clock.function)
         }
     }
 
-    @Test("tells subscribers after every change until cancelled")
-    func updated() throws {
+    @Test("tells subscribers after every change until destroyed")
+    func updated() async throws {
         let store = InMemoryStore(now: clock.function)
-        let count = Inbox()
-        let subscription = store.updated { count.handler(.history(.cmd(.undo))) }
-        try store.change(.add(try Fixtures.item("a", 1)))
-        try store.undo()
-        #expect(count.messages.count == 2)
-        subscription.cancel()
-        try store.redo()
-        #expect(count.messages.count == 2)
+        let updates = await store.updates()
+        try await store.change(.add(try Fixtures.item("a", 1)))
+        try await store.undo()
+        try await store.destroy()
+        try await store.redo()
+        var count = 0
+        for await _ in updates { count += 1 }
+        // The change, the undo, and the reset of `destroy`; then the stream ends.
+        #expect(count == 3)
     }
 
     @Test("writes one journal entry per operation with the touched items")
     func journal() throws {
         let journal = RecordingJournal()
-        let store = InMemoryStore(now: clock.function, journal: journal)
-        try store.change(.add(try Fixtures.item("a", 1)), .add(try Fixtures.item("b", 2)))
-        try store.change(.update(Fixtures.id(2), [.finish], at: clock.now))
+        let store = StoreCore(now: clock.function, journal: journal)
+        try store.change([.add(try Fixtures.item("a", 1)), .add(try Fixtures.item("b", 2))], named: nil)
+        try store.change([.update(Fixtures.id(2), [.finish], at: clock.now)], named: nil)
         try store.undo()
         try store.redo()
         try store.jump(to: 0)
@@ -111,14 +112,14 @@ struct StoreSpecs {
     @Test("a failed journal write reverts the operation, redo steps included")
     func rollback() throws {
         let journal = RecordingJournal()
-        let store = InMemoryStore(limit: 2, now: clock.function, journal: journal)
-        try store.change(.add(try Fixtures.item("a", 1)))
-        try store.change(.add(try Fixtures.item("b", 2)))
+        let store = StoreCore(limit: 2, now: clock.function, journal: journal)
+        try store.change([.add(try Fixtures.item("a", 1))], named: nil)
+        try store.change([.add(try Fixtures.item("b", 2))], named: nil)
         try store.undo()
         let state = store.state()
         let history = store.history()
         journal.fail(true)
-        #expect(throws: RecordingJournal.DiskFull.self) { try store.change(.add(try Fixtures.item("c", 3))) }
+        #expect(throws: RecordingJournal.DiskFull.self) { try store.change([.add(try Fixtures.item("c", 3))], named: nil) }
         #expect(store.state() == state)
         #expect(store.history() == history)
         #expect(throws: RecordingJournal.DiskFull.self) { try store.undo() }
@@ -136,19 +137,19 @@ struct StoreSpecs {
         let store = InMemoryStore(now: clock.function)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 1...100 {
-                group.addTask { try store.change(.add(try Fixtures.item("item \(n)", UInt8(n)))) }
+                group.addTask { try await store.change(.add(try Fixtures.item("item \(n)", UInt8(n)))) }
             }
             try await group.waitForAll()
         }
-        #expect(store.state().todos.count == 100)
-        #expect(store.history().steps.count == 100)
+        #expect(try await store.state().todos.count == 100)
+        #expect(await store.history().steps.count == 100)
     }
 
     @Test("a refused change records no step")
-    func refused() throws {
+    func refused() async throws {
         let store = InMemoryStore(now: clock.function)
-        #expect(throws: TodoError.itemNotFound(Fixtures.id(1))) { try store.change(.remove(Fixtures.id(1))) }
-        #expect(throws: TodoError.nothingToChange("no change was given")) { try store.change([], named: nil) }
-        #expect(store.history().steps.isEmpty)
+        await #expect(throws: TodoError.itemNotFound(Fixtures.id(1))) { try await store.change(.remove(Fixtures.id(1))) }
+        await #expect(throws: TodoError.nothingToChange("no change was given")) { try await store.change([], named: nil) }
+        #expect(await store.history().steps.isEmpty)
     }
 }

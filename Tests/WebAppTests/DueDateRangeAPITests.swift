@@ -35,7 +35,7 @@ struct DueDateRangeAPITests {
             let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
             #expect(response.status == .unprocessableContent)
             #expect(response.errorMessage?.contains("9999") == true, "\(response.errorMessage ?? "")")
-            #expect(server.store.state().todos.isEmpty)
+            #expect(try await server.store.state().todos.isEmpty)
             #expect(try await client.get("/api/todos").status == .ok)
         }
     }
@@ -46,12 +46,12 @@ struct DueDateRangeAPITests {
         try await server.test { client in
             let created = try await client.send(.post, "/api/todos", json: #"{"title": "a", "dueText": "tomorrow"}"#, token: server.token)
             let id = try #require(created.object["id"] as? String)
-            let before = server.store.state().todos.items.first?.due
+            let before = try await server.store.state().todos.items.first?.due
             let response = try await client.send(
                 .patch, "/api/todos/\(id)", json: #"{"dueText": "\#(text)"}"#, token: server.token
             )
             #expect(response.status == .unprocessableContent)
-            #expect(server.store.state().todos.items.first?.due == before)
+            #expect(try await server.store.state().todos.items.first?.due == before)
         }
     }
 
@@ -63,7 +63,7 @@ struct DueDateRangeAPITests {
             #expect((400...499).contains(response.status.code))
             #expect(response.errorMessage?.contains("due") == true, "\(response.errorMessage ?? "")")
             #expect(response.errorMessage?.contains("9999-12-31") == true, "\(response.errorMessage ?? "")")
-            #expect(server.store.state().todos.isEmpty)
+            #expect(try await server.store.state().todos.isEmpty)
         }
     }
 }

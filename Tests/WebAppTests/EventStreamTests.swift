@@ -31,7 +31,7 @@ struct EventStreamTests {
             async let events = client.get("/events?max=1")
             try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
             let item = try TodoItem(id: UUID(), title: "From the CLI", created: TestServer.now)
-            try server.store.change(.add(item))
+            try await server.store.change(.add(item))
             let response = try await events
             #expect(response.text.contains("event: todos"))
         }

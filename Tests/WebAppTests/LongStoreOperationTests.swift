@@ -18,7 +18,7 @@ struct LongStoreOperationTests {
 
     @Test func leavesTheServerAnsweringAndShuttingDown() async throws {
         let store = BlockingStore()
-        try store.inner.change(.add(try TodoItem(id: UUID(), title: "Buy milk", created: TestServer.now)))
+        try await store.inner.change(.add(try TodoItem(id: UUID(), title: "Buy milk", created: TestServer.now)))
         let webApp = WebApp(
             configuration: WebAppConfiguration(port: 0),
             todos: TodoService(store: store, now: { TestServer.now }, makeID: { UUID() }),
@@ -56,52 +56,58 @@ struct LongStoreOperationTests {
             #expect(try await reader.value.status == .ok)
         }
         try await running.value
-        #expect(store.inner.state().todos.isEmpty)
+        #expect(try await store.inner.state().todos.isEmpty)
     }
 }
 
 /// A store whose changes wait until the test releases them, holding the
-/// store's lock meanwhile, as a long SQLite commit does.
-private final class BlockingStore: AppStore, @unchecked Sendable {
+/// store's thread meanwhile, as a long SQLite commit does.
+private actor BlockingStore: AppStore {
     let inner = InMemoryStore(now: { TestServer.now })
-    private let lock = NSLock()
-    private let gate = DispatchSemaphore(value: 0)
-    private let flag = NSLock()
-    private var blocked = false
+    private let executor = StoreExecutor(label: "rewind.test.blocking")
+    private nonisolated let gate = DispatchSemaphore(value: 0)
+    private nonisolated let flag = Flag()
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Whether a change is waiting to be released.
-    var isBlocked: Bool { flag.withLock { blocked } }
+    nonisolated var isBlocked: Bool { flag.isSet }
 
     /// Lets the waiting change (and every later one) go through.
-    func release() {
-        flag.withLock { blocked = false }
+    nonisolated func release() {
+        flag.isSet = false
         gate.signal()
     }
 
-    private func held<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try lock.withLock(body)
+    func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result {
+        try await inner.read(body)
+    }
+    func history() async -> HistoryOverview { await inner.history() }
+
+    func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
+        flag.isSet = true
+        gate.wait()
+        gate.signal()
+        return try await inner.change(changes, named: name)
     }
 
-    func state() -> AppState { held { inner.state() } }
-    func read<Result>(_ body: (AppState) throws -> Result) rethrows -> Result { try held { try inner.read(body) } }
-    func history() -> HistoryOverview { held { inner.history() } }
+    func undo() async throws -> String? { try await inner.undo() }
+    func redo() async throws -> String? { try await inner.redo() }
+    func jump(to position: Int) async throws { try await inner.jump(to: position) }
+    func reset() async throws { try await inner.reset() }
+    func destroy() async throws { try await inner.destroy() }
+    func updates() async -> AsyncStream<Void> { await inner.updates() }
+}
 
-    func change(_ changes: [AppState.Change], named name: String?) throws -> HistoryStep<AppState.Change> {
-        try held {
-            flag.withLock { blocked = true }
-            gate.wait()
-            gate.signal()
-            return try inner.change(changes, named: name)
-        }
+/// A flag readable from any thread.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
-
-    func undo() throws -> String? { try held { try inner.undo() } }
-    func redo() throws -> String? { try held { try inner.redo() } }
-    func jump(to position: Int) throws { try held { try inner.jump(to: position) } }
-    func reset() throws { try held { try inner.reset() } }
-    func destroy() throws { try held { try inner.destroy() } }
-
-    func updated(_ callback: @escaping @Sendable () -> Void) -> StoreSubscription { inner.updated(callback) }
 }
 
 /// Requests over real connections, one connection each, as browsers make them.

@@ -48,7 +48,7 @@ struct SecurityTests {
             }
         }
 
-        @Test func hostNamesWithoutPort() {
+        @Test func hostNamesWithoutPort() async throws {
             #expect(RequestGuardMiddleware<BasicRequestContext>.name(ofHost: "localhost:8080") == "localhost")
             #expect(RequestGuardMiddleware<BasicRequestContext>.name(ofHost: "[::1]:8080") == "[::1]")
             #expect(RequestGuardMiddleware<BasicRequestContext>.name(ofHost: "[::1]") == "[::1]")
@@ -64,7 +64,7 @@ struct SecurityTests {
                 let response = try await client.send(.post, "/api/todos", json: #"{"title": "x"}"#, token: nil)
                 #expect(response.status == .forbidden)
                 #expect(response.errorMessage?.contains("X-Rewind-CSRF") == true)
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
             }
         }
 
@@ -73,7 +73,7 @@ struct SecurityTests {
             try await server.test { client in
                 let response = try await client.send(.post, "/api/todos", json: #"{"title": "x"}"#, token: "0123")
                 #expect(response.status == .forbidden)
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
             }
         }
 
@@ -97,7 +97,7 @@ struct SecurityTests {
                 )
                 #expect(response.status == .forbidden)
                 #expect(response.errorMessage?.contains("cross-origin") == true)
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
             }
         }
 
@@ -137,8 +137,8 @@ struct SecurityTests {
             let server = TestServer()
             try await server.test { client in
                 try await client.send(.post, "/api/todos", json: #"{"title": "Keep me"}"#, token: server.token)
-                let before = server.store.state()
-                let historyBefore = server.store.history()
+                let before = try await server.store.state()
+                let historyBefore = await server.store.history()
                 for contentType in ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"] {
                     let response = try await client.executeRequest(
                         uri: path, method: .post,
@@ -155,8 +155,8 @@ struct SecurityTests {
                     )
                     #expect(bare.status == .forbidden)
                 }
-                #expect(server.store.state() == before)
-                #expect(server.store.history() == historyBefore)
+                #expect(try await server.store.state() == before)
+                #expect(await server.store.history() == historyBefore)
             }
         }
 
@@ -213,7 +213,7 @@ struct SecurityTests {
         }
     }
 
-    @Test func theDefaultConfigurationBindsToLoopback() {
+    @Test func theDefaultConfigurationBindsToLoopback() async throws {
         let configuration = WebAppConfiguration()
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.url == "http://127.0.0.1:8080")

@@ -71,7 +71,7 @@ struct TodoAPITests {
                 let response = try await client.send(.post, "/api/todos", json: #"{"title": "  Buy bread  "}"#, token: server.token)
                 #expect(response.status == .created)
                 #expect(response.object["title"] as? String == "Buy bread")
-                #expect(server.store.state().todos.items.map(\.title) == ["Buy milk", "Buy bread"])
+                #expect(try await server.store.state().todos.items.map(\.title) == ["Buy milk", "Buy bread"])
             }
         }
 
@@ -85,7 +85,7 @@ struct TodoAPITests {
                     """#
                 let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
                 #expect(response.status == .created)
-                let item = try #require(server.store.state().todos.items.first)
+                let item = try #require(try await server.store.state().todos.items.first)
                 #expect(item.details == "line 1\nline 2")
                 #expect(item.location == .directions(.init(steps: ["north", "left"])))
                 #expect(item.due.deadline == ISO8601DateFormatter().date(from: "2027-02-01T10:00:00Z"))
@@ -100,7 +100,7 @@ struct TodoAPITests {
                     token: server.token
                 )
                 #expect(response.status == .created)
-                #expect(server.store.state().todos.items.first?.due == .date(ISO8601DateFormatter().date(from: "2027-03-01T14:30:00Z")!))
+                #expect(try await server.store.state().todos.items.first?.due == .date(ISO8601DateFormatter().date(from: "2027-03-01T14:30:00Z")!))
             }
         }
 
@@ -116,7 +116,7 @@ struct TodoAPITests {
                 let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
                 #expect((400...499).contains(response.status.code))
                 #expect(response.errorMessage?.contains(named) == true, "\(response.errorMessage ?? "")")
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
             }
         }
 
@@ -156,7 +156,7 @@ struct TodoAPITests {
                 let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
                 #expect(response.status == .contentTooLarge)
                 #expect(response.errorMessage?.contains("1000 bytes") == true)
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
             }
         }
     }
@@ -185,13 +185,13 @@ struct TodoAPITests {
                     """#
                 let response = try await client.send(.patch, "/api/todos/\(id)", json: json, token: server.token)
                 #expect(response.status == .ok)
-                let item = try #require(server.store.state().todos.items.first)
+                let item = try #require(try await server.store.state().todos.items.first)
                 #expect(item.title == "Buy oat milk")
                 #expect(item.details == "2 litres")
                 #expect(item.isFinished)
                 #expect(item.due.deadline == ISO8601DateFormatter().date(from: "2027-01-20T10:00:00Z"))
                 #expect(item.location == .address(.init(street: "1 Main St", city: "Springfield", zipCode: "", country: "")))
-                #expect(server.store.history().steps.count == 2)
+                #expect(await server.store.history().steps.count == 2)
             }
         }
 
@@ -204,11 +204,11 @@ struct TodoAPITests {
                     json: #"{"dueText": "2027-02-01", "timeZone": "UTC", "location": {"kind": "coordinate", "latitude": 53.9, "longitude": 9.1}}"#,
                     token: server.token
                 )
-                #expect(server.store.state().todos.items.first?.location == .coordinate(.init(latitude: 53.9, longitude: 9.1)))
-                #expect(server.store.state().todos.items.first?.due != .unknown)
+                #expect(try await server.store.state().todos.items.first?.location == .coordinate(.init(latitude: 53.9, longitude: 9.1)))
+                #expect(try await server.store.state().todos.items.first?.due != .unknown)
                 try await client.send(.patch, "/api/todos/\(id)", json: #"{"due": null, "location": null}"#, token: server.token)
-                #expect(server.store.state().todos.items.first?.due == .unknown)
-                #expect(server.store.state().todos.items.first?.location == .unknown)
+                #expect(try await server.store.state().todos.items.first?.due == .unknown)
+                #expect(try await server.store.state().todos.items.first?.location == .unknown)
             }
         }
 
@@ -221,7 +221,7 @@ struct TodoAPITests {
                     token: server.token
                 )
                 #expect(response.status == .ok)
-                #expect(server.store.history().steps.count == 1)
+                #expect(await server.store.history().steps.count == 1)
             }
         }
 
@@ -250,7 +250,7 @@ struct TodoAPITests {
                 )
                 #expect(badDue.status == .badRequest)
                 #expect(badDue.errorMessage?.contains("due.date") == true)
-                #expect(server.store.state().todos.items.first?.title == "Buy milk")
+                #expect(try await server.store.state().todos.items.first?.title == "Buy milk")
             }
         }
 
@@ -264,10 +264,10 @@ struct TodoAPITests {
                 let response = try await client.send(.delete, "/api/todos/\(two)", token: server.token)
                 #expect(response.status == .ok)
                 #expect((response.object["removed"] as? [[String: Any]])?.first?["title"] as? String == "Two")
-                #expect(server.store.history().undoTitle == "Undo Delete “Two”")
+                #expect(await server.store.history().undoTitle == "Undo Delete “Two”")
                 let undo = try await client.send(.post, "/api/history/undo", token: server.token)
                 #expect(undo.object["undone"] as? String == "Delete “Two”")
-                #expect(server.store.state().todos.items.map(\.title) == ["One", "Two", "Three"])
+                #expect(try await server.store.state().todos.items.map(\.title) == ["One", "Two", "Three"])
                 let again = try await client.send(.delete, "/api/todos/00000000-0000-0000-0000-000000000099", token: server.token)
                 #expect(again.status == .notFound)
             }
@@ -300,11 +300,11 @@ struct TodoAPITests {
                 let done = try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": true}"#, token: server.token)
                 #expect(done.status == .ok)
                 #expect((done.object["items"] as? [Any])?.count == 2)
-                #expect(server.store.state().todos.items.allSatisfy { $0.isFinished })
+                #expect(try await server.store.state().todos.items.allSatisfy { $0.isFinished })
                 let again = try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": true}"#, token: server.token)
                 #expect(again.status == .conflict)
                 try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": false}"#, token: server.token)
-                #expect(!server.store.state().todos.items.contains { $0.isFinished })
+                #expect(try await !server.store.state().todos.items.contains { $0.isFinished })
                 let missing = try await client.send(.post, "/api/todos/toggle-all", json: #"{}"#, token: server.token)
                 #expect(missing.status == .badRequest)
                 #expect(missing.errorMessage?.contains("completed") == true)
@@ -321,7 +321,7 @@ struct TodoAPITests {
                 let response = try await client.send(.post, "/api/todos/clear-completed", token: server.token)
                 #expect(response.status == .ok)
                 #expect((response.object["removed"] as? [Any])?.count == 1)
-                #expect(server.store.state().todos.items.map(\.title) == ["Two"])
+                #expect(try await server.store.state().todos.items.map(\.title) == ["Two"])
                 let nothing = try await client.send(.post, "/api/todos/clear-completed", token: server.token)
                 #expect(nothing.status == .conflict)
             }
@@ -335,9 +335,9 @@ struct TodoAPITests {
                 _ = try await api.add("Two", client, server)
                 let response = try await client.send(.delete, "/api/todos", token: server.token)
                 #expect(response.status == .ok)
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
                 try await client.send(.post, "/api/history/undo", token: server.token)
-                #expect(server.store.state().todos.items.map(\.title) == ["One", "Two"])
+                #expect(try await server.store.state().todos.items.map(\.title) == ["One", "Two"])
                 try await client.send(.delete, "/api/todos", token: server.token)
                 let empty = try await client.send(.delete, "/api/todos", token: server.token)
                 #expect(empty.status == .conflict)
@@ -368,7 +368,7 @@ struct TodoAPITests {
 
                 let jump = try await client.send(.post, "/api/history/jump", json: #"{"position": 0}"#, token: server.token)
                 #expect(jump.status == .ok)
-                #expect(server.store.state().todos.isEmpty)
+                #expect(try await server.store.state().todos.isEmpty)
                 let nothingToUndo = try await client.send(.post, "/api/history/undo", token: server.token)
                 #expect(nothingToUndo.status == .conflict)
                 let outside = try await client.send(.post, "/api/history/jump", json: #"{"position": 7}"#, token: server.token)

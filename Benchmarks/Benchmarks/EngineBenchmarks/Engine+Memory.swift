@@ -55,7 +55,7 @@ func memoryBenchmarks() {
     for count in Fixture.sizes {
         Benchmark("memory: History, 1,000 edits, \(Fixture.label(count)) items", configuration: configuration) {
             (benchmark: Benchmark, state: AppState) in
-            let ids = state.todos.ids
+            let ids = Array(state.todos.ids)
             let history = History(state, now: { Fixture.date })
             try history.perform(edit(0, ids: ids), named: history.model.stepName(for: edit(0, ids: ids)))
             try measureRetained(benchmark) {
@@ -84,7 +84,7 @@ func memoryBenchmarks() {
             "memory: snapshots (seed), 1,000 edits, \(Fixture.label(count)) items",
             configuration: snapshotConfiguration
         ) { (benchmark: Benchmark, base: AppState) in
-            let ids = base.todos.ids
+            let ids = Array(base.todos.ids)
             var state = base
             var snapshots = ValueHistory(state)
             let first = edit(0, ids: ids)

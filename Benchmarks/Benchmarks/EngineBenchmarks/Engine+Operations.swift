@@ -87,10 +87,10 @@ func jumpBenchmark(count: Int) {
     }
 }
 
-/// The same rename through `InMemoryStore.change`, the path the app's use
-/// cases take: lock, step name, history, journal events.
+/// The same rename through `StoreCore.change`, the work the in-memory store
+/// does for the app's use cases: step name, history, journal events.
 func storeBenchmark(count: Int) {
-    Benchmark("InMemoryStore change (update), \(Fixture.label(count)) items") { (benchmark: Benchmark, scenario: Scenario) in
+    Benchmark("StoreCore change (update), \(Fixture.label(count)) items") { (benchmark: Benchmark, scenario: Scenario) in
         let change = scenario.rename(at: scenario.nextPosition())
         benchmark.startMeasurement()
         try scenario.store.change([change], named: nil)

@@ -13,14 +13,15 @@ final class Scenario {
     /// An item that is not in the list, to add.
     let spare: TodoItem
     private var turn = 0
-    /// A store over the same list, made on first use.
-    private(set) lazy var store = InMemoryStore(history.model, now: { Fixture.date })
+    /// The synchronous core of the in-memory store over the same list, made
+    /// on first use (the store itself is an actor around it).
+    private(set) lazy var store = StoreCore(history.model, now: { Fixture.date })
 
     init(count: Int) throws {
         let state = try Fixture.state(count: count)
         history = History(state, now: { Fixture.date })
         self.count = count
-        ids = state.todos.ids
+        ids = Array(state.todos.ids)
         spare = try Fixture.item(count)
     }
 

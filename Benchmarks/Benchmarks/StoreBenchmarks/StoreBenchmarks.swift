@@ -96,8 +96,8 @@ let benchmarks: @Sendable () -> Void = {
         let store = try SQLiteStore(url: url, pollInterval: nil)
         let state = store.state()
         benchmark.stopMeasurement()
-        guard state.todos.count == ColdOpen.count, store.history().steps.count == ColdOpen.count else {
-            benchmark.error("the store holds \(state.todos.count) items, \(store.history().steps.count) steps")
+        guard state.todos.count == ColdOpen.count, try store.history().steps.count == ColdOpen.count else {
+            benchmark.error("the store holds \(state.todos.count) items, \(try store.history().steps.count) steps")
             return
         }
     } setup: {

@@ -40,7 +40,9 @@ do {
     case ("open", nil):
         let store = try SQLiteStore(url: url, pollInterval: nil)
         let items = store.state().todos.count
-        print("open: \(items) items, \(store.history().steps.count) steps in \(elapsed(since: start))")
+        let opened = elapsed(since: start)
+        let steps = try store.history().steps.count
+        print("open: \(items) items in \(opened); with the names of \(steps) steps in \(elapsed(since: start))")
     default:
         usage()
     }

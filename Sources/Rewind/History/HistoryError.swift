@@ -9,6 +9,9 @@ public enum HistoryError: Error, Equatable, Sendable {
     case positionOutOfRange(Int, valid: ClosedRange<Int>)
     /// A restored history's position does not lie within its steps.
     case invalidRestoredPosition(Int, stepCount: Int)
+    /// A jump to a step of a history tree that it does not hold (never
+    /// made, or pruned).
+    case stepNotFound(Int64)
 }
 
 extension HistoryError: CustomStringConvertible {
@@ -23,6 +26,8 @@ extension HistoryError: CustomStringConvertible {
             "There is no step \(position): positions run from \(valid.lowerBound) to \(valid.upperBound)."
         case .invalidRestoredPosition(let position, let count):
             "A history of \(count) steps cannot be at position \(position): it must lie in 0...\(count)."
+        case .stepNotFound(let number):
+            "There is no step \(number) in the history (it was never made, or the oldest steps were pruned)."
         }
     }
 }

@@ -80,7 +80,7 @@ extension RewindCommand {
             }
             let store: ServeStore
             do {
-                store = try ServeStore.open(dataDirectory: dataDir, inMemory: inMemory)
+                store = try await ServeStore.open(dataDirectory: dataDir, inMemory: inMemory)
             } catch {
                 FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
                 throw ExitCode.failure

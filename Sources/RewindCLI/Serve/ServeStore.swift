@@ -21,13 +21,13 @@ struct ServeStore: Sendable {
     ///
     /// - Throws: ``StoreError`` when the data directory cannot be made or the
     ///   database is not one this version can use; nothing is changed then.
-    static func open(dataDirectory: String?, inMemory: Bool) throws -> ServeStore {
+    static func open(dataDirectory: String?, inMemory: Bool) async throws -> ServeStore {
         if inMemory {
             return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {})
         }
         let directory = DataDirectory.resolve(explicitPath: dataDirectory)
         try directory.create()
-        let store = try SQLiteStore(url: directory.databaseURL)
+        let store = try await SQLiteStore.open(url: directory.databaseURL)
         return ServeStore(store: store, location: directory.databaseURL.path, close: { store.close() })
     }
 }

@@ -159,7 +159,7 @@ struct SortedIDs {
     /// Sorts `ids`.
     ///
     /// - Complexity: O(*n* log *n*).
-    init(_ ids: [UUID]) {
+    init(_ ids: some Sequence<UUID>) {
         entries = ids.map { (Self.key($0), $0) }.sorted { $0.key < $1.key }
     }
 

@@ -4,7 +4,7 @@ extension RewindCommand {
     /// `rewind todo`: the to-do manager in the terminal. Every subcommand
     /// enters the same app domain as the web app and keeps its data, undo
     /// history included, in the data directory's SQLite database.
-    struct Todo: ParsableCommand {
+    struct Todo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "todo",
             abstract: "A to-do list with unlimited undo and redo that survive restarts.",

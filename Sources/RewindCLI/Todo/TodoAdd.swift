@@ -4,7 +4,7 @@ import Todos
 
 extension RewindCommand.Todo {
     /// `rewind todo add`: creates an item and prints it with its short reference.
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add an item.",
             discussion: """
@@ -49,18 +49,16 @@ extension RewindCommand.Todo {
             }
         }
 
-        mutating func run() throws {
+        mutating func run() async throws {
             try checkInput()
-            try reportingErrors {
+            try await reportingErrors {
                 let now = Date()
                 let draft = TodoItem.Draft(
                     title: joinedTitle, details: details ?? "",
                     due: try item.dueDate(now: now) ?? .unknown, location: try item.location() ?? .unknown)
-                let session = try TodoSession(options: options)
-                guard case .added(let added) = try session.send(.create(draft: draft, at: nil)) else {
-                    throw TodoCommandError("the item was not added")
-                }
-                let references = session.read { ShortReferences(list: $0) }
+                let session = try await TodoSession.open(options: options)
+                let added = try await session.app.send(.create(draft, at: nil))
+                let references = try await session.references()
                 if json { return try JSONOutput.print(ItemJSON(item: added, ref: references(added.id))) }
                 let text = ItemText(terminal: .standardOutput(), now: now)
                 let due = text.dueColumn(added)

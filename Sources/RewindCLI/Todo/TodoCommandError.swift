@@ -37,14 +37,32 @@ struct TodoCommandError: Error, CustomStringConvertible {
 func reportingErrors<Result>(exitCode: ExitCode = .failure, _ body: () throws -> Result) throws -> Result {
     do {
         return try body()
-    } catch let error as ExitCode {
-        throw error
-    } catch let error as TodoCommandError {
-        TodoTerminal.warn(error.description)
-        throw error.exitCode
     } catch {
+        throw reported(error, exitCode: exitCode)
+    }
+}
+
+/// Runs `body`, which awaits the store; on an error writes one line on
+/// standard error (`rewind todo: …`) and throws the exit code to leave with.
+func reportingErrors<Result>(exitCode: ExitCode = .failure, _ body: () async throws -> Result) async throws -> Result {
+    do {
+        return try await body()
+    } catch {
+        throw reported(error, exitCode: exitCode)
+    }
+}
+
+/// Writes the line for `error`, if it needs one, and returns the exit code.
+private func reported(_ error: any Error, exitCode: ExitCode) -> ExitCode {
+    switch error {
+    case let error as ExitCode:
+        return error
+    case let error as TodoCommandError:
+        TodoTerminal.warn(error.description)
+        return error.exitCode
+    default:
         TodoTerminal.warn(sentence(for: error))
-        throw exitCode
+        return exitCode
     }
 }
 

@@ -59,7 +59,7 @@ struct ItemReferenceArguments: ParsableArguments {
 
 /// `done` and `undone`: they mark the items they name as done or not, as
 /// one step, and say which changed.
-protocol ItemStateCommand: ParsableCommand {
+protocol ItemStateCommand: AsyncParsableCommand {
     /// Whether the command marks items as done (or as not done).
     static var marksDone: Bool { get }
     /// Where the data is.
@@ -69,16 +69,18 @@ protocol ItemStateCommand: ParsableCommand {
 }
 
 extension ItemStateCommand {
-    mutating func run() throws {
+    mutating func run() async throws {
         let (options, items) = (options, items)
-        try reportingErrors { try markItems(items.references, options: options, done: Self.marksDone, json: items.json) }
+        try await reportingErrors {
+            try await markItems(items.references, options: options, done: Self.marksDone, json: items.json)
+        }
     }
 }
 
-private func markItems(_ references: [String], options: TodoOptions, done: Bool, json: Bool) throws {
-    let session = try TodoSession(options: options)
-    let ids = try session.resolve(references)
-    let (current, shortReferences) = session.items(ids)
+private func markItems(_ references: [String], options: TodoOptions, done: Bool, json: Bool) async throws {
+    let session = try await TodoSession.open(options: options)
+    let ids = try await session.resolve(references)
+    let (current, shortReferences) = try await session.items(ids)
     let text = ItemText(terminal: .standardOutput())
     let unchanged = current.filter { $0.isFinished == done }
     for item in unchanged {
@@ -87,12 +89,10 @@ private func markItems(_ references: [String], options: TodoOptions, done: Bool,
     let toChange = current.filter { $0.isFinished != done }.map(\.id)
     var updated: [TodoItem] = []
     if !toChange.isEmpty {
-        let ack = try session.send(done ? .finish(ids: toChange) : .unfinish(ids: toChange))
+        let items = try await session.app.send(done ? .finish(toChange) : .unfinish(toChange))
         // In the order the items were named, not the order the domain answers in.
-        if case .updated(let items) = ack {
-            let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-            updated = toChange.compactMap { byID[$0] }
-        }
+        let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        updated = toChange.compactMap { byID[$0] }
     }
     if json { return try JSONOutput.print(JSONOutput.items(updated, references: shortReferences)) }
     let verb = done ? "Done: " : "Not done: "

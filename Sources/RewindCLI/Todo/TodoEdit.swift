@@ -4,7 +4,7 @@ import Todos
 
 extension RewindCommand.Todo {
     /// `rewind todo edit`: changes fields of one item as one undo step.
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change an item's title, details, due date or location.",
             discussion: """
@@ -69,19 +69,17 @@ extension RewindCommand.Todo {
             return changes
         }
 
-        mutating func run() throws {
+        mutating func run() async throws {
             try checkInput()
-            try reportingErrors {
+            try await reportingErrors {
                 let now = Date()
                 let changes = try changes(now: now)
-                let session = try TodoSession(options: options)
-                guard let id = try session.resolve([reference]).first else {
+                let session = try await TodoSession.open(options: options)
+                guard let id = try await session.resolve([reference]).first else {
                     throw TodoCommandError("no item matches “\(reference)”")
                 }
-                guard case .updated(let updated) = try session.send(.alter(id: id, changes: changes)) else {
-                    throw TodoCommandError("the item was not changed")
-                }
-                let references = session.read { ShortReferences(list: $0) }
+                let updated = try await session.app.send(.alter(id, changes))
+                let references = try await session.references()
                 if json { return try JSONOutput.print(JSONOutput.items(updated, references: references).first) }
                 let text = ItemText(terminal: .standardOutput(), now: now)
                 TodoTerminal.print(lines: updated.map { "Changed " + text.named($0, references: references) })

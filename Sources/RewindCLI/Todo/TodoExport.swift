@@ -5,7 +5,7 @@ import Todos
 
 extension RewindCommand.Todo {
     /// `rewind todo export`: the whole list as the documented JSON document.
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write every item as JSON, to a file or standard output.",
             discussion: """
@@ -28,10 +28,10 @@ extension RewindCommand.Todo {
         @Argument(help: ArgumentHelp("The file to write; standard output when absent or -.", valueName: "file"))
         var file: String?
 
-        mutating func run() throws {
-            try reportingErrors {
-                let session = try TodoSession(options: options)
-                let (data, count) = try session.store.read { state in
+        mutating func run() async throws {
+            try await reportingErrors {
+                let session = try await TodoSession.open(options: options)
+                let (data, count) = try await session.store.read { state in
                     (try TodoJSON.encode(state, pretty: true), state.todos.count)
                 }
                 guard let file, file != "-" else {
@@ -51,7 +51,7 @@ extension RewindCommand.Todo {
 
     /// `rewind todo import`: replaces the list with a JSON document's items,
     /// or merges them in, as one undo step.
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read items from a JSON document (as export writes), as one undo step.",
             discussion: """
@@ -76,8 +76,8 @@ extension RewindCommand.Todo {
         @Flag(help: "Merge by id instead of replacing the list.")
         var merge = false
 
-        mutating func run() throws {
-            try reportingErrors {
+        mutating func run() async throws {
+            try await reportingErrors {
                 let data = try read()
                 let progress = ImportProgress(byteCount: data.count)
                 progress.show(.checking)
@@ -91,10 +91,8 @@ extension RewindCommand.Todo {
                 let items = state.todos.items
                 progress.show(.saving(items.count))
                 defer { progress.finish() }
-                let session = try TodoSession(options: options)
-                guard case .imported(let count) = try session.send(merge ? .merge(items: items) : .replaceAll(items: items)) else {
-                    throw TodoCommandError("nothing was imported")
-                }
+                let session = try await TodoSession.open(options: options)
+                let count = try await session.app.send(merge ? .merge(items) : .replaceAll(items))
                 progress.finish()
                 let how = merge ? "merged into the list" : "replacing the list"
                 TodoTerminal.print("Imported \(count) item\(count == 1 ? "" : "s") from \(file), \(how) (undo with: rewind todo undo)")

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import Rewind
 import Todos
 
 extension RewindCommand.Todo {
     /// `rewind todo history`: the undo history, and jumps within it.
-    struct History: ParsableCommand {
+    struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the undo history, or jump to a step of it.",
             discussion: """
@@ -12,6 +13,8 @@ extension RewindCommand.Todo {
                   rewind todo history
                   rewind todo history jump 2
                   rewind todo history jump 0
+                  rewind todo history --all
+                  rewind todo history jump --all 7
                 """,
             subcommands: [Steps.self, Jump.self],
             defaultSubcommand: Steps.self
@@ -21,7 +24,7 @@ extension RewindCommand.Todo {
 
 extension RewindCommand.Todo.History {
     /// `rewind todo history [show]`: the numbered steps, names, times, and the current position.
-    struct Steps: ParsableCommand {
+    struct Steps: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show the numbered steps with their names and times (the default).",
@@ -29,20 +32,30 @@ extension RewindCommand.Todo.History {
                 Step 0 is the start. The arrow marks where the list is now: the steps up to it \
                 are done, the steps after it are undone and can be redone.
 
+                With --all, every change ever made is listed, numbered in the order they were \
+                made, with the branches that a change after an undo left: `history jump --all N` \
+                returns to any of them.
+
                 Examples:
                   rewind todo history
                   rewind todo history --json
+                  rewind todo history --all
                 """
         )
 
         @OptionGroup var options: TodoOptions
 
-        @Flag(help: "Print {\"position\": n, \"steps\": [{\"number\", \"name\", \"date\", \"done\"}]} as JSON.")
+        @Flag(help: "List every change, the abandoned branches included.")
+        var all = false
+
+        @Flag(help: "Print {\"position\": n, \"steps\": [{\"number\", \"name\", \"date\", \"done\"}]} as JSON; with --all, {\"current\": n, \"steps\": [{\"number\", \"parent\", \"name\", \"date\", \"branch\"}]}.")
         var json = false
 
-        mutating func run() throws {
-            try reportingErrors {
-                let history = try TodoSession(options: options).store.history()
+        mutating func run() async throws {
+            try await reportingErrors {
+                let store = try await TodoSession.open(options: options).store
+                if all { return try printTree(try await store.historyTree()) }
+                let history = try await store.history()
                 if json { return try JSONOutput.print(HistoryJSON(history)) }
                 let terminal = TodoTerminal.standardOutput()
                 let dates = DueDateFormatter(now: Date(), timeZone: .current)
@@ -62,39 +75,113 @@ extension RewindCommand.Todo.History {
             }
         }
     }
+}
 
+extension RewindCommand.Todo.History.Steps {
+    /// Prints every change: its number, its name indented by its depth in
+    /// the tree, its time, and whether it is undone or on another branch.
+    func printTree(_ tree: HistoryTree) throws {
+        if json { return try JSONOutput.print(HistoryTreeJSON(tree)) }
+        let terminal = TodoTerminal.standardOutput()
+        let dates = DueDateFormatter(now: Date(), timeZone: .current)
+        // Steps made one after another stay in one column; each branch
+        // (a change made after an undo) is indented one more.
+        var firstChild: [Int64: Int64] = [:]
+        for step in tree.steps where firstChild[step.parent] == nil { firstChild[step.parent] = step.number }
+        var level: [Int64: Int] = [0: 0]
+        let width = String(tree.steps.last?.number ?? 0).count
+        var rows: [(marker: Bool, number: Int64, name: String, date: String, note: String)] = [(tree.current == 0, 0, "Start", "", "")]
+        for step in tree.steps {
+            let indent = (level[step.parent] ?? 0) + (firstChild[step.parent] == step.number ? 0 : 1)
+            level[step.number] = indent
+            let name = String(repeating: "  ", count: min(indent, 20)) + ItemText.cut(step.name, to: 60)
+            let note = switch step.branch {
+            case .done: ""
+            case .undone: "(undone)"
+            case .abandoned: "(branch after \(step.parent))"
+            }
+            rows.append((tree.current == step.number, step.number, name, dates.display(.date(step.date)), note))
+        }
+        let nameWidth = rows.map(\.name.count).max() ?? 0
+        let lines = rows.map { row in
+            let marker = row.marker ? terminal.styled("→", .bold) : " "
+            let padding = String(repeating: " ", count: width - String(row.number).count)
+            var line = "\(marker) \(padding)\(row.number)  " + row.name
+            if !row.date.isEmpty {
+                line += String(repeating: " ", count: nameWidth - row.name.count) + "  " + terminal.styled(row.date, .dim)
+            }
+            return row.note.isEmpty ? line : terminal.styled(line, .dim) + "  " + row.note
+        }
+        TodoTerminal.print(lines: lines)
+    }
+}
+
+extension RewindCommand.Todo.History {
     /// `rewind todo history jump N`: moves to step N in one go.
-    struct Jump: ParsableCommand {
+    struct Jump: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move to step N of the history: undo or redo every step in between, as one move.",
             discussion: """
-                N is a number `rewind todo history` shows; 0 is the start, before every step.
+                N is a number `rewind todo history` shows; 0 is the start, before every step. \
+                With --all, N is a number `rewind todo history --all` shows, on any branch.
 
                 Examples:
                   rewind todo history jump 2
                   rewind todo history jump 0
+                  rewind todo history jump --all 7
                 """
         )
 
         @OptionGroup var options: TodoOptions
 
+        @Flag(help: "N is a number of `history --all`: any change, on any branch.")
+        var all = false
+
         @Argument(help: ArgumentHelp("The step to move to.", valueName: "n"))
         var step: Int
 
-        mutating func run() throws {
-            try reportingErrors {
-                let session = try TodoSession(options: options)
+        mutating func run() async throws {
+            try await reportingErrors {
+                let session = try await TodoSession.open(options: options)
+                if all {
+                    do {
+                        try await session.store.jump(toStep: Int64(step))
+                    } catch HistoryError.stepNotFound {
+                        throw TodoCommandError("there is no step \(step): `rewind todo history --all` lists the steps")
+                    }
+                    let name = try await session.store.historyTree().steps.first { $0.number == Int64(step) }?.name
+                    return TodoTerminal.print("At " + (name.map { "step \(step): " + TodoTerminal.visible($0) } ?? "the start"))
+                }
                 do {
-                    try session.send(.jump(to: step))
+                    try await session.app.send(.jump(to: step))
                 } catch TodoFailure.history {
-                    let count = session.store.history().steps.count
+                    let count = try await session.store.history().steps.count
                     throw TodoCommandError("there is no step \(step): the history has steps 0 (the start) to \(count)")
                 }
-                let steps = session.store.history().steps
+                let steps = try await session.store.history().steps
                 let name = steps.indices.contains(step - 1) ? "step \(step): " + TodoTerminal.visible(steps[step - 1].name) : "the start"
                 TodoTerminal.print("At " + name)
             }
         }
+    }
+}
+
+/// What `history --all --json` prints.
+private struct HistoryTreeJSON: Encodable {
+    struct Step: Encodable {
+        let number: Int64
+        let parent: Int64
+        let name: String
+        let date: Date
+        let branch: HistoryTree.Branch
+    }
+
+    let current: Int64
+    let steps: [Step]
+
+    init(_ tree: HistoryTree) {
+        current = tree.current
+        steps = tree.steps.map { Step(number: $0.number, parent: $0.parent, name: $0.name, date: $0.date, branch: $0.branch) }
     }
 }
 

@@ -5,7 +5,7 @@ import Todos
 
 extension RewindCommand.Todo {
     /// `rewind todo list`: the items as a numbered table, or as JSON.
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List items (the default command).",
@@ -71,11 +71,12 @@ extension RewindCommand.Todo {
         @Flag(help: "Print {\"items\": [...], \"counts\": {...}} as JSON; each item has its number and ref.")
         var json = false
 
-        mutating func run() throws {
-            try reportingErrors {
+        mutating func run() async throws {
+            let (filter, sort) = (filter, sort)
+            try await reportingErrors {
                 let now = Date()
-                let session = try TodoSession(options: options)
-                let (items, references, counts) = session.read { list in
+                let session = try await TodoSession.open(options: options)
+                let (items, references, counts) = try await session.read { list in
                     (list.items(filter.domainFilter, sortedBy: sort.domainSort, now: now),
                      ShortReferences(list: list), list.counts(now: now))
                 }

@@ -4,7 +4,7 @@ import Todos
 
 extension RewindCommand.Todo {
     /// `rewind todo rm`: deletes items, as one undo step.
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm",
             abstract: "Delete items.",
@@ -20,21 +20,19 @@ extension RewindCommand.Todo {
         @OptionGroup var options: TodoOptions
         @OptionGroup var items: ItemReferenceArguments
 
-        mutating func run() throws {
-            try reportingErrors {
-                let session = try TodoSession(options: options)
-                let ids = try session.resolve(items.references)
-                let references = session.read { ShortReferences(list: $0) }
-                guard case .removed(let removed) = try session.send(.removeItems(ids: ids)) else {
-                    throw TodoCommandError("nothing was deleted")
-                }
+        mutating func run() async throws {
+            try await reportingErrors {
+                let session = try await TodoSession.open(options: options)
+                let ids = try await session.resolve(items.references)
+                let references = try await session.references()
+                let removed = try await session.app.send(.removeItems(ids))
                 try printRemoved(removed, references: references, json: items.json)
             }
         }
     }
 
     /// `rewind todo clear-completed`: deletes every item that is done, as one undo step.
-    struct ClearCompleted: ParsableCommand {
+    struct ClearCompleted: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "clear-completed",
             abstract: "Delete every item that is done.",
@@ -51,18 +49,17 @@ extension RewindCommand.Todo {
         @Flag(help: "Print the deleted items as JSON.")
         var json = false
 
-        mutating func run() throws {
-            try reportingErrors {
-                let session = try TodoSession(options: options)
-                let references = session.read { ShortReferences(list: $0) }
-                let ack: Message.Todos.ACK
+        mutating func run() async throws {
+            try await reportingErrors {
+                let session = try await TodoSession.open(options: options)
+                let references = try await session.references()
+                let removed: [TodoItem]
                 do {
-                    ack = try session.send(.clearFinished)
+                    removed = try await session.app.send(.clearFinished)
                 } catch TodoFailure.nothingToChange {
                     if json { return try JSONOutput.print([ItemJSON]()) }
                     return TodoTerminal.note("Nothing to clear: no item is done.")
                 }
-                guard case .removed(let removed) = ack else { throw TodoCommandError("nothing was deleted") }
                 try printRemoved(removed, references: references, json: json)
             }
         }

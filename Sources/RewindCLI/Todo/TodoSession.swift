@@ -5,67 +5,37 @@ import Todos
 /// One command's way into the to-do app: the data directory, its SQLite
 /// store (opened once), and the app domain in front of the store.
 ///
-/// Commands change data only by sending messages to the domain, as the web
+/// Commands change data only by sending requests to the domain, as the web
 /// app does; they read the store directly to show it.
 ///
 /// ```swift
-/// let session = try TodoSession(options: options)
-/// let ack = try session.send(.create(draft: .init(title: "Buy milk"), at: nil))
+/// let session = try await TodoSession.open(options: options)
+/// let milk = try await session.app.send(.create(.init(title: "Buy milk"), at: nil))
 /// ```
-final class TodoSession {
+struct TodoSession: Sendable {
     /// Where the data is.
     let directory: DataDirectory
     /// The open store.
     let store: SQLiteStore
-    private let app: MessageHandler
-    private let inbox = Inbox()
+    /// The app domain over ``store``: where every change goes.
+    let app: AppDomain
 
     /// Opens (creating if needed) the data directory and its store.
     ///
     /// - Throws: ``StoreError`` when the directory cannot be made or the
     ///   database is not one this version can use; nothing is changed then.
-    init(options: TodoOptions) throws {
-        directory = DataDirectory.resolve(explicitPath: options.dataDirectory)
+    static func open(options: TodoOptions) async throws -> TodoSession {
+        let directory = DataDirectory.resolve(explicitPath: options.dataDirectory)
         try directory.create()
         // A short-lived process: no polling for other processes' changes.
-        store = try SQLiteStore(url: directory.databaseURL, pollInterval: nil)
-        let inbox = inbox
-        app = createAppDomain(
-            store: store, receivers: [], rootHandler: { inbox.append($0) },
-            now: { Date() }, makeID: { UUID() })
-    }
-
-    /// Sends a to-do command and returns its acknowledgement.
-    ///
-    /// - Throws: The ``TodoFailure`` of a refused command; nothing changed then.
-    @discardableResult
-    func send(_ command: Message.Todos.CMD) throws -> Message.Todos.ACK {
-        app(.todos(.cmd(command)))
-        for message in inbox.take() {
-            guard case .todos(.ack(let ack)) = message else { continue }
-            if case .failed(let failure) = ack { throw failure }
-            return ack
-        }
-        throw TodoCommandError("the to-do domain did not answer the command")
-    }
-
-    /// Sends a history command (undo, redo, jump) and returns its acknowledgement.
-    ///
-    /// - Throws: The ``TodoFailure`` of a refused command; nothing changed then.
-    @discardableResult
-    func send(_ command: Message.History.CMD) throws -> Message.History.ACK {
-        app(.history(.cmd(command)))
-        for message in inbox.take() {
-            guard case .history(.ack(let ack)) = message else { continue }
-            if case .failed(let failure) = ack { throw failure }
-            return ack
-        }
-        throw TodoCommandError("the history did not answer the command")
+        let store = try await SQLiteStore.open(url: directory.databaseURL, pollInterval: nil)
+        return TodoSession(
+            directory: directory, store: store, app: AppDomain(store: store, now: { Date() }, makeID: { UUID() }))
     }
 
     /// The item list as it is now, read without copying.
-    func read<Result>(_ body: (TodoList) throws -> Result) rethrows -> Result {
-        try store.read { try body($0.todos) }
+    func read<Result: Sendable>(_ body: @escaping @Sendable (TodoList) throws -> Result) async throws -> Result {
+        try await store.read { try body($0.todos) }
     }
 
     /// The last listing's file in the data directory.
@@ -74,38 +44,25 @@ final class TodoSession {
     }
 }
 
-/// The acknowledgements the app domain sent back, collected in order.
-private final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var messages: [Message] = []
-
-    func append(_ message: Message) {
-        lock.withLock { messages.append(message) }
-    }
-
-    /// The collected messages; the inbox is empty afterwards.
-    func take() -> [Message] {
-        lock.withLock {
-            defer { messages.removeAll() }
-            return messages
-        }
-    }
-}
-
 extension TodoSession {
     /// The ids of the items `references` name (numbers of the last listing
     /// or id prefixes), in order, each once.
     ///
     /// - Throws: ``TodoCommandError`` naming the first unknown or ambiguous reference.
-    func resolve(_ references: [String]) throws -> [UUID] {
+    func resolve(_ references: [String]) async throws -> [UUID] {
         let listing = lastListing
-        return try read { list in
+        return try await read { list in
             try ItemReferences(list: list, listing: { listing.load() }).resolve(references)
         }
     }
 
     /// The current versions of the items with `ids` that exist, and their short references.
-    func items(_ ids: [UUID]) -> (items: [TodoItem], references: ShortReferences) {
-        read { list in (ids.compactMap { list[id: $0] }, ShortReferences(list: list)) }
+    func items(_ ids: [UUID]) async throws -> (items: [TodoItem], references: ShortReferences) {
+        try await read { list in (ids.compactMap { list[id: $0] }, ShortReferences(list: list)) }
+    }
+
+    /// The short references of the items as they are now.
+    func references() async throws -> ShortReferences {
+        try await read { ShortReferences(list: $0) }
     }
 }

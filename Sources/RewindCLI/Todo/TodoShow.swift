@@ -4,7 +4,7 @@ import Todos
 
 extension RewindCommand.Todo {
     /// `rewind todo show`: every field of one item.
-    struct Show: ParsableCommand {
+    struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show every field of an item.",
             discussion: """
@@ -22,10 +22,10 @@ extension RewindCommand.Todo {
         @Flag(help: "Print the item as JSON.")
         var json = false
 
-        mutating func run() throws {
-            try reportingErrors {
-                let session = try TodoSession(options: options)
-                let (items, references) = session.items(try session.resolve([reference]))
+        mutating func run() async throws {
+            try await reportingErrors {
+                let session = try await TodoSession.open(options: options)
+                let (items, references) = try await session.items(session.resolve([reference]))
                 guard let item = items.first else { throw TodoCommandError("no item matches “\(reference)”") }
                 if json { return try JSONOutput.print(ItemJSON(item: item, ref: references(item.id))) }
                 TodoTerminal.print(lines: ItemText(terminal: .standardOutput()).details(item, reference: references(item.id)))

@@ -63,7 +63,7 @@ struct StepCount: ParsableArguments {
 
 /// `undo` and `redo`: they move back or forward through the history by a
 /// number of steps and name each step they crossed.
-protocol HistoryMoveCommand: ParsableCommand {
+protocol HistoryMoveCommand: AsyncParsableCommand {
     /// Whether the command redoes (or undoes).
     static var movesForward: Bool { get }
     /// Where the data is.
@@ -73,27 +73,27 @@ protocol HistoryMoveCommand: ParsableCommand {
 }
 
 extension HistoryMoveCommand {
-    mutating func run() throws {
+    mutating func run() async throws {
         try steps.checkInput()
         let (options, steps) = (options, steps)
-        try reportingErrors { try move(steps, options: options, forward: Self.movesForward) }
+        try await reportingErrors { try await move(steps, options: options, forward: Self.movesForward) }
     }
 }
 
 /// Undoes (or redoes) up to `steps.count` steps, one message each, and names them.
-private func move(_ steps: StepCount, options: TodoOptions, forward: Bool) throws {
-    let session = try TodoSession(options: options)
+private func move(_ steps: StepCount, options: TodoOptions, forward: Bool) async throws {
+    let session = try await TodoSession.open(options: options)
     var names: [String] = []
     var exhausted = false
     for _ in 0..<steps.count {
-        switch try session.send(forward ? .redo : .undo) {
+        switch try await session.app.send(forward ? .redo : .undo) {
         case .undone(let name), .redone(let name): names.append(name)
         default: exhausted = true
         }
         if exhausted { break }
     }
     if steps.json {
-        let position = session.store.history().position
+        let position = try await session.store.history().position
         return try JSONOutput.print(forward ? MoveJSON(redone: names, position: position) : MoveJSON(undone: names, position: position))
     }
     let verb = forward ? "Redid: " : "Undid: "

@@ -10,7 +10,10 @@ import Todos
 /// format (`docs/json-format.md`) plus the history steps and position. Meant
 /// for small lists and for people who like a file they can read; the SQLite
 /// store writes O(1) rows per change instead of the whole file.
-public final class JSONFileStore: AppStore, @unchecked Sendable {
+///
+/// It is an actor on an executor of its own (``StoreExecutor``), so that
+/// writing the file holds none of the threads of Swift's cooperative pool.
+public actor JSONFileStore: AppStore {
     /// What the file holds.
     public struct Document: Codable, Sendable {
         /// The app state.
@@ -21,9 +24,16 @@ public final class JSONFileStore: AppStore, @unchecked Sendable {
         public var position: Int
     }
 
-    private let core: InMemoryStore
+    private let executor = StoreExecutor(label: "rewind.store.json")
+    private let core: StoreCore
+    private var updateStreams = StoreUpdates()
     /// The file.
     public let url: URL
+
+    /// The executor the store's work runs on.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
 
     /// Opens the store kept in the file at `url`, creating it on the first change.
     ///
@@ -31,7 +41,6 @@ public final class JSONFileStore: AppStore, @unchecked Sendable {
     ///   exists but is not such a document; it is then left as it is.
     public init(url: URL, limit: Int? = nil, now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock) throws {
         self.url = url
-        let journal: Journal
         if let data = FileManager.default.contents(atPath: url.path), !data.isEmpty {
             let document: Document
             do {
@@ -39,56 +48,63 @@ public final class JSONFileStore: AppStore, @unchecked Sendable {
             } catch {
                 throw StoreError.undecodableFile(path: url.path, detail: error.description)
             }
-            journal = Journal(url: url, steps: document.steps)
+            let journal = Journal(url: url, steps: document.steps)
+            let core: StoreCore
             do {
-                core = try InMemoryStore(document.state, steps: document.steps, position: document.position,
-                                         limit: limit, now: now, journal: journal)
+                core = try StoreCore(document.state, steps: document.steps, position: document.position,
+                                     limit: limit, now: now, journal: journal)
             } catch {
                 throw StoreError.undecodableFile(path: url.path, detail: "\(error)")
             }
             // A smaller limit than the file's keeps only the newest steps.
             journal.steps = Array(document.steps.suffix(core.history().steps.count))
+            self.core = core
         } else {
-            journal = Journal(url: url, steps: [])
-            core = InMemoryStore(limit: limit, now: now, journal: journal)
+            core = StoreCore(limit: limit, now: now, journal: Journal(url: url, steps: []))
         }
     }
 
-    /// The current state.
-    public func state() -> AppState { core.state() }
     /// Runs `body` with the current state without copying it.
-    public func read<Result>(_ body: (AppState) throws -> Result) rethrows -> Result { try core.read(body) }
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) throws -> Result {
+        try core.read(body)
+    }
     /// The named steps and the current position.
     public func history() -> HistoryOverview { core.history() }
     /// Applies `changes` as one undo step, saved before it returns.
     @discardableResult
     public func change(_ changes: [AppState.Change], named name: String?) throws -> HistoryStep<AppState.Change> {
-        try core.change(changes, named: name)
+        try notifying { try core.change(changes, named: name) }
     }
     /// Reverts the newest done step, saved before it returns.
     @discardableResult
-    public func undo() throws -> String? { try core.undo() }
+    public func undo() throws -> String? { try notifying { try core.undo() } }
     /// Repeats the newest undone step, saved before it returns.
     @discardableResult
-    public func redo() throws -> String? { try core.redo() }
+    public func redo() throws -> String? { try notifying { try core.redo() } }
     /// Moves the history to `position`, saved before it returns.
-    public func jump(to position: Int) throws { try core.jump(to: position) }
+    public func jump(to position: Int) throws { try notifying { try core.jump(to: position) } }
     /// Empties state and history, saved before it returns.
-    public func reset() throws { try core.reset() }
-    /// Calls `callback` after every operation.
-    @discardableResult
-    public func updated(_ callback: @escaping @Sendable () -> Void) -> StoreSubscription { core.updated(callback) }
+    public func reset() throws { try notifying { try core.reset() } }
+    /// A stream with an element after every operation.
+    public func updates() -> AsyncStream<Void> { updateStreams.subscribe() }
 
-    /// Empties the store and deletes its file.
+    /// Empties the store, deletes its file, and ends every update stream.
     public func destroy() throws {
-        try core.destroy()
+        try reset()
+        updateStreams.finishAll()
         try? FileManager.default.removeItem(at: url)
     }
 
+    private func notifying<Result>(_ body: () throws -> Result) throws -> Result {
+        let result = try body()
+        updateStreams.notify()
+        return result
+    }
+
     /// Rewrites the whole document after each operation, keeping its own
-    /// copy of the steps up to date from the entry's events. Only called
-    /// under the core's lock.
-    private final class Journal: StoreJournal, @unchecked Sendable {
+    /// copy of the steps up to date from the entry's events. It lives with
+    /// the core, on the store's executor.
+    private final class Journal: StoreJournal {
         let url: URL
         var steps: [HistoryStep<AppState.Change>]
 

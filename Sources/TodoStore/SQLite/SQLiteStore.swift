@@ -7,9 +7,14 @@ import Todos
 /// (WAL), so that the history survives restarts and several processes (the
 /// server and the CLI) share one list.
 ///
-/// Every operation runs in one immediate transaction that writes the touched
-/// item rows, the history step and the position together; it returns only
-/// after the commit, so an acknowledged change survives `kill -9`.
+/// Every operation runs in one immediate transaction that writes the
+/// touched item rows and appends one row to the history log per step
+/// crossed (``StepRecord``); it returns only after the commit, so an
+/// acknowledged change survives `kill -9`.
+///
+/// Opening reads the items and the newest log row; a step's changes are
+/// read when an undo, redo or jump crosses it, and the names of the steps
+/// when ``history()`` is first asked for.
 ///
 /// ```swift
 /// let store = try SQLiteStore(url: DataDirectory.resolve().databaseURL)
@@ -21,14 +26,33 @@ import Todos
 /// A change committed by another process is picked up before this store's
 /// next operation, and within a quarter of a second by a poll of SQLite's
 /// `data_version`, which then tells the ``updated(_:)`` subscribers.
-public final class SQLiteStore: AppStore, @unchecked Sendable {
-    private let database: TodoDatabase
-    private let journal: SQLiteJournal
-    private let core: InMemoryStore
-    // Guarded by the database queue.
-    private var dataVersion: Int
-    private let subscribers = Subscribers()
+public final class SQLiteStore: @unchecked Sendable {
+    let database: TodoDatabase
+    private let log: HistoryLog
+    private let limit: Int?
+    private let now: @Sendable () -> Date
+    /// What is loaded: guarded by `lock`, changed only inside a write
+    /// transaction on the database queue.
+    var loaded: Loaded
+    let lock = NSLock()
+    let subscribers = Subscribers()
     private var poller: DispatchSourceTimer?
+    /// Where the asynchronous operations run (`SQLiteStore+AppStore.swift`).
+    let operationQueue = DispatchQueue(label: "rewind.sqlite.store")
+    /// The changes waiting for the next group commit (`SQLiteStore+GroupCommit.swift`).
+    let commitLine = CommitLine()
+
+    /// The state in memory and where the log stands.
+    struct Loaded {
+        var state: AppState
+        var items: ItemRows
+        var head: LogHead
+        var epoch: Int64
+        var dataVersion: Int
+        /// The steps shown, once asked for; kept up to date by this store's
+        /// own operations and dropped when another process changed the file.
+        var overview: HistoryOverview?
+    }
 
     /// What an acknowledged change survives.
     public enum Durability: Sendable {
@@ -50,9 +74,12 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
 
     /// Opens the store in the database file at `url`, creating it if needed.
     ///
+    /// A file written by an older version is migrated in one transaction.
+    ///
     /// - Parameters:
-    ///   - limit: The most history steps to keep; older ones are pruned. `nil`
-    ///     (the default) keeps all.
+    ///   - limit: The most steps the history keeps: after a change, the log
+    ///     rows older than the oldest kept step are deleted. `nil` (the
+    ///     default) keeps all.
     ///   - pollInterval: How often to look for changes by other processes;
     ///     `nil` never looks (for short-lived processes such as the CLI).
     ///   - durability: What an acknowledged change survives; see ``Durability``.
@@ -66,18 +93,13 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     ) throws {
         let database = try TodoDatabase(url: url, durability: durability)
         self.database = database
+        log = HistoryLog(path: url.path)
+        self.limit = limit
+        self.now = { now().roundedToMilliseconds }
         let path = url.path
-        let loaded = try TodoDatabase.readingSaved(path: path) {
-            try database.queue.read { db in
-                (try TodoDatabase.load(db, path: path), try Self.firstSeq(db, path: path), try Self.dataVersion(db))
-            }
+        loaded = try TodoDatabase.readingSaved(path: path) {
+            try database.queue.read { db in try Self.load(db, path: path) }
         }
-        journal = SQLiteJournal(snapshot: loaded.0, firstSeq: loaded.1, path: path)
-        core = try InMemoryStore(
-            loaded.0.state, steps: loaded.0.steps, position: loaded.0.position,
-            limit: limit, now: now, journal: journal)
-        dataVersion = loaded.2
-        adopt(loaded.0, firstSeq: loaded.1)
         if let pollInterval { startPolling(every: pollInterval) }
     }
 
@@ -95,45 +117,163 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
     /// The database file.
     public var url: URL { database.url }
 
-    // MARK: AppStore
+    // MARK: Reading
 
     /// The current state.
-    public func state() -> AppState { core.state() }
+    public func state() -> AppState {
+        lock.withLock { loaded.state }
+    }
 
     /// Runs `body` with the current state without copying it.
     public func read<Result>(_ body: (AppState) throws -> Result) rethrows -> Result {
-        try core.read(body)
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(loaded.state)
     }
 
-    /// The named steps and the current position.
-    public func history() -> HistoryOverview { core.history() }
+    /// The named steps and the current position: read from the log the
+    /// first time (names and dates only), then kept in memory.
+    ///
+    /// - Complexity: O(*s*) for *s* steps shown the first time, O(1) after.
+    public func history() throws -> HistoryOverview {
+        if let overview = lock.withLock({ loaded.overview }) { return overview }
+        return try TodoDatabase.readingSaved(path: database.url.path) {
+            try database.queue.read { db in
+                let head = try log.head(db)
+                let overview = try log.overview(head, db)
+                lock.withLock { if loaded.head == head { loaded.overview = overview } }
+                return overview
+            }
+        }
+    }
 
-    /// Applies `changes` as one undo step, committed before it returns.
+    // MARK: Changing
+
+    /// Applies `changes` as one undo step, committed before it returns:
+    /// appends a row to the log and writes the rows of the items it touched.
     @discardableResult
     public func change(_ changes: [AppState.Change], named name: String?) throws -> HistoryStep<AppState.Change> {
-        try write { try core.change(changes, named: name) }
+        try write(changing(changes, named: name))
     }
 
-    /// Reverts the newest done step, committed before it returns.
+    /// The work of ``change(_:named:)`` inside a transaction.
+    func changing(
+        _ changes: [AppState.Change], named name: String?
+    ) -> (Database, inout Loaded) throws -> HistoryStep<AppState.Change> {
+        { [self] db, loaded in
+            guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
+            let stepName = name ?? loaded.state.stepName(for: changes)
+            let date = now()
+            let inverse = try loaded.state.apply(all: changes)
+            let seq = loaded.head.lastSeq + 1
+            try log.append(StepRecord(
+                seq: seq, kind: .do, name: stepName, date: ItemRecord.milliseconds(date),
+                before: loaded.head.node, node: seq, redoTop: nil,
+                forward: try log.json(changes), inverse: try log.json(inverse)), db)
+            try commit(touched: changes + inverse, head: LogHead(lastSeq: seq, node: seq, redoTop: nil), into: &loaded, db)
+            if var overview = loaded.overview {
+                overview = HistoryOverview(
+                    steps: overview.steps.prefix(overview.position) + [HistoryOverview.Step(name: stepName, date: date)],
+                    position: overview.position + 1)
+                loaded.overview = overview
+            }
+            try prune(&loaded, db)
+            return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
+        }
+    }
+
+    /// Reverts the newest done step, committed before it returns: reads that
+    /// step's row and appends an undo row.
     @discardableResult
     public func undo() throws -> String? {
-        try write { try core.undo() }
+        try write(undoing)
     }
 
     /// Repeats the newest undone step, committed before it returns.
     @discardableResult
     public func redo() throws -> String? {
-        try write { try core.redo() }
+        try write(redoing)
     }
 
-    /// Moves the history to `position`, committed before it returns.
+    /// Moves the history to `position`, undoing or redoing the steps between,
+    /// committed together before it returns.
+    ///
+    /// - Throws: ``HistoryError/positionOutOfRange(_:valid:)`` when there is
+    ///   no such position.
     public func jump(to position: Int) throws {
-        try write { try core.jump(to: position) }
+        try write { db, loaded in
+            let overview = try loaded.overview ?? log.overview(loaded.head, db)
+            guard (0...overview.steps.count).contains(position) else {
+                throw HistoryError.positionOutOfRange(position, valid: 0...overview.steps.count)
+            }
+            loaded.overview = overview
+            var at = overview.position
+            while at > position, try undoStep(db, &loaded) != nil { at -= 1 }
+            while at < position, try redoStep(db, &loaded) != nil { at += 1 }
+        }
+    }
+
+    /// Every change the log holds, the abandoned branches included.
+    ///
+    /// - Complexity: O(*r*) for *r* rows of the log; no change is decoded.
+    public func historyTree() throws -> HistoryTree {
+        try TodoDatabase.readingSaved(path: database.url.path) {
+            try database.queue.read { db in try log.tree(try log.head(db), db) }
+        }
+    }
+
+    /// Moves to the step numbered `number` of ``historyTree()``, on any
+    /// branch: undoes the steps up to where its branch leaves the current
+    /// one, then redoes the steps down to it, committed together. Off the
+    /// current branch the redo steps are left behind (they stay in the tree).
+    ///
+    /// - Throws: ``HistoryError/stepNotFound(_:)`` when the tree holds no
+    ///   such step; nothing changes then.
+    public func jump(toStep number: Int64) throws {
+        try write { db, loaded in
+            // The way up from where the list is now, and the way up from the
+            // target until it meets it.
+            var upward: [Int64: Int] = [loaded.head.node: 0]
+            var node = loaded.head.node
+            while let parent = try log.parent(of: node, db) {
+                node = parent
+                upward[node] = upward.count
+            }
+            var downward: [Int64] = []
+            var meeting = number
+            while upward[meeting] == nil {
+                guard meeting > 0, let parent = try log.parent(of: meeting, db) else {
+                    throw HistoryError.stepNotFound(number)
+                }
+                downward.append(meeting)
+                meeting = parent
+            }
+            while loaded.head.node != meeting {
+                guard try undoStep(db, &loaded) != nil else { throw HistoryError.stepNotFound(number) }
+            }
+            for step in downward.reversed() {
+                if let top = loaded.head.redoTop, let undo = try log.row(top, db), undo.before == step {
+                    _ = try redoStep(db, &loaded)
+                } else {
+                    guard let undo = try log.newestUndo(leaving: step, db) else { throw HistoryError.stepNotFound(number) }
+                    let next = LogHead(lastSeq: loaded.head.lastSeq + 1, node: step, redoTop: nil)
+                    try cross(undo, as: .redo, to: next, redoNext: nil, db, &loaded)
+                }
+            }
+            loaded.overview = nil
+        }
     }
 
     /// Deletes every item and step.
     public func reset() throws {
-        try write { try core.reset() }
+        try write { db, loaded in
+            try db.execute(sql: "DELETE FROM item; DELETE FROM step; UPDATE meta SET value = value + 1 WHERE key = 'epoch'")
+            loaded.state = AppState()
+            loaded.items = ItemRows(ranks: [:])
+            loaded.head = .empty
+            loaded.epoch += 1
+            loaded.overview = HistoryOverview(steps: [], position: 0)
+        }
     }
 
     /// Deletes every item and step and ends every subscription. The file
@@ -155,59 +295,144 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
         poller = nil
     }
 
+    // MARK: Crossing steps
+
+    /// The work of ``undo()`` inside a transaction.
+    var undoing: (Database, inout Loaded) throws -> String? {
+        { [self] db, loaded in try undoStep(db, &loaded) }
+    }
+
+    /// The work of ``redo()`` inside a transaction.
+    var redoing: (Database, inout Loaded) throws -> String? {
+        { [self] db, loaded in try redoStep(db, &loaded) }
+    }
+
+    /// Undoes the step at the current node: applies the inverse of the row
+    /// that moved into it, and appends an undo row that pushes itself on the
+    /// redo stack. `nil` when there is nothing to undo.
+    private func undoStep(_ db: Database, _ loaded: inout Loaded) throws -> String? {
+        let head = loaded.head
+        guard let row = try log.forwardRow(into: head.node, db) else { return nil }
+        let seq = head.lastSeq + 1
+        try cross(row, as: .undo, to: LogHead(lastSeq: seq, node: row.before, redoTop: seq), redoNext: head.redoTop, db, &loaded)
+        if let overview = loaded.overview, overview.position > 0 {
+            loaded.overview = HistoryOverview(steps: overview.steps, position: overview.position - 1)
+        }
+        return row.name
+    }
+
+    /// Redoes the undo row at the top of the redo stack: applies its
+    /// inverse, and appends a redo row that pops it. `nil` when there is
+    /// nothing to redo.
+    private func redoStep(_ db: Database, _ loaded: inout Loaded) throws -> String? {
+        let head = loaded.head
+        guard let top = head.redoTop, let row = try log.row(top, db), row.kind == StepRecord.Kind.undo.rawValue else {
+            return nil
+        }
+        let next = LogHead(lastSeq: head.lastSeq + 1, node: row.before, redoTop: row.redoNext)
+        try cross(row, as: .redo, to: next, redoNext: nil, db, &loaded)
+        if let overview = loaded.overview, overview.position < overview.steps.count {
+            loaded.overview = HistoryOverview(steps: overview.steps, position: overview.position + 1)
+        }
+        return row.name
+    }
+
+    /// Takes back what `row` did: applies its inverse (all or nothing),
+    /// appends a row of `kind` that moves to `next`, and writes the items.
+    ///
+    /// - Throws: ``StoreError/corrupt(path:detail:)`` naming the row when its
+    ///   changes do not decode, and the domain's error when they do not
+    ///   apply; nothing has changed then.
+    private func cross(
+        _ row: StepRecord, as kind: StepRecord.Kind, to next: LogHead, redoNext: Int64?, _ db: Database, _ loaded: inout Loaded
+    ) throws {
+        let changes = try log.changes(row.inverse, of: row)
+        let again = try loaded.state.apply(all: changes)
+        try log.append(StepRecord(
+            seq: next.lastSeq, kind: kind, name: row.name, date: ItemRecord.milliseconds(now()),
+            before: loaded.head.node, node: next.node, redoTop: next.redoTop, redoNext: redoNext, reverts: row.seq,
+            forward: row.inverse, inverse: try log.json(again)), db)
+        try commit(touched: changes + again, head: next, into: &loaded, db)
+    }
+
+    /// Writes the rows of the items `touched` names, after the changes were
+    /// applied to the state in memory, and takes `head` as the log's.
+    private func commit(touched: [AppState.Change], head: LogHead, into loaded: inout Loaded, _ db: Database) throws {
+        var ids: Set<UUID>? = []
+        for change in touched {
+            guard let some = change.touchedItemIDs else { ids = nil; break }
+            ids?.formUnion(some)
+        }
+        try loaded.items.write(touched: ids, list: loaded.state.todos, db)
+        loaded.head = head
+    }
+
+    /// Prunes the log to the newest `limit` steps, if the store has a cap.
+    private func prune(_ loaded: inout Loaded, _ db: Database) throws {
+        guard let limit, try log.prune(keepingSteps: limit, head: loaded.head, db) else { return }
+        if let overview = loaded.overview {
+            loaded.overview = HistoryOverview(steps: Array(overview.steps.suffix(limit)), position: min(limit, overview.position))
+        }
+    }
+
     // MARK: Writing
 
-    private func write<Result>(_ body: () throws -> Result) throws -> Result {
+    /// Runs `body` in an immediate transaction on what is loaded, after
+    /// catching up with other processes. `body` changes what is loaded in
+    /// place (a copy would copy the whole list), under the lock, so readers
+    /// may see a change a moment before its commit. When the transaction
+    /// fails after `body` began to change things, what is loaded is read
+    /// again from the file; the domain's refusals change nothing.
+    private func write<Result>(_ body: (Database, inout Loaded) throws -> Result) throws -> Result {
         if let readOnlyError = database.readOnlyError { throw readOnlyError }
+        let path = database.url.path
         var result: Result?
+        // Whether `body` moved the log before it failed (a jump that
+        // undid some steps and then found one it cannot cross).
+        var moved = false
         do {
             try database.queue.inTransaction(.immediate) { db in
                 try catchUp(db)
-                journal.db = db
-                defer { journal.db = nil }
-                result = try body()
+                lock.lock()
+                defer { lock.unlock() }
+                let start = loaded.head
+                do {
+                    result = try body(db, &loaded)
+                } catch {
+                    moved = loaded.head != start
+                    throw error
+                }
                 return .commit
             }
-        } catch let error as TodoError {
+        } catch let error as TodoError where !moved {
             throw error
-        } catch let error as HistoryError {
+        } catch let error as HistoryError where !moved {
             throw error
         } catch {
             // Memory may be ahead of what was committed: start again from the file.
-            try? database.queue.read { db in try reload(db) }
-            if let error = error as? DatabaseError {
-                throw StoreError.database(error, path: database.url.path)
-            }
+            reloadAfterFailure()
+            if let error = error as? DatabaseError { throw StoreError.database(error, path: path) }
             throw error
         }
         subscribers.notify()
-        guard let result else { throw StoreError.io(path: database.url.path, detail: "the transaction did not run") }
+        guard let result else { throw StoreError.io(path: path, detail: "the transaction did not run") }
         return result
     }
 
-    /// Reloads when another process committed since this one last looked.
-    /// Returns whether it did.
-    @discardableResult
-    private func catchUp(_ db: Database) throws -> Bool {
-        let version = try Self.dataVersion(db)
-        guard version != dataVersion else { return false }
-        try reload(db)
-        return true
+    /// Reads everything again when another process committed since this one
+    /// last looked. Runs on the database queue.
+    func catchUp(_ db: Database) throws {
+        let known = lock.withLock { loaded.dataVersion }
+        guard try Self.dataVersion(db) != known else { return }
+        let fresh = try Self.load(db, path: database.url.path)
+        lock.withLock { loaded = fresh }
     }
 
-    private func reload(_ db: Database) throws {
-        let snapshot = try TodoDatabase.load(db, path: database.url.path)
-        try core.reload(snapshot.state, steps: snapshot.steps, position: snapshot.position)
-        adopt(snapshot, firstSeq: try Self.firstSeq(db, path: database.url.path))
-        dataVersion = try Self.dataVersion(db)
-    }
-
-    /// Points the journal at the saved steps the core kept. A core with a
-    /// smaller limit than the file's history keeps only the newest steps; the
-    /// older rows stay until the next trim deletes everything below them.
-    private func adopt(_ snapshot: TodoDatabase.Snapshot, firstSeq: Int64) {
-        let dropped = snapshot.steps.count - core.history().steps.count
-        journal.reset(to: snapshot, firstSeq: firstSeq + Int64(max(0, dropped)))
+    static func load(_ db: Database, path: String) throws -> Loaded {
+        let snapshot = try TodoDatabase.load(db, path: path)
+        return Loaded(
+            state: snapshot.state, items: ItemRows(ranks: snapshot.ranks), head: snapshot.head,
+            epoch: snapshot.epoch, dataVersion: try dataVersion(db), overview: nil)
     }
 
     private func startPolling(every interval: TimeInterval) {
@@ -215,7 +440,13 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            let changed = (try? self.database.queue.read { db in try self.catchUp(db) }) ?? false
+            let changed = (try? self.database.queue.read { db -> Bool in
+                let known = self.lock.withLock { self.loaded.dataVersion }
+                guard try Self.dataVersion(db) != known else { return false }
+                let fresh = try Self.load(db, path: self.database.url.path)
+                self.lock.withLock { self.loaded = fresh }
+                return true
+            }) ?? false
             if changed { self.subscribers.notify() }
         }
         timer.resume()
@@ -224,21 +455,6 @@ public final class SQLiteStore: AppStore, @unchecked Sendable {
 
     private static func dataVersion(_ db: Database) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
-    }
-
-    private static func firstSeq(_ db: Database, path: String) throws -> Int64 {
-        let bounds = try Row.fetchOne(
-            db, sql: "SELECT min(seq) AS low, max(seq) AS high, count(*) AS n, count(seq) = count(*) AND total(typeof(seq) != 'integer') = 0 AS integral FROM step"
-        )
-        guard let bounds, let low = try bounds.decode(Int64?.self, atIndex: 0),
-              let high = try bounds.decode(Int64?.self, atIndex: 1) else { return 1 }
-        let count = try bounds.decode(Int64.self, atIndex: 2)
-        let integral = try bounds.decode(Bool?.self, atIndex: 3) ?? false
-        // Numbers far from 1 would overflow as steps are added: no store numbers its steps so.
-        guard integral, low >= 1, high < Int64.max / 2, high - low + 1 == count else {
-            throw StoreError.corrupt(path: path, detail: "the history steps are not numbered 1, 2, 3, … without gaps")
-        }
-        return low
     }
 }
 

@@ -7,15 +7,13 @@ import Todos
 /// in one file opened in WAL mode, its schema made and upgraded by a
 /// `DatabaseMigrator`.
 ///
-/// Tables:
-/// - `item(id, rank, body)`: one row per item; `rank` orders the list (a
-///   number between its neighbours', so inserting anywhere writes one row);
-///   `body` is the item in the documented JSON format.
-/// - `step(seq, name, date, lastChangeDate, coalescingKey, changes)`: one row
-///   per history step, oldest first by `seq`; `changes` is the JSON array of
-///   the changes that cross it (undo changes for done steps, redo changes for
-///   undone ones).
-/// - `meta(key, value)`: `position`, the number of done steps.
+/// Tables (schema v2; see docs/json-format.md, "The SQLite file"):
+/// - `item`: one row per item (``ItemRecord``), a column per field; `rank`
+///   orders the list (a number between its neighbours', so inserting
+///   anywhere writes one row).
+/// - `step`: the history as an append-only log (``StepRecord``): one row per
+///   change, undo and redo, with the changes that made it and revert it.
+/// - `meta(key, value)`: `epoch`, counted up by each reset.
 struct TodoDatabase: Sendable {
     let queue: DatabaseQueue
     let url: URL
@@ -23,8 +21,12 @@ struct TodoDatabase: Sendable {
     /// a full disk), thrown by every write; `nil` when it can be written.
     let readOnlyError: StoreError?
 
-    static let migrator: DatabaseMigrator = {
+    /// The migrations of the file at `path` (named in the errors of a
+    /// migration that finds damage).
+    static func migrator(path: String) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
+        // v1: an item's fields as one JSON body, the history as rows that
+        // undo and redo rewrote, and the position in `meta`.
         migrator.registerMigration("v1") { db in
             try db.execute(sql: "PRAGMA application_id = \(DatabaseFile.applicationID)")
             try db.create(table: "item") { table in
@@ -46,8 +48,12 @@ struct TodoDatabase: Sendable {
             }
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('position', 0)")
         }
+        // v2: items in columns, the history as an append-only log.
+        migrator.registerMigration("v2") { db in
+            try migrateV1ToV2(db, path: path)
+        }
         return migrator
-    }()
+    }
 
     /// Opens (creating if needed) the database at `url` after checking that
     /// an existing file is a Rewind database this version can read. Opening
@@ -60,7 +66,7 @@ struct TodoDatabase: Sendable {
     init(url: URL, durability: SQLiteStore.Durability = .powerLoss) throws {
         self.url = url
         let directory = url.deletingLastPathComponent().path
-        let upToDate = try DatabaseFile.check(url, migrator: Self.migrator)
+        let upToDate = try DatabaseFile.check(url, migrator: Self.migrator(path: url.path))
         if let unwritable = Self.unwritablePath(url) {
             let error: StoreError = unwritable == directory ? .readOnly(path: directory) : .readOnlyFile(path: unwritable)
             guard upToDate else { throw error }
@@ -88,7 +94,7 @@ struct TodoDatabase: Sendable {
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             // An up-to-date file is only read: migrating it anyway would be a
             // write transaction, and a wait for the disk, on every open.
-            if !upToDate { try Self.migrate(queue) }
+            if !upToDate { try Self.migrate(queue, path: url.path) }
             try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
             self.queue = queue
             readOnlyError = nil
@@ -119,7 +125,8 @@ struct TodoDatabase: Sendable {
     /// two processes creating a database at once may both run `v1`; the
     /// second then fails (the table exists) after the first committed it,
     /// and its failure is no failure when every migration is now applied.
-    private static func migrate(_ queue: DatabaseQueue) throws {
+    private static func migrate(_ queue: DatabaseQueue, path: String) throws {
+        let migrator = migrator(path: path)
         do {
             try migrator.migrate(queue)
         } catch {
@@ -129,26 +136,25 @@ struct TodoDatabase: Sendable {
 
     // MARK: Loading
 
-    /// Everything saved: the state, its ranks, the steps and the position.
+    /// What opening reads: the items and their ranks, and the head of the log.
     struct Snapshot {
         var state: AppState
         var ranks: [UUID: Double]
-        var steps: [HistoryStep<AppState.Change>]
-        var position: Int
+        var head: LogHead
+        var epoch: Int64
     }
 
-    /// Reads everything saved. Throws ``StoreError/corrupt(path:detail:)``
-    /// naming the first item or step that does not decode, or when SQLite
-    /// finds damaged pages while reading them.
+    /// Reads the items and where the history stands; the history's steps
+    /// are read when they are crossed or shown. Throws
+    /// ``StoreError/corrupt(path:detail:)`` naming the first item that does
+    /// not decode, or when SQLite finds damaged pages while reading them.
     ///
-    /// Item bodies in the usual shape, and the changes of steps that added an
-    /// item, are read by ``RowBodyReader``, without `Codable`; the others are decoded by
-    /// `JSONDecoder` in one call each (one array made of the rows' documents),
-    /// since a decoder call costs several microseconds of set-up. Only when
-    /// such an array does not decode are its rows decoded one by one, to name
+    /// The due dates and locations, JSON documents, are decoded by one
+    /// `JSONDecoder` call for all rows (a call costs several microseconds of
+    /// set-up); only when that fails are they decoded one by one, to name
     /// the bad one.
     ///
-    /// - Complexity: O(*n* + *s*) for *n* items and *s* steps.
+    /// - Complexity: O(*n*) for *n* items, O(1) for the history.
     static func load(_ db: Database, path: String) throws -> Snapshot {
         try readingSaved(path: path) { try loadRows(db, path: path) }
     }
@@ -167,29 +173,36 @@ struct TodoDatabase: Sendable {
 
     private static func loadRows(_ db: Database, path: String) throws -> Snapshot {
         let decoder = TodoJSON.makeDecoder(reading: .store)
-
-        var itemRanks: [Double] = []
-        var bodies = DocumentColumn(fast: RowBodyReader.item)
-        // The ids of the rows left to JSONDecoder, to name a bad one.
-        var otherIDs: [String] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, rank, body FROM item ORDER BY rank, id")
+        var records: [ItemRecord] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRecord.selection) FROM item ORDER BY rank, id")
         while let row = try rows.next() {
-            let id = (try? row.decode(String?.self, atIndex: 0)) ?? nil
             do {
-                itemRanks.append(try row.decode(Double.self, atIndex: 1))
+                records.append(try ItemRecord(row: row))
             } catch {
-                throw StoreError.corrupt(path: path, detail: "item \(id ?? "?") has no rank")
+                let id = (try? row.decode(String?.self, atIndex: 0)) ?? nil
+                throw StoreError.corrupt(path: path, detail: "item \(id ?? "?") has a missing or malformed field: \(error)")
             }
-            let leftToDecoder = try row.withUnsafeData(atIndex: 2) { bodies.append($0) }
-            if leftToDecoder { otherIDs.append(id ?? "?") }
         }
-        let items = try bodies.values(decoder) { index, error in
-            StoreError.corrupt(path: path, detail: "item \(otherIDs[index]) does not decode: \(error)")
+        var dues = DocumentColumn<TodoDate>()
+        var locations = DocumentColumn<Location>()
+        for record in records {
+            dues.append(record.due)
+            locations.append(record.location)
         }
+        let due = try dues.values(decoder, unknown: .unknown) { index, error in
+            StoreError.corrupt(path: path, detail: "the due date of item \(records[index].id) does not decode: \(error)")
+        }
+        let location = try locations.values(decoder, unknown: .unknown) { index, error in
+            StoreError.corrupt(path: path, detail: "the location of item \(records[index].id) does not decode: \(error)")
+        }
+        var items: [TodoItem] = []
+        items.reserveCapacity(records.count)
         var ranks: [UUID: Double] = [:]
-        ranks.reserveCapacity(items.count)
-        for (item, rank) in zip(items, itemRanks) {
-            ranks[item.id] = rank
+        ranks.reserveCapacity(records.count)
+        for (index, record) in records.enumerated() {
+            let item = try record.item(due: due[index], location: location[index], path: path)
+            items.append(item)
+            ranks[item.id] = record.rank
         }
         let list: TodoList
         do {
@@ -197,131 +210,51 @@ struct TodoDatabase: Sendable {
         } catch {
             throw StoreError.corrupt(path: path, detail: "\(error)")
         }
+        let head = try HistoryLog(path: path).head(db)
+        let epoch = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") ?? 0
+        return Snapshot(state: AppState(todos: list), ranks: ranks, head: head, epoch: epoch)
+    }
+}
 
-        var headers: [(name: String, date: Double, lastChangeDate: Double, coalescingKey: String?)] = []
-        var changes = DocumentColumn(fast: RowBodyReader.changes)
-        let stepRows = try Row.fetchCursor(db, sql: "SELECT name, date, lastChangeDate, coalescingKey, changes FROM step ORDER BY seq")
-        while let row = try stepRows.next() {
-            do {
-                headers.append((
-                    try row.decode(String.self, atIndex: 0), try row.decode(Double.self, atIndex: 1),
-                    try row.decode(Double.self, atIndex: 2), try row.decode(String?.self, atIndex: 3)
-                ))
-            } catch {
-                throw StoreError.corrupt(path: path, detail: "history step \(headers.count + 1) has a missing or malformed name or date")
-            }
-            _ = try row.withUnsafeData(atIndex: 4) { changes.append($0) }
-        }
-        let stepChanges = try changes.values(decoder) { _, error in
-            StoreError.corrupt(path: path, detail: "a history step does not decode: \(error)")
-        }
-        var steps: [HistoryStep<AppState.Change>] = []
-        steps.reserveCapacity(headers.count)
-        for (header, changes) in zip(headers, stepChanges) {
-            steps.append(HistoryStep(
-                name: header.name,
-                date: Date(timeIntervalSinceReferenceDate: header.date),
-                lastChangeDate: Date(timeIntervalSinceReferenceDate: header.lastChangeDate),
-                coalescingKey: header.coalescingKey,
-                changes: changes))
-        }
-        let position = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'position'") ?? steps.count
-        guard (0...steps.count).contains(position) else {
-            throw StoreError.corrupt(path: path, detail: "the history position \(position) lies outside its \(steps.count) steps")
-        }
-        return Snapshot(state: AppState(todos: list), ranks: ranks, steps: steps, position: position)
+/// The values of a column of JSON documents, `NULL` meaning a default:
+/// the documents are decoded by one `JSONDecoder` call, as one array.
+struct DocumentColumn<Value: Decodable> {
+    private var documents = Data("[".utf8)
+    private var rows: [Int] = []
+    private var ranges: [Range<Int>] = []
+    private var count = 0
+
+    /// Adds the next row's document (`nil` for SQL `NULL`).
+    mutating func append(_ document: String?) {
+        defer { count += 1 }
+        guard let document else { return }
+        if !rows.isEmpty { documents.append(UInt8(ascii: ",")) }
+        let start = documents.count
+        documents.append(contentsOf: document.utf8)
+        ranges.append(start..<documents.count)
+        rows.append(count)
     }
 
-    /// Decodes the `count` documents that `documents` holds, in one call when
-    /// they decode; otherwise one by one, throwing `failure(index, error)`
-    /// for the first that does not.
-    static func decodeAll<Value: Decodable>(
-        _ type: Value.Type, from documents: JSONArrayBuilder, count: Int, _ decoder: JSONDecoder,
-        failure: (Int, any Error) -> StoreError
-    ) throws -> [Value] {
-        // A body that is not one document (`{…},{…}`, or empty) makes the
-        // array fail to decode or have another count; both go the slow way.
-        if let all = try? decoder.decode([Value].self, from: documents.array), all.count == count {
-            return all
+    /// Every row's value, in order: `unknown` for `NULL`, else the decoded
+    /// document. Throws `failure(row, error)` for the first that does not decode.
+    func values(_ decoder: JSONDecoder, unknown: Value, failure: (Int, any Error) -> StoreError) throws -> [Value] {
+        var values = [Value](repeating: unknown, count: count)
+        guard !rows.isEmpty else { return values }
+        var array = documents
+        array.append(UInt8(ascii: "]"))
+        if let all = try? decoder.decode([Value].self, from: array), all.count == rows.count {
+            for (row, value) in zip(rows, all) { values[row] = value }
+            return values
         }
-        var values: [Value] = []
-        values.reserveCapacity(count)
-        for index in 0..<count {
+        // A document that is not one value (`{…},{…}`) or does not decode: find it.
+        for (row, range) in zip(rows, ranges) {
             do {
-                values.append(try decoder.decode(Value.self, from: documents.document(at: index)))
+                values[row] = try decoder.decode(Value.self, from: documents.subdata(in: range))
             } catch {
-                throw failure(index, error)
+                throw failure(row, error)
             }
         }
         return values
-    }
-}
-
-/// The values of a column of JSON documents, row by row: those that a fast
-/// reader takes at once, the others gathered for one `JSONDecoder` call.
-struct DocumentColumn<Value: Decodable> {
-    private let fast: (UnsafeRawBufferPointer) -> Value?
-    private var read: [Value?] = []
-    private var others = JSONArrayBuilder()
-    private var otherRows: [Int] = []
-
-    /// A column whose documents `fast` reads when it can (`nil` when it cannot).
-    init(fast: @escaping (UnsafeRawBufferPointer) -> Value?) {
-        self.fast = fast
-    }
-
-    /// Adds the next row's document (`nil` for SQL `NULL`). Returns whether
-    /// it is left to `JSONDecoder`.
-    @discardableResult
-    mutating func append(_ document: Data?) -> Bool {
-        if let value = document?.withUnsafeBytes(fast) {
-            read.append(value)
-            return false
-        }
-        read.append(nil)
-        otherRows.append(read.count - 1)
-        others.append(document)
-        return true
-    }
-
-    /// Every row's value, in order, decoding the documents left to `decoder`.
-    /// Throws `failure(index, error)` for the first of those that does not
-    /// decode, `index` counting only the documents left to the decoder.
-    func values(_ decoder: JSONDecoder, failure: (Int, any Error) -> StoreError) throws -> [Value] {
-        var values = read
-        let decoded = try TodoDatabase.decodeAll(Value.self, from: others, count: otherRows.count, decoder, failure: failure)
-        for (row, value) in zip(otherRows, decoded) {
-            values[row] = value
-        }
-        return values.compactMap { $0 }
-    }
-}
-
-/// The bytes of a JSON array made of documents appended one by one, which
-/// also gives back each document on its own.
-struct JSONArrayBuilder {
-    private var bytes = Data("[".utf8)
-    private var ranges: [Range<Int>] = []
-
-    /// Appends a document (`nil`, for SQL `NULL`, appends an empty one,
-    /// which does not decode).
-    mutating func append(_ document: Data?) {
-        if !ranges.isEmpty { bytes.append(UInt8(ascii: ",")) }
-        let start = bytes.count
-        if let document { bytes.append(document) }
-        ranges.append(start..<bytes.count)
-    }
-
-    /// The array: `[`, the documents separated by commas, `]`.
-    var array: Data {
-        var array = bytes
-        array.append(UInt8(ascii: "]"))
-        return array
-    }
-
-    /// The document appended `index`th.
-    func document(at index: Int) -> Data {
-        bytes.subdata(in: ranges[index])
     }
 }
 

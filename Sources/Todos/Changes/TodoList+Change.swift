@@ -63,8 +63,9 @@ extension TodoList: Reversible {
     /// positions, every field and `changed` dates included.
     ///
     /// - Throws: ``TodoError``; the list is then unchanged.
-    /// - Complexity: O(1) for `add` and `update`, O(*k*) to replace *k*
-    ///   items, O(*n*) for changes that need positions or visit all items.
+    /// - Complexity: O(1) for `update`, O(log *n*) for `add`, `insert`,
+    ///   `remove` and `move`, O(*k*) to replace *k* items, O(*k* log *n*)
+    ///   to restore them, O(*n*) at most for changes that visit all items.
     public mutating func apply(_ change: Change) throws(TodoError) -> Change {
         switch change {
         case .add(let item):
@@ -99,18 +100,19 @@ extension TodoList: Reversible {
     }
 
     private mutating func insert(_ item: TodoItem, at position: Int) throws(TodoError) -> Change {
-        guard itemsByID[item.id] == nil else { throw .duplicateItem(item.id) }
-        guard (0...count).contains(position) else { throw .positionOutOfRange(position, valid: 0...count) }
-        ids.insert(item.id, at: position)
+        // The order refuses both a duplicate and a position out of range.
+        guard ids.insert(item.id, at: position) else {
+            guard itemsByID[item.id] == nil else { throw .duplicateItem(item.id) }
+            throw .positionOutOfRange(position, valid: 0...count)
+        }
         itemsByID[item.id] = item
         return .remove(item.id)
     }
 
     private mutating func remove(_ id: UUID) throws(TodoError) -> Change {
-        guard let position = position(of: id), let item = itemsByID.removeValue(forKey: id) else {
+        guard let position = ids.remove(id), let item = itemsByID.removeValue(forKey: id) else {
             throw .itemNotFound(id)
         }
-        ids.remove(at: position)
         return .insert(item, at: position)
     }
 
@@ -120,12 +122,11 @@ extension TodoList: Reversible {
         if let missing = removed.first(where: { itemsByID[$0] == nil }) { throw .itemNotFound(missing) }
         var placements: [Placement] = []
         placements.reserveCapacity(doomed.count)
-        for (position, id) in ids.enumerated() where doomed.contains(id) {
+        for (id, position) in ids.remove(doomed) {
             if let item = itemsByID.removeValue(forKey: id) {
                 placements.append(Placement(item, at: position))
             }
         }
-        ids.removeAll { doomed.contains($0) }
         return .restore(placements)
     }
 
@@ -145,24 +146,13 @@ extension TodoList: Reversible {
             }
             previous = placement.position
         }
-        // One merge pass: O(n + k) instead of k insertions of O(n) each.
-        var merged: [UUID] = []
-        merged.reserveCapacity(finalCount)
-        var pending = placements[...]
-        var existing = ids[...]
-        while merged.count < finalCount {
-            if let next = pending.first, next.position == merged.count {
-                merged.append(next.item.id)
-                itemsByID[next.item.id] = next.item
-                pending = pending.dropFirst()
-            } else if let id = existing.first {
-                merged.append(id)
-                existing = existing.dropFirst()
-            } else {
-                break
-            }
+        // In ascending order each item goes straight to its final position:
+        // the ones after it are not there yet.
+        itemsByID.reserveCapacity(finalCount)
+        for placement in placements {
+            ids.insert(placement.item.id, at: placement.position)
+            itemsByID[placement.item.id] = placement.item
         }
-        ids = merged
         return .removeItems(placements.map(\.item.id))
     }
 
@@ -182,10 +172,9 @@ extension TodoList: Reversible {
     }
 
     private mutating func move(_ id: UUID, to target: Int) throws(TodoError) -> Change {
-        guard let position = position(of: id) else { throw .itemNotFound(id) }
+        guard contains(id: id) else { throw .itemNotFound(id) }
         guard (0..<count).contains(target) else { throw .positionOutOfRange(target, valid: 0...(count - 1)) }
-        ids.remove(at: position)
-        ids.insert(id, at: target)
+        guard let position = ids.move(id, to: target) else { throw .itemNotFound(id) }
         return .move(id, to: position)
     }
 

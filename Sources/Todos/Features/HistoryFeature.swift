@@ -1,10 +1,13 @@
 import Foundation
 
-/// Creates the history feature: `.history(.cmd(.undo))`, `.redo` and
-/// `.jump(to:)` move the store's history and are acknowledged on `output`.
-public func createHistoryFeature(store: any AppStore, output: @escaping MessageHandler) -> MessageHandler {
-    let navigator = HistoryNavigator(store: store) { response in output(.history(.ack(response))) }
-    return { message in
-        if case .history(.cmd(let command)) = message { navigator.request(to: command) }
+/// The history feature: undo, redo and jump over one store's history.
+/// ``AppDomain`` routes the history requests to it.
+public struct HistoryFeature: Sendable {
+    /// Moves through the history.
+    public let navigator: HistoryNavigator
+
+    /// Creates the feature over `store`.
+    public init(store: any AppStore) {
+        navigator = HistoryNavigator(store: store)
     }
 }

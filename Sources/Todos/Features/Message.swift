@@ -1,93 +1,40 @@
 import Foundation
 
-/// Everything that flows through the app domain: commands from a user
-/// interface (`cmd`) and acknowledgements from the features (`ack`).
+/// Everything a user interface asks of the app domain, as the domain's
+/// receivers see it: each value wraps the request of one use case.
+///
+/// A caller does not build these: it calls ``AppDomain/send(_:)-(ItemAdder.Request)``
+/// with the request, which reads the same and returns the typed answer.
 ///
 /// ```swift
-/// app(.todos(.cmd(.create(.init(title: "Buy milk"), at: nil))))
-/// app(.todos(.cmd(.finish(ids: [milk.id]))))
-/// app(.history(.cmd(.undo)))              // rootHandler gets .history(.ack(.undone(name: "Complete “Buy milk”")))
+/// let milk = try await app.send(.create(.init(title: "Buy milk"), at: nil))   // .todos(.add(…))
+/// try await app.send(.finish([milk.id]))                                     // .todos(.update(…))
+/// try await app.send(.undo)                                                  // .history(.undo)
 /// ```
 public enum Message: Equatable, Sendable {
-    /// Messages of the to-do list.
+    /// A request to the to-do list feature.
     case todos(Todos)
-    /// Messages of the undo history.
+    /// A request to the history feature: undo, redo, jump(to:).
     case history(History)
 
-    /// Messages of the to-do list.
+    /// The requests of the to-do list, by use case.
     public enum Todos: Equatable, Sendable {
-        /// A command.
-        case cmd(CMD)
-        /// An acknowledgement.
-        case ack(ACK)
-
-        /// What a user interface asks of the to-do list.
-        public enum CMD: Equatable, Sendable {
-            /// Appends a made item.
-            case add(item: TodoItem)
-            /// Makes an item from a draft (id and date injected) and appends it, or inserts it at a position.
-            case create(draft: TodoItem.Draft, at: Int?)
-            /// Inserts a made item so that it ends up at a position.
-            case insert(item: TodoItem, at: Int)
-            /// Removes an item (by its id); a missing one is acknowledged as not found.
-            case remove(item: TodoItem)
-            /// Removes several items as one step.
-            case removeItems(ids: [UUID])
-            /// Removes every completed item as one step.
-            case clearFinished
-            /// Replaces an item by a new version with the same id (the seed's update).
-            case update(item: TodoItem)
-            /// Alters fields of an item.
-            case alter(id: UUID, changes: [TodoItem.Change])
-            /// Completes items as one step.
-            case finish(ids: [UUID])
-            /// Reopens items as one step.
-            case unfinish(ids: [UUID])
-            /// Completes every item.
-            case finishAll
-            /// Reopens every item.
-            case unfinishAll
-            /// Moves an item so that it ends up at a position.
-            case move(id: UUID, to: Int)
-            /// Makes these items the whole list (import).
-            case replaceAll(items: [TodoItem])
-            /// Replaces known items and appends new ones (import by merging).
-            case merge(items: [TodoItem])
-        }
-
-        /// What the to-do list feature answers.
-        public enum ACK: Equatable, Sendable {
-            /// An item was added.
-            case added(item: TodoItem)
-            /// Items were removed, as they were.
-            case removed(items: [TodoItem])
-            /// Items were changed; their new versions.
-            case updated(items: [TodoItem])
-            /// An item was moved to a position.
-            case moved(item: TodoItem, to: Int)
-            /// Items were imported.
-            case imported(count: Int)
-            /// The command changed nothing, and this is why.
-            case failed(TodoFailure)
-        }
+        /// Adds, inserts or creates an item (``ItemAdder``).
+        case add(ItemAdder.Request)
+        /// Removes items (``ItemRemover``).
+        case remove(ItemRemover.Request)
+        /// Changes items (``ItemUpdater``).
+        case update(ItemUpdater.Request)
+        /// Moves an item (``ItemMover``).
+        case move(ItemMover.Request)
+        /// Imports items (``ListImporter``).
+        case `import`(ListImporter.Request)
     }
 
-    /// Messages of the undo history.
-    public enum History: Equatable, Sendable {
-        /// A command.
-        case cmd(CMD)
-        /// An acknowledgement.
-        case ack(ACK)
-
-        /// What a user interface asks of the history: undo, redo, jump(to:).
-        public typealias CMD = HistoryNavigator.Request
-
-        /// What the history feature answers: undone(name:), redone(name:),
-        /// jumped(to:), nothingToUndo, nothingToRedo, failed(_:).
-        public typealias ACK = HistoryNavigator.Response
-    }
+    /// The requests of the undo history (``HistoryNavigator``).
+    public typealias History = HistoryNavigator.Request
 }
 
-/// A function that takes messages: a feature's input, or the root handler
-/// that receives every acknowledgement.
+/// A function that takes messages: a receiver of the app domain, which sees
+/// every request before it is handled (to log it, say).
 public typealias MessageHandler = @Sendable (Message) -> Void

@@ -70,6 +70,28 @@ public struct TodoItem: Identifiable, Equatable, Hashable, Sendable {
         self.changed = (changed ?? created).roundedToMilliseconds
     }
 
+    /// Recreates an item as a store saved it, field by field.
+    ///
+    /// The title is checked as ``init(id:title:details:state:due:location:created:changed:)``
+    /// checks it, and the location's values too; the due date's range is not,
+    /// since older versions saved dates outside ``TodoDate/validDates`` and
+    /// such an item must still open (changing its due date puts it in range).
+    ///
+    /// - Throws: ``TodoError`` when the title or the location is invalid.
+    public init(
+        restoring id: UUID, title: String, details: String, state: State, due: TodoDate, location: Location,
+        created: Date, changed: Date
+    ) throws(TodoError) {
+        self.id = id
+        self.title = try TodoItem.validatedTitle(title)
+        self.details = details
+        self.state = state
+        self.due = try due.validated(checkingRange: false)
+        self.location = try location.validated()
+        self.created = created.roundedToMilliseconds
+        self.changed = changed.roundedToMilliseconds
+    }
+
     /// Whether the item is done.
     public var isFinished: Bool { state == .finished }
 

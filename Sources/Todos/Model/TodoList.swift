@@ -6,25 +6,25 @@ import Foundation
 /// returns the change that reverts it (``apply(_:)``), so a ``History`` of a
 /// list keeps small inverses, never copies of the list.
 ///
-/// Items are kept in a dictionary by id beside an array of ids in list
-/// order: altering an item touches one dictionary entry; adding appends one
-/// id. Changes that need an item's position (remove, insert, move) scan the
-/// id array from the end, where recent items are.
+/// Items are kept in a dictionary by id beside their ids in list order
+/// (``OrderedIDs``): altering an item touches one dictionary entry; adding,
+/// inserting, removing or moving one, and finding its position, take
+/// O(log *n*) in the order of ids.
 public struct TodoList: Equatable, Hashable, Sendable {
     /// The ids of the items in list order.
-    public internal(set) var ids: [UUID]
+    public internal(set) var ids: OrderedIDs
     var itemsByID: [UUID: TodoItem]
 
     /// Creates an empty list.
     public init() {
-        ids = []
+        ids = OrderedIDs()
         itemsByID = [:]
     }
 
     /// Creates a list of `items` in this order.
     ///
     /// - Throws: ``TodoError/duplicateItem(_:)`` when two items share an id.
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*n* log *n*).
     public init(items: [TodoItem]) throws(TodoError) {
         self.init()
         ids.reserveCapacity(items.count)
@@ -57,9 +57,9 @@ public struct TodoList: Equatable, Hashable, Sendable {
 
     /// The item at `position` in list order, or `nil` when there is none.
     ///
-    /// - Complexity: O(1).
+    /// - Complexity: O(log *n*).
     public func item(at position: Int) -> TodoItem? {
-        ids.indices.contains(position) ? itemsByID[ids[position]] : nil
+        ids.id(at: position).flatMap { itemsByID[$0] }
     }
 
     /// Whether an item with `id` is in the list.
@@ -71,9 +71,8 @@ public struct TodoList: Equatable, Hashable, Sendable {
 
     /// The position of the item with `id` in list order, or `nil`.
     ///
-    /// - Complexity: O(*n*), fastest for recently added items.
+    /// - Complexity: O(log *n*).
     public func position(of id: UUID) -> Int? {
-        guard itemsByID[id] != nil else { return nil }
-        return ids.lastIndex(of: id)
+        ids.position(of: id)
     }
 }

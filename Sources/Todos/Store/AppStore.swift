@@ -7,19 +7,26 @@ import Rewind
 /// Use cases and features talk only to this protocol, so a test passes an
 /// ``InMemoryStore`` and the app a persistent one (`TodoStore` module).
 ///
-/// Every method is synchronous and safe to call from any thread or task:
-/// implementations serialize access (``InMemoryStore`` with a lock). A change
-/// returns only after it is applied and, for a persistent store, committed.
+/// Every method is `async` and runs the store's work where the store keeps
+/// it (its own executor or queue, never Swift's cooperative pool), one
+/// operation at a time. A change returns only after it is applied and, for a
+/// persistent store, committed.
+///
+/// ```swift
+/// let store = InMemoryStore(now: { Date() })
+/// try await store.change(.add(milk))
+/// let titles = try await store.read { state in state.todos.items.map(\.title) }
+/// try await store.undo()                       // "Add “Buy milk”"
+/// ```
 public protocol AppStore: AnyObject, Sendable {
-    /// The current state.
+    /// Runs `body` with the current state, without copying it, where the
+    /// store works, and returns what `body` returns.
     ///
-    /// Holding the returned value while the store changes makes the next
-    /// change copy the list; prefer ``read(_:)`` for a quick look.
-    func state() -> AppState
+    /// - Throws: What `body` throws, or the store's error when it cannot read.
+    func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result
 
-    /// Runs `body` with the current state without copying it, and returns
-    /// what `body` returns. Do not call the store from `body`.
-    func read<Result>(_ body: (AppState) throws -> Result) rethrows -> Result
+    /// The named steps and the current position.
+    func history() async throws -> HistoryOverview
 
     /// Applies `changes` in order as one undo step and returns the recorded
     /// step (its changes are the inverses). Clears the redo steps.
@@ -29,58 +36,78 @@ public protocol AppStore: AnyObject, Sendable {
     /// - Throws: ``TodoError`` when a change is refused, or the store's error
     ///   when it cannot save; state and history are then unchanged.
     @discardableResult
-    func change(_ changes: [AppState.Change], named name: String?) throws -> HistoryStep<AppState.Change>
+    func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change>
 
     /// Reverts the newest done step and returns its name, or `nil` when there
     /// is nothing to undo.
     @discardableResult
-    func undo() throws -> String?
+    func undo() async throws -> String?
 
     /// Repeats the newest undone step and returns its name, or `nil` when
     /// there is nothing to redo.
     @discardableResult
-    func redo() throws -> String?
+    func redo() async throws -> String?
 
     /// Moves the history to `position` (0 is before the first step).
     ///
     /// - Throws: ``HistoryError/positionOutOfRange(_:valid:)`` and the like.
-    func jump(to position: Int) throws
-
-    /// The named steps and the current position.
-    func history() -> HistoryOverview
+    func jump(to position: Int) async throws
 
     /// Empties the state and the history.
-    func reset() throws
+    func reset() async throws
 
-    /// Calls `callback` after every change of state or history, including
-    /// changes another process made to a shared persistent store.
-    @discardableResult
-    func updated(_ callback: @escaping @Sendable () -> Void) -> StoreSubscription
+    /// A stream with an element after every change of state or history,
+    /// including changes another process made to a shared persistent store.
+    /// It ends when the store is destroyed; stop reading (cancel the task)
+    /// to unsubscribe.
+    func updates() async -> AsyncStream<Void>
 
     /// Removes the store's data for good (a persistent store deletes its
-    /// files); the store is empty afterwards.
-    func destroy() throws
+    /// files); the store is empty afterwards and its update streams end.
+    func destroy() async throws
 }
 
 extension AppStore {
+    /// The current state (a copy: prefer ``read(_:)`` for a quick look).
+    public func state() async throws -> AppState {
+        try await read { $0 }
+    }
+
     /// Applies `changes` as one undo step named after what they do.
     @discardableResult
-    public func change(_ changes: AppState.Change...) throws -> HistoryStep<AppState.Change> {
-        try change(changes, named: nil)
+    public func change(_ changes: AppState.Change...) async throws -> HistoryStep<AppState.Change> {
+        try await change(changes, named: nil)
     }
 }
 
-/// A subscription to a store's updates; ``cancel()`` ends it.
-public final class StoreSubscription: Sendable {
-    private let onCancel: @Sendable () -> Void
+/// The update streams of one store: a store keeps one, confined with it,
+/// and calls ``notify()`` after every operation.
+public struct StoreUpdates: Sendable {
+    private var continuations: [AsyncStream<Void>.Continuation] = []
 
-    /// Creates a subscription that runs `onCancel` when cancelled.
-    public init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = onCancel
+    /// No streams yet.
+    public init() {}
+
+    /// A new stream that gets an element at every ``notify()``. Elements
+    /// that pile up while nobody reads are kept, so a reader counts every
+    /// change.
+    public mutating func subscribe() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        continuations.append(continuation)
+        return stream
     }
 
-    /// Stops the updates.
-    public func cancel() {
-        onCancel()
+    /// Tells every open stream, and forgets the ones whose reader stopped.
+    public mutating func notify() {
+        continuations.removeAll { continuation in
+            if case .terminated = continuation.yield() { return true }
+            return false
+        }
+    }
+
+    /// Ends every stream.
+    public mutating func finishAll() {
+        for continuation in continuations { continuation.finish() }
+        continuations.removeAll()
     }
 }

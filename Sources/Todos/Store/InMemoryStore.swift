@@ -1,277 +1,107 @@
 import Foundation
 import Rewind
 
-/// A store that keeps state and undo history in memory, in a
-/// `History<AppState>`: the store for tests and `--in-memory` runs, and the
-/// core that persistent stores build on by passing a ``StoreJournal``.
+/// A store that keeps state and undo history in memory: the store for tests
+/// and `--in-memory` runs.
 ///
 /// ```swift
 /// let store = InMemoryStore(now: { clock.now })
-/// try store.change(.add(milk))
-/// store.history().undoTitle     // "Undo Add “Buy milk”"
-/// try store.undo()
+/// try await store.change(.add(milk))
+/// try await store.history().undoTitle     // "Undo Add “Buy milk”"
+/// try await store.undo()
 /// ```
 ///
-/// It is a class guarded by a lock, so it can be shared by concurrent tasks;
-/// every operation runs alone. Update callbacks run after the lock is released,
-/// on the thread that made the change.
-public final class InMemoryStore: AppStore, @unchecked Sendable {
-    private let lock = NSLock()
-    private let limit: Int?
-    private let now: @Sendable () -> Date
-    private let journal: (any StoreJournal)?
-    private var timeline: History<AppState>
-    private var pendingEvents: [HistoryEvent<AppState.Change>] = []
-    private var subscribers: [Int: @Sendable () -> Void] = [:]
-    private var nextSubscriber = 0
+/// It is an actor on an executor of its own (``StoreExecutor``): every
+/// operation runs alone, and a long one (restoring thousands of items) holds
+/// none of the threads of Swift's cooperative pool.
+public actor InMemoryStore: AppStore {
+    private let executor = StoreExecutor(label: "rewind.store.memory")
+    private let core: StoreCore
+    private var updateStreams = StoreUpdates()
+
+    /// The executor the store's work runs on.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
 
     /// Creates a store holding `state` and no history.
     ///
     /// - Parameters:
     ///   - limit: The most undo steps to keep; `nil` keeps all.
     ///   - now: The clock that dates steps; dates are rounded to milliseconds.
-    ///   - journal: Where to write each operation durably, if anywhere.
-    public convenience init(
-        _ state: AppState = AppState(), limit: Int? = nil,
-        now: @escaping @Sendable () -> Date, journal: (any StoreJournal)? = nil
-    ) {
-        // An empty history always restores.
-        self.init(uncheckedState: state, steps: [], position: 0, limit: limit, now: now, journal: journal)
+    public init(_ state: AppState = AppState(), limit: Int? = nil, now: @escaping @Sendable () -> Date) {
+        core = StoreCore(state, limit: limit, now: now)
     }
 
     /// Restores a saved store: `state` is the state after `steps[..<position]`.
     ///
     /// - Throws: ``HistoryError/invalidRestoredPosition(_:stepCount:)``.
-    public convenience init(
+    public init(
         _ state: AppState, steps: [HistoryStep<AppState.Change>], position: Int,
-        limit: Int? = nil, now: @escaping @Sendable () -> Date, journal: (any StoreJournal)? = nil
+        limit: Int? = nil, now: @escaping @Sendable () -> Date
     ) throws {
-        guard (0...steps.count).contains(position) else {
-            throw HistoryError.invalidRestoredPosition(position, stepCount: steps.count)
-        }
-        self.init(uncheckedState: state, steps: steps, position: position, limit: limit, now: now, journal: journal)
+        core = try StoreCore(state, steps: steps, position: position, limit: limit, now: now)
     }
 
-    private init(
-        uncheckedState state: AppState, steps: [HistoryStep<AppState.Change>], position: Int,
-        limit: Int?, now: @escaping @Sendable () -> Date, journal: (any StoreJournal)?
-    ) {
-        self.limit = limit
-        // Steps are dated to the millisecond, like everything the JSON format keeps.
-        self.now = { now().roundedToMilliseconds }
-        self.journal = journal
-        timeline = History(state, limit: limit, now: self.now)
-        timeline = makeHistory(state, steps: steps, position: position)
-    }
-
-    private func makeHistory(_ state: AppState, steps: [HistoryStep<AppState.Change>], position: Int) -> History<AppState> {
-        let made = (try? History(state, steps: steps, position: position, limit: limit, now: now))
-            ?? History(state, limit: limit, now: now)
-        made.observe { [weak self] event in self?.pendingEvents.append(event) }
-        return made
-    }
-
-    // MARK: Reading
-
-    /// The current state.
-    public func state() -> AppState {
-        locked { timeline.model }
-    }
-
-    /// Runs `body` with the current state under the lock, without copying it.
-    public func read<Result>(_ body: (AppState) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(timeline.model)
+    /// Runs `body` with the current state, without copying it.
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) throws -> Result {
+        try core.read(body)
     }
 
     /// The named steps and the current position.
     ///
     /// - Complexity: O(*n*) in the number of steps.
     public func history() -> HistoryOverview {
-        locked { HistoryOverview(timeline) }
+        core.history()
     }
 
-    /// Every saved step with its changes, oldest first, and the position:
-    /// what a persistent store writes when it saves the whole history.
+    /// Every step with its changes, oldest first, and the position.
     public func steps() -> (steps: [HistoryStep<AppState.Change>], position: Int) {
-        locked { (timeline.steps, timeline.position) }
+        core.steps()
     }
-
-    // MARK: Changing
 
     /// Applies `changes` as one undo step; see ``AppStore/change(_:named:)``.
-    ///
-    /// - Complexity: That of the changes (O(1) to add or alter an item) plus
-    ///   O(1) to record the step.
     @discardableResult
     public func change(_ changes: [AppState.Change], named name: String?) throws -> HistoryStep<AppState.Change> {
-        try operate(.change) {
-            guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
-            let before = RedoTail(timeline, limit: limit)
-            let stepName = name ?? timeline.model.stepName(for: changes)
-            try timeline.perform(changes, named: stepName)
-            let performed = pendingEvents.lazy.compactMap { event -> HistoryStep<AppState.Change>? in
-                if case .performed(let step, _, _, _) = event { return step }
-                return nil
-            }.first
-            return (performed ?? HistoryStep(name: stepName, date: now(), changes: []), { [self] in
-                _ = try? timeline.undo()
-                timeline = makeHistory(timeline.model, steps: before.restoring(timeline), position: before.position)
-            })
-        }
+        try notifying { try core.change(changes, named: name) }
     }
 
     /// Reverts the newest done step and returns its name.
     @discardableResult
     public func undo() throws -> String? {
-        try operate(.undo) { [self] in
-            let name = try timeline.undo()
-            return (name, { [self] in if name != nil { _ = try? timeline.redo() } })
-        }
+        try notifying { try core.undo() }
     }
 
     /// Repeats the newest undone step and returns its name.
     @discardableResult
     public func redo() throws -> String? {
-        try operate(.redo) { [self] in
-            let name = try timeline.redo()
-            return (name, { [self] in if name != nil { _ = try? timeline.undo() } })
-        }
+        try notifying { try core.redo() }
     }
 
     /// Moves the history to `position`.
     public func jump(to position: Int) throws {
-        try operate(.jump) { [self] in
-            let start = timeline.position
-            try timeline.jump(to: position)
-            return ((), { [self] in try? timeline.jump(to: start) })
-        }
+        try notifying { try core.jump(to: position) }
     }
 
     /// Empties the state and the history.
     public func reset() throws {
-        try operate(.reset) { [self] in
-            let old = timeline
-            timeline = makeHistory(AppState(), steps: [], position: 0)
-            return ((), { [self] in timeline = old })
-        }
+        try notifying { try core.reset() }
     }
 
-    /// Empties the store and ends every subscription.
+    /// Empties the store and ends every update stream.
     public func destroy() throws {
         try reset()
-        locked { subscribers.removeAll() }
+        updateStreams.finishAll()
     }
 
-    /// Replaces state and history with what another process saved, without
-    /// writing to the journal, and tells the subscribers.
-    ///
-    /// - Throws: ``HistoryError/invalidRestoredPosition(_:stepCount:)``.
-    public func reload(_ state: AppState, steps: [HistoryStep<AppState.Change>], position: Int) throws {
-        guard (0...steps.count).contains(position) else {
-            throw HistoryError.invalidRestoredPosition(position, stepCount: steps.count)
-        }
-        locked { timeline = makeHistory(state, steps: steps, position: position) }
-        notifySubscribers()
+    /// A stream with an element after every operation of this store.
+    public func updates() -> AsyncStream<Void> {
+        updateStreams.subscribe()
     }
 
-    // MARK: Subscribing
-
-    /// Calls `callback` after every operation of this store.
-    @discardableResult
-    public func updated(_ callback: @escaping @Sendable () -> Void) -> StoreSubscription {
-        let id: Int = locked {
-            nextSubscriber += 1
-            subscribers[nextSubscriber] = callback
-            return nextSubscriber
-        }
-        return StoreSubscription { [weak self] in
-            self?.locked { _ = self?.subscribers.removeValue(forKey: id) }
-        }
-    }
-
-    /// Tells every subscriber that the store changed (a persistent store
-    /// calls it when another process changed the shared data).
-    public func notifySubscribers() {
-        for callback in locked({ Array(subscribers.values) }) { callback() }
-    }
-
-    // MARK: Operating
-
-    /// Runs `body` under the lock, writes the journal entry, reverts with the
-    /// returned rollback when the journal fails, then tells subscribers.
-    private func operate<Result>(
-        _ operation: JournalEntry.Operation,
-        _ body: () throws -> (Result, () -> Void)
-    ) throws -> Result {
-        let result: Result
-        do {
-            lock.lock()
-            defer { lock.unlock() }
-            pendingEvents.removeAll()
-            let (value, rollback) = try body()
-            let events = pendingEvents
-            pendingEvents.removeAll()
-            if let journal, operation == .reset || !events.isEmpty {
-                let entry = JournalEntry(
-                    operation: operation, events: events, touchedItemIDs: Self.touched(by: events, operation),
-                    position: timeline.position, stepCount: timeline.stepCount
-                )
-                do {
-                    try journal.write(entry, state: timeline.model)
-                } catch {
-                    rollback()
-                    pendingEvents.removeAll()
-                    throw error
-                }
-            }
-            result = value
-        }
-        notifySubscribers()
+    private func notifying<Result>(_ body: () throws -> Result) throws -> Result {
+        let result = try body()
+        updateStreams.notify()
         return result
-    }
-
-    private static func touched(by events: [HistoryEvent<AppState.Change>], _ operation: JournalEntry.Operation) -> Set<UUID>? {
-        guard operation != .reset else { return nil }
-        var ids = Set<UUID>()
-        for event in events {
-            let step: HistoryStep<AppState.Change>
-            switch event {
-            case .performed(let s, _, _, _), .undone(let s, _), .redone(let s, _): step = s
-            case .jumped, .trimmed: continue
-            }
-            for change in step.changes {
-                guard let touched = change.touchedItemIDs else { return nil }
-                ids.formUnion(touched)
-            }
-        }
-        return ids
-    }
-
-    private func locked<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
-    }
-}
-
-/// The steps a new step would discard (redo steps, and the oldest ones over
-/// the limit), kept so that a failed journal write can put them back.
-private struct RedoTail {
-    let position: Int
-    let head: [HistoryStep<AppState.Change>]
-    let tail: [HistoryStep<AppState.Change>]
-
-    init(_ history: History<AppState>, limit: Int?) {
-        position = history.position
-        let trimmed = limit.map { max(0, history.position + 1 - max(0, $0)) } ?? 0
-        head = (0..<min(trimmed, history.position)).compactMap { history.step(at: $0) }
-        tail = (history.position..<history.stepCount).compactMap { history.step(at: $0) }
-    }
-
-    /// The full step list after the new step was undone and dropped.
-    func restoring(_ history: History<AppState>) -> [HistoryStep<AppState.Change>] {
-        head + history.steps.dropLast() + tail
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import Rewind
 
 /// Where a persistent store writes what happened, in one transaction per
-/// operation: pass one to ``InMemoryStore`` and it calls ``write(_:state:)``
-/// after each change, undo, redo, jump or reset, under its lock.
+/// operation: pass one to ``StoreCore`` and it calls ``write(_:state:)``
+/// after each change, undo, redo, jump or reset, where the core runs (a
+/// journal is confined with its core, so it need not be `Sendable`).
 ///
-/// When `write` throws, the in-memory store reverts the operation and
+/// When `write` throws, the core reverts the operation and
 /// rethrows, so memory never runs ahead of what was committed:
 ///
 /// ```swift
@@ -21,7 +22,7 @@ import Rewind
 ///     }
 /// }
 /// ```
-public protocol StoreJournal: Sendable {
+public protocol StoreJournal {
     /// Writes `entry` durably, or throws to make the store undo it.
     ///
     /// - Parameter state: The state after the operation; read it, do not keep it

@@ -24,31 +24,27 @@ public struct HistoryNavigator: UseCase {
         case nothingToUndo
         /// There was nothing to redo.
         case nothingToRedo
-        /// The history did not move.
-        case failed(TodoFailure)
     }
 
     private let store: any AppStore
-    private let respond: Responder<Response>
 
     /// Creates the use case over `store`.
-    public init(store: any AppStore, responder: @escaping Responder<Response>) {
+    public init(store: any AppStore) {
         self.store = store
-        respond = responder
     }
 
-    /// Handles `request`.
-    public func request(to request: Request) {
-        do {
-            switch request {
-            case .undo: respond(try store.undo().map { .undone(name: $0) } ?? .nothingToUndo)
-            case .redo: respond(try store.redo().map { .redone(name: $0) } ?? .nothingToRedo)
-            case .jump(let position):
-                try store.jump(to: position)
-                respond(.jumped(to: position))
+    /// Moves the history and says where to.
+    public func request(to request: Request) async throws(TodoFailure) -> Response {
+        switch request {
+        case .undo:
+            try await TodoFailure.classifying { try await store.undo() }.map { .undone(name: $0) } ?? .nothingToUndo
+        case .redo:
+            try await TodoFailure.classifying { try await store.redo() }.map { .redone(name: $0) } ?? .nothingToRedo
+        case .jump(let position):
+            try await TodoFailure.classifying {
+                try await store.jump(to: position)
+                return .jumped(to: position)
             }
-        } catch {
-            respond(.failed(TodoFailure(error)))
         }
     }
 }

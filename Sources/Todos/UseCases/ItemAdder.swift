@@ -1,7 +1,8 @@
 import Foundation
 
 /// Adds items: a made item at the end or at a position, or a new item made
-/// from a draft with an id and date from the injected sources.
+/// from a draft with an id and date from the injected sources. Answers the
+/// item added.
 public struct ItemAdder: UseCase {
     /// What can be asked.
     public enum Request: Equatable, Sendable {
@@ -13,49 +14,36 @@ public struct ItemAdder: UseCase {
         case create(TodoItem.Draft, at: Int?)
     }
 
-    /// What is answered.
-    public enum Response: Equatable, Sendable {
-        /// The item was added.
-        case added(TodoItem)
-        /// Nothing was added.
-        case failed(TodoFailure)
-    }
+    /// What is answered: the item added.
+    public typealias Response = TodoItem
 
     private let store: any AppStore
     private let now: @Sendable () -> Date
     private let makeID: @Sendable () -> UUID
-    private let respond: Responder<Response>
 
     /// Creates the use case over `store`, with the clock and id source that new items take.
-    public init(
-        store: any AppStore, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID,
-        responder: @escaping Responder<Response>
-    ) {
+    public init(store: any AppStore, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID) {
         self.store = store
         self.now = now
         self.makeID = makeID
-        respond = responder
     }
 
-    /// Handles `request`.
-    public func request(to request: Request) {
+    /// Adds the item `request` names or makes, and returns it.
+    public func request(to request: Request) async throws(TodoFailure) -> TodoItem {
+        let item: TodoItem
+        let position: Int?
         switch request {
-        case .add(let item): add(item, at: nil)
-        case .insert(let item, let position): add(item, at: position)
-        case .create(let draft, let position):
+        case .add(let added): (item, position) = (added, nil)
+        case .insert(let inserted, let at): (item, position) = (inserted, at)
+        case .create(let draft, let at):
             do {
-                add(try TodoItem(draft, id: makeID(), created: now()), at: position)
+                item = try TodoItem(draft, id: makeID(), created: now())
             } catch {
-                respond(.failed(.invalid(error)))
+                throw .invalid(error)
             }
+            position = at
         }
-    }
-
-    private func add(_ item: TodoItem, at position: Int?) {
-        let change: AppState.Change = position.map { .insert(item, at: $0) } ?? .add(item)
-        switch store.perform([change]) {
-        case .success: respond(.added(item))
-        case .failure(let failure): respond(.failed(failure))
-        }
+        _ = try await store.perform([position.map { .insert(item, at: $0) } ?? .add(item)])
+        return item
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Moves an item to another position in the list.
+/// Moves an item to another position in the list. Answers the item as it
+/// stands there.
 public struct ItemMover: UseCase {
     /// What can be asked.
     public enum Request: Equatable, Sendable {
@@ -8,33 +9,24 @@ public struct ItemMover: UseCase {
         case move(UUID, to: Int)
     }
 
-    /// What is answered.
-    public enum Response: Equatable, Sendable {
-        /// The item now stands at this position.
-        case moved(TodoItem, to: Int)
-        /// Nothing was moved.
-        case failed(TodoFailure)
-    }
+    /// What is answered: the item moved.
+    public typealias Response = TodoItem
 
     private let store: any AppStore
-    private let respond: Responder<Response>
 
     /// Creates the use case over `store`.
-    public init(store: any AppStore, responder: @escaping Responder<Response>) {
+    public init(store: any AppStore) {
         self.store = store
-        respond = responder
     }
 
-    /// Handles `request`.
-    public func request(to request: Request) {
+    /// Moves the item and returns it.
+    public func request(to request: Request) async throws(TodoFailure) -> TodoItem {
         switch request {
         case .move(let id, let position):
-            switch store.perform([.move(id, to: position)]) {
-            case .success:
-                if let item = store.items([id]).first { respond(.moved(item, to: position)) }
-            case .failure(let failure):
-                respond(.failed(failure))
-            }
+            _ = try await store.perform([.move(id, to: position)])
+            // Another client may have deleted it in the meantime.
+            guard let item = try await store.items([id]).first else { throw .notFound([id]) }
+            return item
         }
     }
 }

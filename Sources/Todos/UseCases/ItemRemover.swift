@@ -1,6 +1,7 @@
 import Foundation
 
-/// Removes items: one, several as one step, or every completed one.
+/// Removes items: one, several as one step, or every completed one. Answers
+/// the items removed, as they were, in list order.
 public struct ItemRemover: UseCase {
     /// What can be asked.
     public enum Request: Equatable, Sendable {
@@ -12,41 +13,30 @@ public struct ItemRemover: UseCase {
         case clearFinished
     }
 
-    /// What is answered.
-    public enum Response: Equatable, Sendable {
-        /// These items were removed (as they were, in list order).
-        case removed([TodoItem])
-        /// Nothing was removed (removing a missing item "fails silently").
-        case failed(TodoFailure)
-    }
+    /// What is answered: the items removed.
+    public typealias Response = [TodoItem]
 
     private let store: any AppStore
-    private let respond: Responder<Response>
 
     /// Creates the use case over `store`.
-    public init(store: any AppStore, responder: @escaping Responder<Response>) {
+    public init(store: any AppStore) {
         self.store = store
-        respond = responder
     }
 
-    /// Handles `request`.
-    public func request(to request: Request) {
+    /// Removes the items and returns them as they were. Removing a missing
+    /// item "fails silently": nothing changes, and the failure says so.
+    public func request(to request: Request) async throws(TodoFailure) -> [TodoItem] {
         let change: TodoList.Change
         switch request {
         case .remove(let item): change = .removeItems([item.id])
         case .removeItems(let ids): change = .removeItems(ids)
         case .clearFinished: change = .removeFinished
         }
-        switch store.perform([.todos(change)]) {
-        case .success(let step):
-            // The step's inverse restores the removed items with their positions.
-            let removed = step.changes.flatMap { change -> [TodoItem] in
-                if case .todos(.restore(let placements)) = change { return placements.map(\.item) }
-                return []
-            }
-            respond(.removed(removed))
-        case .failure(let failure):
-            respond(.failed(failure))
+        let step = try await store.perform([.todos(change)])
+        // The step's inverse restores the removed items with their positions.
+        return step.changes.flatMap { change -> [TodoItem] in
+            if case .todos(.restore(let placements)) = change { return placements.map(\.item) }
+            return []
         }
     }
 }

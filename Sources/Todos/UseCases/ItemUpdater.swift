@@ -2,7 +2,7 @@ import Foundation
 
 /// Changes items: replaces an item by a new version (the seed's update),
 /// alters fields, completes and reopens items. Every alteration is stamped
-/// with the injected clock.
+/// with the injected clock. Answers the changed items.
 public struct ItemUpdater: UseCase {
     /// What can be asked.
     public enum Request: Equatable, Sendable {
@@ -20,27 +20,21 @@ public struct ItemUpdater: UseCase {
         case unfinishAll
     }
 
-    /// What is answered.
-    public enum Response: Equatable, Sendable {
-        /// These items were changed; their new versions.
-        case updated([TodoItem])
-        /// Nothing was changed (an update of a missing item does nothing).
-        case failed(TodoFailure)
-    }
+    /// What is answered: the items changed, in their new versions.
+    public typealias Response = [TodoItem]
 
     private let store: any AppStore
     private let now: @Sendable () -> Date
-    private let respond: Responder<Response>
 
     /// Creates the use case over `store`, stamping changes with `now`.
-    public init(store: any AppStore, now: @escaping @Sendable () -> Date, responder: @escaping Responder<Response>) {
+    public init(store: any AppStore, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.now = now
-        respond = responder
     }
 
-    /// Handles `request`.
-    public func request(to request: Request) {
+    /// Changes the items and returns their new versions. An update of a
+    /// missing item changes nothing, and the failure says so.
+    public func request(to request: Request) async throws(TodoFailure) -> [TodoItem] {
         let date = now()
         let changes: [AppState.Change]
         switch request {
@@ -51,19 +45,15 @@ public struct ItemUpdater: UseCase {
         case .finishAll: changes = [.todos(.finishAll(at: date))]
         case .unfinishAll: changes = [.todos(.unfinishAll(at: date))]
         }
-        switch store.perform(changes) {
-        case .success(let step):
-            var seen = Set<UUID>()
-            let ids = step.changes.reversed().flatMap { change -> [UUID] in
-                switch change {
-                case .todos(.update(let id, _, _)): [id]
-                case .todos(.replace(let items)): items.map(\.id)
-                default: []
-                }
+        let step = try await store.perform(changes)
+        var seen = Set<UUID>()
+        let ids = step.changes.reversed().flatMap { change -> [UUID] in
+            switch change {
+            case .todos(.update(let id, _, _)): [id]
+            case .todos(.replace(let items)): items.map(\.id)
+            default: []
             }
-            respond(.updated(store.items(ids.filter { seen.insert($0).inserted })))
-        case .failure(let failure):
-            respond(.failed(failure))
         }
+        return try await store.items(ids.filter { seen.insert($0).inserted })
     }
 }

@@ -11,25 +11,18 @@ public struct ListImporter: UseCase {
         case merge([TodoItem])
     }
 
-    /// What is answered.
-    public enum Response: Equatable, Sendable {
-        /// This many items were imported.
-        case imported(count: Int)
-        /// Nothing was imported.
-        case failed(TodoFailure)
-    }
+    /// What is answered: how many items were imported.
+    public typealias Response = Int
 
     private let store: any AppStore
-    private let respond: Responder<Response>
 
     /// Creates the use case over `store`.
-    public init(store: any AppStore, responder: @escaping Responder<Response>) {
+    public init(store: any AppStore) {
         self.store = store
-        respond = responder
     }
 
-    /// Handles `request`.
-    public func request(to request: Request) {
+    /// Imports the items and returns how many.
+    public func request(to request: Request) async throws(TodoFailure) -> Int {
         let items: [TodoItem]
         let changes: [AppState.Change]
         switch request {
@@ -38,19 +31,16 @@ public struct ListImporter: UseCase {
             do {
                 changes = [.setting(.todos(try TodoList(items: all)))]
             } catch {
-                return respond(.failed(.invalid(error)))
+                throw .invalid(error)
             }
         case .merge(let merged):
             items = merged
-            let known = store.read { state in Set(merged.lazy.map(\.id).filter(state.todos.contains(id:))) }
+            let known = try await store.reading { state in Set(merged.lazy.map(\.id).filter(state.todos.contains(id:))) }
             let replaced = merged.filter { known.contains($0.id) }
             changes = (replaced.isEmpty ? [] : [.todos(.replace(replaced))])
                 + merged.filter { !known.contains($0.id) }.map { .add($0) }
         }
-        let name = "Import \(items.count) item\(items.count == 1 ? "" : "s")"
-        switch store.perform(changes, named: name) {
-        case .success: respond(.imported(count: items.count))
-        case .failure(let failure): respond(.failed(failure))
-        }
+        _ = try await store.perform(changes, named: "Import \(items.count) item\(items.count == 1 ? "" : "s")")
+        return items.count
     }
 }

@@ -2,19 +2,24 @@ import Foundation
 import Rewind
 
 /// A use case of the seed's architecture: it takes a request, does the work
-/// against the store, and answers through the responder it was made with.
+/// against the store, and returns its response, or throws the
+/// ``TodoFailure`` that says why nothing was changed.
+///
+/// ```swift
+/// let adder = ItemAdder(store: store, now: { Date() }, makeID: { UUID() })
+/// let milk = try await adder.request(to: .create(.init(title: "Buy milk"), at: nil))
+/// ```
 public protocol UseCase: Sendable {
     /// What can be asked.
-    associatedtype Request
+    associatedtype Request: Sendable
     /// What is answered.
-    associatedtype Response
+    associatedtype Response: Sendable
 
-    /// Handles `request`; the answer goes to the responder.
-    func request(to request: Request)
+    /// Handles `request` and returns the answer.
+    ///
+    /// - Throws: The ``TodoFailure`` that kept anything from changing.
+    func request(to request: Request) async throws(TodoFailure) -> Response
 }
-
-/// A function that receives a use case's responses.
-public typealias Responder<Response> = @Sendable (Response) -> Void
 
 /// Why a use case could not do what was asked; nothing was changed.
 public enum TodoFailure: Error, Equatable, Sendable {
@@ -55,14 +60,30 @@ extension TodoFailure: CustomStringConvertible {
     }
 }
 
+extension TodoFailure {
+    /// Runs `body` and classifies what it throws.
+    static func classifying<Value>(_ body: () async throws -> Value) async throws(TodoFailure) -> Value {
+        do {
+            return try await body()
+        } catch {
+            throw TodoFailure(error)
+        }
+    }
+}
+
 extension AppStore {
     /// Performs `changes` as one step and classifies a failure.
-    func perform(_ changes: [AppState.Change], named name: String? = nil) -> Result<HistoryStep<AppState.Change>, TodoFailure> {
-        Result { try change(changes, named: name) }.mapError(TodoFailure.init)
+    func perform(_ changes: [AppState.Change], named name: String? = nil) async throws(TodoFailure) -> HistoryStep<AppState.Change> {
+        try await TodoFailure.classifying { try await change(changes, named: name) }
+    }
+
+    /// Reads the state and classifies a failure.
+    func reading<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws(TodoFailure) -> Result {
+        try await TodoFailure.classifying { try await read(body) }
     }
 
     /// The current versions of the items with `ids` that still exist.
-    func items(_ ids: [UUID]) -> [TodoItem] {
-        read { state in ids.compactMap { state.todos[id: $0] } }
+    func items(_ ids: [UUID]) async throws(TodoFailure) -> [TodoItem] {
+        try await reading { state in ids.compactMap { state.todos[id: $0] } }
     }
 }

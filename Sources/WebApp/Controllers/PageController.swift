@@ -14,31 +14,26 @@ struct PageController {
         }
         router.get("/todos") { request, _ in
             let (filter, sort) = (try Query.filter(request), try Query.sort(request))
-            // Only the reading holds the store's queue; the page is written
-            // meanwhile, beside other requests' pages.
-            let view = try await service.run { TodoListView(service: $0, filter: filter, sort: sort) }
+            let view = try await TodoListView(service: service, filter: filter, sort: sort)
             return await Responses.html { TodoPage(view: view, csrfToken: csrfToken).render() }
         }
         router.get("/todos/fragment") { request, _ in
             let (filter, sort) = (try Query.filter(request), try Query.sort(request))
-            let view = try await service.run { TodoListView(service: $0, filter: filter, sort: sort) }
+            let view = try await TodoListView(service: service, filter: filter, sort: sort)
             return await Responses.html { view.regions }
         }
         router.get("/todos/items/{id}") { _, context in
             let id = try TodoAPIController.id(context)
-            return try await service.run { service in
-                Responses.html(TodoDetailPage(item: try service.item(id), service: service, csrfToken: csrfToken).render())
-            }
+            let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken)
+            return Responses.html(page.render())
         }
         router.get("/todos/items/{id}/fragment") { _, context in
             let id = try TodoAPIController.id(context)
-            return try await service.run { service in
-                let page = TodoDetailPage(item: try service.item(id), service: service, csrfToken: csrfToken)
-                return Responses.html(HTML { html in
-                    page.regions(into: &html)
-                    HistoryPanel(history: page.history).render(into: &html)
-                })
-            }
+            let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken)
+            return Responses.html(HTML { html in
+                page.regions(into: &html)
+                HistoryPanel(history: page.history).render(into: &html)
+            })
         }
         router.get("/api/csrf") { _, _ in
             try Responses.json(["token": csrfToken, "header": RequestGuardMiddleware<BasicRequestContext>.csrfHeaderName])

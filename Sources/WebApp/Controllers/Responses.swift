@@ -32,9 +32,9 @@ enum Responses {
     }
 
     /// An HTML page written by `render` on a thread of the system's shared
-    /// pool: a long list takes milliseconds to write, which would hold one of
-    /// the few threads of Swift's cooperative pool (and the requests waiting
-    /// for it), or the store's queue (and every store call).
+    /// dispatch pool: a long list takes milliseconds to write, which would
+    /// hold one of the few threads of Swift's cooperative pool (and the
+    /// requests waiting for it).
     static func html(rendering render: @escaping @Sendable () -> HTML) async -> Response {
         let html = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: render()) }

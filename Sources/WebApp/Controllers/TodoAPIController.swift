@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import Todos
 
-/// The to-do JSON API (`/api/todos…`, `/api/history…`): every route turns
-/// its request into one message of the app domain and answers with what the
-/// domain acknowledged.
+/// The to-do JSON API (`/api/todos…`, `/api/history…`): every route that
+/// changes something sends one request to the app domain and answers with
+/// what the domain returned.
 struct TodoAPIController {
     let service: TodoService
     let maxBodySize: Int
@@ -13,13 +13,8 @@ struct TodoAPIController {
         router.get("/api/todos") { request, _ in
             let filter = try Query.filter(request)
             let sort = try Query.sort(request)
-            return try await service.run { service in
-                let now = service.now()
-                let (items, counts) = service.store.read { state in
-                    (state.todos.items(filter, sortedBy: sort, now: now), state.todos.counts(now: now))
-                }
-                return try Responses.json(ListBody(items: items, counts: counts, history: HistoryBody(service.history())))
-            }
+            let (items, counts) = try await service.list(filter, sortedBy: sort, now: service.now())
+            return try await Responses.json(ListBody(items: items, counts: counts, history: HistoryBody(service.history())))
         }
         router.post("/api/todos") { request, _ in
             let body = try await decode(NewItemRequest.self, request)
@@ -27,85 +22,54 @@ struct TodoAPIController {
             let draft = TodoItem.Draft(
                 title: body.title, details: body.details ?? "", due: due ?? .unknown, location: body.location ?? .unknown
             )
-            let ack = try await service.run { try $0.perform(.create(draft: draft, at: body.position)) }
-            guard case .added(let item) = ack else {
-                throw APIError(.internalServerError, "the item was not added")
-            }
+            let item = try await service.app.send(.create(draft, at: body.position))
             return try Responses.json(item, status: .created)
         }
         router.delete("/api/todos") { _, _ in
-            try await service.run { service in
-                let ids = service.store.read { $0.todos.ids }
-                guard !ids.isEmpty else { throw APIError.conflict("there are no items to delete") }
-                return try removed(service.perform(.removeItems(ids: ids)))
-            }
+            let ids = try await service.read { Array($0.todos.ids) }
+            guard !ids.isEmpty else { throw APIError.conflict("there are no items to delete") }
+            return try await Responses.json(RemovedBody(removed: service.app.send(.removeItems(ids))))
         }
         router.post("/api/todos/toggle-all") { request, _ in
             let body = try await decode(ToggleAllRequest.self, request)
-            return try await service.run { try updated($0.perform(body.completed ? .finishAll : .unfinishAll)) }
+            return try await Responses.json(UpdatedBody(items: service.app.send(body.completed ? .finishAll : .unfinishAll)))
         }
         router.post("/api/todos/clear-completed") { _, _ in
-            try await service.run { try removed($0.perform(.clearFinished)) }
+            try Responses.json(RemovedBody(removed: await service.app.send(.clearFinished)))
         }
         router.get("/api/todos/{id}") { _, context in
             let id = try Self.id(context)
-            return try await service.run { try Responses.json($0.item(id)) }
+            return try await Responses.json(service.item(id))
         }
         router.patch("/api/todos/{id}") { request, context in
             let id = try Self.id(context)
             let body = try await decode(ItemEditRequest.self, request)
-            return try await service.run { service in
-                let item = try service.item(id)
-                let changes = try changes(from: body, to: item)
-                guard !changes.isEmpty else { return try Responses.json(item) }
-                guard case .updated(let items) = try service.perform(.alter(id: id, changes: changes)),
-                    let changed = items.first
-                else {
-                    throw APIError(.internalServerError, "the item was not updated")
-                }
-                return try Responses.json(changed)
-            }
+            let item = try await service.item(id)
+            let changes = try changes(from: body, to: item)
+            guard !changes.isEmpty else { return try Responses.json(item) }
+            return try await changed(service.app.send(.alter(id, changes)), id: id)
         }
         router.delete("/api/todos/{id}") { _, context in
             let id = try Self.id(context)
-            return try await service.run { try removed($0.perform(.removeItems(ids: [id]))) }
+            return try Responses.json(RemovedBody(removed: await service.app.send(.removeItems([id]))))
         }
         router.post("/api/todos/{id}/toggle") { _, context in
             let id = try Self.id(context)
-            return try await service.run { service in
-                let item = try service.item(id)
-                let ack = try service.perform(item.isFinished ? .unfinish(ids: [id]) : .finish(ids: [id]))
-                guard case .updated(let items) = ack, let changed = items.first else {
-                    throw APIError(.internalServerError, "the item was not updated")
-                }
-                return try Responses.json(changed)
-            }
+            let item = try await service.item(id)
+            return try await changed(service.app.send(item.isFinished ? .unfinish([id]) : .finish([id])), id: id)
         }
         router.get("/api/history") { _, _ in
-            try await service.run { try Responses.json(HistoryBody($0.history())) }
+            try await Responses.json(HistoryBody(service.history()))
         }
         router.post("/api/history/undo") { _, _ in
-            try await service.run { service in
-                guard case .undone(let name) = try service.perform(.undo) else {
-                    throw APIError(.internalServerError, "nothing was undone")
-                }
-                return try Responses.json(HistoryMoveBody(undone: name, history: HistoryBody(service.history())))
-            }
+            try await moved(.undo)
         }
         router.post("/api/history/redo") { _, _ in
-            try await service.run { service in
-                guard case .redone(let name) = try service.perform(.redo) else {
-                    throw APIError(.internalServerError, "nothing was redone")
-                }
-                return try Responses.json(HistoryMoveBody(redone: name, history: HistoryBody(service.history())))
-            }
+            try await moved(.redo)
         }
         router.post("/api/history/jump") { request, _ in
             let body = try await decode(JumpRequest.self, request)
-            return try await service.run { service in
-                _ = try service.perform(.jump(to: body.position))
-                return try Responses.json(HistoryMoveBody(history: HistoryBody(service.history())))
-            }
+            return try await moved(.jump(to: body.position))
         }
     }
 
@@ -179,14 +143,30 @@ struct TodoAPIController {
 
     // MARK: Answers
 
-    private func removed(_ ack: Message.Todos.ACK) throws -> Response {
-        guard case .removed(let items) = ack else { throw APIError(.internalServerError, "nothing was removed") }
-        return try Responses.json(RemovedBody(removed: items))
+    /// The item with `id` among the `updated` ones.
+    ///
+    /// - Throws: ``APIError`` 404 when it is not there: another request
+    ///   deleted it between the change and the answer.
+    private func changed(_ updated: [TodoItem], id: UUID) throws -> Response {
+        guard let item = updated.first(where: { $0.id == id }) else {
+            throw APIError.notFound("There is no item with id \(id.uuidString).")
+        }
+        return try Responses.json(item)
     }
 
-    private func updated(_ ack: Message.Todos.ACK) throws -> Response {
-        guard case .updated(let items) = ack else { throw APIError(.internalServerError, "nothing was updated") }
-        return try Responses.json(UpdatedBody(items: items))
+    /// Moves the history and answers with the step crossed and the history.
+    ///
+    /// - Throws: ``APIError`` 409 when there is nothing to undo or redo.
+    private func moved(_ request: HistoryNavigator.Request) async throws -> Response {
+        let body: HistoryMoveBody
+        switch try await service.app.send(request) {
+        case .undone(let name): body = HistoryMoveBody(undone: name, history: HistoryBody(try await service.history()))
+        case .redone(let name): body = HistoryMoveBody(redone: name, history: HistoryBody(try await service.history()))
+        case .jumped: body = HistoryMoveBody(history: HistoryBody(try await service.history()))
+        case .nothingToUndo: throw APIError.conflict("nothing to undo")
+        case .nothingToRedo: throw APIError.conflict("nothing to redo")
+        }
+        return try Responses.json(body)
     }
 }
 

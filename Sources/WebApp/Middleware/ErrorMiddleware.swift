@@ -3,9 +3,11 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import Todos
 
 /// Turns every error thrown below it into a JSON answer `{"error": "…"}`:
-/// ``APIError`` and Hummingbird's errors keep their status, a body that does
+/// ``APIError`` and Hummingbird's errors keep their status, a failure of the
+/// to-do domain gets the status that names it, a body that does
 /// not decode is a 400 that says where, a request whose client went away
 /// while sending it is logged as a client abort, and anything unexpected is a
 /// 500 whose details go to the log, never to the client.
@@ -34,6 +36,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     static func describe(_ error: any Error, request: Request) -> (HTTPResponse.Status, String) {
         switch error {
         case let error as APIError:
+            return (error.status, error.message)
+        case let failure as TodoFailure:
+            let error = TodoService.apiError(for: failure)
             return (error.status, error.message)
         case let error as HTTPError:
             return (error.status, error.body ?? Self.defaultMessage(for: error.status, request: request))

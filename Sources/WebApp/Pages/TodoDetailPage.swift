@@ -18,9 +18,9 @@ struct TodoDetailPage {
     /// The token for the page's script.
     var csrfToken: String
 
-    init(item: TodoItem, service: TodoService, csrfToken: String, timeZone: TimeZone = .current) {
+    init(item: TodoItem, service: TodoService, csrfToken: String, timeZone: TimeZone = .current) async throws {
         self.item = item
-        history = service.history()
+        history = try await service.history()
         now = service.now()
         dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
         var calendar = Calendar(identifier: .gregorian)

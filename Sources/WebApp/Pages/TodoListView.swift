@@ -23,15 +23,13 @@ struct TodoListView: Sendable {
     var now: Date
 
     /// Reads what the page shows from `service`.
-    init(service: TodoService, filter: TodoFilter, sort: TodoSort, timeZone: TimeZone = .current) {
+    init(service: TodoService, filter: TodoFilter, sort: TodoSort, timeZone: TimeZone = .current) async throws {
         let now = service.now()
         self.filter = filter
         self.sort = sort
         self.now = now
-        (items, counts) = service.store.read { state in
-            (state.todos.items(filter, sortedBy: sort, now: now), state.todos.counts(now: now))
-        }
-        history = service.history()
+        (items, counts) = try await service.list(filter, sortedBy: sort, now: now)
+        history = try await service.history()
         dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
     }
 

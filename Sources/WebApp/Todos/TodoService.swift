@@ -2,72 +2,28 @@ import Foundation
 import Rewind
 import Todos
 
-/// The web app's door into the to-do domain: it sends the domain's messages
-/// through the app domain (the same one the CLI uses), collects the
-/// acknowledgements, and turns a failure into an ``APIError`` that names it.
-/// It adds no domain logic of its own.
+/// The web app's door into the to-do domain: requests go to the app
+/// domain (the same one the CLI uses), reads to the store. A failure of the
+/// domain becomes the ``APIError`` that names it (``ErrorMiddleware`` asks
+/// ``apiError(for:)``). It adds no domain logic of its own.
 struct TodoService: Sendable {
     /// The store the app domain works on, injected by the executable.
     let store: any AppStore
     /// The clock that dates items and tells what is overdue.
     let now: @Sendable () -> Date
-    /// Where new items get their ids.
-    let makeID: @Sendable () -> UUID
-    /// The thread the store works on. A store call may wait for the disk or
-    /// restore thousands of items; on this queue it holds none of the few
-    /// threads that Swift's cooperative pool has for every request, so the
-    /// server goes on answering (and can shut down) meanwhile.
-    let queue = DispatchQueue(label: "rewind.todos.store")
+    /// The app domain over ``store``.
+    let app: AppDomain
 
-    /// Runs `body`, which calls the store, on the store's own thread and
-    /// returns what it returns. Calls run one at a time, in order.
-    func run<Value: Sendable>(_ body: @escaping @Sendable (TodoService) throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body(self) }) }
-        }
+    /// Creates the service over `store`; new items get their ids from `makeID`.
+    init(store: any AppStore, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID) {
+        self.store = store
+        self.now = now
+        app = AppDomain(store: store, now: now, makeID: makeID)
     }
 
-    /// Sends `message` into the app domain and returns the acknowledgements it
-    /// produced, in order. The features answer synchronously.
-    func send(_ message: Message) -> [Message] {
-        let collector = AcknowledgementCollector()
-        let app = createAppDomain(
-            store: store, receivers: [], rootHandler: { collector.append($0) }, now: now, makeID: makeID
-        )
-        app(message)
-        return collector.messages
-    }
-
-    /// Sends a to-do command and returns its acknowledgement.
-    ///
-    /// - Throws: ``APIError`` for a `.failed` acknowledgement (404 for an
-    ///   unknown id, 422 for an invalid value, 409 when nothing would change),
-    ///   or 500 when the domain answered nothing.
-    func perform(_ command: Message.Todos.CMD) throws -> Message.Todos.ACK {
-        for case .todos(.ack(let ack)) in send(.todos(.cmd(command))) {
-            if case .failed(let failure) = ack { throw Self.apiError(for: failure) }
-            return ack
-        }
-        throw APIError(.internalServerError, "the to-do domain did not answer")
-    }
-
-    /// Sends a history command and returns its acknowledgement.
-    ///
-    /// - Throws: ``APIError`` 409 when there is nothing to undo or redo, 422
-    ///   for a jump outside the history.
-    func perform(_ command: Message.History.CMD) throws -> Message.History.ACK {
-        for case .history(.ack(let ack)) in send(.history(.cmd(command))) {
-            switch ack {
-            case .failed(let failure): throw Self.apiError(for: failure)
-            case .nothingToUndo: throw APIError.conflict("nothing to undo")
-            case .nothingToRedo: throw APIError.conflict("nothing to redo")
-            default: return ack
-            }
-        }
-        throw APIError(.internalServerError, "the history did not answer")
-    }
-
-    /// The answer for a failure of the domain.
+    /// The answer for a failure of the domain: 404 for an unknown id, 422
+    /// for an invalid value, 409 when nothing would change, 503 when the
+    /// store cannot save.
     static func apiError(for failure: TodoFailure) -> APIError {
         switch failure {
         case .invalid: APIError.invalidField(failure.description)
@@ -84,45 +40,49 @@ struct TodoService: Sendable {
 
     // MARK: Reading
 
-    /// The current state.
-    func state() -> AppState { store.state() }
+    /// Runs `body` with the current state where the store works.
+    ///
+    /// - Throws: What `body` throws, or ``APIError`` 503 when the store
+    ///   cannot be read.
+    func read<Value: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Value) async throws -> Value {
+        do {
+            return try await store.read(body)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw Self.apiError(for: TodoFailure(error))
+        }
+    }
 
     /// The history's steps and position.
-    func history() -> HistoryOverview { store.history() }
+    func history() async throws -> HistoryOverview {
+        do {
+            return try await store.history()
+        } catch {
+            throw Self.apiError(for: TodoFailure(error))
+        }
+    }
 
     /// The item with `id`.
     ///
     /// - Throws: ``APIError`` 404 when there is none.
-    func item(_ id: UUID) throws -> TodoItem {
-        guard let item = store.read({ $0.todos[id: id] }) else {
+    func item(_ id: UUID) async throws -> TodoItem {
+        guard let item = try await read({ $0.todos[id: id] }) else {
             throw APIError.notFound("There is no item with id \(id.uuidString).")
         }
         return item
     }
 
-    /// Calls `callback` after every change of the store, including changes
-    /// another process made to a shared store.
-    func observe(_ callback: @escaping @Sendable () -> Void) -> StoreSubscription {
-        store.updated(callback)
-    }
-}
-
-/// Collects the acknowledgements of one request. The features call the root
-/// handler synchronously, on the requesting task, but the handler type is
-/// `@Sendable`, so the collection is guarded.
-private final class AcknowledgementCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected: [Message] = []
-
-    func append(_ message: Message) {
-        lock.lock()
-        collected.append(message)
-        lock.unlock()
+    /// The filtered, sorted items and the counts of the whole list, as of `now`.
+    func list(_ filter: TodoFilter, sortedBy sort: TodoSort, now: Date) async throws -> ([TodoItem], TodoCounts) {
+        try await read { state in
+            (state.todos.items(filter, sortedBy: sort, now: now), state.todos.counts(now: now))
+        }
     }
 
-    var messages: [Message] {
-        lock.lock()
-        defer { lock.unlock() }
-        return collected
+    /// A stream with an element after every change of the store, including
+    /// changes another process made to a shared store.
+    func updates() async -> AsyncStream<Void> {
+        await store.updates()
     }
 }

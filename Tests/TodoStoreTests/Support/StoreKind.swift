@@ -89,3 +89,10 @@ enum Products {
         directory.appendingPathComponent("StoreProbe")
     }
 }
+
+extension Task where Success == Never, Failure == Never {
+    /// Waits `seconds` without holding a thread.
+    static func sleep(seconds: Double) async throws {
+        try await sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import Rewind
+import Todos
+
+/// Reads and appends the rows of the history log (``StepRecord``) inside a
+/// transaction of ``SQLiteStore``. A row's changes are decoded only when an
+/// undo, redo or jump crosses it.
+struct HistoryLog {
+    /// The database file, named in errors.
+    let path: String
+    private let encoder = TodoJSON.makeEncoder()
+    private let decoder = TodoJSON.makeDecoder(reading: .store)
+
+    init(path: String) {
+        self.path = path
+    }
+
+    // MARK: Reading
+
+    /// Where the log stands, from its newest row. The newest and oldest
+    /// rows are checked as opening checks the items: a row that breaks the
+    /// schema's rules is damage (SQLite's `quick_check` does not look at them).
+    func head(_ db: Database) throws -> LogHead {
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT seq, node, redoTop, kind, (SELECT min(seq) FROM step) FROM step ORDER BY seq DESC LIMIT 1"))
+        guard let row else { return .empty }
+        let head: LogHead
+        let kind: String?
+        let first: Int64
+        do {
+            head = LogHead(
+                lastSeq: try row.decode(Int64.self, atIndex: 0), node: try row.decode(Int64.self, atIndex: 1),
+                redoTop: try row.decode(Int64?.self, atIndex: 2))
+            kind = try row.decode(String.self, atIndex: 3)
+            first = try row.decode(Int64.self, atIndex: 4)
+        } catch {
+            throw StoreError.corrupt(path: path, detail: "the newest history row is malformed: \(error)")
+        }
+        guard let kind, StepRecord.Kind(rawValue: kind) != nil else {
+            throw StoreError.corrupt(path: path, detail: "history row \(head.lastSeq) is of no known kind (“\(kind ?? "")”)")
+        }
+        // Numbers this far from 1 would overflow as rows are added: no store numbers its rows so.
+        guard first >= 1, head.lastSeq < Int64.max / 2, (0...head.lastSeq).contains(head.node) else {
+            throw StoreError.corrupt(path: path, detail: "the history rows are not numbered 1, 2, 3, …")
+        }
+        return head
+    }
+
+    /// The newest row that moved forward into `node` (its change, or a redo
+    /// of it): the row an undo at `node` reverts. `nil` at node 0, or when
+    /// the cap pruned every such row.
+    func forwardRow(into node: Int64, _ db: Database) throws -> StepRecord? {
+        guard node > 0 else { return nil }
+        return try record(db, sql: "SELECT * FROM step WHERE node = ? AND kind <> 'undo' ORDER BY seq DESC LIMIT 1", node)
+    }
+
+    /// The row numbered `seq`, if it is still in the log.
+    func row(_ seq: Int64, _ db: Database) throws -> StepRecord? {
+        try record(db, sql: "SELECT * FROM step WHERE seq = ?", seq)
+    }
+
+    private func record(_ db: Database, sql: String, _ argument: Int64) throws -> StepRecord? {
+        do {
+            return try StepRecord.fetchOne(db.cachedStatement(sql: sql), arguments: [argument])
+        } catch let error as DatabaseError {
+            throw StoreError.database(error, path: path)
+        } catch {
+            throw StoreError.corrupt(path: path, detail: "a history row is malformed: \(error)")
+        }
+    }
+
+    /// What the user sees: the steps of the undo stack, oldest first, then
+    /// those of the redo stack, newest undone first; the position is the
+    /// number of undo steps.
+    ///
+    /// - Complexity: O(*s*) rows read by key for *s* steps shown; their
+    ///   changes are not decoded.
+    func overview(_ head: LogHead, _ db: Database) throws -> HistoryOverview {
+        var done: [HistoryOverview.Step] = []
+        var node = head.node
+        while let step = try forwardStep(into: node, db) {
+            done.append(HistoryOverview.Step(name: step.name, date: ItemRecord.date(step.date)))
+            node = step.before
+        }
+        done.reverse()
+        var undone: [HistoryOverview.Step] = []
+        var next = head.redoTop
+        while let seq = next, let undo = try header(seq, db), undo.kind == StepRecord.Kind.undo.rawValue {
+            // The date of the step undone: its change, while still in the log.
+            let date = try header(undo.before, db).map(\.date) ?? undo.date
+            undone.append(HistoryOverview.Step(name: undo.name, date: ItemRecord.date(date)))
+            next = undo.redoNext
+        }
+        return HistoryOverview(steps: done + undone, position: done.count)
+    }
+
+    /// The columns of a row that say where it sits, without its changes.
+    private struct Header {
+        var seq: Int64
+        var kind: String
+        var name: String
+        var date: Int64
+        var before: Int64
+        var redoNext: Int64?
+    }
+
+    private func header(_ seq: Int64, _ db: Database) throws -> Header? {
+        try header(db, sql: "SELECT seq, kind, name, date, before, redoNext FROM step WHERE seq = ?", seq)
+    }
+
+    /// The step shown for `node` in the undo stack: its change's row (name
+    /// and date of when it was made), else the newest redo of it.
+    private func forwardStep(into node: Int64, _ db: Database) throws -> Header? {
+        guard node > 0 else { return nil }
+        if let change = try header(node, db), change.kind == StepRecord.Kind.do.rawValue { return change }
+        return try header(
+            db, sql: "SELECT seq, kind, name, date, before, redoNext FROM step WHERE node = ? AND kind = 'redo' ORDER BY seq DESC LIMIT 1",
+            node)
+    }
+
+    private func header(_ db: Database, sql: String, _ argument: Int64) throws -> Header? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [argument]) else { return nil }
+        do {
+            return Header(
+                seq: try row.decode(Int64.self, atIndex: 0), kind: try row.decode(String.self, atIndex: 1),
+                name: try row.decode(String.self, atIndex: 2), date: try row.decode(Int64.self, atIndex: 3),
+                before: try row.decode(Int64.self, atIndex: 4), redoNext: try row.decode(Int64?.self, atIndex: 5))
+        } catch {
+            throw StoreError.corrupt(path: path, detail: "history row \(argument) is malformed: \(error)")
+        }
+    }
+
+    /// Every step (change) the log holds, oldest first, placed relative
+    /// to `head`.
+    ///
+    /// - Complexity: O(*r*) for *r* rows, their changes not decoded.
+    func tree(_ head: LogHead, _ db: Database) throws -> HistoryTree {
+        let overview = try overviewNodes(head, db)
+        var steps: [HistoryTree.Step] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT seq, before, name, date FROM step WHERE kind = 'do' ORDER BY seq")
+        while let row = try rows.next() {
+            let number: Int64 = try row.decode(Int64.self, atIndex: 0)
+            let branch: HistoryTree.Branch =
+                overview.done.contains(number) ? .done : overview.undone.contains(number) ? .undone : .abandoned
+            steps.append(HistoryTree.Step(
+                number: number, parent: try row.decode(Int64.self, atIndex: 1), name: try row.decode(String.self, atIndex: 2),
+                date: ItemRecord.date(try row.decode(Int64.self, atIndex: 3)), branch: branch))
+        }
+        return HistoryTree(steps: steps, current: head.node)
+    }
+
+    /// The nodes of the undo stack and of the redo stack.
+    private func overviewNodes(_ head: LogHead, _ db: Database) throws -> (done: Set<Int64>, undone: Set<Int64>) {
+        var done = Set<Int64>()
+        var node = head.node
+        while let step = try forwardStep(into: node, db) {
+            done.insert(node)
+            node = step.before
+        }
+        var undone = Set<Int64>()
+        var next = head.redoTop
+        while let seq = next, let undo = try header(seq, db), undo.kind == StepRecord.Kind.undo.rawValue {
+            undone.insert(undo.before)
+            next = undo.redoNext
+        }
+        return (done, undone)
+    }
+
+    /// The node `node` was made on: the parent in the tree, or `nil` when
+    /// no row of it is left.
+    func parent(of node: Int64, _ db: Database) throws -> Int64? {
+        try forwardStep(into: node, db)?.before
+    }
+
+    /// The newest undo row that left `node`: applying its inverse enters
+    /// `node` again from its parent.
+    func newestUndo(leaving node: Int64, _ db: Database) throws -> StepRecord? {
+        try record(db, sql: "SELECT * FROM step WHERE before = ? AND kind = 'undo' ORDER BY seq DESC LIMIT 1", node)
+    }
+
+    // MARK: Crossing
+
+    /// The changes of a row's `forward` or `inverse` column.
+    ///
+    /// - Throws: ``StoreError/corrupt(path:detail:)`` naming the row when
+    ///   they do not decode: the undo or redo that crosses it fails, and
+    ///   nothing changes.
+    func changes(_ json: String, of row: StepRecord) throws -> [AppState.Change] {
+        do {
+            return try decoder.decode([AppState.Change].self, from: Data(json.utf8))
+        } catch {
+            throw StoreError.corrupt(
+                path: path, detail: "history step \(row.seq) (“\(row.name)”) cannot be read: \(error)")
+        }
+    }
+
+    /// The JSON array of `changes`.
+    func json(_ changes: [AppState.Change]) throws -> String {
+        String(decoding: try encoder.encode(changes), as: UTF8.self)
+    }
+
+    /// Appends `record`.
+    func append(_ record: StepRecord, _ db: Database) throws {
+        try record.insert(db)
+    }
+
+    /// Deletes the rows older than the newest `limit` steps of the undo
+    /// stack, after a change (which empties the redo stack): the history
+    /// then shows at most `limit` steps, and the log keeps no row older
+    /// than the oldest of them.
+    ///
+    /// The rows that moved into the nodes of the undo stack grow older
+    /// going up the stack, so every row older than the one of the oldest
+    /// kept step belongs to steps no longer shown.
+    ///
+    /// - Complexity: O(`limit`) rows read by key.
+    func prune(keepingSteps limit: Int, head: LogHead, _ db: Database) throws -> Bool {
+        var node = head.node
+        var oldestKept: Int64?
+        for _ in 0..<max(1, limit) {
+            guard let step = try forwardStep(into: node, db) else { return false }
+            oldestKept = step.seq
+            node = step.before
+        }
+        guard let oldestKept, try forwardStep(into: node, db) != nil else { return false }
+        try db.cachedStatement(sql: "DELETE FROM step WHERE seq < ?").execute(arguments: [oldestKept])
+        return true
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import Todos
+
+/// One row of the `item` table: an item's fields in columns of their own,
+/// and its `rank`, which orders the list.
+///
+/// Dates are whole milliseconds since 1970 (UTC), the precision the domain
+/// keeps. Only the due date and the location, whose variants form a tree,
+/// are JSON documents (in the format of `docs/json-format.md`), `NULL` when
+/// unknown.
+struct ItemRecord: Equatable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "item"
+
+    /// The columns, in the order ``init(row:)`` reads them.
+    enum Columns {
+        static let id = Column("id")
+        static let rank = Column("rank")
+        static let title = Column("title")
+        static let details = Column("details")
+        static let state = Column("state")
+        static let created = Column("created")
+        static let changed = Column("changed")
+        static let due = Column("due")
+        static let location = Column("location")
+    }
+
+    var id: String
+    var rank: Double
+    var title: String
+    var details: String
+    var state: String
+    var created: Int64
+    var changed: Int64
+    var due: String?
+    var location: String?
+
+    /// The row of `item` at `rank`.
+    init(_ item: TodoItem, rank: Double, encoder: JSONEncoder) throws {
+        id = item.id.uuidString
+        self.rank = rank
+        title = item.title
+        details = item.details
+        state = item.state.rawValue
+        created = Self.milliseconds(item.created)
+        changed = Self.milliseconds(item.changed)
+        due = item.due == .unknown ? nil : String(decoding: try encoder.encode(item.due), as: UTF8.self)
+        location = item.location == .unknown ? nil : String(decoding: try encoder.encode(item.location), as: UTF8.self)
+    }
+
+    init(row: Row) throws {
+        id = try row.decode(String.self, atIndex: 0)
+        rank = try row.decode(Double.self, atIndex: 1)
+        title = try row.decode(String.self, atIndex: 2)
+        details = try row.decode(String.self, atIndex: 3)
+        state = try row.decode(String.self, atIndex: 4)
+        created = try row.decode(Int64.self, atIndex: 5)
+        changed = try row.decode(Int64.self, atIndex: 6)
+        due = try row.decode(String?.self, atIndex: 7)
+        location = try row.decode(String?.self, atIndex: 8)
+    }
+
+    func encode(to container: inout PersistenceContainer) {
+        container[Columns.id] = id
+        container[Columns.rank] = rank
+        container[Columns.title] = title
+        container[Columns.details] = details
+        container[Columns.state] = state
+        container[Columns.created] = created
+        container[Columns.changed] = changed
+        container[Columns.due] = due
+        container[Columns.location] = location
+    }
+
+    /// `SELECT` of every column in the order ``init(row:)`` reads them.
+    static let selection = "id, rank, title, details, state, created, changed, due, location"
+
+    /// The item this row holds, its due date and location decoded from
+    /// `due` and `location` (decoded beforehand, many rows at once).
+    ///
+    /// - Throws: ``StoreError/corrupt(path:detail:)`` naming the item.
+    func item(due: TodoDate, location: Location, path: String) throws -> TodoItem {
+        guard let uuid = UUID(uuidString: id) else {
+            throw StoreError.corrupt(path: path, detail: "an item's id “\(id)” is not a UUID")
+        }
+        guard let state = TodoItem.State(rawValue: state) else {
+            throw StoreError.corrupt(path: path, detail: "item \(id) has the state “\(self.state)”, not unfinished or finished")
+        }
+        do {
+            return try TodoItem(
+                restoring: uuid, title: title, details: details, state: state, due: due, location: location,
+                created: Self.date(created), changed: Self.date(changed))
+        } catch {
+            throw StoreError.corrupt(path: path, detail: "item \(id) is invalid: \(error)")
+        }
+    }
+
+    /// `date` in whole milliseconds since 1970.
+    static func milliseconds(_ date: Date) -> Int64 {
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        // Dates the domain keeps lie far inside this range; a clamp keeps a
+        // wild one from trapping.
+        return Int64(max(-9.0e15, min(9.0e15, value)))
+    }
+
+    /// The date `milliseconds` after 1970.
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

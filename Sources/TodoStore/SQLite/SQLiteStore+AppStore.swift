@@ -1,0 +1,126 @@
+import Foundation
+import Rewind
+import Todos
+
+/// The store's asynchronous face. Changes, undos and redos go through the
+/// group commit (`SQLiteStore+GroupCommit.swift`): those asked for at the
+/// same moment share one transaction and one wait for the disk. The other
+/// operations run the synchronous method of the same name on the store's own
+/// dispatch queue. Either way a commit waiting for the disk, or a long undo,
+/// holds none of the threads of Swift's cooperative pool.
+extension SQLiteStore: AppStore {
+    /// Opens the store in the database file at `url`, creating it if
+    /// needed, away from Swift's cooperative pool; the parameters are those of
+    /// ``init(url:limit:pollInterval:durability:now:)``.
+    ///
+    /// - Throws: ``StoreError`` when the file is not a Rewind database, is
+    ///   from a newer version, or is damaged; the file is then unchanged.
+    public static func open(
+        url: URL, limit: Int? = nil, pollInterval: TimeInterval? = 0.25,
+        durability: Durability = .powerLoss,
+        now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock
+    ) async throws -> SQLiteStore {
+        try await onQueue(DispatchQueue.global()) {
+            try SQLiteStore(url: url, limit: limit, pollInterval: pollInterval, durability: durability, now: now)
+        }
+    }
+
+    /// Runs `body` with the current state without copying it.
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result {
+        try await onQueue { try self.read(body) }
+    }
+
+    /// The named steps and the current position.
+    public func history() async throws -> HistoryOverview {
+        try await onQueue { try self.history() }
+    }
+
+    /// Applies `changes` as one undo step, committed before it returns.
+    @discardableResult
+    public func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
+        try await submit(changing(changes, named: name))
+    }
+
+    /// Reverts the newest done step, committed before it returns.
+    @discardableResult
+    public func undo() async throws -> String? {
+        try await submit(undoing)
+    }
+
+    /// Repeats the newest undone step, committed before it returns.
+    @discardableResult
+    public func redo() async throws -> String? {
+        try await submit(redoing)
+    }
+
+    /// Moves the history to `position`, committed before it returns.
+    public func jump(to position: Int) async throws {
+        try await onQueue { try self.jump(to: position) }
+    }
+
+    /// Every change the log holds, the abandoned branches included.
+    public func historyTree() async throws -> HistoryTree {
+        try await onQueue { try self.historyTree() }
+    }
+
+    /// Moves to the step numbered `number` of ``historyTree()``, on any
+    /// branch, committed before it returns.
+    public func jump(toStep number: Int64) async throws {
+        try await onQueue { try self.jump(toStep: number) }
+    }
+
+    /// Deletes every item and step.
+    public func reset() async throws {
+        try await onQueue { try self.reset() }
+    }
+
+    /// Deletes every item and step and stops every update.
+    public func destroy() async throws {
+        try await onQueue { try self.destroy() }
+    }
+
+    /// A stream with an element after every change, this process's or
+    /// another's (seen by the poll of ``init(url:limit:pollInterval:durability:now:)``).
+    public func updates() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        let subscription = updated { continuation.yield() }
+        continuation.onTermination = { _ in subscription.cancel() }
+        return stream
+    }
+
+    private func onQueue<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await Self.onQueue(operationQueue, body)
+    }
+
+    private static func onQueue<Value: Sendable>(
+        _ queue: DispatchQueue, _ body: @escaping @Sendable () throws -> Value
+    ) async throws -> Value {
+        let work = Work(body)
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                // The work (and the store it holds) is let go before the
+                // answer goes out, as the group commit does: a process that
+                // ends right after it then closes the database.
+                let result = work.run()
+                continuation.resume(with: result)
+            }
+        }
+    }
+}
+
+/// A piece of work that is run once and then let go.
+private final class Work<Value: Sendable>: @unchecked Sendable {
+    // Touched only by the one block that runs it.
+    private var body: (@Sendable () throws -> Value)?
+
+    init(_ body: @escaping @Sendable () throws -> Value) {
+        self.body = body
+    }
+
+    /// Runs the work and drops it; a second call finds nothing to run.
+    func run() -> Result<Value, any Error> {
+        guard let body else { return .failure(CancellationError()) }
+        self.body = nil
+        return Result(catching: body)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import GRDB
+import Todos
+
+/// Group commit: the changes that many requests ask for at the same moment
+/// are written in one transaction, with one wait for the disk (`fdatasync`)
+/// for all of them.
+///
+/// A request hands its work to ``submit(_:)`` and waits. While no batch is
+/// being written, the work starts at once, as a batch of one. While a batch
+/// is being written (most of that time is the commit waiting for the disk),
+/// the work that arrives waits in line; when the commit is done, everything
+/// in line becomes the next batch. So under load a batch holds what arrived
+/// during the previous commit, and with no load a change waits for nobody.
+///
+/// In a batch each piece of work runs in a savepoint of its own, in the
+/// order it arrived (the order of the history's rows): a piece that fails
+/// (a change the domain refuses, an item that is gone) is rolled back alone
+/// and answered with its error; the others are answered only after the
+/// commit that holds them. When the commit fails, every piece of the batch
+/// is answered with that error and nothing of it stays.
+extension SQLiteStore {
+    /// Work waiting for the next batch, and whether a batch is being written.
+    final class CommitLine: @unchecked Sendable {
+        // Guarded by `lock`.
+        private let lock = NSLock()
+        private var waiting: [Pending] = []
+        private var writing = false
+        private var batches = 0
+        /// Where batches are written, one at a time.
+        let queue = DispatchQueue(label: "rewind.sqlite.group-commit")
+
+        /// A piece of work and how to answer it.
+        struct Pending {
+            /// The store to write it to, kept alive until the work is done.
+            let store: SQLiteStore
+            /// Runs the work inside the batch's transaction (its answer is
+            /// held until the commit); returns whether it failed after
+            /// changing what is loaded, which must then be read again.
+            let run: (Database, inout Loaded) -> Bool
+            /// Answers the request once the batch committed, or with the
+            /// commit's error.
+            let answer: ((any Error)?) -> Void
+        }
+
+        /// Adds `pending` to the line; returns whether the caller must start
+        /// writing (no batch was being written).
+        func add(_ pending: Pending) -> Bool {
+            lock.withLock {
+                waiting.append(pending)
+                if writing { return false }
+                writing = true
+                return true
+            }
+        }
+
+        /// Takes everything in line as the next batch; an empty batch ends
+        /// the writing.
+        func next() -> [Pending] {
+            lock.withLock {
+                let batch = waiting
+                waiting.removeAll()
+                if batch.isEmpty { writing = false } else { batches += 1 }
+                return batch
+            }
+        }
+
+        /// How many batches were written so far.
+        var batchesWritten: Int { lock.withLock { batches } }
+    }
+
+    /// Runs `body` in the next group commit and returns its result once the
+    /// transaction that holds it committed.
+    ///
+    /// - Throws: What `body` threw (nothing of it was written), or the
+    ///   commit's error (nothing of the batch was written).
+    func submit<Result: Sendable>(
+        _ body: @escaping (Database, inout Loaded) throws -> Result
+    ) async throws -> Result {
+        if let readOnlyError = database.readOnlyError { throw readOnlyError }
+        let path = database.url.path
+        return try await withCheckedThrowingContinuation { continuation in
+            let outcome = Outcome<Result>()
+            let pending = CommitLine.Pending(
+                store: self,
+                run: { db, loaded in
+                    let start = loaded.head
+                    do {
+                        try db.inSavepoint {
+                            outcome.value = .success(try body(db, &loaded))
+                            return .commit
+                        }
+                        return false
+                    } catch {
+                        outcome.value = .failure(error)
+                        // The savepoint is rolled back; memory went ahead
+                        // only if the work failed after applying its changes.
+                        return loaded.head != start
+                    }
+                },
+                answer: { commitError in
+                    if let commitError {
+                        continuation.resume(throwing: commitError)
+                    } else {
+                        continuation.resume(with: outcome.value ?? .failure(StoreError.io(path: path, detail: "the change was not run")))
+                    }
+                })
+            let line = commitLine
+            guard line.add(pending) else { return }
+            line.queue.async {
+                while true {
+                    var batch = line.next()
+                    guard !batch.isEmpty else { return }
+                    let (commitError, answers) = Self.write(&batch)
+                    for answer in answers { answer(commitError) }
+                }
+            }
+        }
+    }
+
+    /// Writes `batch` to its store and empties it, so that nothing here
+    /// holds the store any more when the answers go out: a process that ends
+    /// right after its change then closes the database (and SQLite folds the
+    /// -wal file back) rather than racing the writer.
+    private static func write(
+        _ batch: inout [CommitLine.Pending]
+    ) -> (error: (any Error)?, answers: [((any Error)?) -> Void]) {
+        let answers = batch.map(\.answer)
+        guard let store = batch.first?.store else { return (nil, answers) }
+        let error = store.write(batch)
+        batch.removeAll()
+        return (error, answers)
+    }
+
+    /// Writes one batch in one transaction; returns the commit's error, or
+    /// `nil` when every piece of the batch is committed (or failed alone).
+    private func write(_ batch: [CommitLine.Pending]) -> (any Error)? {
+        let path = database.url.path
+        var stale = false
+        defer { subscribers.notify() }
+        do {
+            try database.queue.inTransaction(.immediate) { db in
+                try catchUp(db)
+                lock.lock()
+                defer { lock.unlock() }
+                for pending in batch where pending.run(db, &loaded) { stale = true }
+                return .commit
+            }
+        } catch {
+            reloadAfterFailure()
+            return (error as? DatabaseError).map { StoreError.database($0, path: path) } ?? error
+        }
+        if stale { reloadAfterFailure() }
+        return nil
+    }
+
+    /// Reads what is loaded again from the file, after a failure left memory
+    /// ahead of it.
+    func reloadAfterFailure() {
+        let path = database.url.path
+        if let fresh = try? database.queue.read({ db in try Self.load(db, path: path) }) {
+            lock.withLock { loaded = fresh }
+        }
+    }
+}
+
+/// The result of one piece of work in a batch, written on the batch's queue
+/// and read there when the batch is answered.
+private final class Outcome<Value>: @unchecked Sendable {
+    var value: Result<Value, any Error>?
+}

@@ -1,0 +1,151 @@
+import Foundation
+import GRDB
+import Rewind
+import Todos
+
+extension TodoDatabase {
+    /// Creates the tables of schema v2: items in columns, the history as an
+    /// append-only log (``StepRecord``), and `meta(key, value)` with `epoch`,
+    /// which a reset increments so that other processes know to reload.
+    static func createSchemaV2(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE item (
+                id TEXT PRIMARY KEY NOT NULL,
+                rank DOUBLE NOT NULL,
+                title TEXT NOT NULL CHECK (length(title) > 0),
+                details TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('unfinished', 'finished')),
+                created INTEGER NOT NULL,
+                changed INTEGER NOT NULL,
+                due TEXT CHECK (due IS NULL OR json_valid(due)),
+                location TEXT CHECK (location IS NULL OR json_valid(location))
+            );
+            CREATE INDEX item_rank ON item (rank);
+            CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+            INSERT INTO meta (key, value) VALUES ('epoch', 0);
+            """)
+        try StepRecord.createTable(db)
+    }
+
+    /// Migrates a v1 database (items as JSON bodies, the history as step rows
+    /// rewritten by undo and redo, a saved position) to v2, in the
+    /// migrator's transaction: items keep their ids, fields and ranks; the
+    /// done steps become a chain of changes and the undone ones changes
+    /// followed by their undos, so that the undo and redo stacks, names and
+    /// dates are as they were.
+    ///
+    /// v1 kept only the changes that cross a step in the direction it would
+    /// be crossed next; the other direction is found by crossing it: the done
+    /// steps back from the current state, the undone ones forward from it.
+    static func migrateV1ToV2(_ db: Database, path: String) throws {
+        let decoder = TodoJSON.makeDecoder(reading: .store)
+        let encoder = TodoJSON.makeEncoder()
+        func corrupt(_ detail: String) -> StoreError { .corrupt(path: path, detail: detail) }
+
+        // The items, in list order, and their ranks.
+        var items: [TodoItem] = []
+        var ranks: [Double] = []
+        for row in try Row.fetchAll(db, sql: "SELECT id, rank, body FROM item ORDER BY rank, id") {
+            let id: String = (try? row.decode(String.self, atIndex: 0)) ?? "?"
+            guard let rank = try? row.decode(Double.self, atIndex: 1), let body = try? row.decode(String.self, atIndex: 2) else {
+                throw corrupt("item \(id) has no rank or body")
+            }
+            do {
+                items.append(try decoder.decode(TodoItem.self, from: Data(body.utf8)))
+            } catch {
+                throw corrupt("item \(id) does not decode: \(error)")
+            }
+            ranks.append(rank)
+        }
+        let current: AppState
+        do {
+            current = AppState(todos: try TodoList(items: items))
+        } catch {
+            throw corrupt("\(error)")
+        }
+
+        // The steps and the position.
+        struct OldStep {
+            var name: String
+            var date: Date
+            var lastChangeDate: Date
+            var coalescingKey: String?
+            var changes: [AppState.Change]
+        }
+        var steps: [OldStep] = []
+        for row in try Row.fetchAll(db, sql: "SELECT seq, name, date, lastChangeDate, coalescingKey, changes FROM step ORDER BY seq") {
+            let seq: Int64 = (try? row.decode(Int64.self, atIndex: 0)) ?? 0
+            do {
+                let changes = try decoder.decode([AppState.Change].self, from: Data(try row.decode(String.self, atIndex: 5).utf8))
+                steps.append(OldStep(
+                    name: try row.decode(String.self, atIndex: 1),
+                    date: Date(timeIntervalSinceReferenceDate: try row.decode(Double.self, atIndex: 2)),
+                    lastChangeDate: Date(timeIntervalSinceReferenceDate: try row.decode(Double.self, atIndex: 3)),
+                    coalescingKey: try row.decode(String?.self, atIndex: 4),
+                    changes: changes))
+            } catch {
+                throw corrupt("history step \(seq) does not decode: \(error)")
+            }
+        }
+        let position = try Int.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'position'") ?? steps.count
+        guard (0...steps.count).contains(position) else {
+            throw corrupt("the history position \(position) lies outside its \(steps.count) steps")
+        }
+
+        // v1 kept a step's changes in the order they are crossed (last
+        // first); the log keeps them in the order they are applied.
+        var forward = [[AppState.Change]](repeating: [], count: steps.count)
+        var inverse = [[AppState.Change]](repeating: [], count: steps.count)
+        var state = current
+        for index in (0..<position).reversed() {
+            inverse[index] = steps[index].changes.reversed()
+            do {
+                forward[index] = try state.apply(all: inverse[index])
+            } catch {
+                throw corrupt("history step \(index + 1) (“\(steps[index].name)”) cannot be undone: \(error)")
+            }
+        }
+        state = current
+        for index in position..<steps.count {
+            forward[index] = steps[index].changes.reversed()
+            do {
+                inverse[index] = try state.apply(all: forward[index])
+            } catch {
+                throw corrupt("history step \(index + 1) (“\(steps[index].name)”) cannot be redone: \(error)")
+            }
+        }
+
+        try db.execute(sql: "DROP TABLE item; DROP TABLE step; DROP TABLE meta")
+        try createSchemaV2(db)
+        for (item, rank) in zip(current.todos.items, ranks) {
+            try ItemRecord(item, rank: rank, encoder: encoder).insert(db)
+        }
+        func json(_ changes: [AppState.Change]) throws -> String {
+            String(decoding: try encoder.encode(changes), as: UTF8.self)
+        }
+        // A change per step, each on the node of the one before …
+        for (index, step) in steps.enumerated() {
+            let seq = Int64(index + 1)
+            try StepRecord(
+                seq: seq, kind: .do, name: step.name, date: ItemRecord.milliseconds(step.date),
+                groupKey: step.coalescingKey, before: seq - 1, node: seq, redoTop: nil,
+                forward: try json(forward[index]), inverse: try json(inverse[index])
+            ).insert(db)
+        }
+        // … then the undos of the undone steps, newest first, each pushed on
+        // the redo stack. They are dated by the newest date the file knew.
+        let undoDate = ItemRecord.milliseconds(steps.map(\.lastChangeDate).max() ?? Date(timeIntervalSince1970: 0))
+        var seq = Int64(steps.count)
+        var redoTop: Int64?
+        for index in (position..<steps.count).reversed() {
+            seq += 1
+            let node = Int64(index + 1)
+            try StepRecord(
+                seq: seq, kind: .undo, name: steps[index].name, date: undoDate, before: node, node: node - 1,
+                redoTop: seq, redoNext: redoTop, reverts: node,
+                forward: try json(inverse[index]), inverse: try json(forward[index])
+            ).insert(db)
+            redoTop = seq
+        }
+    }
+}
