@@ -24,7 +24,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("SQLiteStore: commit one change (add)", configuration: commits) { (benchmark: Benchmark, fixture: StoreFixture) in
         let item = try fixture.nextItem()
         benchmark.startMeasurement()
-        try fixture.store.change(.add(item))
+        try fixture.store.change([.add(item)], named: nil)
     } setup: {
         try StoreFixture()
     } teardown: {
@@ -60,7 +60,7 @@ let benchmarks: @Sendable () -> Void = {
         let items = try benchmark.scaledIterations.map { _ in try fixture.nextItem() }
         benchmark.startMeasurement()
         for item in items {
-            try fixture.store.change(.add(item))
+            try fixture.store.change([.add(item)], named: nil)
         }
     } setup: {
         try StoreFixture()

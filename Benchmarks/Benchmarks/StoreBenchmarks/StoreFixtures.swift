@@ -90,7 +90,7 @@ enum ColdOpen {
         let url = try TemporaryDirectory.make().appendingPathComponent("rewind.sqlite")
         let store = try SQLiteStore(url: url, pollInterval: nil)
         for number in 0..<count {
-            try store.change(.add(try Fixture.item(number)))
+            try store.change([.add(try Fixture.item(number))], named: nil)
         }
         store.close()
         return url

@@ -34,7 +34,7 @@ do {
         let first = store.read { $0.todos.count }
         let start = ContinuousClock.now
         for number in first..<(first + count) {
-            try store.change(.add(try Fixture.item(number)))
+            try store.change([.add(try Fixture.item(number))], named: nil)
         }
         print("\(arguments[0]): \(count) commits in \(elapsed(since: start))")
     case ("open", nil):
