@@ -51,7 +51,7 @@ public final class SQLiteStore: @unchecked Sendable {
         var dataVersion: Int
         /// The steps shown, once asked for; kept up to date by this store's
         /// own operations and dropped when another process changed the file.
-        var overview: HistoryOverview?
+        var shown: ShownHistory?
     }
 
     /// What an acknowledged change survives.
@@ -136,12 +136,12 @@ public final class SQLiteStore: @unchecked Sendable {
     ///
     /// - Complexity: O(*s*) for *s* steps shown the first time, O(1) after.
     public func history() throws -> HistoryOverview {
-        if let overview = lock.withLock({ loaded.overview }) { return overview }
+        if let shown = lock.withLock({ loaded.shown }) { return shown.overview }
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
                 let head = try log.head(db)
                 let overview = try log.overview(head, db)
-                lock.withLock { if loaded.head == head { loaded.overview = overview } }
+                lock.withLock { if loaded.head == head { loaded.shown = ShownHistory(overview) } }
                 return overview
             }
         }
@@ -171,12 +171,7 @@ public final class SQLiteStore: @unchecked Sendable {
                 before: loaded.head.node, node: seq, redoTop: nil,
                 forward: try log.json(changes), inverse: try log.json(inverse)), db)
             try commit(touched: changes + inverse, head: LogHead(lastSeq: seq, node: seq, redoTop: nil), into: &loaded, db)
-            if var overview = loaded.overview {
-                overview = HistoryOverview(
-                    steps: overview.steps.prefix(overview.position) + [HistoryOverview.Step(name: stepName, date: date)],
-                    position: overview.position + 1)
-                loaded.overview = overview
-            }
+            loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: date))
             try prune(&loaded, db)
             return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
         }
@@ -202,11 +197,11 @@ public final class SQLiteStore: @unchecked Sendable {
     ///   no such position.
     public func jump(to position: Int) throws {
         try write { db, loaded in
-            let overview = try loaded.overview ?? log.overview(loaded.head, db)
+            let overview = try loaded.shown?.overview ?? log.overview(loaded.head, db)
             guard (0...overview.steps.count).contains(position) else {
                 throw HistoryError.positionOutOfRange(position, valid: 0...overview.steps.count)
             }
-            loaded.overview = overview
+            loaded.shown = ShownHistory(overview)
             var at = overview.position
             while at > position, try undoStep(db, &loaded) != nil { at -= 1 }
             while at < position, try redoStep(db, &loaded) != nil { at += 1 }
@@ -260,7 +255,7 @@ public final class SQLiteStore: @unchecked Sendable {
                     try cross(undo, as: .redo, to: next, redoNext: nil, db, &loaded)
                 }
             }
-            loaded.overview = nil
+            loaded.shown = nil
         }
     }
 
@@ -272,7 +267,7 @@ public final class SQLiteStore: @unchecked Sendable {
             loaded.items = ItemRows(ranks: [:])
             loaded.head = .empty
             loaded.epoch += 1
-            loaded.overview = HistoryOverview(steps: [], position: 0)
+            loaded.shown = ShownHistory(HistoryOverview(steps: [], position: 0))
         }
     }
 
@@ -315,9 +310,7 @@ public final class SQLiteStore: @unchecked Sendable {
         guard let row = try log.forwardRow(into: head.node, db) else { return nil }
         let seq = head.lastSeq + 1
         try cross(row, as: .undo, to: LogHead(lastSeq: seq, node: row.before, redoTop: seq), redoNext: head.redoTop, db, &loaded)
-        if let overview = loaded.overview, overview.position > 0 {
-            loaded.overview = HistoryOverview(steps: overview.steps, position: overview.position - 1)
-        }
+        loaded.shown?.move(by: -1)
         return row.name
     }
 
@@ -331,9 +324,7 @@ public final class SQLiteStore: @unchecked Sendable {
         }
         let next = LogHead(lastSeq: head.lastSeq + 1, node: row.before, redoTop: row.redoNext)
         try cross(row, as: .redo, to: next, redoNext: nil, db, &loaded)
-        if let overview = loaded.overview, overview.position < overview.steps.count {
-            loaded.overview = HistoryOverview(steps: overview.steps, position: overview.position + 1)
-        }
+        loaded.shown?.move(by: 1)
         return row.name
     }
 
@@ -370,9 +361,7 @@ public final class SQLiteStore: @unchecked Sendable {
     /// Prunes the log to the newest `limit` steps, if the store has a cap.
     private func prune(_ loaded: inout Loaded, _ db: Database) throws {
         guard let limit, try log.prune(keepingSteps: limit, head: loaded.head, db) else { return }
-        if let overview = loaded.overview {
-            loaded.overview = HistoryOverview(steps: Array(overview.steps.suffix(limit)), position: min(limit, overview.position))
-        }
+        loaded.shown?.keepNewest(limit)
     }
 
     // MARK: Writing
@@ -432,7 +421,7 @@ public final class SQLiteStore: @unchecked Sendable {
         let snapshot = try TodoDatabase.load(db, path: path)
         return Loaded(
             state: snapshot.state, items: ItemRows(ranks: snapshot.ranks), head: snapshot.head,
-            epoch: snapshot.epoch, dataVersion: try dataVersion(db), overview: nil)
+            epoch: snapshot.epoch, dataVersion: try dataVersion(db), shown: nil)
     }
 
     private func startPolling(every interval: TimeInterval) {
@@ -455,6 +444,41 @@ public final class SQLiteStore: @unchecked Sendable {
 
     private static func dataVersion(_ db: Database) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+    }
+}
+
+/// The steps the history shows and the position, kept in memory once read
+/// and changed in place by the store's own operations (a change appends a
+/// step: O(1), not a copy of every step).
+struct ShownHistory {
+    private var steps: [HistoryOverview.Step]
+    private var position: Int
+
+    init(_ overview: HistoryOverview) {
+        steps = overview.steps
+        position = overview.position
+    }
+
+    /// The steps and position as the store's API gives them.
+    var overview: HistoryOverview { HistoryOverview(steps: steps, position: position) }
+
+    /// A new step after the current position; the redo steps go.
+    mutating func perform(_ step: HistoryOverview.Step) {
+        steps.removeSubrange(position...)
+        steps.append(step)
+        position += 1
+    }
+
+    /// An undo (-1) or a redo (+1).
+    mutating func move(by offset: Int) {
+        position = min(max(0, position + offset), steps.count)
+    }
+
+    /// Keeps the newest `limit` steps (after a change pruned the log).
+    mutating func keepNewest(_ limit: Int) {
+        let dropped = max(0, steps.count - limit)
+        steps.removeFirst(dropped)
+        position = max(0, position - dropped)
     }
 }
 
