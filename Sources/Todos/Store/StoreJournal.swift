@@ -7,18 +7,15 @@ import Rewind
 /// journal is confined with its core, so it need not be `Sendable`).
 ///
 /// When `write` throws, the core reverts the operation and
-/// rethrows, so memory never runs ahead of what was committed:
+/// rethrows, so memory never runs ahead of what was committed. The JSON file
+/// store saves this way (the SQLite store keeps its own append-only log):
 ///
 /// ```swift
-/// struct SQLiteJournal: StoreJournal {
+/// final class FileJournal: StoreJournal {
 ///     func write(_ entry: JournalEntry, state: AppState) throws {
-///         try database.write { db in                    // one transaction
-///             for id in entry.touchedItemIDs ?? Set(state.todos.ids) {
-///                 // upsert state.todos[id: id] or delete the row       (O(1) rows)
-///             }
-///             for event in entry.events { /* insert, update or delete step rows */ }
-///             // save entry.position
-///         }
+///         // entry.operation, entry.events (steps performed, undone, redone,
+///         // trimmed), entry.touchedItemIDs, entry.position: write them, or
+///         // the whole state, in one atomic step
 ///     }
 /// }
 /// ```
