@@ -80,7 +80,7 @@ struct ItemRecord: Equatable, FetchableRecord, PersistableRecord {
     ///
     /// - Throws: ``StoreError/corrupt(path:detail:)`` naming the item.
     func item(due: TodoDate, location: Location, path: String) throws -> TodoItem {
-        guard let uuid = UUID(uuidString: id) else {
+        guard let uuid = Self.uuid(id) else {
             throw StoreError.corrupt(path: path, detail: "an item's id “\(id)” is not a UUID")
         }
         guard let state = TodoItem.State(rawValue: state) else {
@@ -93,6 +93,43 @@ struct ItemRecord: Equatable, FetchableRecord, PersistableRecord {
         } catch {
             throw StoreError.corrupt(path: path, detail: "item \(id) is invalid: \(error)")
         }
+    }
+
+    /// The UUID that `text` spells in the canonical form the rows hold
+    /// (`6F1C2E0A-3B7D-4C1E-9A55-0D2B7C9E4F10`, either case), read from its
+    /// bytes; any other spelling goes to Foundation's reader. Foundation's
+    /// parses with `sscanf`, which was a tenth of a CLI command at 10,000 items.
+    static func uuid(_ text: String) -> UUID? {
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed: Bool = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard utf8.count == 36 else { return false }
+            return withUnsafeMutableBytes(of: &bytes) { out -> Bool in
+                var index = 0
+                var high: UInt8?
+                for (offset, character) in utf8.enumerated() {
+                    if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                        guard character == UInt8(ascii: "-") else { return false }
+                        continue
+                    }
+                    let nibble: UInt8
+                    switch character {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+                    case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = character - UInt8(ascii: "A") + 10
+                    case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+                    default: return false
+                    }
+                    if let first = high {
+                        out[index] = first << 4 | nibble
+                        index += 1
+                        high = nil
+                    } else {
+                        high = nibble
+                    }
+                }
+                return index == 16
+            }
+        } ?? false
+        return parsed ? UUID(uuid: bytes) : UUID(uuidString: text)
     }
 
     /// `date` in whole milliseconds since 1970.
