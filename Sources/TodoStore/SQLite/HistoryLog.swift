@@ -77,22 +77,32 @@ struct HistoryLog {
     /// - Complexity: O(*s*) rows read by key for *s* steps shown; their
     ///   changes are not decoded.
     func overview(_ head: LogHead, _ db: Database) throws -> HistoryOverview {
-        var done: [HistoryOverview.Step] = []
+        let (done, undone) = try stacks(head, db)
+        var steps = done.map { HistoryOverview.Step(name: $0.step.name, date: ItemRecord.date($0.step.date)) }
+        for undo in undone {
+            // The date of the step undone: its change's, while still in the log.
+            let date = try header(undo.before, db).map(\.date) ?? undo.date
+            steps.append(HistoryOverview.Step(name: undo.name, date: ItemRecord.date(date)))
+        }
+        return HistoryOverview(steps: steps, position: done.count)
+    }
+
+    /// The undo stack, oldest first: each node up to the current one with
+    /// the row shown for it; and the redo stack, top first: its undo rows.
+    private func stacks(_ head: LogHead, _ db: Database) throws -> (done: [(node: Int64, step: Header)], undone: [Header]) {
+        var done: [(node: Int64, step: Header)] = []
         var node = head.node
         while let step = try forwardStep(into: node, db) {
-            done.append(HistoryOverview.Step(name: step.name, date: ItemRecord.date(step.date)))
+            done.append((node, step))
             node = step.before
         }
-        done.reverse()
-        var undone: [HistoryOverview.Step] = []
+        var undone: [Header] = []
         var next = head.redoTop
         while let seq = next, let undo = try header(seq, db), undo.kind == StepRecord.Kind.undo.rawValue {
-            // The date of the step undone: its change, while still in the log.
-            let date = try header(undo.before, db).map(\.date) ?? undo.date
-            undone.append(HistoryOverview.Step(name: undo.name, date: ItemRecord.date(date)))
+            undone.append(undo)
             next = undo.redoNext
         }
-        return HistoryOverview(steps: done + undone, position: done.count)
+        return (done.reversed(), undone)
     }
 
     /// The columns of a row that say where it sits, without its changes.
@@ -136,35 +146,20 @@ struct HistoryLog {
     ///
     /// - Complexity: O(*r*) for *r* rows, their changes not decoded.
     func tree(_ head: LogHead, _ db: Database) throws -> HistoryTree {
-        let overview = try overviewNodes(head, db)
+        let (doneSteps, undoneSteps) = try stacks(head, db)
+        let done = Set(doneSteps.map(\.node))
+        let undone = Set(undoneSteps.map(\.before))
         var steps: [HistoryTree.Step] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT seq, before, name, date FROM step WHERE kind = 'do' ORDER BY seq")
         while let row = try rows.next() {
             let number: Int64 = try row.decode(Int64.self, atIndex: 0)
             let branch: HistoryTree.Branch =
-                overview.done.contains(number) ? .done : overview.undone.contains(number) ? .undone : .abandoned
+                done.contains(number) ? .done : undone.contains(number) ? .undone : .abandoned
             steps.append(HistoryTree.Step(
                 number: number, parent: try row.decode(Int64.self, atIndex: 1), name: try row.decode(String.self, atIndex: 2),
                 date: ItemRecord.date(try row.decode(Int64.self, atIndex: 3)), branch: branch))
         }
         return HistoryTree(steps: steps, current: head.node)
-    }
-
-    /// The nodes of the undo stack and of the redo stack.
-    private func overviewNodes(_ head: LogHead, _ db: Database) throws -> (done: Set<Int64>, undone: Set<Int64>) {
-        var done = Set<Int64>()
-        var node = head.node
-        while let step = try forwardStep(into: node, db) {
-            done.insert(node)
-            node = step.before
-        }
-        var undone = Set<Int64>()
-        var next = head.redoTop
-        while let seq = next, let undo = try header(seq, db), undo.kind == StepRecord.Kind.undo.rawValue {
-            undone.insert(undo.before)
-            next = undo.redoNext
-        }
-        return (done, undone)
     }
 
     /// The node `node` was made on: the parent in the tree, or `nil` when

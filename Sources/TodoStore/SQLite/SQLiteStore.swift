@@ -47,7 +47,6 @@ public final class SQLiteStore: @unchecked Sendable {
         var state: AppState
         var items: ItemRows
         var head: LogHead
-        var epoch: Int64
         var dataVersion: Int
         /// The steps shown, once asked for; kept up to date by this store's
         /// own operations and dropped when another process changed the file.
@@ -170,7 +169,7 @@ public final class SQLiteStore: @unchecked Sendable {
                 seq: seq, kind: .do, name: stepName, date: ItemRecord.milliseconds(date),
                 before: loaded.head.node, node: seq, redoTop: nil,
                 forward: try log.json(changes), inverse: try log.json(inverse)), db)
-            try commit(touched: changes + inverse, head: LogHead(lastSeq: seq, node: seq, redoTop: nil), into: &loaded, db)
+            try commit(inverse: inverse, head: LogHead(lastSeq: seq, node: seq, redoTop: nil), into: &loaded, db)
             loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: date))
             try prune(&loaded, db)
             return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
@@ -266,7 +265,6 @@ public final class SQLiteStore: @unchecked Sendable {
             loaded.state = AppState()
             loaded.items = ItemRows(ranks: [:])
             loaded.head = .empty
-            loaded.epoch += 1
             loaded.shown = ShownHistory(HistoryOverview(steps: [], position: 0))
         }
     }
@@ -343,14 +341,16 @@ public final class SQLiteStore: @unchecked Sendable {
             seq: next.lastSeq, kind: kind, name: row.name, date: ItemRecord.milliseconds(now()),
             before: loaded.head.node, node: next.node, redoTop: next.redoTop, redoNext: redoNext, reverts: row.seq,
             forward: row.inverse, inverse: try log.json(again)), db)
-        try commit(touched: changes + again, head: next, into: &loaded, db)
+        try commit(inverse: again, head: next, into: &loaded, db)
     }
 
-    /// Writes the rows of the items `touched` names, after the changes were
-    /// applied to the state in memory, and takes `head` as the log's.
-    private func commit(touched: [AppState.Change], head: LogHead, into loaded: inout Loaded, _ db: Database) throws {
+    /// Writes the rows of the items that `inverse` (the changes that take
+    /// back what was just applied to the state in memory) names, and takes
+    /// `head` as the log's. An inverse always names its items, except for a
+    /// change of the whole list (then every row is written again).
+    private func commit(inverse: [AppState.Change], head: LogHead, into loaded: inout Loaded, _ db: Database) throws {
         var ids: Set<UUID>? = []
-        for change in touched {
+        for change in inverse {
             guard let some = change.touchedItemIDs else { ids = nil; break }
             ids?.formUnion(some)
         }
@@ -421,7 +421,7 @@ public final class SQLiteStore: @unchecked Sendable {
         let snapshot = try TodoDatabase.load(db, path: path)
         return Loaded(
             state: snapshot.state, items: ItemRows(ranks: snapshot.ranks), head: snapshot.head,
-            epoch: snapshot.epoch, dataVersion: try dataVersion(db), shown: nil)
+            dataVersion: try dataVersion(db), shown: nil)
     }
 
     private func startPolling(every interval: TimeInterval) {

@@ -25,7 +25,7 @@ import GRDB
 /// every row stores the top of the stack after it (`redoTop`), and an undo
 /// row the top before it (`redoNext`). A change empties the stack; the
 /// abandoned branch stays in the log.
-struct StepRecord: Equatable, FetchableRecord, PersistableRecord {
+struct StepRecord: Equatable, Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "step"
 
     /// What a row did.
@@ -81,38 +81,6 @@ struct StepRecord: Equatable, FetchableRecord, PersistableRecord {
         self.reverts = reverts
         self.forward = forward
         self.inverse = inverse
-    }
-
-    init(row: Row) throws {
-        seq = try row.decode(Int64.self, forColumn: "seq")
-        kind = try row.decode(String.self, forColumn: "kind")
-        name = try row.decode(String.self, forColumn: "name")
-        date = try row.decode(Int64.self, forColumn: "date")
-        author = try row.decode(String.self, forColumn: "author")
-        groupKey = try row.decode(String?.self, forColumn: "groupKey")
-        before = try row.decode(Int64.self, forColumn: "before")
-        node = try row.decode(Int64.self, forColumn: "node")
-        redoTop = try row.decode(Int64?.self, forColumn: "redoTop")
-        redoNext = try row.decode(Int64?.self, forColumn: "redoNext")
-        reverts = try row.decode(Int64?.self, forColumn: "reverts")
-        forward = try row.decode(String.self, forColumn: "forward")
-        inverse = try row.decode(String.self, forColumn: "inverse")
-    }
-
-    func encode(to container: inout PersistenceContainer) {
-        container["seq"] = seq
-        container["kind"] = kind
-        container["name"] = name
-        container["date"] = date
-        container["author"] = author
-        container["groupKey"] = groupKey
-        container["before"] = before
-        container["node"] = node
-        container["redoTop"] = redoTop
-        container["redoNext"] = redoNext
-        container["reverts"] = reverts
-        container["forward"] = forward
-        container["inverse"] = inverse
     }
 
     /// Creates the table and its index.

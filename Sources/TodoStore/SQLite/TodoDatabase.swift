@@ -13,7 +13,8 @@ import Todos
 ///   anywhere writes one row).
 /// - `step`: the history as an append-only log (``StepRecord``): one row per
 ///   change, undo and redo, with the changes that made it and revert it.
-/// - `meta(key, value)`: `epoch`, counted up by each reset.
+/// - `meta(key, value)`: `epoch`, counted up by each reset (which starts
+///   the log's numbers again).
 struct TodoDatabase: Sendable {
     let queue: DatabaseQueue
     let url: URL
@@ -141,7 +142,6 @@ struct TodoDatabase: Sendable {
         var state: AppState
         var ranks: [UUID: Double]
         var head: LogHead
-        var epoch: Int64
     }
 
     /// Reads the items and where the history stands; the history's steps
@@ -211,8 +211,12 @@ struct TodoDatabase: Sendable {
             throw StoreError.corrupt(path: path, detail: "\(error)")
         }
         let head = try HistoryLog(path: path).head(db)
-        let epoch = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") ?? 0
-        return Snapshot(state: AppState(todos: list), ranks: ranks, head: head, epoch: epoch)
+        // Every v2 file has its `epoch` (made with the schema): one without
+        // it, or without the table, is damaged.
+        guard try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") != nil else {
+            throw StoreError.corrupt(path: path, detail: "the meta table has no epoch")
+        }
+        return Snapshot(state: AppState(todos: list), ranks: ranks, head: head)
     }
 }
 
