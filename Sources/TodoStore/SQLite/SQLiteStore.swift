@@ -227,15 +227,15 @@ public final class SQLiteStore: @unchecked Sendable {
         try write { db, loaded in
             // The way up from where the list is now, and the way up from the
             // target until it meets it.
-            var upward: [Int64: Int] = [loaded.head.node: 0]
+            var upward: Set<Int64> = [loaded.head.node]
             var node = loaded.head.node
             while let parent = try log.parent(of: node, db) {
                 node = parent
-                upward[node] = upward.count
+                upward.insert(node)
             }
             var downward: [Int64] = []
             var meeting = number
-            while upward[meeting] == nil {
+            while !upward.contains(meeting) {
                 guard meeting > 0, let parent = try log.parent(of: meeting, db) else {
                     throw HistoryError.stepNotFound(number)
                 }
