@@ -70,7 +70,7 @@ do {
         try await store.change(.add(item))
         report("ack add \(item.id.uuidString)")
     case "open":
-        let state = store.state()
+        let state = try store.state()
         report("items \(state.todos.count) steps \(try store.history().steps.count)")
     default:
         fail("unknown command \(command)")

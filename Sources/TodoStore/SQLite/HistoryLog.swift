@@ -74,35 +74,79 @@ struct HistoryLog {
     /// those of the redo stack, newest undone first; the position is the
     /// number of undo steps.
     ///
-    /// - Complexity: O(*s*) rows read by key for *s* steps shown; their
-    ///   changes are not decoded.
+    /// - Complexity: O(*s*) rows read by key for *s* steps shown, in two
+    ///   queries; their changes are not decoded.
     func overview(_ head: LogHead, _ db: Database) throws -> HistoryOverview {
         let (done, undone) = try stacks(head, db)
         var steps = done.map { HistoryOverview.Step(name: $0.step.name, date: ItemRecord.date($0.step.date)) }
         for undo in undone {
-            // The date of the step undone: its change's, while still in the log.
-            let date = try header(undo.before, db).map(\.date) ?? undo.date
-            steps.append(HistoryOverview.Step(name: undo.name, date: ItemRecord.date(date)))
+            steps.append(HistoryOverview.Step(name: undo.name, date: ItemRecord.date(undo.date)))
         }
         return HistoryOverview(steps: steps, position: done.count)
     }
 
     /// The undo stack, oldest first: each node up to the current one with
     /// the row shown for it; and the redo stack, top first: its undo rows.
+    /// Each stack is one recursive query, which walks the rows by key.
     private func stacks(_ head: LogHead, _ db: Database) throws -> (done: [(node: Int64, step: Header)], undone: [Header]) {
+        // No stack is deeper than the log has rows: a damaged file whose
+        // rows point in a circle stops there.
+        let deepest = head.lastSeq + 1
+        let upward = try db.cachedStatement(sql: """
+            WITH RECURSIVE up(node, seq, depth) AS (
+                SELECT ?1, \(Self.forwardSeq("?1")), 0 WHERE ?1 > 0
+                UNION ALL
+                SELECT made.before, \(Self.forwardSeq("made.before")), up.depth + 1
+                FROM up JOIN step AS made ON made.seq = up.seq
+                WHERE made.before > 0 AND up.depth < ?2
+            )
+            SELECT up.node, \(Header.columns("step")) FROM up JOIN step ON step.seq = up.seq ORDER BY up.depth DESC
+            """)
         var done: [(node: Int64, step: Header)] = []
-        var node = head.node
-        while let step = try forwardStep(into: node, db) {
-            done.append((node, step))
-            node = step.before
+        let rows = try Row.fetchCursor(upward, arguments: [head.node, deepest])
+        while let row = try rows.next() {
+            done.append((try decoded { try row.decode(Int64.self, atIndex: 0) }, try Header(row, from: 1, path: path)))
         }
+        let downward = try db.cachedStatement(sql: """
+            WITH RECURSIVE down(seq, depth) AS (
+                SELECT ?1, 0 WHERE ?1 IS NOT NULL
+                UNION ALL
+                SELECT step.redoNext, down.depth + 1 FROM down JOIN step ON step.seq = down.seq
+                WHERE step.kind = 'undo' AND step.redoNext IS NOT NULL AND down.depth < ?2
+            )
+            SELECT \(Header.columns("step")), made.date FROM down
+            JOIN step ON step.seq = down.seq AND step.kind = 'undo'
+            LEFT JOIN step AS made ON made.seq = step.before
+            ORDER BY down.depth
+            """)
         var undone: [Header] = []
-        var next = head.redoTop
-        while let seq = next, let undo = try header(seq, db), undo.kind == StepRecord.Kind.undo.rawValue {
+        let undoRows = try Row.fetchCursor(downward, arguments: [head.redoTop, deepest])
+        while let row = try undoRows.next() {
+            var undo = try Header(row, from: 0, path: path)
+            // The date of the step undone: its change's, while still in the log.
+            if let made = try decoded({ try row.decode(Int64?.self, atIndex: 6) }) { undo.date = made }
             undone.append(undo)
-            next = undo.redoNext
         }
-        return (done.reversed(), undone)
+        return (done, undone)
+    }
+
+    /// SQL for the row shown for the node `node` in the undo stack: its
+    /// change's row, else the newest redo of it (see ``forwardStep(into:_:)``).
+    private static func forwardSeq(_ node: String) -> String {
+        """
+        coalesce(
+            (SELECT seq FROM step AS change WHERE change.seq = \(node) AND change.kind = 'do'),
+            (SELECT seq FROM step AS redo WHERE redo.node = \(node) AND redo.kind = 'redo' ORDER BY redo.seq DESC LIMIT 1))
+        """
+    }
+
+    /// What `body` reads from a row, its failure named as damage.
+    private func decoded<Value>(_ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch {
+            throw StoreError.corrupt(path: path, detail: "a history row is malformed: \(error)")
+        }
     }
 
     /// The columns of a row that say where it sits, without its changes.
@@ -113,10 +157,29 @@ struct HistoryLog {
         var date: Int64
         var before: Int64
         var redoNext: Int64?
+
+        /// The columns ``init(_:from:path:)`` reads, of the table `table`.
+        static func columns(_ table: String) -> String {
+            ["seq", "kind", "name", "date", "before", "redoNext"].map { "\(table).\($0)" }.joined(separator: ", ")
+        }
+
+        /// Reads the columns of ``columns(_:)`` from `row`, starting at `first`.
+        init(_ row: Row, from first: Int, path: String) throws {
+            do {
+                seq = try row.decode(Int64.self, atIndex: first)
+                kind = try row.decode(String.self, atIndex: first + 1)
+                name = try row.decode(String.self, atIndex: first + 2)
+                date = try row.decode(Int64.self, atIndex: first + 3)
+                before = try row.decode(Int64.self, atIndex: first + 4)
+                redoNext = try row.decode(Int64?.self, atIndex: first + 5)
+            } catch {
+                throw StoreError.corrupt(path: path, detail: "a history row is malformed: \(error)")
+            }
+        }
     }
 
     private func header(_ seq: Int64, _ db: Database) throws -> Header? {
-        try header(db, sql: "SELECT seq, kind, name, date, before, redoNext FROM step WHERE seq = ?", seq)
+        try header(db, sql: "SELECT \(Header.columns("step")) FROM step WHERE seq = ?", seq)
     }
 
     /// The step shown for `node` in the undo stack: its change's row (name
@@ -125,20 +188,13 @@ struct HistoryLog {
         guard node > 0 else { return nil }
         if let change = try header(node, db), change.kind == StepRecord.Kind.do.rawValue { return change }
         return try header(
-            db, sql: "SELECT seq, kind, name, date, before, redoNext FROM step WHERE node = ? AND kind = 'redo' ORDER BY seq DESC LIMIT 1",
+            db, sql: "SELECT \(Header.columns("step")) FROM step WHERE node = ? AND kind = 'redo' ORDER BY seq DESC LIMIT 1",
             node)
     }
 
     private func header(_ db: Database, sql: String, _ argument: Int64) throws -> Header? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [argument]) else { return nil }
-        do {
-            return Header(
-                seq: try row.decode(Int64.self, atIndex: 0), kind: try row.decode(String.self, atIndex: 1),
-                name: try row.decode(String.self, atIndex: 2), date: try row.decode(Int64.self, atIndex: 3),
-                before: try row.decode(Int64.self, atIndex: 4), redoNext: try row.decode(Int64?.self, atIndex: 5))
-        } catch {
-            throw StoreError.corrupt(path: path, detail: "history row \(argument) is malformed: \(error)")
-        }
+        return try Header(row, from: 0, path: path)
     }
 
     /// Every step (change) the log holds, oldest first, placed relative

@@ -95,6 +95,24 @@ struct ItemRecord: Equatable, FetchableRecord, PersistableRecord {
         }
     }
 
+    /// The item this row holds, its due date and location decoded one by
+    /// one (a row read alone, not the whole list).
+    ///
+    /// - Throws: ``StoreError/corrupt(path:detail:)`` naming the item.
+    func item(decoder: JSONDecoder, path: String) throws -> TodoItem {
+        func decoded<Value: Decodable>(_ document: String?, _ field: String, unknown: Value) throws -> Value {
+            guard let document else { return unknown }
+            do {
+                return try decoder.decode(Value.self, from: Data(document.utf8))
+            } catch {
+                throw StoreError.corrupt(path: path, detail: "the \(field) of item \(id) does not decode: \(error)")
+            }
+        }
+        return try item(
+            due: decoded(due, "due date", unknown: TodoDate.unknown), location: decoded(location, "location", unknown: Location.unknown),
+            path: path)
+    }
+
     /// The UUID that `text` spells in the canonical form the rows hold
     /// (`6F1C2E0A-3B7D-4C1E-9A55-0D2B7C9E4F10`, either case), read from its
     /// bytes; any other spelling goes to Foundation's reader. Foundation's

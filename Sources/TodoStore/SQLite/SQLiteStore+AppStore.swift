@@ -11,23 +11,29 @@ import Todos
 extension SQLiteStore: AppStore {
     /// Opens the store in the database file at `url`, creating it if
     /// needed, away from Swift's cooperative pool; the parameters are those of
-    /// ``init(url:limit:pollInterval:durability:now:)``.
+    /// ``init(url:limit:pollInterval:durability:items:now:)``.
     ///
     /// - Throws: ``StoreError`` when the file is not a Rewind database, is
     ///   from a newer version, or is damaged; the file is then unchanged.
     public static func open(
         url: URL, limit: Int? = nil, pollInterval: TimeInterval? = 0.25,
-        durability: Durability = .powerLoss,
+        durability: Durability = .powerLoss, items: Items = .inMemory,
         now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock
     ) async throws -> SQLiteStore {
         try await onQueue(DispatchQueue.global()) {
-            try SQLiteStore(url: url, limit: limit, pollInterval: pollInterval, durability: durability, now: now)
+            try SQLiteStore(url: url, limit: limit, pollInterval: pollInterval, durability: durability, items: items, now: now)
         }
     }
 
     /// Runs `body` with the current state without copying it.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result {
         try await onQueue { try self.read(body) }
+    }
+
+    /// The items with `ids` that exist, in that order: only their rows are
+    /// read when the list is not in memory.
+    public func items(withIDs ids: [UUID]) async throws -> [TodoItem] {
+        try await onQueue { try self.items(withIDs: ids) }
     }
 
     /// The named steps and the current position.
@@ -80,7 +86,7 @@ extension SQLiteStore: AppStore {
     }
 
     /// A stream with an element after every change, this process's or
-    /// another's (seen by the poll of ``init(url:limit:pollInterval:durability:now:)``).
+    /// another's (seen by the poll of ``init(url:limit:pollInterval:durability:items:now:)``).
     public func updates() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
         let subscription = updated { continuation.yield() }

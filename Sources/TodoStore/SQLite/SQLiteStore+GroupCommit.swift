@@ -158,7 +158,8 @@ extension SQLiteStore {
     /// ahead of it.
     func reloadAfterFailure() {
         let path = database.url.path
-        if let fresh = try? database.queue.read({ db in try Self.load(db, path: path) }) {
+        let keepsList = lock.withLock { loaded.list != nil }
+        if let fresh = try? database.queue.read({ db in try Self.load(db, path: path, list: keepsList) }) {
             lock.withLock { loaded = fresh }
         }
     }

@@ -12,7 +12,10 @@ import Todos
 /// crossed (``StepRecord``); it returns only after the commit, so an
 /// acknowledged change survives `kill -9`.
 ///
-/// Opening reads the items and the newest log row; a step's changes are
+/// Opening reads the newest log row, and the items when they are kept in
+/// memory (``Items/inMemory``, for a server that draws the list again and
+/// again); with ``Items/onDemand`` (for a command that touches a few items)
+/// a change reads and writes only the rows it names. A step's changes are
 /// read when an undo, redo or jump crosses it, and the names of the steps
 /// when ``history()`` is first asked for.
 ///
@@ -42,15 +45,30 @@ public final class SQLiteStore: @unchecked Sendable {
     /// The changes waiting for the next group commit (`SQLiteStore+GroupCommit.swift`).
     let commitLine = CommitLine()
 
-    /// The state in memory and where the log stands.
+    /// What is in memory: the list, when it is kept there, and where the
+    /// log stands.
     struct Loaded {
-        var state: AppState
-        var items: ItemRows
+        /// The list and the ranks of its rows; `nil` while the items are
+        /// read from their rows when needed (``Items/onDemand``). Once read,
+        /// the list stays in memory.
+        var list: ListInMemory?
         var head: LogHead
         var dataVersion: Int
         /// The steps shown, once asked for; kept up to date by this store's
         /// own operations and dropped when another process changed the file.
         var shown: ShownHistory?
+    }
+
+    /// Where the items are while the store is open.
+    public enum Items: Sendable {
+        /// In memory, read at open and kept up to date: reading the list
+        /// costs nothing (a server that draws it for every request).
+        case inMemory
+        /// In their rows: a change reads and writes the rows it names (and
+        /// a few ranks), whatever the size of the list; the whole list is
+        /// read (and then kept) only when asked for, or for a change of
+        /// every item (a command that touches a few items).
+        case onDemand
     }
 
     /// What an acknowledged change survives.
@@ -82,12 +100,13 @@ public final class SQLiteStore: @unchecked Sendable {
     ///   - pollInterval: How often to look for changes by other processes;
     ///     `nil` never looks (for short-lived processes such as the CLI).
     ///   - durability: What an acknowledged change survives; see ``Durability``.
+    ///   - items: Where the items are while the store is open; see ``Items``.
     ///   - now: The clock that dates steps.
     /// - Throws: ``StoreError`` when the file is not a Rewind database, is
     ///   from a newer version, or is damaged; the file is then unchanged.
     public init(
         url: URL, limit: Int? = nil, pollInterval: TimeInterval? = 0.25,
-        durability: Durability = .powerLoss,
+        durability: Durability = .powerLoss, items: Items = .inMemory,
         now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock
     ) throws {
         let database = try TodoDatabase(url: url, durability: durability)
@@ -97,7 +116,7 @@ public final class SQLiteStore: @unchecked Sendable {
         self.now = { now().roundedToMilliseconds }
         let path = url.path
         loaded = try TodoDatabase.readingSaved(path: path) {
-            try database.queue.read { db in try Self.load(db, path: path) }
+            try database.queue.read { db in try Self.load(db, path: path, list: items == .inMemory) }
         }
         if let pollInterval { startPolling(every: pollInterval) }
     }
@@ -116,18 +135,66 @@ public final class SQLiteStore: @unchecked Sendable {
     /// The database file.
     public var url: URL { database.url }
 
-    // MARK: Reading
-
-    /// The current state.
-    public func state() -> AppState {
-        lock.withLock { loaded.state }
+    /// Whether the whole list is in memory: from the open with
+    /// ``Items/inMemory``, and with ``Items/onDemand`` once something asked
+    /// for the whole list (it is then kept).
+    public var keepsListInMemory: Bool {
+        lock.withLock { loaded.list != nil }
     }
 
-    /// Runs `body` with the current state without copying it.
-    public func read<Result>(_ body: (AppState) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(loaded.state)
+    // MARK: Reading
+
+    /// The current state (the whole list is read first when its items are
+    /// read on demand).
+    public func state() throws -> AppState {
+        try read { $0 }
+    }
+
+    /// Runs `body` with the current state without copying it. When the
+    /// items are read on demand, the whole list is read first, and kept.
+    ///
+    /// - Throws: What `body` throws, or ``StoreError`` when the list cannot be read.
+    public func read<Result>(_ body: (AppState) throws -> Result) throws -> Result {
+        while true {
+            lock.lock()
+            if let list = loaded.list {
+                defer { lock.unlock() }
+                return try body(list.state)
+            }
+            lock.unlock()
+            // Sets `loaded.list`, which stays: the next round reads it.
+            try loadList()
+        }
+    }
+
+    /// The items with `ids` that exist, in that order: read from their rows
+    /// when the list is not in memory.
+    ///
+    /// - Complexity: O(*k*) rows read by key for *k* ids.
+    public func items(withIDs ids: [UUID]) throws -> [TodoItem] {
+        if let items = lock.withLock({ loaded.list.map { list in ids.compactMap { list.state.todos[id: $0] } } }) {
+            return items
+        }
+        return try TodoDatabase.readingSaved(path: database.url.path) {
+            try database.queue.read { db in
+                let found = try RowList(db, path: database.url.path).items(ids)
+                return ids.compactMap { found[$0] }
+            }
+        }
+    }
+
+    /// Reads the whole list and keeps it in memory from now on.
+    private func loadList() throws {
+        let path = database.url.path
+        let fresh = try TodoDatabase.readingSaved(path: path) {
+            try database.queue.read { db in try Self.load(db, path: path, list: true) }
+        }
+        lock.withLock {
+            guard loaded.list == nil else { return }
+            let shown = loaded.head == fresh.head ? loaded.shown : nil
+            loaded = fresh
+            loaded.shown = shown
+        }
     }
 
     /// The named steps and the current position: read from the log the
@@ -161,15 +228,15 @@ public final class SQLiteStore: @unchecked Sendable {
     ) -> (Database, inout Loaded) throws -> HistoryStep<AppState.Change> {
         { [self] db, loaded in
             guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
-            let stepName = name ?? loaded.state.stepName(for: changes)
+            let stepName = try name ?? self.stepName(for: changes, db, &loaded)
             let date = now()
-            let inverse = try loaded.state.apply(all: changes)
+            let inverse = try apply(changes, db, &loaded)
             let seq = loaded.head.lastSeq + 1
             try log.append(StepRecord(
                 seq: seq, kind: .do, name: stepName, date: ItemRecord.milliseconds(date),
                 before: loaded.head.node, node: seq, redoTop: nil,
                 forward: try log.json(changes), inverse: try log.json(inverse)), db)
-            try commit(inverse: inverse, head: LogHead(lastSeq: seq, node: seq, redoTop: nil), into: &loaded, db)
+            loaded.head = LogHead(lastSeq: seq, node: seq, redoTop: nil)
             loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: date))
             try prune(&loaded, db)
             return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
@@ -262,8 +329,7 @@ public final class SQLiteStore: @unchecked Sendable {
     public func reset() throws {
         try write { db, loaded in
             try db.execute(sql: "DELETE FROM item; DELETE FROM step; UPDATE meta SET value = value + 1 WHERE key = 'epoch'")
-            loaded.state = AppState()
-            loaded.items = ItemRows(ranks: [:])
+            if loaded.list != nil { loaded.list = ListInMemory() }
             loaded.head = .empty
             loaded.shown = ShownHistory(HistoryOverview(steps: [], position: 0))
         }
@@ -336,26 +402,55 @@ public final class SQLiteStore: @unchecked Sendable {
         _ row: StepRecord, as kind: StepRecord.Kind, to next: LogHead, redoNext: Int64?, _ db: Database, _ loaded: inout Loaded
     ) throws {
         let changes = try log.changes(row.inverse, of: row)
-        let again = try loaded.state.apply(all: changes)
+        let again = try apply(changes, db, &loaded)
         try log.append(StepRecord(
             seq: next.lastSeq, kind: kind, name: row.name, date: ItemRecord.milliseconds(now()),
             before: loaded.head.node, node: next.node, redoTop: next.redoTop, redoNext: redoNext, reverts: row.seq,
             forward: row.inverse, inverse: try log.json(again)), db)
-        try commit(inverse: again, head: next, into: &loaded, db)
+        loaded.head = next
     }
 
-    /// Writes the rows of the items that `inverse` (the changes that take
-    /// back what was just applied to the state in memory) names, and takes
-    /// `head` as the log's. An inverse always names its items, except for a
-    /// change of the whole list (then every row is written again).
-    private func commit(inverse: [AppState.Change], head: LogHead, into loaded: inout Loaded, _ db: Database) throws {
-        var ids: Set<UUID>? = []
-        for change in inverse {
-            guard let some = change.touchedItemIDs else { ids = nil; break }
-            ids?.formUnion(some)
+    // MARK: Applying changes to the items
+
+    /// Applies `changes` (all or nothing) to the items and their rows, and
+    /// returns their inverse: row by row when the list is not in memory and
+    /// the changes name few items, else to the list in memory (read first
+    /// in this transaction if it is not there yet), whose touched rows are
+    /// then written.
+    private func apply(_ changes: [AppState.Change], _ db: Database, _ loaded: inout Loaded) throws -> [AppState.Change] {
+        if loaded.list == nil, RowList.applies(changes) {
+            do {
+                var inverse: [AppState.Change] = []
+                try db.inSavepoint {
+                    var rows = RowList(db, path: database.url.path)
+                    inverse = try rows.apply(all: changes)
+                    return .commit
+                }
+                return inverse
+            } catch is RowList.NeedsWholeList {
+                // Rolled back: the list in memory does it (and renumbers).
+            }
         }
-        try loaded.items.write(touched: ids, list: loaded.state.todos, db)
-        loaded.head = head
+        var list = try loaded.list ?? ListInMemory(TodoDatabase.load(db, path: database.url.path))
+        // The only reference, so that the list changes in place.
+        loaded.list = nil
+        defer { loaded.list = list }
+        return try list.apply(changes, db)
+    }
+
+    /// The name of the step `changes` make, which quotes the titles of the
+    /// items as they are now: read from their rows when the list is not in
+    /// memory.
+    private func stepName(for changes: [AppState.Change], _ db: Database, _ loaded: inout Loaded) throws -> String {
+        if let list = loaded.list { return list.state.stepName(for: changes) }
+        guard RowList.applies(changes) else {
+            let list = try ListInMemory(TodoDatabase.load(db, path: database.url.path))
+            loaded.list = list
+            return list.state.stepName(for: changes)
+        }
+        let named = changes.reduce(into: Set<UUID>()) { ids, change in ids.formUnion(change.touchedItemIDs ?? []) }
+        let items = try RowList(db, path: database.url.path).items(named)
+        return AppState(todos: try TodoList(items: Array(items.values))).stepName(for: changes)
     }
 
     /// Prunes the log to the newest `limit` steps, if the store has a cap.
@@ -408,20 +503,25 @@ public final class SQLiteStore: @unchecked Sendable {
         return result
     }
 
-    /// Reads everything again when another process committed since this one
-    /// last looked. Runs on the database queue.
+    /// Reads again what is in memory when another process committed since
+    /// this one last looked. Runs on the database queue.
     func catchUp(_ db: Database) throws {
-        let known = lock.withLock { loaded.dataVersion }
+        let (known, keepsList) = lock.withLock { (loaded.dataVersion, loaded.list != nil) }
         guard try Self.dataVersion(db) != known else { return }
-        let fresh = try Self.load(db, path: database.url.path)
+        let fresh = try Self.load(db, path: database.url.path, list: keepsList)
         lock.withLock { loaded = fresh }
     }
 
-    static func load(_ db: Database, path: String) throws -> Loaded {
+    /// What is in memory at open: where the log stands, and the whole list
+    /// when `list` is true.
+    static func load(_ db: Database, path: String, list: Bool) throws -> Loaded {
+        guard list else {
+            return Loaded(
+                list: nil, head: try TodoDatabase.readingSaved(path: path) { try TodoDatabase.head(db, path: path) },
+                dataVersion: try dataVersion(db), shown: nil)
+        }
         let snapshot = try TodoDatabase.load(db, path: path)
-        return Loaded(
-            state: snapshot.state, items: ItemRows(ranks: snapshot.ranks), head: snapshot.head,
-            dataVersion: try dataVersion(db), shown: nil)
+        return Loaded(list: ListInMemory(snapshot), head: snapshot.head, dataVersion: try dataVersion(db), shown: nil)
     }
 
     private func startPolling(every interval: TimeInterval) {
@@ -430,9 +530,9 @@ public final class SQLiteStore: @unchecked Sendable {
         timer.setEventHandler { [weak self] in
             guard let self else { return }
             let changed = (try? self.database.queue.read { db -> Bool in
-                let known = self.lock.withLock { self.loaded.dataVersion }
+                let (known, keepsList) = self.lock.withLock { (self.loaded.dataVersion, self.loaded.list != nil) }
                 guard try Self.dataVersion(db) != known else { return false }
-                let fresh = try Self.load(db, path: self.database.url.path)
+                let fresh = try Self.load(db, path: self.database.url.path, list: keepsList)
                 self.lock.withLock { self.loaded = fresh }
                 return true
             }) ?? false
@@ -444,6 +544,35 @@ public final class SQLiteStore: @unchecked Sendable {
 
     private static func dataVersion(_ db: Database) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+    }
+}
+
+/// The list in memory and the ranks of its rows.
+struct ListInMemory {
+    var state = AppState()
+    var items = ItemRows(ranks: [:])
+
+    /// An empty list.
+    init() {}
+
+    /// The list as the file holds it.
+    init(_ snapshot: TodoDatabase.Snapshot) {
+        state = snapshot.state
+        items = ItemRows(ranks: snapshot.ranks)
+    }
+
+    /// Applies `changes` (all or nothing) and writes the rows of the items
+    /// their inverse names (every row, for a change of the whole list);
+    /// returns the inverse.
+    mutating func apply(_ changes: [AppState.Change], _ db: Database) throws -> [AppState.Change] {
+        let inverse = try state.apply(all: changes)
+        var ids: Set<UUID>? = []
+        for change in inverse {
+            guard let some = change.touchedItemIDs else { ids = nil; break }
+            ids?.formUnion(some)
+        }
+        try items.write(touched: ids, list: state.todos, db)
+        return inverse
     }
 }
 

@@ -210,13 +210,19 @@ struct TodoDatabase: Sendable {
         } catch {
             throw StoreError.corrupt(path: path, detail: "\(error)")
         }
+        return Snapshot(state: AppState(todos: list), ranks: ranks, head: try head(db, path: path))
+    }
+
+    /// Where the history stands, from the newest row of the log, after
+    /// checking that the file has its `epoch`.
+    static func head(_ db: Database, path: String) throws -> LogHead {
         let head = try HistoryLog(path: path).head(db)
         // Every v2 file has its `epoch` (made with the schema): one without
         // it, or without the table, is damaged.
         guard try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'epoch'") != nil else {
             throw StoreError.corrupt(path: path, detail: "the meta table has no epoch")
         }
-        return Snapshot(state: AppState(todos: list), ranks: ranks, head: head)
+        return head
     }
 }
 

@@ -25,6 +25,12 @@ public protocol AppStore: AnyObject, Sendable {
     /// - Throws: What `body` throws, or the store's error when it cannot read.
     func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result
 
+    /// The items with `ids` that exist, in that order. A store that does
+    /// not keep the list in memory reads only their rows.
+    ///
+    /// - Throws: The store's error when it cannot read.
+    func items(withIDs ids: [UUID]) async throws -> [TodoItem]
+
     /// The named steps and the current position.
     func history() async throws -> HistoryOverview
 
@@ -71,6 +77,11 @@ extension AppStore {
     /// The current state (a copy: prefer ``read(_:)`` for a quick look).
     public func state() async throws -> AppState {
         try await read { $0 }
+    }
+
+    /// The items with `ids` that exist, in that order, read from the state.
+    public func items(withIDs ids: [UUID]) async throws -> [TodoItem] {
+        try await read { state in ids.compactMap { state.todos[id: $0] } }
     }
 
     /// Applies `changes` as one undo step named after what they do.

@@ -84,6 +84,6 @@ extension AppStore {
 
     /// The current versions of the items with `ids` that still exist.
     func items(_ ids: [UUID]) async throws(TodoFailure) -> [TodoItem] {
-        try await reading { state in ids.compactMap { state.todos[id: $0] } }
+        try await TodoFailure.classifying { try await items(withIDs: ids) }
     }
 }

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import Rewind
+import Todos
+import TodoStore
+
+/// A store opened with its items on demand applies a change to the rows it
+/// names, and must mean by every change what the list in memory means.
+@Suite("SQLite store with its items on demand")
+struct OnDemandTests {
+    /// What a change or a move of the history answered, to compare two stores.
+    private enum Answer: Equatable {
+        case step(name: String, changes: [AppState.Change])
+        case moved(String?)
+        case refused(String)
+    }
+
+    private static func answer(_ body: () async throws -> Answer) async -> Answer {
+        do {
+            return try await body()
+        } catch {
+            return .refused(String(describing: error))
+        }
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func everyChangeRowByRowAnswersAsTheListInMemoryDoes(seed: UInt64) async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand, now: fixture.clock.now)
+        let memory = InMemoryStore(now: fixture.clock.now)
+        var generator = SplitMix(seed: seed)
+        var refused = 0
+        for step in 0..<220 {
+            let list = try await memory.state().todos
+            let some = { (generator: inout SplitMix) -> UUID in
+                // Now and then an id that names no item.
+                list.ids.isEmpty || Int.random(in: 0..<10, using: &generator) == 0
+                    ? UUID() : list.ids[Int.random(in: 0..<list.count, using: &generator)]
+            }
+            let change: AppState.Change?
+            switch Int.random(in: 0..<12, using: &generator) {
+            case 0, 1:
+                change = .add(try fixture.item("Item \(step)"))
+            case 2, 3:
+                // Positions one past either end are refused by both.
+                change = .insert(try fixture.item("Item \(step)"), at: Int.random(in: -1...(list.count + 1), using: &generator))
+            case 4:
+                change = .remove(some(&generator))
+            case 5:
+                let count = Int.random(in: 0...4, using: &generator)
+                change = .todos(.removeItems((0..<count).map { _ in some(&generator) }))
+            case 6:
+                change = .update(some(&generator), [.title(to: "Renamed \(step)"), .finish], at: fixture.clock.now())
+            case 7:
+                let id = some(&generator)
+                let item = try list[id: id] ?? fixture.item("Nowhere")
+                change = .todos(.replace([try item.alter([.details(to: "Edited \(step)")], at: fixture.clock.now())]))
+            case 8:
+                change = .move(some(&generator), to: Int.random(in: -1...list.count, using: &generator))
+            default:
+                change = nil
+            }
+            let (expected, actual): (Answer, Answer)
+            if let change {
+                expected = await Self.answer {
+                    let made = try await memory.change([change], named: nil)
+                    return .step(name: made.name, changes: made.changes)
+                }
+                actual = await Self.answer {
+                    let made = try await rows.change([change], named: nil)
+                    return .step(name: made.name, changes: made.changes)
+                }
+            } else {
+                let undo = Int.random(in: 0..<3, using: &generator) > 0
+                expected = await Self.answer { .moved(undo ? try await memory.undo() : try await memory.redo()) }
+                actual = await Self.answer { .moved(undo ? try await rows.undo() : try await rows.redo()) }
+            }
+            #expect(actual == expected, "step \(step): \(String(describing: change))")
+            if case .refused = expected { refused += 1 }
+            if step % 20 == 0 {
+                let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+                #expect(try await reopened.state() == memory.state(), "after step \(step)")
+                #expect(try await reopened.history().steps.map(\.name) == memory.history().steps.map(\.name))
+            }
+        }
+        #expect(!rows.keepsListInMemory, "no change here needs the whole list")
+        #expect((20...120).contains(refused), "refusals are compared too, not only steps")
+    }
+
+    @Test func insertingAtOnePlaceUntilNoRankFitsRenumbersTheList() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand, now: fixture.clock.now)
+        let memory = InMemoryStore(now: fixture.clock.now)
+        let ends = [try fixture.item("First"), try fixture.item("Last")]
+        for item in ends {
+            try await rows.change(.add(item))
+            try await memory.change(.add(item))
+        }
+        // Halving the room between two ranks runs out after about 50 inserts.
+        for index in 0..<80 {
+            let item = try fixture.item("Between \(index)")
+            try await rows.change(.insert(item, at: 1))
+            try await memory.change(.insert(item, at: 1))
+        }
+        let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+        #expect(try await reopened.state() == memory.state())
+        try await rows.jump(to: 2)
+        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.items == ends)
+    }
+
+    @Test func aChangeOfEveryItemReadsTheListOnceAndKeepsIt() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let items = try (0..<100).map { try fixture.item("Item \($0)") }
+        let writer = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+        try await writer.change(items.map { .add($0) }, named: "Add 100 items")
+        let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand, now: fixture.clock.now)
+        #expect(!rows.keepsListInMemory)
+        #expect(try await rows.items(withIDs: [items[3].id, UUID(), items[1].id]) == [items[3], items[1]])
+        #expect(!rows.keepsListInMemory, "reading two items reads two rows")
+        // More items than a change applies row by row: the list is read.
+        try await rows.change(.todos(.removeItems(items.map(\.id))))
+        #expect(rows.keepsListInMemory)
+        #expect(try await rows.undo() == "Delete 100 items")
+        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.items == items)
+    }
+
+    @Test func anotherProcessesChangeIsSeenByTheNextChange() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand, now: fixture.clock.now)
+        let other = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+        let milk = try fixture.item("Buy milk")
+        try await rows.change(.add(milk))
+        try await other.change(.update(milk.id, [.finish], at: fixture.clock.now()))
+        // The log moved on in the other store: this one undoes that step.
+        #expect(try await rows.undo() == "Complete “Buy milk”")
+        #expect(try await rows.history().position == 1)
+        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos[id: milk.id]?.isFinished == false)
+    }
+}
