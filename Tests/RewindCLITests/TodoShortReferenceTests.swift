@@ -31,4 +31,17 @@ struct TodoShortReferenceTests {
         }
         #expect(random.allSatisfy { references($0).count == ShortReferences.length })
     }
+
+    @Test func referencesFromTheNeighboursInAnIndexAreThoseOfTheWholeList() throws {
+        let sequential = (1...300).map { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012X", $0 * 13))! }
+        let ids = sequential + (0..<30).map { _ in UUID() }
+        let whole = ShortReferences(list: try list(ids))
+        let sorted = ids.sorted { $0.uuidString < $1.uuidString }
+        let fromIndex = ShortReferences(ids: ids) { id in
+            let position = sorted.firstIndex(of: id) ?? 0
+            return (position > 0 ? sorted[position - 1] : nil, position + 1 < sorted.count ? sorted[position + 1] : nil)
+        }
+        for id in ids { #expect(fromIndex(id) == whole(id)) }
+        #expect(ids.contains { fromIndex($0).count > ShortReferences.length }, "some references are longer than 8 digits")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TodoStore
 import Todos
 
 /// Finds the items a person named on the command line: by the number the
@@ -16,13 +17,13 @@ struct ItemReferences {
     /// What to type instead, for error messages.
     static let hint = "use the number from the last `rewind todo list` or the start of an item's id (at least 4 hex digits)"
 
-    private let list: TodoList
+    private let index: ItemIDs
     private let listing: () -> [UUID]?
 
-    /// References into `list`; `listing` loads the last listing when a
-    /// number needs it.
-    init(list: TodoList, listing: @escaping () -> [UUID]?) {
-        self.list = list
+    /// References to the items whose ids `index` searches; `listing` loads
+    /// the last listing when a number needs it.
+    init(index: ItemIDs, listing: @escaping () -> [UUID]?) {
+        self.index = index
         self.listing = listing
     }
 
@@ -38,28 +39,23 @@ struct ItemReferences {
             loaded = .some(ids)
             return ids
         }
-        // Many references search a sorted copy of the ids instead of the list
-        // each: O((n + k) log n) rather than O(n k).
-        let index = references.count > Self.linearSearchLimit ? SortedIDs(list.ids) : nil
         var seen = Set<UUID>()
         var ids: [UUID] = []
         for reference in references {
-            let id = try resolve(reference, numbered: numbered, index: index)
+            let id = try resolve(reference, numbered: numbered)
             if seen.insert(id).inserted { ids.append(id) }
         }
         return ids
     }
 
-    /// Up to this many references each search the list from the start.
-    private static let linearSearchLimit = 8
-
-    private func resolve(_ reference: String, numbered: () -> [UUID]?, index: SortedIDs?) throws -> UUID {
+    /// - Complexity: O(log *n*) searches of the index of ids.
+    private func resolve(_ reference: String, numbered: () -> [UUID]?) throws -> UUID {
         let text = reference.trimmingCharacters(in: .whitespaces)
         if !text.isEmpty, text.allSatisfy(\.isASCIIDigitCharacter), let number = Int(text) {
             let ids = numbered()
             if let ids, ids.indices.contains(number - 1) {
                 let id = ids[number - 1]
-                guard list.contains(id: id) else {
+                guard try index.contains(id) else {
                     throw TodoCommandError("item \(number) of the last list no longer exists; run `rewind todo list` to number the items again, or use an id prefix")
                 }
                 return id
@@ -74,15 +70,7 @@ struct ItemReferences {
         guard let prefix = IDPrefix(text) else {
             throw TodoCommandError("no item matches “\(text)”; \(Self.hint)")
         }
-        var matches: [UUID] = []
-        if let index {
-            matches = index.matching(prefix, limit: 4)
-        } else {
-            for id in list.ids where prefix.matches(id) {
-                matches.append(id)
-                if matches.count > 3 { break }
-            }
-        }
+        let matches = try index.ids(startingWith: prefix.digits, limit: 4)
         switch matches.count {
         case 0:
             throw TodoCommandError("no item matches “\(text)”; \(Self.hint)")
@@ -112,27 +100,9 @@ struct IDPrefix {
         self.nibbles = nibbles
     }
 
-    /// Whether `id` starts with this prefix.
-    ///
-    /// - Complexity: O(prefix length), without allocating.
-    func matches(_ id: UUID) -> Bool {
-        withUnsafeBytes(of: id.uuid) { bytes in
-            for (index, nibble) in nibbles.enumerated() {
-                let byte = bytes[index / 2]
-                if (index % 2 == 0 ? byte >> 4 : byte & 0x0F) != nibble { return false }
-            }
-            return true
-        }
-    }
-
-    /// The smallest id that starts with this prefix, as two big-endian halves.
-    var lowestID: (UInt64, UInt64) {
-        var halves: (UInt64, UInt64) = (0, 0)
-        for (index, nibble) in nibbles.enumerated() {
-            let shift = UInt64(60 - (index % 16) * 4)
-            if index < 16 { halves.0 |= UInt64(nibble) << shift } else { halves.1 |= UInt64(nibble) << shift }
-        }
-        return halves
+    /// The hex digits, in lower case, without hyphens.
+    var digits: String {
+        String(nibbles.map { Character(String($0, radix: 16)) })
     }
 
     /// The first `length` hex digits of `id`, in lower case.
@@ -147,39 +117,6 @@ struct IDPrefix {
                 }
                 return count
             }
-        }
-    }
-}
-
-/// The ids of a list sorted by value, to find those that start with a
-/// prefix by binary search.
-struct SortedIDs {
-    private let entries: [(key: (UInt64, UInt64), id: UUID)]
-
-    /// Sorts `ids`.
-    ///
-    /// - Complexity: O(*n* log *n*).
-    init(_ ids: some Sequence<UUID>) {
-        entries = ids.map { (Self.key($0), $0) }.sorted { $0.key < $1.key }
-    }
-
-    /// Up to `limit` ids that start with `prefix`, in order.
-    ///
-    /// - Complexity: O(log *n* + `limit`).
-    func matching(_ prefix: IDPrefix, limit: Int) -> [UUID] {
-        let lowest = prefix.lowestID
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if entries[middle].key < lowest { low = middle + 1 } else { high = middle }
-        }
-        return entries[low...].prefix { prefix.matches($0.id) }.prefix(limit).map(\.id)
-    }
-
-    private static func key(_ id: UUID) -> (UInt64, UInt64) {
-        withUnsafeBytes(of: id.uuid) { bytes in
-            (bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }, bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) })
         }
     }
 }
@@ -218,6 +155,25 @@ struct ShortReferences {
                 longer[entry.id] = String(entry.hex.prefix(max(before, after) + 1))
             }
         }
+    }
+
+    /// Short references for the items with `ids`, against the ids the
+    /// store holds (whose `neighbours` in order give how many digits each
+    /// shares with another).
+    ///
+    /// - Complexity: O(*k*) searches of the index for *k* ids.
+    init(ids: [UUID], neighbours: (UUID) throws -> (before: UUID?, after: UUID?)) rethrows {
+        for id in ids {
+            let (before, after) = try neighbours(id)
+            let shared = [before, after].compactMap { $0.map { Self.sharedDigits(id, $0) } }.max() ?? 0
+            if shared >= Self.length { longer[id] = IDPrefix.hex(id, length: shared + 1) }
+        }
+    }
+
+    /// How many hex digits two ids share at their start.
+    private static func sharedDigits(_ first: UUID, _ second: UUID) -> Int {
+        let (a, b) = (IDPrefix.hex(first, length: 32), IDPrefix.hex(second, length: 32))
+        return zip(a.utf8, b.utf8).prefix { $0 == $1 }.count
     }
 
     /// The short reference of `id`.

@@ -58,7 +58,7 @@ extension RewindCommand.Todo {
                     due: try item.dueDate(now: now) ?? .unknown, location: try item.location() ?? .unknown)
                 let session = try await TodoSession.open(options: options)
                 let added = try await session.app.send(.create(draft, at: nil))
-                let references = try await session.references()
+                let references = try await session.references(for: [added.id])
                 if json { return try JSONOutput.print(ItemJSON(item: added, ref: references(added.id))) }
                 let text = ItemText(terminal: .standardOutput(), now: now)
                 let due = text.dueColumn(added)

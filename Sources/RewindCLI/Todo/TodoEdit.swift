@@ -79,7 +79,7 @@ extension RewindCommand.Todo {
                     throw TodoCommandError("no item matches “\(reference)”")
                 }
                 let updated = try await session.app.send(.alter(id, changes))
-                let references = try await session.references()
+                let references = try await session.references(for: [id])
                 if json { return try JSONOutput.print(JSONOutput.items(updated, references: references).first) }
                 let text = ItemText(terminal: .standardOutput(), now: now)
                 TodoTerminal.print(lines: updated.map { "Changed " + text.named($0, references: references) })

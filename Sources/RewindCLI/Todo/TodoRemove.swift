@@ -24,7 +24,7 @@ extension RewindCommand.Todo {
             try await reportingErrors {
                 let session = try await TodoSession.open(options: options)
                 let ids = try await session.resolve(items.references)
-                let references = try await session.references()
+                let references = try await session.references(for: ids)
                 let removed = try await session.app.send(.removeItems(ids))
                 try printRemoved(removed, references: references, json: items.json)
             }

@@ -28,7 +28,9 @@ struct TodoSession: Sendable {
         let directory = DataDirectory.resolve(explicitPath: options.dataDirectory)
         try directory.create()
         // A short-lived process: no polling for other processes' changes.
-        let store = try await SQLiteStore.open(url: directory.databaseURL, pollInterval: nil)
+        // A short-lived process that touches a few items: their rows are
+        // read, not the whole list, unless a command asks for it.
+        let store = try await SQLiteStore.open(url: directory.databaseURL, pollInterval: nil, items: .onDemand)
         return TodoSession(
             directory: directory, store: store, app: AppDomain(store: store, now: { Date() }, makeID: { UUID() }))
     }
@@ -51,17 +53,22 @@ extension TodoSession {
     /// - Throws: ``TodoCommandError`` naming the first unknown or ambiguous reference.
     func resolve(_ references: [String]) async throws -> [UUID] {
         let listing = lastListing
-        return try await read { list in
-            try ItemReferences(list: list, listing: { listing.load() }).resolve(references)
+        return try await store.searchIDs { index in
+            try ItemReferences(index: index, listing: { listing.load() }).resolve(references)
         }
     }
 
     /// The current versions of the items with `ids` that exist, and their short references.
     func items(_ ids: [UUID]) async throws -> (items: [TodoItem], references: ShortReferences) {
-        try await read { list in (ids.compactMap { list[id: $0] }, ShortReferences(list: list)) }
+        (try await store.items(withIDs: ids), try await references(for: ids))
     }
 
-    /// The short references of the items as they are now.
+    /// The short references of the items with `ids`, among the items there are now.
+    func references(for ids: [UUID]) async throws -> ShortReferences {
+        try await store.searchIDs { index in try ShortReferences(ids: ids, neighbours: index.neighbours(of:)) }
+    }
+
+    /// The short references of every item (the whole list is read).
     func references() async throws -> ShortReferences {
         try await read { ShortReferences(list: $0) }
     }

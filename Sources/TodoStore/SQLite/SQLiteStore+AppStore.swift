@@ -94,7 +94,8 @@ extension SQLiteStore: AppStore {
         return stream
     }
 
-    private func onQueue<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    /// Runs `body` on the store's queue, away from Swift's cooperative pool.
+    func onQueue<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await Self.onQueue(operationQueue, body)
     }
 
