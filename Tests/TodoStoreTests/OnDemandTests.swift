@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import Rewind
 import Todos
@@ -135,5 +136,42 @@ struct OnDemandTests {
         #expect(try await rows.undo() == "Complete “Buy milk”")
         #expect(try await rows.history().position == 1)
         #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos[id: milk.id]?.isFinished == false)
+    }
+
+    @Test func damageIsFoundWhereItIsReadAndNothingIsWritten() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        do {
+            let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+            for index in 0..<300 {
+                try await store.change(.add(try fixture.item("Item \(index) " + String(repeating: "x", count: 200))))
+            }
+        }
+        let queue = try DatabaseQueue(path: fixture.fileURL.path)
+        try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        // Scribble over the middle of the file: item pages, not the schema.
+        var bytes = try Data(contentsOf: fixture.fileURL)
+        let start = bytes.count / 2
+        for offset in start..<(start + 4096) { bytes[offset] = 0x5A }
+        try bytes.write(to: fixture.fileURL)
+        do {
+            let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
+            await #expect(throws: StoreError.self, "reading every item crosses the damage") { try await rows.state() }
+            await #expect(throws: StoreError.self) { try await rows.change(.todos(.finishAll(at: fixture.clock.now()))) }
+        } catch let error as StoreError {
+            // Damage the open itself read (the schema) is refused there.
+            #expect(error.isDamage, "\(error)")
+        }
+        #expect(try Data(contentsOf: fixture.fileURL) == bytes, "nothing was written")
+    }
+}
+
+extension StoreError {
+    /// Whether this error says the file is damaged.
+    fileprivate var isDamage: Bool {
+        switch self {
+        case .corrupt, .notADatabase: true
+        default: false
+        }
     }
 }

@@ -67,7 +67,10 @@ public final class SQLiteStore: @unchecked Sendable {
         /// In their rows: a change reads and writes the rows it names (and
         /// a few ranks), whatever the size of the list; the whole list is
         /// read (and then kept) only when asked for, or for a change of
-        /// every item (a command that touches a few items).
+        /// every item (a command that touches a few items). Opening then
+        /// does not read the whole file for damage (SQLite's `quick_check`):
+        /// damage is found in the pages an operation reads, which then
+        /// fails with ``StoreError/corrupt(path:detail:)`` and writes nothing.
         case onDemand
     }
 
@@ -109,7 +112,7 @@ public final class SQLiteStore: @unchecked Sendable {
         durability: Durability = .powerLoss, items: Items = .inMemory,
         now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock
     ) throws {
-        let database = try TodoDatabase(url: url, durability: durability)
+        let database = try TodoDatabase(url: url, durability: durability, checkingEveryPage: items == .inMemory)
         self.database = database
         log = HistoryLog(path: url.path)
         self.limit = limit

@@ -64,10 +64,14 @@ struct TodoDatabase: Sendable {
     /// system, missing permissions, a leftover `-shm` file this user cannot
     /// write) or the disk is full, an existing up-to-date database is opened
     /// for reading only, and ``readOnlyError`` says why writes are refused.
-    init(url: URL, durability: SQLiteStore.Durability = .powerLoss) throws {
+    ///
+    /// - Parameter checkingEveryPage: Whether SQLite's `quick_check`, which
+    ///   reads the whole file, looks for damage first; without it, damage is
+    ///   found in the pages that are read, when they are read.
+    init(url: URL, durability: SQLiteStore.Durability = .powerLoss, checkingEveryPage: Bool = true) throws {
         self.url = url
         let directory = url.deletingLastPathComponent().path
-        let upToDate = try DatabaseFile.check(url, migrator: Self.migrator(path: url.path))
+        let upToDate = try DatabaseFile.check(url, migrator: Self.migrator(path: url.path), everyPage: checkingEveryPage)
         if let unwritable = Self.unwritablePath(url) {
             let error: StoreError = unwritable == directory ? .readOnly(path: directory) : .readOnlyFile(path: unwritable)
             guard upToDate else { throw error }
