@@ -16,6 +16,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Used directly by WebApp as well as through Hummingbird.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // The engine: commands and undo histories. Foundation only.
@@ -36,7 +42,18 @@ let package = Package(
         // The web app of `rewind serve`: Hummingbird routes, JSON API, HTML components, assets.
         .target(
             name: "WebApp",
-            dependencies: ["Rewind", "Calculator", "Todos", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "Rewind", "Calculator", "Todos",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The command-line tool `rewind`.
         .executableTarget(
@@ -50,23 +67,34 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "RewindTests", dependencies: ["Rewind"]),
-        .testTarget(name: "CalculatorTests", dependencies: ["Calculator"]),
-        .testTarget(name: "TodosTests", dependencies: ["Todos"]),
+        // What the tests share: a clock, ids, counters, a seeded generator, waiting.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "RewindTests", dependencies: ["Rewind", "TestSupport"]),
+        .testTarget(name: "CalculatorTests", dependencies: ["Calculator", "Rewind"]),
+        .testTarget(name: "TodosTests", dependencies: ["Todos", "Rewind", "TestSupport"]),
         // A second process for the store tests (kill -9, several processes).
-        .executableTarget(name: "StoreProbe", dependencies: ["Todos", "TodoStore"]),
+        .executableTarget(name: "StoreProbe", dependencies: ["Todos", "TodoStore"], path: "Tests/StoreProbe"),
         .testTarget(
             name: "TodoStoreTests",
-            dependencies: ["TodoStore", "StoreProbe", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "TodoStore", "Todos", "Rewind", "TestSupport", "StoreProbe",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "RewindCLITests", dependencies: ["RewindCLI"]),
+        .testTarget(name: "RewindCLITests", dependencies: ["RewindCLI", "Todos", "TestSupport"]),
         .testTarget(
             name: "WebAppTests",
             dependencies: [
-                "WebApp", "Todos", "Calculator",
+                "WebApp", "Todos", "Calculator", "Rewind", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

@@ -1,5 +1,7 @@
 """Waits and small page helpers shared by the browser tests."""
 
+from contextlib import contextmanager
+
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -219,3 +221,73 @@ def browser_errors(driver):
         return [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
     except Exception:
         return []
+
+
+# Counts, in the page, the live-update events it hears and the fetches whose
+# answers it has read, on one sequence: "a fetch that started after the last
+# event has been applied" is then a condition a test can wait for.
+_LIVE_REFRESH_TRACKER = r"""
+(function () {
+  var tracker = window.__liveRefreshTracker = { seq: 0, events: 0, lastEvent: 0, lastApplied: 0 };
+  var PageEventSource = window.EventSource;
+  if (PageEventSource) {
+    var Tracked = function (url, options) {
+      var source = new PageEventSource(url, options);
+      // Added before the page's own listener, so it counts the event first.
+      source.addEventListener('todos', function () { tracker.events += 1; tracker.lastEvent = ++tracker.seq; });
+      return source;
+    };
+    Tracked.prototype = PageEventSource.prototype;
+    window.EventSource = Tracked;
+  }
+  var pageFetch = window.fetch;
+  window.fetch = function () {
+    var started = ++tracker.seq;
+    function applied() {
+      // A task after the answer was read runs after the page's own
+      // callbacks on it, which are microtasks.
+      setTimeout(function () { tracker.lastApplied = Math.max(tracker.lastApplied, started); }, 0);
+    }
+    return pageFetch.apply(this, arguments).then(function (response) {
+      ['text', 'json'].forEach(function (name) {
+        var read = response[name].bind(response);
+        response[name] = function () { var body = read(); body.then(applied, applied); return body; };
+      });
+      return response;
+    });
+  };
+})();
+"""
+
+
+@contextmanager
+def tracking_live_refreshes(driver):
+    """Pages loaded inside the block count the live-update events they hear
+    and the answers they apply (see `wait_for_live_refresh`)."""
+    added = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _LIVE_REFRESH_TRACKER})
+    try:
+        yield
+    finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+
+def live_events_heard(driver):
+    """How many live-update events the page heard (a page loaded inside
+    `tracking_live_refreshes`)."""
+    return driver.execute_script("return window.__liveRefreshTracker.events;")
+
+
+def wait_for_live_refresh(driver, events_before):
+    """Waits until the page heard a live-update event after `events_before`
+    and applied the refresh that follows it: the page then shows what the
+    live update made of it, for a test to check that something survived."""
+    wait_until(
+        driver,
+        lambda d: d.execute_script(
+            "var t = window.__liveRefreshTracker;"
+            "return t.events > arguments[0] && t.lastApplied > t.lastEvent;",
+            events_before,
+        ),
+        lambda: "the page to hear a live update and apply the refresh that follows; it counted "
+        + driver.execute_script("return JSON.stringify(window.__liveRefreshTracker);"),
+    )

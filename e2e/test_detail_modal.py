@@ -10,8 +10,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from helpers import (
-    click_css, css, css_all, focused, has_class, open_todos, press, row, row_by_title, undo_button,
-    wait_for_titles, wait_for_undo_title, wait_until,
+    click_css, css, css_all, focused, has_class, live_events_heard, open_todos, press, row, row_by_title,
+    tracking_live_refreshes, undo_button, wait_for_live_refresh, wait_for_titles, wait_for_undo_title, wait_until,
 )
 
 
@@ -410,18 +410,22 @@ def test_undo_shortcut_is_off_while_a_card_is_open(driver, base_url, api):
 
 def test_saved_stays_shown_through_the_live_refresh_that_follows_a_save(driver, base_url, api):
     item = api.add("Buy milk")
-    open_detail(driver, base_url, item["id"])
+    with tracking_live_refreshes(driver):
+        open_detail(driver, base_url, item["id"])
+    events = live_events_heard(driver)
     type_into(driver, "title", "Buy oat milk")
     save(driver)
     wait_item(api, item["id"], lambda i: i["title"] == "Buy oat milk", "the title should be saved")
     # The save's own live-update event refreshes the form; "Saved." must survive it.
-    time.sleep(1.0)
+    wait_for_live_refresh(driver, events)
     assert css(driver, "#form-status").text == "Saved."
 
 
 def test_typing_after_save_is_not_lost_to_the_refresh(driver, base_url, api):
     item = api.add("Buy milk")
-    open_detail(driver, base_url, item["id"])
+    with tracking_live_refreshes(driver):
+        open_detail(driver, base_url, item["id"])
+    events = live_events_heard(driver)
     type_into(driver, "title", "Buy oat milk")
     # Hold the answer to the save for a moment, so that the typing below
     # surely happens after Save was pressed and before the answer arrives.
@@ -436,5 +440,5 @@ def test_typing_after_save_is_not_lost_to_the_refresh(driver, base_url, api):
     click_css(driver, "#detail-form button[type='submit']")
     field(driver, "details").send_keys("the organic one")
     wait_item(api, item["id"], lambda i: i["title"] == "Buy oat milk", "the title should be saved")
-    time.sleep(1.0)
+    wait_for_live_refresh(driver, events)
     assert field(driver, "details").get_attribute("value") == "the organic one"

@@ -1,1 +1,37 @@
-import Hummingbird
+import Calculator
+import Logging
+
+/// The parts of the web app and how they are wired; tests build one to
+/// reach the broadcaster and the sessions.
+struct WebApp: Sendable {
+    let configuration: WebAppConfiguration
+    let todos: TodoService
+    let broadcaster: EventBroadcaster
+    let calculators: CalculatorSessions
+    /// The token state-changing requests carry; new at every start.
+    let csrfToken: String
+
+    init(
+        configuration: WebAppConfiguration,
+        todos: TodoService,
+        calculatorConfiguration: ButtonConfiguration,
+        csrfToken: String = CalculatorSessions.makeID()
+    ) {
+        self.configuration = configuration
+        self.todos = todos
+        self.broadcaster = EventBroadcaster(
+            heartbeatInterval: configuration.heartbeatInterval, maxSubscribers: configuration.maxEventStreams
+        )
+        self.calculators = CalculatorSessions(
+            configuration: calculatorConfiguration, capacity: configuration.maxCalculatorSessions
+        )
+        self.csrfToken = csrfToken
+    }
+
+    /// Warnings and errors, to standard error.
+    static func defaultLogger() -> Logger {
+        var logger = Logger(label: "rewind.serve")
+        logger.logLevel = .warning
+        return logger
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("rewind calc")
 struct CalcCommandTests {
@@ -199,37 +200,65 @@ struct CalcCommandTests {
         }
     }
 
-    @Suite("Interactive mode", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    @Suite("Interactive mode")
     struct Interactive {
-        /// Runs `rewind calc` on a pseudo-terminal made by `script`, typing
-        /// `keys` in chunks with pauses, then prints the terminal's local modes.
-        private func session(typing chunks: [String]) throws -> String {
-            let binary = try rewindBinaryURL().path
-            let typing = chunks.map { "printf '\($0)'; sleep 0.3" }.joined(separator: "; ")
-            let shell = "(sleep 0.5; \(typing)) | script -qec '\(binary) calc; stty -a' /dev/null"
-            let run = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", shell], environment: ["TERM": "xterm"])
-            return run.stdout
+        /// What `rewind calc` showed on a terminal while `chunks` were typed
+        /// one after another, each once the screen showed the one before.
+        private struct Session {
+            /// Everything written to the terminal.
+            var screen: String
+            /// Whether the terminal was in raw mode while the keypad showed.
+            var wasRaw: Bool
+            /// Whether the terminal was cooked and echoing again at the end.
+            var isRestored: Bool
+        }
+
+        /// The screen is redrawn from the top after each key read.
+        private static let redraw = "\u{1B}[H\u{1B}[J"
+
+        /// Runs `rewind calc` on a pseudo-terminal and types `chunks`: each but
+        /// the last once the screen was redrawn after the one before (so that
+        /// a lone Escape arrives alone), the last (which quits) then waiting
+        /// for the program to exit.
+        private func session(typing chunks: [String]) throws -> Session {
+            let terminal = try PseudoTerminal(try rewindBinaryURL(), ["calc"], environment: ["TERM": "xterm"])
+            func redraws() -> Int { terminal.screen.components(separatedBy: Self.redraw).count - 1 }
+            // The keypad is drawn after the terminal was put in raw mode.
+            try waitUntilSynchronously("the keypad; the screen shows \(terminal.screen.debugDescription)") { redraws() >= 1 }
+            let wasRaw = !terminal.isCookedAndEchoing
+            for chunk in chunks.dropLast() {
+                let before = redraws()
+                terminal.type(chunk)
+                try waitUntilSynchronously("a redraw after typing \(chunk.debugDescription)") { redraws() > before }
+            }
+            terminal.type(chunks.last ?? "q")
+            try terminal.waitForExit()
+            // The last display, on the normal screen, is the last line written.
+            try waitUntilSynchronously("the last display; the screen shows \(terminal.screen.debugDescription)") {
+                terminal.screen.components(separatedBy: "\u{1B}[?1049l").last?.hasSuffix("\r\n") == true
+            }
+            return Session(screen: terminal.screen, wasRaw: wasRaw, isRestored: terminal.isCookedAndEchoing)
         }
 
         @Test func showsTheKeypadAndPressesTypedKeys() throws {
-            let screen = try session(typing: ["12+3=", "q"])
+            let screen = try session(typing: ["12+3=", "q"]).screen
             #expect(screen.contains("[ AC ]"))
             #expect(screen.contains("[ x² ]"))
             #expect(screen.contains("12 + 3 = 15"))
             // The last display is printed after leaving the full screen.
-            #expect(screen.contains("\u{1B}[?1049l15\r\n"))
+            #expect(screen.hasSuffix("\u{1B}[?1049l15\r\n"))
         }
 
         @Test func undoRedoEscapeAndBackspace() throws {
-            let screen = try session(typing: ["12+3=", "u", "r", "u", "\\033", "45\\177", "q"])
-            #expect(screen.contains("\u{1B}[?1049l4\r\n"))
+            let screen = try session(typing: ["12+3=", "u", "r", "u", "\u{1B}", "45\u{7F}", "q"]).screen
+            #expect(screen.hasSuffix("\u{1B}[?1049l4\r\n"))
         }
 
         @Test func controlDQuitsAndTheTerminalIsRestored() throws {
-            let screen = try session(typing: ["7", "\\004"])
-            #expect(screen.contains("\u{1B}[?1049l7\r\n"))
-            #expect(screen.contains(" icanon "))
-            #expect(screen.contains(" echo "))
+            let session = try session(typing: ["7", "\u{04}"])
+            #expect(session.screen.hasSuffix("\u{1B}[?1049l7\r\n"))
+            #expect(session.wasRaw, "the keypad reads keys, not lines")
+            #expect(session.isRestored, "the terminal is cooked and echoes again")
         }
     }
 }

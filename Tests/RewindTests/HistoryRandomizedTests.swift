@@ -1,5 +1,6 @@
 import Testing
 import Rewind
+import TestSupport
 
 /// The seed's approach, kept naively as the reference: a full snapshot of the
 /// model per step.

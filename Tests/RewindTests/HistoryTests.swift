@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Rewind
+import TestSupport
 
 @Suite("History of reversible changes")
 struct HistoryTests {

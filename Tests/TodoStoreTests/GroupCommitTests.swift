@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 import Todos
 @testable import TodoStore
 
@@ -42,12 +43,18 @@ struct GroupCommitTests {
         let lock = try WriteLock(fixture.fileURL)
         let items = try (0..<50).map { try fixture.item("Item \($0)") }
         let missing = UUID()
+        let asked = Counter()
         let results = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
             for (index, item) in items.enumerated() {
-                group.addTask { try await store.change(.add(item)); return (index, true) }
+                group.addTask {
+                    asked.increment()
+                    try await store.change(.add(item))
+                    return (index, true)
+                }
             }
             // One change the domain refuses, in the middle of the batch.
             group.addTask {
+                asked.increment()
                 do {
                     try await store.change(.remove(missing))
                     return (-1, true)
@@ -56,7 +63,9 @@ struct GroupCommitTests {
                 }
             }
             // Everything waits in line behind the held lock; then it goes.
-            try await Task.sleep(nanoseconds: 300_000_000)
+            // (A change counted here is in line as soon as its task goes on:
+            // `submit` queues it without waiting.)
+            try await waitUntil("51 changes asked for; \(asked.value) so far") { asked.value == 51 }
             lock.release()
             var results: [(Int, Bool)] = []
             for try await result in group { results.append(result) }

@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import TestSupport
 import Testing
 import Todos
 @testable import TodoStore
@@ -66,7 +67,7 @@ struct HistoryTreeTests {
     func everyJumpReturnsToTheStateTheStepMade(seed: UInt64) async throws {
         let fixture = try StoreFixture(.sqlite)
         var store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
-        var generator = SplitMix(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var made: [Int64: AppState] = [0: AppState()]
         for round in 0..<200 {
             let state = (try await store.state())

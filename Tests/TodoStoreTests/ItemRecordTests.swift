@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TodoStore
 
 @Suite("SQLite store: item rows")
 struct ItemRecordTests {
     @Test func idsReadFromTheirBytesEqualFoundationsReading() {
-        var generator = SplitMix(seed: 5)
+        var generator = SeededGenerator(seed: 5)
         for _ in 0..<2_000 {
             let uuid = UUID(uuid: (
                 UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),

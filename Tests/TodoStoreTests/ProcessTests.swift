@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Todos
 import TodoStore
 
@@ -7,46 +8,49 @@ import TodoStore
 @Suite("SQLite store across processes", .serialized)
 struct ProcessTests {
     /// Runs the probe with `arguments` and collects what it prints.
-    final class Probe: @unchecked Sendable {
+    final class Probe: Sendable {
         let process = Process()
-        private let lock = NSLock()
-        private var buffer = ""
-        private let output = Pipe()
+        /// What the probe printed so far, and whether its output ended.
+        private let output = Locked((text: "", ended: false))
+        private let pipe = Pipe()
 
         init(_ arguments: [String]) throws {
             process.executableURL = Products.storeProbe
             process.arguments = arguments
-            process.standardOutput = output
+            process.standardOutput = pipe
             process.standardError = FileHandle.standardError
-            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            pipe.fileHandleForReading.readabilityHandler = { [output] handle in
                 let data = handle.availableData
-                guard let self, !data.isEmpty else { return }
-                self.lock.withLock { self.buffer += String(decoding: data, as: UTF8.self) }
+                if data.isEmpty {
+                    // The end of the output: the probe exited and nothing else writes here.
+                    handle.readabilityHandler = nil
+                    output.withLock { $0.ended = true }
+                } else {
+                    output.withLock { $0.text += String(decoding: data, as: UTF8.self) }
+                }
             }
             try process.run()
         }
 
         /// The complete lines printed so far.
         var lines: [String] {
-            lock.withLock {
-                var lines = buffer.components(separatedBy: "\n")
-                lines.removeLast()  // an unfinished line is not yet a report
-                return lines
+            var lines = output.value.text.components(separatedBy: "\n")
+            lines.removeLast()  // an unfinished line is not yet a report
+            return lines
+        }
+
+        /// Waits until the probe printed `count` lines or exited.
+        func waitForLines(atLeast count: Int, timeout: Duration = .seconds(30)) throws {
+            try waitUntilSynchronously("\(count) lines from the probe; it printed \(lines.count)", timeout: timeout) {
+                lines.count >= count || !process.isRunning
             }
         }
 
-        func waitForLines(atLeast count: Int, timeout: TimeInterval = 30) {
-            let deadline = Date() + timeout
-            while lines.count < count && Date() < deadline && process.isRunning {
-                Thread.sleep(forTimeInterval: 0.005)
-            }
-        }
-
-        func kill() {
+        /// Kills the probe and waits for the last of its output.
+        func kill() throws {
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            Thread.sleep(forTimeInterval: 0.05)  // let the last output arrive
-            output.fileHandleForReading.readabilityHandler = nil
+            try waitUntilSynchronously("the end of the probe's output") { output.value.ended }
         }
     }
 
@@ -62,9 +66,9 @@ struct ProcessTests {
         let probe = try Probe([mode, fixture.fileURL.path])
         var generator = SystemRandomNumberGenerator()
         // Kill at a random moment: after some acknowledged changes, plus a random delay.
-        probe.waitForLines(atLeast: Int.random(in: 5...60, using: &generator))
+        try probe.waitForLines(atLeast: Int.random(in: 5...60, using: &generator))
         try await Task.sleep(seconds: Double.random(in: 0...0.05, using: &generator))
-        probe.kill()
+        try probe.kill()
         let acknowledged = probe.lines
         #expect(acknowledged.count >= 5, "the probe reported \(acknowledged.count) changes")
 
@@ -99,9 +103,7 @@ struct ProcessTests {
         let probe = try Probe(["add", fixture.fileURL.path, "Buy", "milk"])
         probe.process.waitUntilExit()
         #expect(probe.process.terminationStatus == 0)
-        let deadline = Date() + 10
-        while told.value == 0 && Date() < deadline { try await Task.sleep(seconds: 0.01) }
-        #expect(told.value >= 1, "the subscriber was told")
+        try await waitUntil("the subscriber to be told") { told.value >= 1 }
         #expect(try await store.state().todos.items.map(\.title) == ["Buy milk"])
         #expect(try await store.undo() == "Add “Buy milk”")
     }
@@ -116,8 +118,8 @@ struct ProcessTests {
             try await store.change(.add(item))
             ours.append(item.id)
         }
-        probe.waitForLines(atLeast: 20)
-        probe.kill()
+        try probe.waitForLines(atLeast: 20)
+        try probe.kill()
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
         let state = try await reopened.state()
         #expect(ours.allSatisfy { state.todos.contains(id: $0) })

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Rewind
+import TestSupport
 import Todos
 import TodoStore
 
@@ -149,7 +150,7 @@ struct StoreSuiteTests {
     func aLongRandomSessionReopensToTheSameStateAndHistory(_ kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
         var store = try fixture.open()
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for step in 0..<150 {
             let state = try await store.state()
             switch Int.random(in: 0..<8, using: &generator) {
@@ -180,24 +181,5 @@ struct StoreSuiteTests {
                 }
             }
         }
-    }
-}
-
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func increment() { lock.withLock { count += 1 } }
-}
-
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import Todos
 
@@ -33,8 +34,8 @@ struct AppDomainSpecs {
     let i1: TodoItem
 
     init() throws {
-        store = InMemoryStore(now: clock.function)
-        app = AppDomain(store: store, now: clock.function, makeID: ids.function)
+        store = InMemoryStore(now: clock.now)
+        app = AppDomain(store: store, now: clock.now, makeID: ids.makeID)
         i0 = try Fixtures.item("hey Ho", 100)
         i1 = try Fixtures.item("Let's go", 101)
     }
@@ -86,7 +87,7 @@ struct AppDomainSpecs {
 
     @Test("update: changes the title, keeps id, state and due date") func update() async throws {
         try await app.send(.add(i0))
-        try await app.send(.update(try i0.alter(.title(to: "Hey Ho!"), at: clock.now)))
+        try await app.send(.update(try i0.alter(.title(to: "Hey Ho!"), at: clock.date)))
         let items = try await items
         #expect(items.count == 1)
         #expect(items.first?.title == "Hey Ho!")
@@ -108,7 +109,7 @@ struct AppDomainSpecs {
         try await app.send(.create(.init(title: " Buy milk "), at: nil))
         #expect(try await items.first?.id == Fixtures.id(1))
         #expect(try await items.first?.title == "Buy milk")
-        #expect(try await items.first?.created == clock.now)
+        #expect(try await items.first?.created == clock.date)
         await #expect(throws: TodoFailure.invalid(.emptyTitle)) { try await app.send(.create(.init(title: "  "), at: nil)) }
         #expect(try await items.count == 1)
     }
@@ -118,7 +119,7 @@ struct AppDomainSpecs {
         try await app.send(.add(i1))
         clock.advance()
         try await app.send(.alter(i0.id, [.details(to: "loud")]))
-        #expect(try await items.first?.changed == clock.now)
+        #expect(try await items.first?.changed == clock.date)
         let updated = try await app.send(.finish([i0.id, i1.id]))
         #expect(await store.history().undoActionName == "Complete 2 items")
         #expect(Set(updated.map(\.id)) == [i0.id, i1.id])
@@ -151,7 +152,7 @@ struct AppDomainSpecs {
 
     @Test("import replaces all or merges by id, as one step") func importing() async throws {
         try await app.send(.add(i0))
-        let renamed = try i0.alter(.title(to: "renamed"), at: clock.now)
+        let renamed = try i0.alter(.title(to: "renamed"), at: clock.date)
         let merged = try await app.send(.merge([renamed, i1]))
         #expect(try await items.map(\.title) == ["renamed", "Let's go"])
         #expect(merged == 2)
@@ -166,7 +167,7 @@ struct AppDomainSpecs {
 
     @Test("receivers get every message") func receivers() async throws {
         let seen = Inbox()
-        let app = AppDomain(store: store, receivers: [seen.handler], now: clock.function, makeID: ids.function)
+        let app = AppDomain(store: store, receivers: [seen.handler], now: clock.now, makeID: ids.makeID)
         try await app.send(.undo)
         #expect(seen.messages == [.history(.undo)])
     }

@@ -1,64 +1,15 @@
 import Foundation
 import Rewind
 import Testing
+import TestSupport
 @testable import Todos
-
-/// A clock tests move by hand.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date = Fixtures.start) { current = start }
-
-    var now: Date {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
-
-    func advance(by seconds: TimeInterval = 60) {
-        lock.lock()
-        current = current.addingTimeInterval(seconds)
-        lock.unlock()
-    }
-
-    var function: @Sendable () -> Date { { [self] in now } }
-}
-
-/// Ids 1, 2, 3, … so that tests are deterministic.
-final class IncrementingIDs: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next: UInt8 = 0
-
-    func make() -> UUID {
-        lock.lock()
-        defer { lock.unlock() }
-        next &+= 1
-        return Fixtures.id(next)
-    }
-
-    var function: @Sendable () -> UUID { { [self] in make() } }
-}
-
-/// A small deterministic random number generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum Fixtures {
     /// 2026-06-01T10:00:00Z, a Monday.
-    static let start = Date(timeIntervalSince1970: 1_780_308_000)
+    static let start = TestClock.start
 
     static func id(_ n: UInt8) -> UUID {
-        UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, n))
+        IncrementingIDs.id(Int(n))
     }
 
     static func item(_ title: String, _ n: UInt8, at date: Date = start) throws -> TodoItem {

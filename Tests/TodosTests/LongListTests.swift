@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import TestSupport
 import Testing
 @testable import Todos
 

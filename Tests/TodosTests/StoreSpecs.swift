@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import TestSupport
 import Testing
 @testable import Todos
 
@@ -37,7 +38,7 @@ struct StoreSpecs {
 
     @Test("names steps, undoes, redoes and lists the history")
     func history() async throws {
-        let store = InMemoryStore(now: clock.function)
+        let store = InMemoryStore(now: clock.now)
         let milk = try Fixtures.item("Buy milk", 1)
         try await store.change(.add(milk))
         try await store.change([.remove(milk.id)], named: nil)
@@ -45,7 +46,7 @@ struct StoreSpecs {
         #expect(try await store.undo() == "Delete “Buy milk”")
         #expect(await store.history().redoTitle == "Redo Delete “Buy milk”")
         #expect(await store.history() == HistoryOverview(steps: [
-            .init(name: "Add “Buy milk”", date: clock.now), .init(name: "Delete “Buy milk”", date: clock.now),
+            .init(name: "Add “Buy milk”", date: clock.date), .init(name: "Delete “Buy milk”", date: clock.date),
         ], position: 1))
         #expect(try await store.redo() == "Delete “Buy milk”")
         #expect(try await store.redo() == nil)
@@ -58,7 +59,7 @@ struct StoreSpecs {
 
     @Test("restores a saved history and undoes across the restart")
     func restore() async throws {
-        let first = InMemoryStore(now: clock.function)
+        let first = InMemoryStore(now: clock.now)
         try await first.change(.add(try Fixtures.item("a", 1)))
         try await first.change(.add(try Fixtures.item("b", 2)))
         try await first.undo()
@@ -66,19 +67,19 @@ struct StoreSpecs {
         let data = try TodoJSON.encode(saved.steps)
         let steps = try TodoJSON.decode([HistoryStep<AppState.Change>].self, from: data)
         let state = try TodoJSON.decode(AppState.self, from: try TodoJSON.encode(try await first.state()))
-        let second = try InMemoryStore(state, steps: steps, position: saved.position, now: clock.function)
+        let second = try InMemoryStore(state, steps: steps, position: saved.position, now: clock.now)
         try await second.redo()
         #expect(try await second.state().todos.items.map(\.title) == ["a", "b"])
         try await second.jump(to: 0)
         #expect(try await second.state() == AppState())
         #expect(throws: HistoryError.invalidRestoredPosition(3, stepCount: 2)) {
-            try InMemoryStore(state, steps: steps, position: 3, now: clock.function)
+            try InMemoryStore(state, steps: steps, position: 3, now: clock.now)
         }
     }
 
     @Test("tells subscribers after every change until destroyed")
     func updated() async throws {
-        let store = InMemoryStore(now: clock.function)
+        let store = InMemoryStore(now: clock.now)
         let updates = await store.updates()
         try await store.change(.add(try Fixtures.item("a", 1)))
         try await store.undo()
@@ -93,9 +94,9 @@ struct StoreSpecs {
     @Test("writes one journal entry per operation with the touched items")
     func journal() throws {
         let journal = RecordingJournal()
-        let store = StoreCore(now: clock.function, journal: journal)
+        let store = StoreCore(now: clock.now, journal: journal)
         try store.change([.add(try Fixtures.item("a", 1)), .add(try Fixtures.item("b", 2))], named: nil)
-        try store.change([.update(Fixtures.id(2), [.finish], at: clock.now)], named: nil)
+        try store.change([.update(Fixtures.id(2), [.finish], at: clock.date)], named: nil)
         try store.undo()
         try store.redo()
         try store.jump(to: 0)
@@ -112,7 +113,7 @@ struct StoreSpecs {
     @Test("a failed journal write reverts the operation, redo steps included")
     func rollback() throws {
         let journal = RecordingJournal()
-        let store = StoreCore(limit: 2, now: clock.function, journal: journal)
+        let store = StoreCore(limit: 2, now: clock.now, journal: journal)
         try store.change([.add(try Fixtures.item("a", 1))], named: nil)
         try store.change([.add(try Fixtures.item("b", 2))], named: nil)
         try store.undo()
@@ -134,7 +135,7 @@ struct StoreSpecs {
 
     @Test("concurrent changes from many tasks are all kept")
     func concurrency() async throws {
-        let store = InMemoryStore(now: clock.function)
+        let store = InMemoryStore(now: clock.now)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for n in 1...100 {
                 group.addTask { try await store.change(.add(try Fixtures.item("item \(n)", UInt8(n)))) }
@@ -147,7 +148,7 @@ struct StoreSpecs {
 
     @Test("a refused change records no step")
     func refused() async throws {
-        let store = InMemoryStore(now: clock.function)
+        let store = InMemoryStore(now: clock.now)
         await #expect(throws: TodoError.itemNotFound(Fixtures.id(1))) { try await store.change(.remove(Fixtures.id(1))) }
         await #expect(throws: TodoError.nothingToChange("no change was given")) { try await store.change([], named: nil) }
         #expect(await store.history().steps.isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 import Todos
 
@@ -12,7 +13,7 @@ struct EventStreamTests {
         let server = TestServer()
         try await server.test { client in
             async let events = client.get("/events?max=1")
-            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
             try await client.send(.post, "/api/todos", json: #"{"title": "Buy milk"}"#, token: server.token)
             let response = try await events
             #expect(response.status == .ok)
@@ -29,7 +30,7 @@ struct EventStreamTests {
         let server = TestServer()
         try await server.test { client in
             async let events = client.get("/events?max=1")
-            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
             let item = try TodoItem(id: UUID(), title: "From the CLI", created: TestServer.now)
             try await server.store.change(.add(item))
             let response = try await events
@@ -42,7 +43,7 @@ struct EventStreamTests {
         try await server.test { client in
             async let first = client.get("/events?max=2")
             async let second = client.get("/events?max=2")
-            try await eventually { await server.webApp.broadcaster.subscriberCount == 2 }
+            try await waitUntil("2 open event streams") { await server.webApp.broadcaster.subscriberCount == 2 }
             try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
             try await client.send(.post, "/api/history/undo", token: server.token)
             for response in try await [first, second] {
@@ -55,8 +56,8 @@ struct EventStreamTests {
         let server = TestServer(configuration: WebAppConfiguration(heartbeatInterval: 0.02))
         try await server.test { client in
             async let events = client.get("/events?max=1")
-            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
-            try await eventually { await server.webApp.broadcaster.heartbeatCount > 0 }
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await waitUntil("a heartbeat") { await server.webApp.broadcaster.heartbeatCount > 0 }
             try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
             let text = try await events.text
             #expect(text.contains(": heartbeat\n\n"))
@@ -67,10 +68,10 @@ struct EventStreamTests {
         let server = TestServer()
         try await server.test { client in
             let reader = Task { try await client.get("/events") }
-            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
             reader.cancel()
             _ = try? await reader.value
-            try await eventually { await server.webApp.broadcaster.subscriberCount == 0 }
+            try await waitUntil("0 open event streams") { await server.webApp.broadcaster.subscriberCount == 0 }
         }
     }
 
@@ -78,7 +79,7 @@ struct EventStreamTests {
         let server = TestServer()
         try await server.test { client in
             async let events = client.get("/events")
-            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
             await server.webApp.broadcaster.close()
             #expect(try await events.status == .ok)
             let refused = try await client.get("/events")
@@ -90,7 +91,7 @@ struct EventStreamTests {
         let server = TestServer(configuration: WebAppConfiguration(maxEventStreams: 1))
         try await server.test { client in
             async let first = client.get("/events?max=1")
-            try await eventually { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
             let second = try await client.get("/events")
             #expect(second.status == .serviceUnavailable)
             try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)

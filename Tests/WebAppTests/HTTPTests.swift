@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 
 @testable import WebApp
@@ -296,7 +297,7 @@ struct HTTPTests {
                         + "X-Rewind-CSRF: \(server.token)\r\nContent-Length: 100\r\n\r\n{\"title\": \"cut"
                 )
                 connection.close()
-                try await eventually { log.messages.contains { $0.message.contains("client aborted") } }
+                try await waitUntil("“client aborted” in the log") { log.messages.contains { $0.message.contains("client aborted") } }
             }
             #expect(!log.messages.contains { $0.level >= .error }, "\(log.messages)")
             #expect(try await server.store.state().todos.isEmpty)

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import Rewind
 import ServiceLifecycle
+import TestSupport
 import Testing
 import Todos
 
@@ -36,7 +37,7 @@ struct LongStoreOperationTests {
 
         // Deleting every item stands in for any long commit: it waits in the store.
         let deletion = Task { try await client.send(.delete, "/api/todos") }
-        try await eventually { store.isBlocked }
+        try await waitUntil("the store to be blocked") { store.isBlocked }
         let readers = (0..<Self.waitingReaders).map { _ in Task { try await client.send(.get, "/api/todos") } }
 
         let stylesheet = try await client.send(.get, "/assets/app.css")
@@ -46,7 +47,7 @@ struct LongStoreOperationTests {
 
         // Shutdown starts at once: the server takes no new connection while the store still works.
         await services.triggerGracefulShutdown()
-        try await eventually { await (try? client.send(.get, "/assets/app.css")) == nil }
+        try await waitUntil("the server to stop answering") { await (try? client.send(.get, "/assets/app.css")) == nil }
         #expect(store.isBlocked)
 
         // The requests in flight finish, then the server stops.
@@ -66,16 +67,16 @@ private actor BlockingStore: AppStore {
     let inner = InMemoryStore(now: { TestServer.now })
     private let executor = StoreExecutor(label: "rewind.test.blocking")
     private nonisolated let gate = DispatchSemaphore(value: 0)
-    private nonisolated let flag = Flag()
+    private nonisolated let blocked = Locked(false)
 
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Whether a change is waiting to be released.
-    nonisolated var isBlocked: Bool { flag.isSet }
+    nonisolated var isBlocked: Bool { blocked.value }
 
     /// Lets the waiting change (and every later one) go through.
     nonisolated func release() {
-        flag.isSet = false
+        blocked.withLock { $0 = false }
         gate.signal()
     }
 
@@ -85,7 +86,7 @@ private actor BlockingStore: AppStore {
     func history() async -> HistoryOverview { await inner.history() }
 
     func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
-        flag.isSet = true
+        blocked.withLock { $0 = true }
         gate.wait()
         gate.signal()
         return try await inner.change(changes, named: name)
@@ -97,17 +98,6 @@ private actor BlockingStore: AppStore {
     func reset() async throws { try await inner.reset() }
     func destroy() async throws { try await inner.destroy() }
     func updates() async -> AsyncStream<Void> { await inner.updates() }
-}
-
-/// A flag readable from any thread.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    var isSet: Bool {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
-    }
 }
 
 /// Requests over real connections, one connection each, as browsers make them.

@@ -92,7 +92,14 @@ public actor JSONFileStore: AppStore {
     public func destroy() throws {
         try reset()
         updateStreams.finishAll()
-        try? FileManager.default.removeItem(at: url)
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            // A file that is already gone is destroyed; one that stays is not.
+            guard !FileManager.default.fileExists(atPath: url.path) else {
+                throw StoreError.io(path: url.path, detail: "the file cannot be deleted: \(error.localizedDescription)")
+            }
+        }
     }
 
     private func notifying<Result>(_ body: () throws -> Result) throws -> Result {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What one run of the `rewind` binary did.
 struct RewindRun {
@@ -81,14 +82,14 @@ func runProcess(
     process.standardError = error
 
     try process.run()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning, Date() < deadline {
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    if process.isRunning {
+    do {
+        try waitUntilSynchronously("\(url.lastPathComponent) \(arguments) to finish", timeout: .seconds(timeout)) {
+            !process.isRunning
+        }
+    } catch {
         process.terminate()
         process.waitUntilExit()
-        throw RunRewindError(description: "\(url.lastPathComponent) \(arguments) did not finish within \(timeout) s")
+        throw error
     }
     process.waitUntilExit()
     return RewindRun(

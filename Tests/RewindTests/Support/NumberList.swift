@@ -38,34 +38,3 @@ struct NumberList: Reversible, Equatable {
         }
     }
 }
-
-/// A clock that tests move by hand.
-final class TestClock: @unchecked Sendable {
-    var date = Date(timeIntervalSinceReferenceDate: 800_000_000)
-
-    func advance(by seconds: TimeInterval) {
-        date += seconds
-    }
-
-    var now: () -> Date {
-        { [unowned self] in self.date }
-    }
-}
-
-/// A seeded random number generator (SplitMix64), so that randomized tests
-/// repeat exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Rewind
+import TestSupport
 import Todos
 import TodoStore
 
@@ -19,7 +20,8 @@ final class StoreFixture: @unchecked Sendable {
     let kind: StoreKind
     let directory: URL
     private var memory: InMemoryStore?
-    let clock = Clock()
+    /// Moves one second per reading, so that every step has a date of its own.
+    let clock = TestClock(Date(timeIntervalSince1970: 1_795_000_000), tick: 1)
 
     init(_ kind: StoreKind) throws {
         self.kind = kind
@@ -55,21 +57,6 @@ final class StoreFixture: @unchecked Sendable {
 
     func item(_ title: String) throws -> TodoItem {
         try TodoItem(id: UUID(), title: title, created: clock.now())
-    }
-}
-
-/// A clock that moves one second per reading, in whole milliseconds.
-final class Clock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var date = Date(timeIntervalSince1970: 1_795_000_000)
-
-    var now: @Sendable () -> Date {
-        { [self] in
-            lock.withLock {
-                date += 1
-                return date
-            }
-        }
     }
 }
 

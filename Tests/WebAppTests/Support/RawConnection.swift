@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Testing
+import TestSupport
 
 /// A TCP connection to the live server that sends exactly the bytes a test
 /// gives (half a request head, a body cut short, an absolute-form target)
@@ -37,32 +38,20 @@ struct RawConnection: Sendable {
     /// Whether the connection is still open.
     var isOpen: Bool { channel.isActive }
 
-    /// Waits until the server closes the connection; records an issue if it
-    /// is still open after 5 s.
+    /// Waits until the server closes the connection; closes it from this
+    /// side and throws if the server has not within 10 s.
     func waitUntilClosed() async throws {
-        let channel = self.channel
-        let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try? await channel.closeFuture.get()
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(nanoseconds: 5_000_000_000)
-                return false
-            }
-            let first = try await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if !closed {
-            Issue.record("the server did not close the connection within 5 s")
+        do {
+            try await waitUntil("the server to close the connection") { !isOpen }
+        } catch {
             close()
+            throw error
         }
     }
 
     /// Waits until what the server sent satisfies `condition`.
     func waitUntilReceived(_ condition: @escaping @Sendable (String) -> Bool) async throws {
-        try await eventually { condition(text) }
+        try await waitUntil("an answer from the server; it sent \(text.debugDescription)") { condition(text) }
     }
 
     /// Closes the connection from this side.

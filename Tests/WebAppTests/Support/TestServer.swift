@@ -4,13 +4,14 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import TestSupport
 import Todos
 import Testing
 
 @testable import WebApp
 
-/// A web app over an in-memory store, with a fixed clock and predictable
-/// ids, and the helpers the tests send requests with.
+/// A web app over an in-memory store, with a fixed clock and ids 1, 2, 3, …
+/// (`IncrementingIDs`), and the helpers the tests send requests with.
 struct TestServer: Sendable {
     /// 08:00 UTC on 15 January 2027: "now" for every test.
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -24,12 +25,7 @@ struct TestServer: Sendable {
         store: InMemoryStore = InMemoryStore(now: { TestServer.now })
     ) {
         self.store = store
-        let counter = Counter()
-        let todos = TodoService(
-            store: store,
-            now: { TestServer.now },
-            makeID: { counter.nextUUID() }
-        )
+        let todos = TodoService(store: store, now: { TestServer.now }, makeID: IncrementingIDs().makeID)
         webApp = WebApp(configuration: configuration, todos: todos, calculatorConfiguration: calculator)
     }
 
@@ -55,20 +51,6 @@ struct TestServer: Sendable {
             let port = try #require(client.port)
             return try await body(port)
         }
-    }
-}
-
-/// Hands out ids 00000000-0000-0000-0000-000000000001, …2, …
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func nextUUID() -> UUID {
-        lock.lock()
-        value += 1
-        let next = value
-        lock.unlock()
-        return UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", next)) ?? UUID()
     }
 }
 
@@ -107,15 +89,6 @@ extension TestResponse {
 
     /// The `error` of a JSON error body.
     var errorMessage: String? { object["error"] as? String }
-}
-
-/// Waits until `condition` holds, checking every 10 ms, for at most 5 s.
-func eventually(_ condition: @Sendable () async -> Bool) async throws {
-    for _ in 0..<500 {
-        if await condition() { return }
-        try await Task.sleep(nanoseconds: 10_000_000)
-    }
-    Issue.record("condition not met within 5 s")
 }
 
 /// A title that breaks out of text and attributes if anything is not escaped.

@@ -1,0 +1,25 @@
+/// A random number generator that gives the same numbers for the same seed
+/// (SplitMix64), so that a randomized test repeats exactly and a failing
+/// seed can be run again.
+///
+/// ```swift
+/// var generator = SeededGenerator(seed: 7)
+/// let index = Int.random(in: 0..<10, using: &generator)
+/// ```
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// A generator that starts from `seed`.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
