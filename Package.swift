@@ -65,6 +65,8 @@ let package = Package(
             name: "WebAppTests",
             dependencies: [
                 "WebApp", "Todos", "Calculator",
+                // The SQLite store, whose history tree has abandoned branches.
+                "TodoStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]

@@ -18,15 +18,18 @@ struct TestServer: Sendable {
     let store: InMemoryStore
     let webApp: WebApp
 
+    /// - Parameter todos: The store the web app works on, if not ``store``
+    ///   (a SQLite store, which keeps the abandoned branches of the history).
     init(
         configuration: WebAppConfiguration = WebAppConfiguration(),
         calculator: ButtonConfiguration = .builtInDefault,
-        store: InMemoryStore = InMemoryStore(now: { TestServer.now })
+        store: InMemoryStore = InMemoryStore(now: { TestServer.now }),
+        todos: (any AppStore)? = nil
     ) {
         self.store = store
         let counter = Counter()
         let todos = TodoService(
-            store: store,
+            store: todos ?? store,
             now: { TestServer.now },
             makeID: { counter.nextUUID() }
         )
