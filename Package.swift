@@ -87,6 +87,8 @@ let package = Package(
             name: "WebAppTests",
             dependencies: [
                 "WebApp", "Todos", "Calculator", "Rewind", "TestSupport",
+                // The SQLite store, whose history tree has abandoned branches.
+                "TodoStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

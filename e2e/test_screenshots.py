@@ -111,6 +111,9 @@ def seed_todos(api):
                       "country": "USA"})
     done = api.add("Water the plants")
     api.request("PATCH", f"/api/todos/{done['id']}", {"completed": True})
+    # An abandoned branch in the history panel: a step undone, then replaced.
+    api.add("Call the dentist")
+    api.request("POST", "/api/history/undo")
     api.add("A rather long title that has to wrap somewhere on a narrow phone screen without breaking the layout")
     return done
 
@@ -218,6 +221,7 @@ TODO_SELECTORS = [
     "section.todoapp h1", "input.new-todo", ".todo-list li:not(.completed) .view label", ".todo-list .item-details",
     ".todo-list time.due", "span.todo-count", "ul.filters a", "button.clear-completed", "#todos-undo",
     "#delete-all", ".toolbar label", ".history-panel h2", ".history-step .history-name", ".history-step time",
+    ".history-step .history-branch",
     ".keyboard-help", ".site-nav a",
 ]
 

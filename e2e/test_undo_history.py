@@ -194,26 +194,68 @@ def test_clicking_a_history_step_jumps_there(driver, base_url, api):
     open_todos(driver, base_url)
     add_and_wait(driver, "a", "b", "c")
     wait_history(driver, [("Start", False), ("Add “a”", False), ("Add “b”", False), ("Add “c”", True)])
-    click_css(driver, ".history-panel .history-step[data-position='1']")
+    click_css(driver, ".history-panel .history-step[data-step='1']")
     wait_for_titles(driver, ["a"])
     wait_history(driver, [("Start", False), ("Add “a”", True), ("Add “b”", False), ("Add “c”", False)])
-    click_css(driver, ".history-panel .history-step[data-position='3']")
+    click_css(driver, ".history-panel .history-step[data-step='3']")
     wait_for_titles(driver, ["a", "b", "c"])
-    click_css(driver, ".history-panel .history-step[data-position='0']")
+    click_css(driver, ".history-panel .history-step[data-step='0']")
     wait_for_titles(driver, [])
     wait_history(driver, [("Start", True), ("Add “a”", False), ("Add “b”", False), ("Add “c”", False)])
     assert api.history()["position"] == 0
 
 
-def test_a_new_step_after_undo_drops_the_undone_steps(driver, base_url):
-    open_todos(driver, base_url)
+def branch(driver):
+    """Add a, add b, undo, add c: b is left on an abandoned branch."""
     add_and_wait(driver, "a", "b")
     click_css(driver, "#todos-undo")
     wait_for_titles(driver, ["a"])
     css(driver, "input.new-todo").click()
     add_and_wait(driver, "c")
-    wait_history(driver, [("Start", False), ("Add “a”", False), ("Add “c”", True)])
+    wait_history(driver, [("Start", False), ("Add “a”", False), ("Add “b”", False), ("Add “c”", True)])
+
+
+def step_button(driver, name):
+    for button in css_all(driver, ".history-panel .history-step"):
+        if button.find_element(By.CSS_SELECTOR, ".history-name").text == name:
+            return button
+    raise AssertionError(f"the history panel has no step {name!r}")
+
+
+def click_step(driver, name):
+    """Clicks the step named `name`, found afresh by its number."""
+    number = wait_until(driver, lambda d: step_button(d, name).get_attribute("data-step"), f"the step {name!r}")
+    click_css(driver, f".history-panel .history-step[data-step='{number}']")
+
+
+def test_a_new_step_after_undo_leaves_the_undone_step_on_an_abandoned_branch(driver, base_url):
+    open_todos(driver, base_url)
+    branch(driver)
     wait_disabled(driver, redo_button, "Redo")
+    abandoned = step_button(driver, "Add “b”")
+    assert has_class(abandoned, "abandoned"), "the undone step should now be marked as abandoned"
+    assert "abandoned" in abandoned.text
+    current = step_button(driver, "Add “c”")
+    assert current.get_attribute("aria-current") == "step"
+    # c was made after a, as b was: its branch is indented one level.
+    assert current.find_element(By.XPATH, "..").get_attribute("data-level") == "1"
+    assert abandoned.find_element(By.XPATH, "..").get_attribute("data-level") is None
+
+
+def test_clicking_an_abandoned_step_returns_the_list_to_it(driver, base_url, api):
+    open_todos(driver, base_url)
+    branch(driver)
+    click_step(driver, "Add “b”")
+    wait_for_titles(driver, ["a", "b"])
+    wait_history(driver, [("Start", False), ("Add “a”", False), ("Add “b”", True), ("Add “c”", False)])
+    wait_until(driver, lambda d: has_class(step_button(d, "Add “c”"), "abandoned"), "the step left behind to be abandoned")
+    wait_for_undo_title(driver, "Undo Add “b”")
+    assert api.titles() == ["a", "b"]
+    # And back: the other branch is one click away, too.
+    click_step(driver, "Add “c”")
+    wait_for_titles(driver, ["a", "c"])
+    wait_until(driver, lambda d: has_class(step_button(d, "Add “b”"), "abandoned"), "b to be abandoned again")
+    assert api.titles() == ["a", "c"]
 
 
 def test_history_survives_a_server_restart(driver, server, api):

@@ -4,6 +4,7 @@ import Testing
 import Rewind
 import Todos
 import TodoStore
+import TestSupport
 
 /// A store opened with its items on demand applies a change to the rows it
 /// names, and must mean by every change what the list in memory means.
@@ -29,11 +30,11 @@ struct OnDemandTests {
         let fixture = try StoreFixture(.sqlite)
         let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand, now: fixture.clock.now)
         let memory = InMemoryStore(now: fixture.clock.now)
-        var generator = SplitMix(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var refused = 0
         for step in 0..<220 {
             let list = try await memory.state().todos
-            let some = { (generator: inout SplitMix) -> UUID in
+            let some = { (generator: inout SeededGenerator) -> UUID in
                 // Now and then an id that names no item.
                 list.ids.isEmpty || Int.random(in: 0..<10, using: &generator) == 0
                     ? UUID() : list.ids[Int.random(in: 0..<list.count, using: &generator)]

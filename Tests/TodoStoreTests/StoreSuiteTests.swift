@@ -183,3 +183,67 @@ struct StoreSuiteTests {
         }
     }
 }
+
+/// The history tree and the jump to a step of it, as every store has them:
+/// the steps of the history are the tree's done and undone steps; only the
+/// SQLite store keeps the abandoned ones.
+@Suite("Every store: the history tree")
+struct StoreTreeSuiteTests {
+    @Test(arguments: StoreKind.allCases)
+    func theTreeHoldsTheHistorysStepsAndAJumpToAStepMovesThere(_ kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        let store = try fixture.open()
+        let items = try ["A", "B", "C"].map { try fixture.item($0) }
+        for item in items { try await store.change(.add(item)) }
+        try await store.undo()
+        let tree = try await store.historyTree()
+        #expect(tree.steps.map(\.name) == (try await store.history()).steps.map(\.name))
+        #expect(tree.steps.map(\.branch) == [.done, .done, .undone])
+        #expect(tree.steps.map(\.parent) == [0] + tree.steps.dropLast().map(\.number))
+        #expect(tree.current == tree.steps[1].number)
+
+        try await store.jump(toStep: tree.steps[0].number)
+        #expect(try await store.state().todos.items == [items[0]])
+        #expect(try await store.history().position == 1)
+        try await store.jump(toStep: tree.steps[2].number)
+        #expect(try await store.state().todos.items == items)
+        try await store.jump(toStep: 0)
+        #expect(try await store.state().todos.isEmpty)
+        #expect(try await store.historyTree().current == 0)
+
+        let before = (try await store.history(), try await store.historyTree())
+        for number: Int64 in [99, -1, .max] {
+            await #expect(throws: HistoryError.stepNotFound(number)) { try await store.jump(toStep: number) }
+        }
+        #expect(try await store.history() == before.0)
+        #expect(try await store.historyTree() == before.1)
+        if kind.persists {
+            let reopened = try fixture.open()
+            #expect(try await reopened.historyTree() == before.1)
+            #expect(try await reopened.state().todos.isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aChangeAfterAnUndoLeavesAnAbandonedStepOnlyWhereTheStoreKeepsBranches(_ kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        let store = try fixture.open()
+        try await store.change(.add(try fixture.item("A")))
+        try await store.change(.add(try fixture.item("B")))
+        try await store.undo()
+        try await store.change(.add(try fixture.item("C")))
+        let tree = try await store.historyTree()
+        if kind == .sqlite {
+            #expect(tree.steps.map(\.name) == ["Add “A”", "Add “B”", "Add “C”"])
+            #expect(tree.steps.map(\.branch) == [.done, .abandoned, .done])
+            try await store.jump(toStep: tree.steps[1].number)
+            #expect(try await store.state().todos.items.map(\.title) == ["A", "B"])
+        } else {
+            // The linear history as a tree: numbered by position.
+            #expect(tree == HistoryTree(linear: try await store.history()))
+            #expect(tree.steps.map(\.name) == ["Add “A”", "Add “C”"])
+            #expect(tree.steps.map(\.number) == [1, 2])
+        }
+    }
+}
+

@@ -150,6 +150,22 @@ struct AppDomainSpecs {
         }
     }
 
+    @Test("jump to a step of the tree: the step's position in a store without branches") func jumpToStep() async throws {
+        for item in [i0, i1] { try await app.send(.add(item)) }
+        let tree = await store.historyTree()
+        #expect(tree.steps.map(\.number) == [1, 2])
+        #expect(try await app.send(.jumpToStep(tree.steps[0].number)) == .jumpedToStep(1))
+        #expect(try await items == [i0])
+        #expect(await store.history().position == 1)
+        #expect(try await app.send(.jumpToStep(0)) == .jumpedToStep(0))
+        #expect(try await items.isEmpty)
+        for number: Int64 in [3, -1, .max] {
+            await #expect(throws: TodoFailure.history(.stepNotFound(number))) { try await app.send(.jumpToStep(number)) }
+        }
+        #expect(try await items.isEmpty)
+        #expect(await store.history().steps.count == 2)
+    }
+
     @Test("import replaces all or merges by id, as one step") func importing() async throws {
         try await app.send(.add(i0))
         let renamed = try i0.alter(.title(to: "renamed"), at: clock.date)

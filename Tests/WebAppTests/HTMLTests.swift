@@ -279,9 +279,10 @@ struct HTMLTests {
                 try await client.send(.post, "/api/history/undo", token: server.token)
                 let html = try await client.get("/todos/fragment").text
                 #expect(html.contains(#"<aside class="history-panel" data-region="history""#))
-                #expect(html.contains(#"class="history-step" data-position="0""#))
-                #expect(html.contains(#"class="history-step current" data-position="1" aria-current="step""#))
-                #expect(html.contains(#"class="history-step undone" data-position="2""#))
+                #expect(html.contains(#"class="history-step" data-step="0""#))
+                #expect(html.contains(#"class="history-step current" data-step="1" aria-current="step""#))
+                #expect(html.contains(#"class="history-step undone" data-step="2""#))
+                #expect(!html.contains("abandoned"), "an in-memory store keeps no abandoned branches")
                 #expect(html.contains(#"<span class="history-name">Add “Two”</span>"#))
             }
         }
@@ -379,27 +380,71 @@ struct HTMLTests {
 
 @Suite("History panel")
 struct HistoryPanelTests {
-    private func overview(steps: Int, position: Int) -> HistoryOverview {
-        HistoryOverview(
+    private func overview(steps: Int, position: Int) -> HistoryTree {
+        HistoryTree(linear: HistoryOverview(
             steps: (1...steps).map { HistoryOverview.Step(name: "Step \($0)", date: TestServer.now) },
             position: position
-        )
+        ))
+    }
+
+    private func step(_ number: Int64, after parent: Int64, _ branch: HistoryTree.Branch) -> HistoryTree.Step {
+        HistoryTree.Step(number: number, parent: parent, name: "Add “\(number)”", date: TestServer.now, branch: branch)
     }
 
     @Test func aLongHistoryListsAWindowAroundTheCurrentPosition() {
-        let panel = HistoryPanel(history: overview(steps: 500, position: 300), window: 100)
+        let panel = HistoryPanel(tree: overview(steps: 500, position: 300), window: 100)
         #expect(panel.shownRange == 250..<350)
         let html = panel.render().rendered
         #expect(html.contains("… 250 earlier steps"))
         #expect(html.contains("… 150 later steps"))
-        #expect(html.contains(#"class="history-step current" data-position="300""#))
-        #expect(html.contains(#"data-position="0""#))
+        #expect(html.contains(#"class="history-step current" data-step="300""#))
+        #expect(html.contains(#"data-step="0""#))
     }
 
     @Test func theWindowStaysInsideTheHistory() {
-        #expect(HistoryPanel(history: overview(steps: 500, position: 500), window: 100).shownRange == 400..<500)
-        #expect(HistoryPanel(history: overview(steps: 500, position: 0), window: 100).shownRange == 0..<100)
-        #expect(HistoryPanel(history: overview(steps: 30, position: 10), window: 100).shownRange == 0..<30)
-        #expect(HistoryPanel(history: HistoryOverview(steps: [], position: 0)).shownRange == 0..<0)
+        #expect(HistoryPanel(tree: overview(steps: 500, position: 500), window: 100).shownRange == 400..<500)
+        #expect(HistoryPanel(tree: overview(steps: 500, position: 0), window: 100).shownRange == 0..<100)
+        #expect(HistoryPanel(tree: overview(steps: 30, position: 10), window: 100).shownRange == 0..<30)
+        #expect(HistoryPanel(tree: HistoryTree(steps: [], current: 0)).shownRange == 0..<0)
+    }
+
+    @Test func anAbandonedBranchIsListedMarkedAndTheBranchAfterItIndented() {
+        // A, B, undo, C: B is abandoned, C (the current step) is a branch of A.
+        let tree = HistoryTree(steps: [step(1, after: 0, .done), step(2, after: 1, .abandoned), step(4, after: 1, .done)], current: 4)
+        let html = HistoryPanel(tree: tree).render().rendered
+        #expect(html.contains(
+            #"<li><button type="button" class="history-step abandoned" data-step="2" title="Go to after “Add “2””, on a branch left by a change after an undo"><span class="history-name">Add “2”</span><span class="history-branch">abandoned</span>"#
+        ))
+        #expect(html.contains(#"<li data-level="1"><button type="button" class="history-step current" data-step="4" aria-current="step""#))
+        #expect(html.contains(#"<li><button type="button" class="history-step" data-step="1" title="Go back to after “Add “1””""#))
+        #expect(html.components(separatedBy: "aria-current").count == 2, "one step is current")
+        let order = ["data-step=\"0\"", "data-step=\"1\"", "data-step=\"2\"", "data-step=\"4\""].compactMap { html.range(of: $0)?.lowerBound }
+        #expect(order.count == 4 && order == order.sorted(), "the steps are listed in the order they were made")
+    }
+
+    @Test func theWindowCentresOnTheCurrentStepOfATree() {
+        // 1…300 in a line, 301 a branch after 10, current.
+        var steps = (1...300).map { step(Int64($0), after: Int64($0) - 1, $0 <= 10 ? .done : .abandoned) }
+        steps.append(step(301, after: 10, .done))
+        let panel = HistoryPanel(tree: HistoryTree(steps: steps, current: 301), window: 100)
+        #expect(panel.shownRange == 201..<301)
+        #expect(panel.render().rendered.contains(#"class="history-step current" data-step="301""#))
+    }
+
+    @Test func deepBranchesAreDrawnAtTheDeepestLevel() {
+        // Odd steps continue the line of the step before; even ones branch off it: levels 0, 1, 1, 2, 2, …
+        var steps: [HistoryTree.Step] = []
+        for number in stride(from: Int64(1), through: 21, by: 2) {
+            steps.append(step(number, after: number - 1, .abandoned))
+            steps.append(step(number + 1, after: number - 1, .abandoned))
+        }
+        let tree = HistoryTree(steps: steps, current: 0)
+        #expect(tree.levels().max() ?? 0 > HistoryPanel.deepestLevel)
+        let html = HistoryPanel(tree: tree).render().rendered
+        #expect(html.contains(#"data-level="\#(HistoryPanel.deepestLevel)""#))
+        #expect(!html.contains(#"data-level="\#(HistoryPanel.deepestLevel + 1)""#))
+        for level in 1...HistoryPanel.deepestLevel {
+            #expect(Assets.stylesheet.contains(#".history-list li[data-level="\#(level)"]"#))
+        }
     }
 }

@@ -95,6 +95,8 @@ private actor BlockingStore: AppStore {
     func undo() async throws -> String? { try await inner.undo() }
     func redo() async throws -> String? { try await inner.redo() }
     func jump(to position: Int) async throws { try await inner.jump(to: position) }
+    func historyTree() async -> HistoryTree { await inner.historyTree() }
+    func jump(toStep number: Int64) async throws { try await inner.jump(toStep: number) }
     func reset() async throws { try await inner.reset() }
     func destroy() async throws { try await inner.destroy() }
     func updates() async -> AsyncStream<Void> { await inner.updates() }

@@ -81,19 +81,12 @@ extension RewindCommand.Todo.History.Steps {
     /// Prints every change: its number, its name indented by its depth in
     /// the tree, its time, and whether it is undone or on another branch.
     func printTree(_ tree: HistoryTree) throws {
-        if json { return try JSONOutput.print(HistoryTreeJSON(tree)) }
+        if json { return try JSONOutput.print(tree) }
         let terminal = TodoTerminal.standardOutput()
         let dates = DueDateFormatter(now: Date(), timeZone: .current)
-        // Steps made one after another stay in one column; each branch
-        // (a change made after an undo) is indented one more.
-        var firstChild: [Int64: Int64] = [:]
-        for step in tree.steps where firstChild[step.parent] == nil { firstChild[step.parent] = step.number }
-        var level: [Int64: Int] = [0: 0]
         let width = String(tree.steps.last?.number ?? 0).count
         var rows: [(marker: Bool, number: Int64, name: String, date: String, note: String)] = [(tree.current == 0, 0, "Start", "", "")]
-        for step in tree.steps {
-            let indent = (level[step.parent] ?? 0) + (firstChild[step.parent] == step.number ? 0 : 1)
-            level[step.number] = indent
+        for (step, indent) in zip(tree.steps, tree.levels()) {
             let name = String(repeating: "  ", count: min(indent, 20)) + ItemText.cut(step.name, to: 60)
             let note = switch step.branch {
             case .done: ""
@@ -145,8 +138,8 @@ extension RewindCommand.Todo.History {
                 let session = try await TodoSession.open(options: options)
                 if all {
                     do {
-                        try await session.store.jump(toStep: Int64(step))
-                    } catch HistoryError.stepNotFound {
+                        try await session.app.send(.jumpToStep(Int64(step)))
+                    } catch TodoFailure.history(.stepNotFound) {
                         throw TodoCommandError("there is no step \(step): `rewind todo history --all` lists the steps")
                     }
                     let name = try await session.store.historyTree().steps.first { $0.number == Int64(step) }?.name
@@ -163,25 +156,6 @@ extension RewindCommand.Todo.History {
                 TodoTerminal.print("At " + name)
             }
         }
-    }
-}
-
-/// What `history --all --json` prints.
-private struct HistoryTreeJSON: Encodable {
-    struct Step: Encodable {
-        let number: Int64
-        let parent: Int64
-        let name: String
-        let date: Date
-        let branch: HistoryTree.Branch
-    }
-
-    let current: Int64
-    let steps: [Step]
-
-    init(_ tree: HistoryTree) {
-        current = tree.current
-        steps = tree.steps.map { Step(number: $0.number, parent: $0.parent, name: $0.name, date: $0.date, branch: $0.branch) }
     }
 }
 

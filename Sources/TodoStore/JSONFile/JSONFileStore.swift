@@ -83,6 +83,14 @@ public actor JSONFileStore: AppStore {
     public func redo() throws -> String? { try notifying { try core.redo() } }
     /// Moves the history to `position`, saved before it returns.
     public func jump(to position: Int) throws { try notifying { try core.jump(to: position) } }
+    /// The history as a tree without abandoned branches: the file keeps
+    /// no redo steps that a new change replaced (``HistoryTree/init(linear:)``).
+    public func historyTree() -> HistoryTree { core.historyTree() }
+    /// Moves the history to the step numbered `number` of ``historyTree()``
+    /// (its position), saved before it returns.
+    ///
+    /// - Throws: ``HistoryError/stepNotFound(_:)`` when there is no such step.
+    public func jump(toStep number: Int64) throws { try notifying { try core.jump(toStep: number) } }
     /// Empties state and history, saved before it returns.
     public func reset() throws { try notifying { try core.reset() } }
     /// A stream with an element after every operation.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The history feature: undo, redo and jump over one store's history.
+/// The history feature: undo, redo and jump over one store's history, to a
+/// position or to a step of any branch.
 /// ``AppDomain`` routes the history requests to it.
 public struct HistoryFeature: Sendable {
     /// Moves through the history.

@@ -14,7 +14,7 @@ import Foundation
 public enum Message: Equatable, Sendable {
     /// A request to the to-do list feature.
     case todos(Todos)
-    /// A request to the history feature: undo, redo, jump(to:).
+    /// A request to the history feature: undo, redo, jump(to:), jumpToStep(_:).
     case history(History)
 
     /// The requests of the to-do list, by use case.

@@ -59,6 +59,22 @@ public protocol AppStore: AnyObject, Sendable {
     /// - Throws: ``HistoryError/positionOutOfRange(_:valid:)`` and the like.
     func jump(to position: Int) async throws
 
+    /// Every step the history holds, with the branches a change made after
+    /// an undo left, and the step the list is at: what an undo-tree panel
+    /// shows (vim's `:undolist`, Photoshop's history with "allow non-linear").
+    ///
+    /// A store that keeps no abandoned branches answers with its linear
+    /// history as a tree (``HistoryTree/init(linear:)``): the steps are
+    /// numbered by position, and none is ``HistoryTree/Branch/abandoned``.
+    func historyTree() async throws -> HistoryTree
+
+    /// Moves the history to the step numbered `number` of ``historyTree()``
+    /// (0 is the start), on any branch, as one move.
+    ///
+    /// - Throws: ``HistoryError/stepNotFound(_:)`` when the tree holds no
+    ///   such step; nothing changes then.
+    func jump(toStep number: Int64) async throws
+
     /// Empties the state and the history.
     func reset() async throws
 

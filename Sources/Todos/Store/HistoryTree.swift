@@ -6,11 +6,11 @@ import Foundation
 /// undo tree).
 ///
 /// ```swift
-/// let tree = store.historyTree()
+/// let tree = try await store.historyTree()
 /// for step in tree.steps where step.branch == .abandoned { print(step.number, step.name) }
-/// try store.jump(toStep: tree.steps[0].number)
+/// try await store.jump(toStep: tree.steps[0].number)
 /// ```
-public struct HistoryTree: Equatable, Hashable, Sendable {
+public struct HistoryTree: Equatable, Hashable, Sendable, Codable {
     /// Where a step stands relative to where the list is now.
     public enum Branch: String, Equatable, Hashable, Sendable, Codable {
         /// Done: on the way from the start to where the list is now.
@@ -22,9 +22,12 @@ public struct HistoryTree: Equatable, Hashable, Sendable {
     }
 
     /// One change of the history.
-    public struct Step: Equatable, Hashable, Sendable {
+    public struct Step: Equatable, Hashable, Sendable, Codable {
         /// The step's number, which names it in ``HistoryTree/current`` and
-        /// in a jump; numbers grow with time and are never reused.
+        /// in a jump. In a store that keeps its branches (the SQLite store)
+        /// numbers grow with time and are never reused; in a linear tree
+        /// (``HistoryTree/init(linear:)``) the number is the step's position,
+        /// so a change after an undo gives it to the new step.
         public let number: Int64
         /// The number of the step it was made after (0: the start).
         public let parent: Int64
@@ -54,5 +57,52 @@ public struct HistoryTree: Equatable, Hashable, Sendable {
     public init(steps: [Step], current: Int64) {
         self.steps = steps
         self.current = current
+    }
+
+    /// How far each step of ``steps`` is to be indented, by index: steps
+    /// made one after another share a level, and each branch (a step made
+    /// after the same parent as an older one) is one level deeper than its
+    /// parent, as vim's undo tree draws it. A step whose parent was pruned
+    /// is at level 0.
+    ///
+    /// ```swift
+    /// // A, B, undo, C: B and C were both made after A.
+    /// tree.steps.map(\.name)   // ["Add “A”", "Add “B”", "Add “C”"]
+    /// tree.levels()            // [0, 0, 1]
+    /// ```
+    ///
+    /// - Complexity: O(*n*) in the number of steps.
+    public func levels() -> [Int] {
+        var firstChild: [Int64: Int64] = [:]
+        for step in steps where firstChild[step.parent] == nil { firstChild[step.parent] = step.number }
+        var level: [Int64: Int] = [0: 0]
+        return steps.map { step in
+            let indent = (level[step.parent] ?? 0) + (firstChild[step.parent] == step.number ? 0 : 1)
+            level[step.number] = indent
+            return indent
+        }
+    }
+}
+
+extension HistoryTree {
+    /// The tree of a history that keeps no abandoned branches: one line of
+    /// steps numbered by position (1 is the first step, 0 the start), each
+    /// made after the one before it, done up to the overview's position and
+    /// undone after it; ``current`` is the position.
+    ///
+    /// What a store that drops its redo steps on a new change answers
+    /// (``InMemoryStore``, the JSON file store): truthful, if less than a
+    /// store that keeps the branches can tell.
+    ///
+    /// - Complexity: O(*n*) in the number of steps.
+    public init(linear overview: HistoryOverview) {
+        let steps = overview.steps.enumerated().map { index, step in
+            let number = Int64(index + 1)
+            return Step(
+                number: number, parent: number - 1, name: step.name, date: step.date,
+                branch: index < overview.position ? .done : .undone
+            )
+        }
+        self.init(steps: steps, current: Int64(overview.position))
     }
 }

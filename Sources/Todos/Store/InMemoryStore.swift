@@ -83,6 +83,22 @@ public actor InMemoryStore: AppStore {
         try notifying { try core.jump(to: position) }
     }
 
+    /// The history as a tree without abandoned branches: the store drops
+    /// the redo steps a new change replaces (``HistoryTree/init(linear:)``).
+    ///
+    /// - Complexity: O(*n*) in the number of steps.
+    public func historyTree() -> HistoryTree {
+        core.historyTree()
+    }
+
+    /// Moves the history to the step numbered `number` of ``historyTree()``,
+    /// which is its position.
+    ///
+    /// - Throws: ``HistoryError/stepNotFound(_:)`` when there is no such step.
+    public func jump(toStep number: Int64) throws {
+        try notifying { try core.jump(toStep: number) }
+    }
+
     /// Empties the state and the history.
     public func reset() throws {
         try notifying { try core.reset() }

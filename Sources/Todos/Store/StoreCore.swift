@@ -88,6 +88,15 @@ public final class StoreCore {
         HistoryOverview(timeline)
     }
 
+    /// The history as a tree: one line, numbered by position, since the
+    /// core drops the redo steps a new change replaces
+    /// (``HistoryTree/init(linear:)``).
+    ///
+    /// - Complexity: O(*n*) in the number of steps.
+    public func historyTree() -> HistoryTree {
+        HistoryTree(linear: history())
+    }
+
     /// Every saved step with its changes, oldest first, and the position:
     /// what a persistent store writes when it saves the whole history.
     public func steps() -> (steps: [HistoryStep<AppState.Change>], position: Int) {
@@ -145,6 +154,16 @@ public final class StoreCore {
             try timeline.jump(to: position)
             return ((), { [self] in try? timeline.jump(to: start) })
         }
+    }
+
+    /// Moves the history to the step numbered `number` of ``historyTree()``:
+    /// its position, 0 being the start.
+    ///
+    /// - Throws: ``HistoryError/stepNotFound(_:)`` when there is no such
+    ///   step; nothing changes then.
+    public func jump(toStep number: Int64) throws {
+        guard (0...Int64(timeline.stepCount)).contains(number) else { throw HistoryError.stepNotFound(number) }
+        try jump(to: Int(number))
     }
 
     /// Empties the state and the history.

@@ -1,6 +1,14 @@
 import Foundation
 
-/// Moves through the undo history: undo, redo, or jump to a step.
+/// Moves through the undo history: undo, redo, or jump to a position of
+/// the linear history or to a step of the tree, on any branch.
+///
+/// ```swift
+/// let navigator = HistoryNavigator(store: store)
+/// try await navigator.request(to: .undo)                 // .undone(name: "Add “Buy milk”")
+/// let tree = try await store.historyTree()
+/// try await navigator.request(to: .jumpToStep(tree.steps[0].number))
+/// ```
 public struct HistoryNavigator: UseCase {
     /// What can be asked.
     public enum Request: Equatable, Sendable {
@@ -10,6 +18,9 @@ public struct HistoryNavigator: UseCase {
         case redo
         /// Moves to a position (0 is before the first step).
         case jump(to: Int)
+        /// Moves to the step with this number of ``AppStore/historyTree()``
+        /// (0 is the start), on any branch.
+        case jumpToStep(Int64)
     }
 
     /// What is answered.
@@ -20,6 +31,8 @@ public struct HistoryNavigator: UseCase {
         case redone(name: String)
         /// The history is now at this position.
         case jumped(to: Int)
+        /// The history is now at the step with this number.
+        case jumpedToStep(Int64)
         /// There was nothing to undo.
         case nothingToUndo
         /// There was nothing to redo.
@@ -44,6 +57,11 @@ public struct HistoryNavigator: UseCase {
             try await TodoFailure.classifying {
                 try await store.jump(to: position)
                 return .jumped(to: position)
+            }
+        case .jumpToStep(let number):
+            try await TodoFailure.classifying {
+                try await store.jump(toStep: number)
+                return .jumpedToStep(number)
             }
         }
     }

@@ -105,8 +105,8 @@ extension Assets {
           function focusKey(element) {
             if (element.id) { return '#' + element.id; }
             var li = element.closest('li[data-id]');
-            var step = element.getAttribute('data-position');
-            if (step !== null) { return '.history-step[data-position="' + step + '"]'; }
+            var step = element.getAttribute('data-step');
+            if (step !== null) { return '.history-step[data-step="' + step + '"]'; }
             if (li && element.classList.length) {
               return 'li[data-id="' + li.getAttribute('data-id') + '"] .' + element.classList[0];
             }
@@ -246,7 +246,7 @@ extension Assets {
               else if (button.classList.contains('redo') && button.id === 'todos-redo') { move('redo'); }
               else if (button.classList.contains('history-step')) {
                 if (button.getAttribute('aria-current') === 'step') { return; }
-                move('jump', { position: Number(button.getAttribute('data-position')) });
+                move('jump', { step: Number(button.getAttribute('data-step')) });
               }
             });
             document.addEventListener('keydown', function (event) {

@@ -168,6 +168,18 @@ extension Assets {
         .history-more { color: var(--muted); font-size: 0.85rem; padding: 0.2rem 0.5rem; }
         .history-step time { color: var(--muted); font-size: 0.8rem; white-space: nowrap; }
         .history-step.undone { color: var(--done); font-style: italic; }
+        .history-step.abandoned { color: var(--done); border-style: dashed; }
+        .history-step { flex-wrap: wrap; }
+        .history-step .history-name { flex: 1 1 8rem; min-width: 0; overflow-wrap: break-word; }
+        .history-branch { font-size: 0.75rem; border: 1px solid currentColor; border-radius: 3px; padding: 0 0.25rem; align-self: center; white-space: nowrap; }
+        .history-list li[data-level] { border-left: 2px solid var(--border); }
+        .history-list li[data-level="1"] { margin-left: 0.75rem; }
+        .history-list li[data-level="2"] { margin-left: 1.5rem; }
+        .history-list li[data-level="3"] { margin-left: 2.25rem; }
+        .history-list li[data-level="4"] { margin-left: 3rem; }
+        .history-list li[data-level="5"] { margin-left: 3.75rem; }
+        .history-list li[data-level="6"] { margin-left: 4.5rem; }
+        .history-list li[data-level] .history-step { border-top-left-radius: 0; border-bottom-left-radius: 0; }
         .history-step.current, .history-step[aria-current="step"] { border-color: var(--accent); box-shadow: inset 3px 0 0 var(--accent); font-weight: 600; }
 
         /* Detail view */

@@ -32,7 +32,7 @@ struct PageController {
             let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken)
             return Responses.html(HTML { html in
                 page.regions(into: &html)
-                HistoryPanel(history: page.history).render(into: &html)
+                HistoryPanel(tree: page.tree).render(into: &html)
             })
         }
         router.get("/api/csrf") { _, _ in

@@ -61,6 +61,9 @@ struct TodoAPIController {
         router.get("/api/history") { _, _ in
             try await Responses.json(HistoryBody(service.history()))
         }
+        router.get("/api/history/tree") { _, _ in
+            try await Responses.json(service.historyTree())
+        }
         router.post("/api/history/undo") { _, _ in
             try await moved(.undo)
         }
@@ -68,8 +71,10 @@ struct TodoAPIController {
             try await moved(.redo)
         }
         router.post("/api/history/jump") { request, _ in
-            let body = try await decode(JumpRequest.self, request)
-            return try await moved(.jump(to: body.position))
+            switch try await decode(JumpRequest.self, request).target {
+            case .position(let position): return try await moved(.jump(to: position))
+            case .step(let number): return try await moved(.jumpToStep(number))
+            }
         }
     }
 
@@ -162,7 +167,7 @@ struct TodoAPIController {
         switch try await service.app.send(request) {
         case .undone(let name): body = HistoryMoveBody(undone: name, history: HistoryBody(try await service.history()))
         case .redone(let name): body = HistoryMoveBody(redone: name, history: HistoryBody(try await service.history()))
-        case .jumped: body = HistoryMoveBody(history: HistoryBody(try await service.history()))
+        case .jumped, .jumpedToStep: body = HistoryMoveBody(history: HistoryBody(try await service.history()))
         case .nothingToUndo: throw APIError.conflict("nothing to undo")
         case .nothingToRedo: throw APIError.conflict("nothing to redo")
         }

@@ -90,7 +90,8 @@ enum JSONBody {
         switch type {
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
-        case is Int.Type, is Double.Type: "a number"
+        case is Int.Type, is Int64.Type: "a whole number"
+        case is Double.Type: "a number"
         case is [Any].Type: "an array"
         case is [String: Any].Type: "a JSON object"
         default: "a \(type)"

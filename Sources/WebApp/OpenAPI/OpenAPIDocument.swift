@@ -82,6 +82,14 @@ enum OpenAPIDocument {
                 ),
             ]),
             ("/api/history", ["get": operation("history", "history", "The steps and the current position.", ok: schema("History"))]),
+            ("/api/history/tree", [
+                "get": operation(
+                    "historyTree", "history",
+                    "Every step, the branches that a change after an undo abandoned included, and the current step: "
+                        + "the undo tree. A store that keeps no branches (`--in-memory`) answers with one line of steps.",
+                    ok: schema("HistoryTree")
+                ),
+            ]),
             ("/api/history/undo", [
                 "post": operation("undo", "history", "Undoes the newest step.", ok: schema("HistoryMove"), errors: [403, 409]),
             ]),
@@ -90,7 +98,9 @@ enum OpenAPIDocument {
             ]),
             ("/api/history/jump", [
                 "post": operation(
-                    "jump", "history", "Moves to a position of the history (0 is before the first step).",
+                    "jump", "history",
+                    "Moves to a position of the history (`position`, 0 is before the first step) or to a step of the "
+                        + "undo tree on any branch (`step`, a number of `GET /api/history/tree`, 0 is the start), as one move.",
                     body: schema("Jump"), ok: schema("HistoryMove"), errors: [400, 403, 409, 413, 415, 422]
                 ),
             ]),
@@ -282,7 +292,7 @@ enum OpenAPIDocument {
             (413, "The body is larger than the limit."),
             (415, "The body is declared as something other than JSON in UTF-8."),
             (421, "The `Host` header does not name this server."),
-            (422, "A field has a value the domain refuses (an empty title, a latitude of 91, an unknown due date)."),
+            (422, "A field has a value the domain refuses (an empty title, a latitude of 91, an unknown due date, a history position or step that does not exist)."),
             (503, "Too many event streams, or the server is shutting down."),
         ]
         return descriptions.map { status, text in
@@ -408,7 +418,7 @@ enum OpenAPIDocument {
                 closed: true
             )),
             ("ToggleAll", object(["completed": ["type": "boolean"]], required: ["completed"])),
-            ("Jump", object(["position": ["type": "integer", "minimum": 0, "maximum": .integer(Int.max)]], required: ["position"])),
+            ("Jump", jump),
             ("Keys", keys),
             ("UpdatedItems", object(["items": ["type": "array", "items": schema("TodoItem")]], required: ["items"])),
             ("RemovedItems", object(["removed": ["type": "array", "items": schema("TodoItem")]], required: ["removed"])),
@@ -433,6 +443,28 @@ enum OpenAPIDocument {
                     "undoTitle": string, "redoTitle": string,
                 ],
                 required: ["steps", "position", "canUndo", "canRedo", "undoTitle", "redoTitle"]
+            )),
+            ("HistoryTree", object(
+                [
+                    "steps": ["type": "array", "items": object(
+                        [
+                            "number": ["type": "integer", "minimum": 1, "description": "Names the step in `current` and in a jump."],
+                            "parent": ["type": "integer", "minimum": 0, "description": "The step it was made after (0: the start)."],
+                            "name": string, "date": dateTime,
+                            "branch": [
+                                "type": "string", "enum": ["done", "undone", "abandoned"],
+                                "description": .string(
+                                    "`done`: on the way to the current step; `undone`: redo brings it back; "
+                                        + "`abandoned`: on a branch a change after an undo left."
+                                ),
+                            ],
+                        ],
+                        required: ["number", "parent", "name", "date", "branch"]
+                    )],
+                    "current": ["type": "integer", "minimum": 0, "description": "The step the list is at (0: the start)."],
+                ],
+                required: ["steps", "current"],
+                description: "Every step, oldest first."
             )),
             ("HistoryMove", object(
                 ["undone": string, "redone": string, "history": schema("History")],
@@ -472,6 +504,23 @@ enum OpenAPIDocument {
             keys = .object(pairs)
         }
         return keys
+    }
+
+    /// `position` or `step`, exactly one of them.
+    private static var jump: JSONValue {
+        let number: JSONValue = ["type": "integer", "minimum": 0, "maximum": .integer(Int.max)]
+        var jump = object(
+            ["position": number, "step": number],
+            required: [],
+            description: "`position`: a position of `GET /api/history`; `step`: a step number of `GET /api/history/tree`. "
+                + "Exactly one of them; a number the history does not have is a 422.",
+            closed: true
+        )
+        if case .object(var pairs) = jump {
+            pairs.append(("oneOf", [["required": ["position"]], ["required": ["step"]]]))
+            jump = .object(pairs)
+        }
+        return jump
     }
 
     /// `schema`, or null.

@@ -9,6 +9,8 @@ struct TodoDetailPage {
     var item: TodoItem
     /// The undo history.
     var history: HistoryOverview
+    /// The undo history with its abandoned branches, for the history panel.
+    var tree: HistoryTree
     /// Writes due dates.
     var dueFormatter: DueDateFormatter
     /// Tells whether the item is overdue.
@@ -21,6 +23,7 @@ struct TodoDetailPage {
     init(item: TodoItem, service: TodoService, csrfToken: String, timeZone: TimeZone = .current) async throws {
         self.item = item
         history = try await service.history()
+        tree = try await service.historyTree()
         now = service.now()
         dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
         var calendar = Calendar(identifier: .gregorian)
@@ -51,7 +54,7 @@ struct TodoDetailPage {
                     html.element("div", [.class("todos-column")]) { html in
                         regions(into: &html)
                     }
-                    HistoryPanel(history: history).render(into: &html)
+                    HistoryPanel(tree: tree).render(into: &html)
                 }
             }
         }

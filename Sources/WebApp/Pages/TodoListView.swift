@@ -17,6 +17,8 @@ struct TodoListView: Sendable {
     var counts: TodoCounts
     /// The undo history.
     var history: HistoryOverview
+    /// The undo history with its abandoned branches, for the history panel.
+    var tree: HistoryTree
     /// Writes due dates.
     var dueFormatter: DueDateFormatter
     /// Tells what is overdue.
@@ -30,6 +32,7 @@ struct TodoListView: Sendable {
         self.now = now
         (items, counts) = try await service.list(filter, sortedBy: sort, now: now)
         history = try await service.history()
+        tree = try await service.historyTree()
         dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
     }
 
@@ -164,87 +167,14 @@ struct TodoListView: Sendable {
         }
     }
 
-    /// The history panel: every named step, the current one marked; a click
-    /// jumps there.
+    /// The history panel: every named step, the abandoned branches
+    /// included, the current one marked; a click jumps there.
     func historyPanel(into html: inout HTMLWriter) {
-        HistoryPanel(history: history).render(into: &html)
+        HistoryPanel(tree: tree).render(into: &html)
     }
 
     /// `2026-12-01T09:30:00.000Z`, or "" for no date.
     static func isoDate(_ date: Date?) -> String {
         date.map(JSONDates.string(from:)) ?? ""
-    }
-}
-
-/// The history panel shared by the list and the detail view: "Start" and
-/// the named steps around the current position (at most ``window`` of them,
-/// so that a long history stays a short page).
-struct HistoryPanel {
-    var history: HistoryOverview
-    /// The most steps listed.
-    var window = 100
-
-    /// The indices of the steps listed: up to ``window`` steps, the current
-    /// position in the middle when it can be.
-    var shownRange: Range<Int> {
-        let count = history.steps.count
-        let lower = max(0, min(history.position - window / 2, count - window))
-        return lower..<min(count, lower + window)
-    }
-
-    /// The panel as finished HTML.
-    func render() -> HTML {
-        HTML { render(into: &$0) }
-    }
-
-    /// Writes the panel.
-    func render(into html: inout HTMLWriter) {
-        let shown = shownRange
-        let steps = history.steps
-        html.element("aside", [.class("history-panel"), .data("region", "history"), .ariaLabel("History")]) { html in
-            html.element("h2") { $0.text("History") }
-            html.element("ol", [.class("history-list")]) { html in
-                step(position: 0, name: "Start", date: nil, into: &html)
-                if shown.lowerBound > 0 {
-                    html.element("li", [.class("history-more")]) { $0.text("… \(shown.lowerBound) earlier steps") }
-                }
-                for index in shown {
-                    let entry = steps[index]
-                    let name = entry.name.isEmpty ? "Step \(index + 1)" : entry.name
-                    step(position: index + 1, name: name, date: entry.date, into: &html)
-                }
-                if shown.upperBound < steps.count {
-                    html.element("li", [.class("history-more")]) { $0.text("… \(steps.count - shown.upperBound) later steps") }
-                }
-            }
-        }
-    }
-
-    private func step(position: Int, name: String, date: Date?, into html: inout HTMLWriter) {
-        let isCurrent = position == history.position
-        var classes = "history-step"
-        if isCurrent { classes += " current" }
-        if position > history.position { classes += " undone" }
-        var attributes: [Attribute] = [.type("button"), .class(classes), .data("position", String(position))]
-        if isCurrent { attributes.append(Attribute("aria-current", "step")) }
-        attributes.append(.title(isCurrent ? "Current state" : "Go back to after “\(name)”"))
-        html.element("li") { html in
-            html.element("button", attributes: attributes) { html in
-                html.element("span", [.class("history-name")]) { $0.text(name) }
-                if let date {
-                    html.element("time", [Attribute("datetime", JSONDates.string(from: date))]) {
-                        $0.text(Self.clock(date))
-                    }
-                }
-            }
-        }
-    }
-
-    /// `14:05` in the server's time zone.
-    private static func clock(_ date: Date) -> String {
-        let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
-        let hour = parts.hour ?? 0
-        let minute = parts.minute ?? 0
-        return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
     }
 }

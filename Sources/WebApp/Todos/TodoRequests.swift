@@ -70,10 +70,57 @@ struct ToggleAllRequest: Decodable {
     var completed: Bool
 }
 
-/// The body of `POST /api/history/jump`.
+/// The body of `POST /api/history/jump`: `{"position": n}`, a position of
+/// the history (0 is before the first step), or `{"step": n}`, the number
+/// of a step of the history tree on any branch (0 is the start).
 struct JumpRequest: Decodable {
-    /// The position to move to: 0 is before the first step.
-    var position: Int
+    /// Where to move.
+    enum Target: Equatable {
+        /// A position of `GET /api/history`.
+        case position(Int)
+        /// A step number of `GET /api/history/tree`.
+        case step(Int64)
+    }
+
+    /// Where to move.
+    var target: Target
+
+    private enum Key: String, CodingKey, CaseIterable {
+        case position, step
+    }
+
+    /// Reads exactly one of `position` and `step`, each a whole number (not `null`).
+    ///
+    /// - Throws: A `DecodingError` for an unknown field or a value that is
+    ///   not a whole number, ``APIError`` 400 when both or neither are given.
+    init(from decoder: any Decoder) throws {
+        try UnknownFields.check(decoder, allowed: Key.allCases.map(\.rawValue))
+        let container = try decoder.container(keyedBy: Key.self)
+        switch (container.contains(.position), container.contains(.step)) {
+        case (true, false): target = .position(try Self.wholeNumber(Int.self, container, .position))
+        case (false, true): target = .step(try Self.wholeNumber(Int64.self, container, .step))
+        case (true, true): throw APIError.badRequest("give either “position” or “step”, not both")
+        case (false, false):
+            throw APIError.badRequest("missing field: give “position” (of GET /api/history) or “step” (of GET /api/history/tree)")
+        }
+    }
+
+    /// The whole number at `key`.
+    ///
+    /// - Throws: A `DecodingError` that names the field, also for a number
+    ///   with a fraction or out of range, which Foundation reports without it.
+    private static func wholeNumber<Number: FixedWidthInteger & Decodable>(
+        _ type: Number.Type, _ container: KeyedDecodingContainer<Key>, _ key: Key
+    ) throws -> Number {
+        do {
+            return try container.decode(Number.self, forKey: key)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            // Foundation's own error, which it makes a path-less "corrupted data" on the way out.
+            throw DecodingError.typeMismatch(Number.self, .init(codingPath: [key], debugDescription: "\(error)", underlyingError: error))
+        }
+    }
 }
 
 /// Refuses fields a request type does not know, so a misspelt field

@@ -31,7 +31,7 @@ struct TodoService: Sendable {
         case .nothingToChange: APIError.conflict(failure.description)
         case .history(let error):
             switch error {
-            case .positionOutOfRange: APIError.invalidField(failure.description)
+            case .positionOutOfRange, .stepNotFound: APIError.invalidField(failure.description)
             default: APIError.conflict(failure.description)
             }
         case .store: APIError(.serviceUnavailable, failure.description)
@@ -45,19 +45,27 @@ struct TodoService: Sendable {
     /// - Throws: What `body` throws, or ``APIError`` 503 when the store
     ///   cannot be read.
     func read<Value: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Value) async throws -> Value {
-        do {
-            return try await store.read(body)
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw Self.apiError(for: TodoFailure(error))
-        }
+        try await asking { try await store.read(body) }
     }
 
     /// The history's steps and position.
     func history() async throws -> HistoryOverview {
+        try await asking { try await store.history() }
+    }
+
+    /// Every step of the history, the abandoned branches included, and the
+    /// current one.
+    func historyTree() async throws -> HistoryTree {
+        try await asking { try await store.historyTree() }
+    }
+
+    /// Runs a read of the store, turning its failure into the ``APIError``
+    /// that names it (an ``APIError`` passes as it is).
+    private func asking<Value>(_ body: () async throws -> Value) async throws -> Value {
         do {
-            return try await store.history()
+            return try await body()
+        } catch let error as APIError {
+            throw error
         } catch {
             throw Self.apiError(for: TodoFailure(error))
         }

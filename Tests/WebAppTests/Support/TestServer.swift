@@ -19,13 +19,16 @@ struct TestServer: Sendable {
     let store: InMemoryStore
     let webApp: WebApp
 
+    /// - Parameter todos: The store the web app works on, if not ``store``
+    ///   (a SQLite store, which keeps the abandoned branches of the history).
     init(
         configuration: WebAppConfiguration = WebAppConfiguration(),
         calculator: ButtonConfiguration = .builtInDefault,
-        store: InMemoryStore = InMemoryStore(now: { TestServer.now })
+        store: InMemoryStore = InMemoryStore(now: { TestServer.now }),
+        todos: (any AppStore)? = nil
     ) {
         self.store = store
-        let todos = TodoService(store: store, now: { TestServer.now }, makeID: IncrementingIDs().makeID)
+        let todos = TodoService(store: todos ?? store, now: { TestServer.now }, makeID: IncrementingIDs().makeID)
         webApp = WebApp(configuration: configuration, todos: todos, calculatorConfiguration: calculator)
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+import Todos
+
+/// The history panel shared by the list and the detail view: "Start" and
+/// every step of the history tree in the order they were made, the current
+/// one marked, undone steps and abandoned branches set apart, each branch
+/// indented one level more (as `rewind todo history --all` prints it). Each
+/// step is a button that jumps to it (`data-step`, the step's number for
+/// `POST /api/history/jump`). At most ``window`` steps are listed around the
+/// current one, so that a long history stays a short page.
+struct HistoryPanel {
+    /// The history, with its abandoned branches.
+    var tree: HistoryTree
+    /// The most steps listed.
+    var window = 100
+    /// The deepest indentation drawn; deeper branches are drawn at this one.
+    static let deepestLevel = 6
+
+    /// The indices of ``HistoryTree/steps`` listed: up to ``window`` steps,
+    /// the current one in the middle when it can be.
+    var shownRange: Range<Int> {
+        let count = tree.steps.count
+        let current = tree.steps.firstIndex { $0.number == tree.current }.map { $0 + 1 } ?? 0
+        let lower = max(0, min(current - window / 2, count - window))
+        return lower..<min(count, lower + window)
+    }
+
+    /// The panel as finished HTML.
+    func render() -> HTML {
+        HTML { render(into: &$0) }
+    }
+
+    /// Writes the panel.
+    func render(into html: inout HTMLWriter) {
+        let shown = shownRange
+        let steps = tree.steps
+        let levels = tree.levels()
+        html.element("aside", [.class("history-panel"), .data("region", "history"), .ariaLabel("History")]) { html in
+            html.element("h2") { $0.text("History") }
+            html.element("ol", [.class("history-list")]) { html in
+                step(number: 0, name: "Start", date: nil, branch: .done, level: 0, into: &html)
+                if shown.lowerBound > 0 {
+                    html.element("li", [.class("history-more")]) { $0.text("… \(shown.lowerBound) earlier steps") }
+                }
+                for index in shown {
+                    let entry = steps[index]
+                    let name = entry.name.isEmpty ? "Step \(entry.number)" : entry.name
+                    step(number: entry.number, name: name, date: entry.date, branch: entry.branch, level: levels[index], into: &html)
+                }
+                if shown.upperBound < steps.count {
+                    html.element("li", [.class("history-more")]) { $0.text("… \(steps.count - shown.upperBound) later steps") }
+                }
+            }
+        }
+    }
+
+    private func step(
+        number: Int64, name: String, date: Date?, branch: HistoryTree.Branch, level: Int, into html: inout HTMLWriter
+    ) {
+        let isCurrent = number == tree.current
+        var classes = "history-step"
+        if isCurrent { classes += " current" }
+        switch branch {
+        case .done: break
+        case .undone: classes += " undone"
+        case .abandoned: classes += " abandoned"
+        }
+        var attributes: [Attribute] = [.type("button"), .class(classes), .data("step", String(number))]
+        if isCurrent { attributes.append(Attribute("aria-current", "step")) }
+        let title = switch (isCurrent, branch) {
+        case (true, _): "Current state"
+        case (false, .abandoned): "Go to after “\(name)”, on a branch left by a change after an undo"
+        case (false, _): "Go back to after “\(name)”"
+        }
+        attributes.append(.title(title))
+        let depth = min(level, Self.deepestLevel)
+        html.element("li", [depth > 0 ? .data("level", String(depth)) : .absent]) { html in
+            html.element("button", attributes: attributes) { html in
+                html.element("span", [.class("history-name")]) { $0.text(name) }
+                if branch == .abandoned {
+                    html.element("span", [.class("history-branch")]) { $0.text("abandoned") }
+                }
+                if let date {
+                    html.element("time", [Attribute("datetime", JSONDates.string(from: date))]) {
+                        $0.text(Self.clock(date))
+                    }
+                }
+            }
+        }
+    }
+
+    /// `14:05` in the server's time zone.
+    private static func clock(_ date: Date) -> String {
+        let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
+        let hour = parts.hour ?? 0
+        let minute = parts.minute ?? 0
+        return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
+    }
+}
