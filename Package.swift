@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Rewind",
-    platforms: [.macOS(.v14)],
+    // macOS 15 for the standard library's `Mutex` (Synchronization).
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Rewind", targets: ["Rewind"]),
         .library(name: "Calculator", targets: ["Calculator"]),

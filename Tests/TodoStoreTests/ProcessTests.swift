@@ -7,34 +7,34 @@ import TodoStore
 /// Tests with a second process (`StoreProbe`) on the same database file.
 @Suite("SQLite store across processes", .serialized)
 struct ProcessTests {
-    /// Runs the probe with `arguments` and collects what it prints.
+    /// Runs the probe with `arguments`; what it prints goes to a file, so
+    /// that once it is dead every line it wrote is there (a pipe's end can
+    /// stay open in another child that a test running beside this one
+    /// starts at the same moment, and its end of output then never comes).
     final class Probe: Sendable {
         let process = Process()
-        /// What the probe printed so far, and whether its output ended.
-        private let output = Locked((text: "", ended: false))
-        private let pipe = Pipe()
+        private let output: URL
 
         init(_ arguments: [String]) throws {
+            output = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-probe-\(UUID().uuidString).out")
+            guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
+            }
             process.executableURL = Products.storeProbe
             process.arguments = arguments
-            process.standardOutput = pipe
+            process.standardOutput = try FileHandle(forWritingTo: output)
             process.standardError = FileHandle.standardError
-            pipe.fileHandleForReading.readabilityHandler = { [output] handle in
-                let data = handle.availableData
-                if data.isEmpty {
-                    // The end of the output: the probe exited and nothing else writes here.
-                    handle.readabilityHandler = nil
-                    output.withLock { $0.ended = true }
-                } else {
-                    output.withLock { $0.text += String(decoding: data, as: UTF8.self) }
-                }
-            }
             try process.run()
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(at: output)
         }
 
         /// The complete lines printed so far.
         var lines: [String] {
-            var lines = output.value.text.components(separatedBy: "\n")
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            var lines = text.components(separatedBy: "\n")
             lines.removeLast()  // an unfinished line is not yet a report
             return lines
         }
@@ -46,11 +46,11 @@ struct ProcessTests {
             }
         }
 
-        /// Kills the probe and waits for the last of its output.
+        /// Kills the probe and waits until it is gone: every line it wrote
+        /// is then in the file.
         func kill() throws {
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            try waitUntilSynchronously("the end of the probe's output") { output.value.ended }
         }
     }
 

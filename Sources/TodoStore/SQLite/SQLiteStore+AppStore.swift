@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import Synchronization
 import Todos
 
 /// The store's asynchronous face. Changes, undos and redos go through the
@@ -116,18 +117,18 @@ extension SQLiteStore: AppStore {
 }
 
 /// A piece of work that is run once and then let go.
-private final class Work<Value: Sendable>: @unchecked Sendable {
-    // Touched only by the one block that runs it.
-    private var body: (@Sendable () throws -> Value)?
+private final class Work<Value: Sendable>: Sendable {
+    private let body: Mutex<(@Sendable () throws -> Value)?>
 
     init(_ body: @escaping @Sendable () throws -> Value) {
-        self.body = body
+        self.body = Mutex(body)
     }
 
     /// Runs the work and drops it; a second call finds nothing to run.
     func run() -> Result<Value, any Error> {
-        guard let body else { return .failure(CancellationError()) }
-        self.body = nil
+        guard let body = body.withLock({ body in defer { body = nil }; return body }) else {
+            return .failure(CancellationError())
+        }
         return Result(catching: body)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Todos
 
 /// Group commit: the changes that many requests ask for at the same moment
@@ -21,35 +22,31 @@ import Todos
 /// is answered with that error and nothing of it stays.
 extension SQLiteStore {
     /// Work waiting for the next batch, and whether a batch is being written.
-    final class CommitLine: @unchecked Sendable {
-        // Guarded by `lock`.
-        private let lock = NSLock()
-        private var waiting: [Pending] = []
-        private var writing = false
-        private var batches = 0
+    final class CommitLine: Sendable {
+        private let line = Mutex<(waiting: [Pending], writing: Bool, batches: Int)>(([], false, 0))
         /// Where batches are written, one at a time.
         let queue = DispatchQueue(label: "rewind.sqlite.group-commit")
 
         /// A piece of work and how to answer it.
-        struct Pending {
+        struct Pending: Sendable {
             /// The store to write it to, kept alive until the work is done.
             let store: SQLiteStore
             /// Runs the work inside the batch's transaction (its answer is
             /// held until the commit); returns whether it failed after
             /// changing what is loaded, which must then be read again.
-            let run: (Database, inout Loaded) -> Bool
+            let run: @Sendable (Database, inout Loaded) -> Bool
             /// Answers the request once the batch committed, or with the
             /// commit's error.
-            let answer: ((any Error)?) -> Void
+            let answer: @Sendable ((any Error)?) -> Void
         }
 
         /// Adds `pending` to the line; returns whether the caller must start
         /// writing (no batch was being written).
         func add(_ pending: Pending) -> Bool {
-            lock.withLock {
-                waiting.append(pending)
-                if writing { return false }
-                writing = true
+            line.withLock { line in
+                line.waiting.append(pending)
+                if line.writing { return false }
+                line.writing = true
                 return true
             }
         }
@@ -57,16 +54,16 @@ extension SQLiteStore {
         /// Takes everything in line as the next batch; an empty batch ends
         /// the writing.
         func next() -> [Pending] {
-            lock.withLock {
-                let batch = waiting
-                waiting.removeAll()
-                if batch.isEmpty { writing = false } else { batches += 1 }
+            line.withLock { line in
+                let batch = line.waiting
+                line.waiting.removeAll()
+                if batch.isEmpty { line.writing = false } else { line.batches += 1 }
                 return batch
             }
         }
 
         /// How many batches were written so far.
-        var batchesWritten: Int { lock.withLock { batches } }
+        var batchesWritten: Int { line.withLock { $0.batches } }
     }
 
     /// Runs `body` in the next group commit and returns its result once the
@@ -75,7 +72,7 @@ extension SQLiteStore {
     /// - Throws: What `body` threw (nothing of it was written), or the
     ///   commit's error (nothing of the batch was written).
     func submit<Result: Sendable>(
-        _ body: @escaping (Database, inout Loaded) throws -> Result
+        _ body: @escaping @Sendable (Database, inout Loaded) throws -> Result
     ) async throws -> Result {
         if let readOnlyError = database.readOnlyError { throw readOnlyError }
         let path = database.url.path
@@ -87,12 +84,12 @@ extension SQLiteStore {
                     let start = loaded.head
                     do {
                         try db.inSavepoint {
-                            outcome.value = .success(try body(db, &loaded))
+                            outcome.set(.success(try body(db, &loaded)))
                             return .commit
                         }
                         return false
                     } catch {
-                        outcome.value = .failure(error)
+                        outcome.set(.failure(error))
                         // The savepoint is rolled back; memory went ahead
                         // only if the work failed after applying its changes.
                         return loaded.head != start
@@ -124,8 +121,8 @@ extension SQLiteStore {
     /// -wal file back) rather than racing the writer.
     private static func write(
         _ batch: inout [CommitLine.Pending]
-    ) -> (error: (any Error)?, answers: [((any Error)?) -> Void]) {
-        let answers = batch.map(\.answer)
+    ) -> (error: (any Error)?, answers: [@Sendable ((any Error)?) -> Void]) {
+        let answers = batch.map { $0.answer }
         guard let store = batch.first?.store else { return (nil, answers) }
         let error = store.write(batch)
         batch.removeAll()
@@ -141,9 +138,9 @@ extension SQLiteStore {
         do {
             try database.queue.inTransaction(.immediate) { db in
                 try catchUp(db)
-                lock.lock()
-                defer { lock.unlock() }
-                for pending in batch where pending.run(db, &loaded) { stale = true }
+                stale = memory.withLock { loaded in
+                    batch.reduce(false) { stale, pending in pending.run(db, &loaded) || stale }
+                }
                 return .commit
             }
         } catch {
@@ -158,15 +155,23 @@ extension SQLiteStore {
     /// ahead of it.
     func reloadAfterFailure() {
         let path = database.url.path
-        let keepsList = lock.withLock { loaded.list != nil }
+        let keepsList = memory.withLock { $0.list != nil }
         if let fresh = try? database.queue.read({ db in try Self.load(db, path: path, list: keepsList) }) {
-            lock.withLock { loaded = fresh }
+            memory.withLock { $0 = fresh }
         }
     }
 }
 
 /// The result of one piece of work in a batch, written on the batch's queue
 /// and read there when the batch is answered.
-private final class Outcome<Value>: @unchecked Sendable {
-    var value: Result<Value, any Error>?
+private final class Outcome<Value: Sendable>: Sendable {
+    private let result = Mutex<Result<Value, any Error>?>(nil)
+
+    /// The result, once the work ran.
+    var value: Result<Value, any Error>? { result.withLock { $0 } }
+
+    /// Keeps the work's result.
+    func set(_ value: Result<Value, any Error>) {
+        result.withLock { $0 = value }
+    }
 }

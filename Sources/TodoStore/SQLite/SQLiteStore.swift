@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Rewind
+import Synchronization
 import Todos
 
 /// The embedded default store: state and undo history in one SQLite file
@@ -29,17 +30,16 @@ import Todos
 /// A change committed by another process is picked up before this store's
 /// next operation, and within a quarter of a second by a poll of SQLite's
 /// `data_version`, which then tells the ``updated(_:)`` subscribers.
-public final class SQLiteStore: @unchecked Sendable {
+public final class SQLiteStore: Sendable {
     let database: TodoDatabase
     private let log: HistoryLog
     private let limit: Int?
     private let now: @Sendable () -> Date
-    /// What is loaded: guarded by `lock`, changed only inside a write
-    /// transaction on the database queue.
-    var loaded: Loaded
-    let lock = NSLock()
+    /// What is in memory, changed only inside a write transaction on the
+    /// database queue (and by a reload from the file).
+    let memory: Mutex<Loaded>
     let subscribers = Subscribers()
-    private var poller: DispatchSourceTimer?
+    private let poller = Mutex<DispatchSourceTimer?>(nil)
     /// Where the asynchronous operations run (`SQLiteStore+AppStore.swift`).
     let operationQueue = DispatchQueue(label: "rewind.sqlite.store")
     /// The changes waiting for the next group commit (`SQLiteStore+GroupCommit.swift`).
@@ -118,14 +118,14 @@ public final class SQLiteStore: @unchecked Sendable {
         self.limit = limit
         self.now = { now().roundedToMilliseconds }
         let path = url.path
-        loaded = try TodoDatabase.readingSaved(path: path) {
+        memory = Mutex(try TodoDatabase.readingSaved(path: path) {
             try database.queue.read { db in try Self.load(db, path: path, list: items == .inMemory) }
-        }
+        })
         if let pollInterval { startPolling(every: pollInterval) }
     }
 
     deinit {
-        poller?.cancel()
+        poller.withLock { $0?.cancel() }
     }
 
     /// The wall clock rounded down to milliseconds, the precision the file
@@ -142,7 +142,7 @@ public final class SQLiteStore: @unchecked Sendable {
     /// ``Items/inMemory``, and with ``Items/onDemand`` once something asked
     /// for the whole list (it is then kept).
     public var keepsListInMemory: Bool {
-        lock.withLock { loaded.list != nil }
+        memory.withLock { $0.list != nil }
     }
 
     // MARK: Reading
@@ -157,17 +157,22 @@ public final class SQLiteStore: @unchecked Sendable {
     /// items are read on demand, the whole list is read first, and kept.
     ///
     /// - Throws: What `body` throws, or ``StoreError`` when the list cannot be read.
-    public func read<Result>(_ body: (AppState) throws -> Result) throws -> Result {
+    public func read<Result: Sendable>(_ body: (AppState) throws -> Result) throws -> Result {
         while true {
-            lock.lock()
-            if let list = loaded.list {
-                defer { lock.unlock() }
-                return try body(list.state)
+            let reading: Reading<Result> = try memory.withLock { loaded in
+                guard let list = loaded.list else { return .listNotInMemory }
+                return .read(try body(list.state))
             }
-            lock.unlock()
-            // Sets `loaded.list`, which stays: the next round reads it.
+            if case .read(let result) = reading { return result }
+            // Sets the list in memory, where it stays: the next round reads it.
             try loadList()
         }
+    }
+
+    /// What ``read(_:)`` found under the lock.
+    private enum Reading<Value: Sendable>: Sendable {
+        case read(Value)
+        case listNotInMemory
     }
 
     /// The items with `ids` that exist, in that order: read from their rows
@@ -175,7 +180,7 @@ public final class SQLiteStore: @unchecked Sendable {
     ///
     /// - Complexity: O(*k*) rows read by key for *k* ids.
     public func items(withIDs ids: [UUID]) throws -> [TodoItem] {
-        if let items = lock.withLock({ loaded.list.map { list in ids.compactMap { list.state.todos[id: $0] } } }) {
+        if let items = memory.withLock({ $0.list.map { list in ids.compactMap { list.state.todos[id: $0] } } }) {
             return items
         }
         return try TodoDatabase.readingSaved(path: database.url.path) {
@@ -192,7 +197,7 @@ public final class SQLiteStore: @unchecked Sendable {
         let fresh = try TodoDatabase.readingSaved(path: path) {
             try database.queue.read { db in try Self.load(db, path: path, list: true) }
         }
-        lock.withLock {
+        memory.withLock { loaded in
             guard loaded.list == nil else { return }
             let shown = loaded.head == fresh.head ? loaded.shown : nil
             loaded = fresh
@@ -205,12 +210,12 @@ public final class SQLiteStore: @unchecked Sendable {
     ///
     /// - Complexity: O(*s*) for *s* steps shown the first time, O(1) after.
     public func history() throws -> HistoryOverview {
-        if let shown = lock.withLock({ loaded.shown }) { return shown.overview }
+        if let shown = memory.withLock({ $0.shown }) { return shown.overview }
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
                 let head = try log.head(db)
                 let overview = try log.overview(head, db)
-                lock.withLock { if loaded.head == head { loaded.shown = ShownHistory(overview) } }
+                memory.withLock { loaded in if loaded.head == head { loaded.shown = ShownHistory(overview) } }
                 return overview
             }
         }
@@ -228,7 +233,7 @@ public final class SQLiteStore: @unchecked Sendable {
     /// The work of ``change(_:named:)`` inside a transaction.
     func changing(
         _ changes: [AppState.Change], named name: String?
-    ) -> (Database, inout Loaded) throws -> HistoryStep<AppState.Change> {
+    ) -> @Sendable (Database, inout Loaded) throws -> HistoryStep<AppState.Change> {
         { [self] db, loaded in
             guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
             let stepName = try name ?? self.stepName(for: changes, db, &loaded)
@@ -353,19 +358,21 @@ public final class SQLiteStore: @unchecked Sendable {
 
     /// Stops looking for other processes' changes. The store stays usable.
     public func close() {
-        poller?.cancel()
-        poller = nil
+        poller.withLock { poller in
+            poller?.cancel()
+            poller = nil
+        }
     }
 
     // MARK: Crossing steps
 
     /// The work of ``undo()`` inside a transaction.
-    var undoing: (Database, inout Loaded) throws -> String? {
+    var undoing: @Sendable (Database, inout Loaded) throws -> String? {
         { [self] db, loaded in try undoStep(db, &loaded) }
     }
 
     /// The work of ``redo()`` inside a transaction.
-    var redoing: (Database, inout Loaded) throws -> String? {
+    var redoing: @Sendable (Database, inout Loaded) throws -> String? {
         { [self] db, loaded in try redoStep(db, &loaded) }
     }
 
@@ -470,7 +477,7 @@ public final class SQLiteStore: @unchecked Sendable {
     /// may see a change a moment before its commit. When the transaction
     /// fails after `body` began to change things, what is loaded is read
     /// again from the file; the domain's refusals change nothing.
-    private func write<Result>(_ body: (Database, inout Loaded) throws -> Result) throws -> Result {
+    private func write<Result: Sendable>(_ body: (Database, inout Loaded) throws -> Result) throws -> Result {
         if let readOnlyError = database.readOnlyError { throw readOnlyError }
         let path = database.url.path
         var result: Result?
@@ -480,14 +487,14 @@ public final class SQLiteStore: @unchecked Sendable {
         do {
             try database.queue.inTransaction(.immediate) { db in
                 try catchUp(db)
-                lock.lock()
-                defer { lock.unlock() }
-                let start = loaded.head
-                do {
-                    result = try body(db, &loaded)
-                } catch {
-                    moved = loaded.head != start
-                    throw error
+                result = try memory.withLock { loaded in
+                    let start = loaded.head
+                    do {
+                        return try body(db, &loaded)
+                    } catch {
+                        moved = loaded.head != start
+                        throw error
+                    }
                 }
                 return .commit
             }
@@ -509,10 +516,10 @@ public final class SQLiteStore: @unchecked Sendable {
     /// Reads again what is in memory when another process committed since
     /// this one last looked. Runs on the database queue.
     func catchUp(_ db: Database) throws {
-        let (known, keepsList) = lock.withLock { (loaded.dataVersion, loaded.list != nil) }
+        let (known, keepsList) = memory.withLock { ($0.dataVersion, $0.list != nil) }
         guard try Self.dataVersion(db) != known else { return }
         let fresh = try Self.load(db, path: database.url.path, list: keepsList)
-        lock.withLock { loaded = fresh }
+        memory.withLock { $0 = fresh }
     }
 
     /// What is in memory at open: where the log stands, and the whole list
@@ -528,21 +535,26 @@ public final class SQLiteStore: @unchecked Sendable {
     }
 
     private func startPolling(every interval: TimeInterval) {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "rewind.sqlite.poll"))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
-        timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            let changed = (try? self.database.queue.read { db -> Bool in
-                let (known, keepsList) = self.lock.withLock { (self.loaded.dataVersion, self.loaded.list != nil) }
-                guard try Self.dataVersion(db) != known else { return false }
-                let fresh = try Self.load(db, path: self.database.url.path, list: keepsList)
-                self.lock.withLock { self.loaded = fresh }
-                return true
-            }) ?? false
-            if changed { self.subscribers.notify() }
+        poller.withLock { poller in
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "rewind.sqlite.poll"))
+            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
+            timer.setEventHandler { [weak self] in self?.lookForOtherProcessesChanges() }
+            timer.resume()
+            poller = timer
         }
-        timer.resume()
-        poller = timer
+    }
+
+    /// Reads again what is in memory, and tells the subscribers, when
+    /// another process committed since this one last looked.
+    private func lookForOtherProcessesChanges() {
+        let changed = (try? database.queue.read { db -> Bool in
+            let (known, keepsList) = memory.withLock { ($0.dataVersion, $0.list != nil) }
+            guard try Self.dataVersion(db) != known else { return false }
+            let fresh = try Self.load(db, path: database.url.path, list: keepsList)
+            memory.withLock { $0 = fresh }
+            return true
+        }) ?? false
+        if changed { subscribers.notify() }
     }
 
     private static func dataVersion(_ db: Database) throws -> Int {
@@ -615,27 +627,25 @@ struct ShownHistory {
 }
 
 /// The subscribers of a store, told outside any lock or transaction.
-final class Subscribers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var callbacks: [Int: @Sendable () -> Void] = [:]
-    private var next = 0
+final class Subscribers: Sendable {
+    private let callbacks = Mutex<(next: Int, all: [Int: @Sendable () -> Void])>((0, [:]))
 
     func add(_ callback: @escaping @Sendable () -> Void) -> StoreSubscription {
-        let id = lock.withLock {
-            next += 1
-            callbacks[next] = callback
-            return next
+        let id = callbacks.withLock { callbacks in
+            callbacks.next += 1
+            callbacks.all[callbacks.next] = callback
+            return callbacks.next
         }
         return StoreSubscription { [weak self] in
-            self?.lock.withLock { _ = self?.callbacks.removeValue(forKey: id) }
+            self?.callbacks.withLock { _ = $0.all.removeValue(forKey: id) }
         }
     }
 
     func removeAll() {
-        lock.withLock { callbacks.removeAll() }
+        callbacks.withLock { $0.all.removeAll() }
     }
 
     func notify() {
-        for callback in lock.withLock({ Array(callbacks.values) }) { callback() }
+        for callback in callbacks.withLock({ Array($0.all.values) }) { callback() }
     }
 }
