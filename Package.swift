@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "rewind", targets: ["RewindCLI"]),
     ],
     dependencies: [
+        // `swift package generate-documentation --target Rewind` (a build-time plugin only).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),

@@ -35,8 +35,10 @@ public struct ValueHistory<Value: Equatable> {
 
     /// Creates a history whose only value is `initialValue`.
     ///
-    /// - Parameter limit: The most undo steps to keep; `nil` (the default)
-    ///   keeps every step. A limit below 1 is taken as 1.
+    /// - Parameters:
+    ///   - initialValue: The value before the first step.
+    ///   - limit: The most undo steps to keep; `nil` (the default) keeps
+    ///     every step. A limit below 1 is taken as 1.
     public init(_ initialValue: Value, limit: Int? = nil) {
         values = [initialValue]
         names = [""]
@@ -107,7 +109,9 @@ public struct ValueHistory<Value: Equatable> {
     /// to an identical value. Values ahead of the current position (left by
     /// stepping back) are discarded.
     ///
-    /// - Parameter name: What changed, for undo titles ("Type 5").
+    /// - Parameters:
+    ///   - newValue: The value after the step.
+    ///   - name: What changed, for undo titles ("Type 5").
     /// - Returns: Whether the value was recorded.
     ///
     /// - Complexity: O(1) amortized, also at the ``limit``: the oldest

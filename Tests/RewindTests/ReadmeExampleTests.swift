@@ -55,15 +55,9 @@ struct ReadmeExampleTests {
     }
 
     @Test func readmeShowsThisExample() throws {
-        let testFile = URL(fileURLWithPath: #filePath)
-        let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let source = try String(contentsOf: testFile, encoding: .utf8)
-        let begin = "// README-EXAMPLE-" + "BEGIN\n"
-        let end = "// README-EXAMPLE-" + "END"
-        let example = try #require(source.range(of: begin).flatMap { start in
-            source.range(of: end, range: start.upperBound..<source.endIndex).map { source[start.upperBound..<$0.lowerBound] }
-        })
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let example = try #require(markedRegions(named: "README-EXAMPLE", in: source).first).text
         #expect(readme.contains(example), "README.md must show the example of ReadmeExampleTests.swift word for word")
     }
 }

@@ -13,10 +13,10 @@ import Foundation
 ///
 /// It offers what the best undo systems do: named steps, explicit nested
 /// groups (``group(named:coalescingKey:_:)``), merging of quick consecutive
-/// changes (``perform(_:named:coalescingKey:)`` with a key), an optional
-/// depth ``limit``, ``jump(to:)`` any step, and events for observers
-/// (``observe(_:)``). A ``HistoryStep`` is `Codable` when the model's changes
-/// are, so a store can save the history and restore it with
+/// changes (``perform(_:named:coalescingKey:)-(Model.Change,_,_)`` with a
+/// key), an optional depth ``limit``, ``jump(to:)`` any step, and events for
+/// observers (``observe(_:)``). A ``HistoryStep`` is `Codable` when the
+/// model's changes are, so a store can save the history and restore it with
 /// ``init(_:steps:position:limit:coalescingWindow:now:)``.
 ///
 /// A change that fails to apply throws the model's error and leaves model and
@@ -60,6 +60,7 @@ public final class History<Model: Reversible> {
     /// Creates an empty history of `model`.
     ///
     /// - Parameters:
+    ///   - model: The model in its initial state, before the first step.
     ///   - limit: The most steps to keep; `nil` keeps all.
     ///   - coalescingWindow: See ``coalescingWindow``.
     ///   - now: The clock that dates steps; inject a fixed one in tests.
@@ -230,8 +231,12 @@ public final class History<Model: Reversible> {
     /// Opens a group: changes performed until the matching ``endGroup()``
     /// become one step. Groups nest; an inner group joins its outer one.
     ///
-    /// - Parameter name: The step's name; an inner group's name is used only
-    ///   when the outer one has none.
+    /// - Parameters:
+    ///   - name: The step's name; an inner group's name is used only when the
+    ///     outer one has none.
+    ///   - coalescingKey: The key under which the closed group merges into
+    ///     the newest step, as a single change with a key does; an inner
+    ///     group's key is not used.
     public func beginGroup(named name: String = "", coalescingKey: String? = nil) {
         openGroups.append(OpenGroup(name: name, coalescingKey: coalescingKey, date: now()))
     }
