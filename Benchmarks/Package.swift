@@ -10,7 +10,7 @@ import PackageDescription
 // looks for them. `BareServer` is the peer of `rewind serve` for `server.sh`.
 let package = Package(
     name: "RewindBenchmarks",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Rewind", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),

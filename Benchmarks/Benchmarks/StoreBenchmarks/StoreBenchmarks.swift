@@ -94,7 +94,7 @@ let benchmarks: @Sendable () -> Void = {
         )
     ) { (benchmark: Benchmark, url: URL) in
         let store = try SQLiteStore(url: url, pollInterval: nil)
-        let state = store.state()
+        let state = try store.state()
         benchmark.stopMeasurement()
         guard state.todos.count == ColdOpen.count, try store.history().steps.count == ColdOpen.count else {
             benchmark.error("the store holds \(state.todos.count) items, \(try store.history().steps.count) steps")

@@ -9,10 +9,12 @@ import TodoStore
 //
 //     StoreProfile build FILE COUNT   add COUNT items, one change each (COUNT steps)
 //     StoreProfile open FILE          open the store and read its state once
+//     StoreProfile touch FILE         open it with its items on demand (as the
+//                                     CLI does) and read the history's position
 //     StoreProfile commits FILE COUNT add COUNT more items, one commit each
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: StoreProfile build FILE COUNT | open FILE | commits FILE COUNT\n".utf8))
+    FileHandle.standardError.write(Data("usage: StoreProfile build FILE COUNT | open FILE | touch FILE | commits FILE COUNT\n".utf8))
     exit(2)
 }
 
@@ -31,7 +33,7 @@ do {
     switch (arguments[0], count) {
     case ("build", let count?), ("commits", let count?):
         let store = try SQLiteStore(url: url, pollInterval: nil)
-        let first = store.read { $0.todos.count }
+        let first = try store.read { $0.todos.count }
         let start = ContinuousClock.now
         for number in first..<(first + count) {
             try store.change([.add(try Fixture.item(number))], named: nil)
@@ -39,10 +41,15 @@ do {
         print("\(arguments[0]): \(count) commits in \(elapsed(since: start))")
     case ("open", nil):
         let store = try SQLiteStore(url: url, pollInterval: nil)
-        let items = store.state().todos.count
+        let items = try store.state().todos.count
         let opened = elapsed(since: start)
         let steps = try store.history().steps.count
         print("open: \(items) items in \(opened); with the names of \(steps) steps in \(elapsed(since: start))")
+    case ("touch", nil):
+        let store = try SQLiteStore(url: url, pollInterval: nil, items: .onDemand)
+        let opened = elapsed(since: start)
+        let position = try store.history().position
+        print("touch: opened in \(opened); at step \(position) of the history after \(elapsed(since: start))")
     default:
         usage()
     }
