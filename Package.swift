@@ -29,10 +29,12 @@ let package = Package(
     targets: [
         // The engine: commands and undo histories. Foundation only.
         .target(name: "Rewind"),
-        // The calculator domain: keys, commands, button configuration, session. No I/O.
+        // Finds a module's resource bundle beside the program, with an error that says where it belongs.
+        .target(name: "BundledResources"),
+        // The calculator domain: keys, commands, button configuration, session. No I/O but its keypad file.
         .target(
             name: "Calculator",
-            dependencies: ["Rewind"],
+            dependencies: ["Rewind", "BundledResources"],
             resources: [.copy("Resources/ButtonConfiguration.json")]
         ),
         // The to-do domain: items, lists, change DSL, use cases, features. No I/O.
@@ -46,7 +48,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Rewind", "Calculator", "Todos",
+                "Rewind", "Calculator", "Todos", "BundledResources",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -56,7 +58,9 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The pages' scripts, stylesheet and icon, served under /assets/.
+            resources: [.copy("Resources/assets")]
         ),
         // The command-line tool `rewind`.
         .executableTarget(
@@ -89,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "WebAppTests",
             dependencies: [
-                "WebApp", "Todos", "Calculator", "Rewind", "TestSupport",
+                "WebApp", "Todos", "Calculator", "Rewind", "TestSupport", "BundledResources",
                 // The SQLite store, whose history tree has abandoned branches.
                 "TodoStore",
                 .product(name: "Hummingbird", package: "hummingbird"),

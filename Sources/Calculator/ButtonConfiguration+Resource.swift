@@ -1,26 +1,36 @@
+import BundledResources
 import Foundation
 
-/// Finding the shipped `ButtonConfiguration.json` without trapping.
-///
-/// SwiftPM's generated `Bundle.module` calls `fatalError` when the resource
-/// bundle is not where the build left it (a binary copied elsewhere), so the
-/// bundle is searched for here, next to the executable and in the main
-/// bundle, and the built-in layout is used when it is not found.
+/// The shipped keypad: `Resources/ButtonConfiguration.json`, the one place
+/// the standard layout is written down.
 extension ButtonConfiguration {
     /// The file name of the shipped layout.
     public static let resourceFileName = "ButtonConfiguration.json"
 
-    /// The names SwiftPM gives the calculator's resource bundle (Linux, then
-    /// Apple platforms).
-    static let resourceBundleNames = ["Rewind_Calculator.resources", "Rewind_Calculator.bundle"]
+    /// The calculator module's resource bundle.
+    static let resourceBundle = ResourceBundle(module: "Calculator")
 
-    /// The shipped layout: the `ButtonConfiguration.json` resource when it is
-    /// found, else ``builtInDefault`` (which has the same content).
+    /// The shipped layout, read from the `ButtonConfiguration.json` resource.
     ///
-    /// - Throws: ``ConfigurationError`` when the resource is found but is
-    ///   not a valid layout (it was edited after installation).
+    /// ```
+    /// AC  C   ⌫   ÷
+    /// √   x²  %   x
+    /// 7   8   9   -
+    /// 4   5   6   +
+    /// 1   2   3   =
+    /// ±   0   .
+    /// ```
+    ///
+    /// - Throws: ``ConfigurationError`` when the resource bundle is not
+    ///   beside the program (``ConfigurationError/Problem/resourceMissing(_:)``
+    ///   says where it belongs), or the file is not a valid layout.
     public static func shipped() throws(ConfigurationError) -> ButtonConfiguration {
-        guard let url = shippedResourceURL() else { return builtInDefault }
+        let url: URL
+        do {
+            url = try resourceBundle.url(of: resourceFileName)
+        } catch {
+            throw ConfigurationError(source: resourceFileName, problem: .resourceMissing(error.description))
+        }
         return try load(contentsOf: url)
     }
 
@@ -43,37 +53,9 @@ extension ButtonConfiguration {
     }
 
     /// Where the shipped `ButtonConfiguration.json` is, or `nil` when its
-    /// resource bundle is not installed next to the program.
+    /// resource bundle is not installed beside the program.
     public static func shippedResourceURL() -> URL? {
-        let fileManager = FileManager.default
-        for directory in resourceSearchDirectories() {
-            for bundleName in resourceBundleNames {
-                let bundleURL = directory.appendingPathComponent(bundleName, isDirectory: true)
-                let candidates = [
-                    bundleURL.appendingPathComponent(resourceFileName),
-                    bundleURL.appendingPathComponent("Contents/Resources/\(resourceFileName)"),
-                ]
-                if let found = candidates.first(where: { fileManager.isReadableFile(atPath: $0.path) }) {
-                    return found
-                }
-            }
-        }
-        return nil
-    }
-
-    /// The directories that may hold the resource bundle: the main bundle's
-    /// resources, the main bundle itself, and the executable's directory
-    /// (and its parent, where a test bundle's products live).
-    private static func resourceSearchDirectories() -> [URL] {
-        var directories: [URL] = []
-        if let resources = Bundle.main.resourceURL { directories.append(resources) }
-        directories.append(Bundle.main.bundleURL)
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            let directory = executable.deletingLastPathComponent()
-            directories += [directory, directory.deletingLastPathComponent()]
-        }
-        var seen = Set<String>()
-        return directories.filter { seen.insert($0.standardizedFileURL.path).inserted }
+        try? resourceBundle.url(of: resourceFileName)
     }
 
     private static func reason(_ error: CocoaError) -> String {

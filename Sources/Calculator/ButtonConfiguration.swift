@@ -65,35 +65,6 @@ public struct ButtonConfiguration: Equatable, Hashable, Sendable, Encodable {
         return try ButtonConfiguration(labels: raw.labels, columnCount: raw.columnCount, factory: factory, source: source)
     }
 
-    /// The layout built into the program: the same as the shipped
-    /// `ButtonConfiguration.json` resource.
-    ///
-    /// ```
-    /// AC  C   ⌫   ÷
-    /// √   x²  %   x
-    /// 7   8   9   -
-    /// 4   5   6   +
-    /// 1   2   3   =
-    /// ±   0   .
-    /// ```
-    public static let builtInDefault = ButtonConfiguration(
-        checkedLabels: [
-            "AC", "C", "⌫", "÷",
-            "√", "x²", "%", "x",
-            "7", "8", "9", "-",
-            "4", "5", "6", "+",
-            "1", "2", "3", "=",
-            "±", "0", ".",
-        ],
-        columnCount: 4
-    )
-
-    /// For layouts known to be valid (a test checks the built-in one).
-    private init(checkedLabels: [String], columnCount: Int) {
-        labels = checkedLabels
-        self.columnCount = columnCount
-    }
-
     /// The most columns a keypad may have.
     public static let maximumColumnCount = 12
     /// The most buttons a keypad may have.
@@ -151,6 +122,9 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
         case emptyLabel(position: Int)
         /// A label names no key.
         case unknownLabel(String, knownLabels: [String])
+        /// The shipped layout's resource bundle is not beside the program;
+        /// the text says which folder belongs where.
+        case resourceMissing(String)
 
         /// The problem in words.
         public var message: String {
@@ -171,6 +145,7 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
             case .emptyLabel(let position): "label \(position) is empty"
             case .unknownLabel(let label, let known):
                 "unknown label \"\(label)\"; known labels: \(known.joined(separator: " "))"
+            case .resourceMissing(let text): text
             }
         }
     }
@@ -188,7 +163,10 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
 
     /// One line: "Invalid button configuration keys.json: columnCount must be at least 1, got 0".
     public var description: String {
-        "Invalid button configuration \(source): \(problem.message)"
+        if case .resourceMissing = problem {
+            return "The calculator's keypad cannot be loaded: \(problem.message)"
+        }
+        return "Invalid button configuration \(source): \(problem.message)"
     }
 }
 

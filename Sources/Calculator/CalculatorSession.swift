@@ -5,7 +5,7 @@ import Rewind
 /// undo and redo of every key press, the tape, and macros.
 ///
 /// ```swift
-/// var session = CalculatorSession()
+/// var session = CalculatorSession(configuration: try .shipped())
 /// try session.press(["1", "2", "+", "3", "="])
 /// session.display          // "15"
 /// session.undo()           // back to before "=": "3"
@@ -40,12 +40,12 @@ public struct CalculatorSession: Sendable {
     /// Creates a session showing 0.
     ///
     /// - Parameters:
-    ///   - configuration: The keypad; only its labels (and their aliases)
-    ///     are accepted.
+    ///   - configuration: The keypad, usually ``ButtonConfiguration/shipped()``;
+    ///     only its labels (and their aliases) are accepted.
     ///   - factory: The keys the labels map to; the standard one by default.
     ///   - undoLimit: The most undo steps kept; `nil` (the default) keeps all.
     public init(
-        configuration: ButtonConfiguration = .builtInDefault,
+        configuration: ButtonConfiguration,
         factory: CommandFactory = .standard,
         undoLimit: Int? = nil
     ) {

@@ -15,7 +15,8 @@ import Todos
 /// let app = buildApplication(
 ///     configuration: WebAppConfiguration(port: 8080),
 ///     store: store,
-///     calculatorConfiguration: .builtInDefault
+///     calculatorConfiguration: try .shipped(),
+///     assets: try .bundled()
 /// )
 /// try await app.runService()   // until SIGINT or SIGTERM
 /// ```
@@ -25,6 +26,7 @@ import Todos
 ///   - store: The to-do store; the app enters the domain only through it,
 ///     by the app domain's messages.
 ///   - calculatorConfiguration: The calculator's keypad.
+///   - assets: The pages' scripts, stylesheet and icon.
 ///   - logger: Where the server logs; by default warnings and errors go to
 ///     standard error.
 ///   - now: The clock (injected in tests).
@@ -34,7 +36,8 @@ import Todos
 public func buildApplication(
     configuration: WebAppConfiguration,
     store: any AppStore,
-    calculatorConfiguration: ButtonConfiguration = .builtInDefault,
+    calculatorConfiguration: ButtonConfiguration,
+    assets: Assets,
     logger: Logger? = nil,
     now: @escaping @Sendable () -> Date = { Date() },
     makeID: @escaping @Sendable () -> UUID = { UUID() },
@@ -43,7 +46,8 @@ public func buildApplication(
     let app = WebApp(
         configuration: configuration,
         todos: TodoService(store: store, now: now, makeID: makeID),
-        calculatorConfiguration: calculatorConfiguration
+        calculatorConfiguration: calculatorConfiguration,
+        assets: assets
     )
     return app.application(logger: logger ?? WebApp.defaultLogger(), onServerRunning: onServerRunning)
 }
@@ -75,7 +79,7 @@ extension WebApp {
             .addRoutes(to: router)
         EventsController(broadcaster: broadcaster).addRoutes(to: router)
         OpenAPIDocument.addRoutes(to: router)
-        Assets.addRoutes(to: router)
+        assets.addRoutes(to: router)
     }
 
     /// The application: the router, the broadcaster as a service, and the

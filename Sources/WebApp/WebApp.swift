@@ -8,6 +8,8 @@ struct WebApp: Sendable {
     let todos: TodoService
     let broadcaster: EventBroadcaster
     let calculators: CalculatorSessions
+    /// The files under `/assets/`.
+    let assets: Assets
     /// The token state-changing requests carry; new at every start.
     let csrfToken: String
 
@@ -15,6 +17,7 @@ struct WebApp: Sendable {
         configuration: WebAppConfiguration,
         todos: TodoService,
         calculatorConfiguration: ButtonConfiguration,
+        assets: Assets,
         csrfToken: String = CalculatorSessions.makeID()
     ) {
         self.configuration = configuration
@@ -25,6 +28,7 @@ struct WebApp: Sendable {
         self.calculators = CalculatorSessions(
             configuration: calculatorConfiguration, capacity: configuration.maxCalculatorSessions
         )
+        self.assets = assets
         self.csrfToken = csrfToken
     }
 

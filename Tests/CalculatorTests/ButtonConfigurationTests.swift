@@ -29,23 +29,22 @@ struct ButtonConfigurationTests {
         #expect(configuration.rows == [["7", "8"], ["9", "÷"], ["AC"]])
     }
 
-    @Test func theShippedJSONEqualsTheBuiltInDefault() throws {
-        let data = try Data(contentsOf: Self.sourceResourceURL)
-        let shipped = try ButtonConfiguration.decode(from: data, source: Self.sourceResourceURL.path)
-        #expect(shipped == ButtonConfiguration.builtInDefault)
+    @Test func theShippedLayoutIsValidAndHasEveryKey() throws {
+        let shipped = try ButtonConfiguration.load(contentsOf: Self.sourceResourceURL)
+        #expect(shipped.columnCount == 4)
+        #expect(shipped.rows.first == ["AC", "C", "⌫", "÷"])
+        #expect(Set(shipped.labels) == Set(CommandFactory.standard.labels), "the shipped keypad has every key")
     }
 
-    @Test func theBuiltInDefaultIsValid() throws {
-        let builtIn = ButtonConfiguration.builtInDefault
-        let checked = try ButtonConfiguration(labels: builtIn.labels, columnCount: builtIn.columnCount)
-        #expect(checked == builtIn)
-        #expect(Set(builtIn.labels) == Set(CommandFactory.standard.labels), "the default keypad has every key")
-    }
-
-    @Test func theShippedResourceIsFoundNextToTheTestsAndLoads() throws {
+    @Test func theShippedResourceIsFoundNextToTheTestsAndIsTheSourceFile() throws {
         let url = try #require(ButtonConfiguration.shippedResourceURL())
         #expect(url.lastPathComponent == "ButtonConfiguration.json")
-        #expect(try ButtonConfiguration.shipped() == ButtonConfiguration.builtInDefault)
+        #expect(try ButtonConfiguration.shipped() == ButtonConfiguration.load(contentsOf: Self.sourceResourceURL))
+    }
+
+    @Test func aMissingResourceSaysWhichFolderBelongsWhere() {
+        let error = ConfigurationError(source: "ButtonConfiguration.json", problem: .resourceMissing("Rewind_Calculator.resources/ButtonConfiguration.json is missing"))
+        #expect(error.description == "The calculator's keypad cannot be loaded: Rewind_Calculator.resources/ButtonConfiguration.json is missing")
     }
 
     @Test func rejectsBadJSON() {

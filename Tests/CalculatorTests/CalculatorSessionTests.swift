@@ -6,7 +6,7 @@ import Rewind
 @Suite("Session")
 struct CalculatorSessionTests {
     private func session(after keys: String) throws -> CalculatorSession {
-        var session = CalculatorSession()
+        var session = try CalculatorSession(configuration: .shipped())
         try session.press(keys.split(separator: " ").map(String.init))
         return session
     }
@@ -36,7 +36,7 @@ struct CalculatorSessionTests {
         }
 
         @Test func undoIsUnlimited() throws {
-            var session = CalculatorSession()
+            var session = try CalculatorSession(configuration: .shipped())
             for _ in 0 ..< 500 { try session.press(["1", "+"]) }
             var steps = 0
             while session.undo() != nil { steps += 1 }
@@ -103,7 +103,7 @@ struct CalculatorSessionTests {
         }
 
         @Test func anUndoLimitKeepsTheNewestSteps() throws {
-            var session = CalculatorSession(undoLimit: 2)
+            var session = try CalculatorSession(configuration: .shipped(), undoLimit: 2)
             try session.press(["1", "2", "3"])
             session.undo()
             session.undo()
@@ -156,7 +156,7 @@ struct CalculatorSessionTests {
     @Suite("Macros")
     struct Macros {
         private func sessionWithTaxMacro() throws -> CalculatorSession {
-            var session = CalculatorSession()
+            var session = try CalculatorSession(configuration: .shipped())
             try session.press(["1", "0"])
             session.startRecording(named: "add tax")
             #expect(session.recordingMacroName == "add tax")
@@ -196,14 +196,14 @@ struct CalculatorSessionTests {
         }
 
         @Test func aliasesAreRecordedAsTheirLabel() throws {
-            var session = CalculatorSession()
+            var session = try CalculatorSession(configuration: .shipped())
             session.startRecording(named: "double")
             try session.press(["*", "2", "="])
             #expect(session.stopRecording()?.labels == ["x", "2", "="])
         }
 
         @Test func undoIsNotRecorded() throws {
-            var session = CalculatorSession()
+            var session = try CalculatorSession(configuration: .shipped())
             session.startRecording(named: "m")
             try session.press(["+", "9"])
             session.undo()
@@ -229,8 +229,8 @@ struct CalculatorSessionTests {
             #expect(session.undoActionName == "Press 1")
         }
 
-        @Test func stopWithoutRecordingReturnsNil() {
-            var session = CalculatorSession()
+        @Test func stopWithoutRecordingReturnsNil() throws {
+            var session = try CalculatorSession(configuration: .shipped())
             #expect(session.stopRecording() == nil)
         }
     }

@@ -33,7 +33,7 @@ struct InputLimitTests {
     }
 
     @Test func aMacroThatPlaysItselfWhileRecordingStaysBounded() throws {
-        var session = CalculatorSession()
+        var session = try CalculatorSession(configuration: .shipped())
         session.startRecording(named: "a")
         try session.press("1")
         session.stopRecording()

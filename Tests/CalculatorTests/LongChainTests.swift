@@ -11,7 +11,7 @@ import Rewind
 @Suite("Long chains")
 struct LongChainTests {
     @Test func aChainOf100000OperationsIsPrintedWithItsStartAndEnd() throws {
-        var session = CalculatorSession()
+        var session = try CalculatorSession(configuration: .shipped())
         for _ in 0..<50_000 { try session.press(["1", "+"]) }
         try session.press(["1", "="])
         #expect(session.display == "50001")
@@ -26,13 +26,13 @@ struct LongChainTests {
     }
 
     @Test func aShortChainIsPrintedWhole() throws {
-        var session = CalculatorSession()
+        var session = try CalculatorSession(configuration: .shipped())
         try session.press(["2", "+", "3", "x", "4", "="])
         #expect(session.tape == ["2 + 3 × 4 = 20"])
     }
 
     @Test func anOperatorReplacedAfterTheLimitIsPrintedAsReplaced() throws {
-        var session = CalculatorSession()
+        var session = try CalculatorSession(configuration: .shipped())
         for _ in 0..<40 { try session.press(["1", "+"]) }
         try session.press(["-", "1", "="])
         #expect(session.display == "39")
@@ -40,7 +40,7 @@ struct LongChainTests {
     }
 
     @Test func theTapeKeepsItsNewestLines() throws {
-        var session = CalculatorSession()
+        var session = try CalculatorSession(configuration: .shipped())
         for index in 0..<1_000 { try session.press(["\(index % 10)", "+", "1", "="]) }
         let tape = session.tape
         #expect((Calculator.maximumTapeLines...(2 * Calculator.maximumTapeLines)).contains(tape.count))
@@ -48,7 +48,7 @@ struct LongChainTests {
     }
 
     @Test func anUndoLimitKeepsThatManyStepsAndSaysHowManyWent() throws {
-        var session = CalculatorSession(undoLimit: 1_000)
+        var session = try CalculatorSession(configuration: .shipped(), undoLimit: 1_000)
         for _ in 0..<5_000 { try session.press(["1", "+"]) }
         #expect(session.stepCount == 1_000)
         #expect(session.droppedStepCount == 9_000)
@@ -59,7 +59,7 @@ struct LongChainTests {
     }
 
     @Test func droppingTheOldestStepsKeepsTheCurrentState() throws {
-        var session = CalculatorSession()
+        var session = try CalculatorSession(configuration: .shipped())
         try session.press(["1", "2", "+", "3", "="])
         #expect(session.dropOldestSteps(3) == 3)
         #expect(session.display == "15")

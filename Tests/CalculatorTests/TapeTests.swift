@@ -45,7 +45,7 @@ struct TapeTests {
     }
 
     @Test func undoOfEqualsTakesTheLineOffTheTapeAndRedoPutsItBack() throws {
-        var session = CalculatorSession()
+        var session = try CalculatorSession(configuration: .shipped())
         try session.press(["1", "2", "+", "3", "="])
         try session.press(["x", "2", "="])
         #expect(session.tape == ["12 + 3 = 15", "15 × 2 = 30"])

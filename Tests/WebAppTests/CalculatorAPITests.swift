@@ -25,7 +25,7 @@ struct CalculatorAPITests {
     }
 
     @Test func theFirstKeyPressGivesAnHttpOnlyStrictSessionCookie() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let response = try await Self.press(["7"], client, server, cookie: nil)
             let header = try #require(response.headers[values: .setCookie].first)
@@ -42,7 +42,7 @@ struct CalculatorAPITests {
     /// Showing the page makes no session: another site's `<img
     /// src=".../calculator">` requests cannot push anyone's calculator out.
     @Test func lookingMakesNoSessionSoOtherSitesCannotEvictOne() async throws {
-        let server = TestServer(configuration: WebAppConfiguration(maxCalculatorSessions: 3))
+        let server = try TestServer(configuration: WebAppConfiguration(maxCalculatorSessions: 3))
         try await server.test { client in
             let mine = try #require(Self.sessionCookie(try await Self.press(["4", "2"], client, server, cookie: nil)))
             for _ in 0..<2_000 {
@@ -59,7 +59,7 @@ struct CalculatorAPITests {
     }
 
     @Test func pressingKeysUndoAndRedo() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let first = try await Self.press(["1", "2", "+", "3", "="], client, server, cookie: nil)
             #expect(first.status == .ok)
@@ -74,7 +74,7 @@ struct CalculatorAPITests {
             #expect(redo.object["display"] as? String == "15")
             let state = try await client.get("/api/calculator", headers: [.cookie: cookie])
             #expect(state.object["display"] as? String == "15")
-            #expect(state.object["labels"] as? [String] == ButtonConfiguration.builtInDefault.labels)
+            #expect(try state.object["labels"] as? [String] == ButtonConfiguration.shipped().labels)
             #expect(state.object["columnCount"] as? Int == 4)
             let nothing = try await client.send(.post, "/api/calculator/redo", token: server.token, headers: [.cookie: cookie])
             #expect(nothing.status == .conflict)
@@ -82,7 +82,7 @@ struct CalculatorAPITests {
     }
 
     @Test func eachBrowserHasItsOwnCalculator() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let alice = try #require(Self.sessionCookie(try await Self.press(["7"], client, server, cookie: nil)))
             let bob = try #require(Self.sessionCookie(try await Self.press(["9"], client, server, cookie: nil)))
@@ -93,7 +93,7 @@ struct CalculatorAPITests {
     }
 
     @Test func aForgedCookieShowsAFreshCalculatorAndMakesNoSession() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let response = try await client.get("/api/calculator", headers: [.cookie: "rewind_calculator=../../etc"])
             #expect(response.object["display"] as? String == "0")
@@ -105,7 +105,7 @@ struct CalculatorAPITests {
     }
 
     @Test func pastTheBudgetTheOldestStepsGoAndThePageSaysSo() async throws {
-        let sessions = CalculatorSessions(configuration: .builtInDefault, capacity: 10, stepLimit: 50, totalStepBudget: 80)
+        let sessions = CalculatorSessions(configuration: try .shipped(), capacity: 10, stepLimit: 50, totalStepBudget: 80)
         let first = await sessions.calculator("a")
         let (_, steps) = await first.update { session in try? session.press(Array(repeating: "1", count: 40)) }
         await sessions.account("a", steps: steps)
@@ -141,7 +141,7 @@ struct CalculatorAPITests {
     }
 
     @Test func theNumberOfSessionsIsBounded() async throws {
-        let server = TestServer(configuration: WebAppConfiguration(maxCalculatorSessions: 3))
+        let server = try TestServer(configuration: WebAppConfiguration(maxCalculatorSessions: 3))
         try await server.test { client in
             var cookies: [String] = []
             for digit in ["1", "2", "3", "4", "5"] {
@@ -156,7 +156,7 @@ struct CalculatorAPITests {
     }
 
     @Test func errorsNameTheProblem() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let unknown = try await Self.press(["1", "y"], client, server, cookie: nil)
             #expect(unknown.status == .unprocessableContent)
@@ -176,7 +176,7 @@ struct CalculatorAPITests {
     }
 
     @Test func aDivisionByZeroIsShownNotThrown() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let response = try await Self.press(["1", "÷", "0", "="], client, server, cookie: nil)
             #expect(response.status == .ok)
@@ -186,7 +186,7 @@ struct CalculatorAPITests {
 
     @Test func thePageShowsTheConfiguredKeypad() async throws {
         let layout = try ButtonConfiguration(labels: ["7", "8", "9", "+", "=", "AC"], columnCount: 3)
-        let server = TestServer(calculator: layout)
+        let server = try TestServer(calculator: layout)
         try await server.test { client in
             let html = try await client.get("/calculator").text
             #expect(html.contains(#"<div class="keypad" data-columns="3""#))

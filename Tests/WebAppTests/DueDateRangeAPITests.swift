@@ -29,7 +29,7 @@ struct DueDateRangeAPITests {
 
     @Test("POST with a far dueText is a 422 and the server keeps serving", arguments: farDueTexts)
     func postDueText(text: String) async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let json = #"{"title": "a", "dueText": "\#(text)"}"#
             let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
@@ -42,7 +42,7 @@ struct DueDateRangeAPITests {
 
     @Test("PATCH with a far dueText is a 422 and the item keeps its due date", arguments: farDueTexts)
     func patchDueText(text: String) async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let created = try await client.send(.post, "/api/todos", json: #"{"title": "a", "dueText": "tomorrow"}"#, token: server.token)
             let id = try #require(created.object["id"] as? String)
@@ -57,7 +57,7 @@ struct DueDateRangeAPITests {
 
     @Test("a far due object is a 4xx naming the field", arguments: farDues)
     func postDue(due: String) async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let response = try await client.send(.post, "/api/todos", json: #"{"title": "a", "due": \#(due)}"#, token: server.token)
             #expect((400...499).contains(response.status.code))

@@ -10,7 +10,7 @@ import Todos
 @Suite("Event stream (GET /events)")
 struct EventStreamTests {
     @Test func aChangeThroughTheAPIReachesAnOpenStream() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             async let events = client.get("/events?max=1")
             try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
@@ -27,7 +27,7 @@ struct EventStreamTests {
     @Test func aChangeMadeDirectlyInTheStoreReachesTheStream() async throws {
         // What another process (the CLI) does to a shared store arrives
         // through the store's `updated` notification.
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             async let events = client.get("/events?max=1")
             try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
@@ -39,7 +39,7 @@ struct EventStreamTests {
     }
 
     @Test func everyOpenStreamIsTold() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             async let first = client.get("/events?max=2")
             async let second = client.get("/events?max=2")
@@ -53,7 +53,7 @@ struct EventStreamTests {
     }
 
     @Test func anIdleStreamGetsHeartbeats() async throws {
-        let server = TestServer(configuration: WebAppConfiguration(heartbeatInterval: 0.02))
+        let server = try TestServer(configuration: WebAppConfiguration(heartbeatInterval: 0.02))
         try await server.test { client in
             async let events = client.get("/events?max=1")
             try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
@@ -65,7 +65,7 @@ struct EventStreamTests {
     }
 
     @Test func aClosedConnectionIsForgotten() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let reader = Task { try await client.get("/events") }
             try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
@@ -76,7 +76,7 @@ struct EventStreamTests {
     }
 
     @Test func shutdownEndsOpenStreamsAndRefusesNewOnes() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             async let events = client.get("/events")
             try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
@@ -88,7 +88,7 @@ struct EventStreamTests {
     }
 
     @Test func theNumberOfStreamsIsBounded() async throws {
-        let server = TestServer(configuration: WebAppConfiguration(maxEventStreams: 1))
+        let server = try TestServer(configuration: WebAppConfiguration(maxEventStreams: 1))
         try await server.test { client in
             async let first = client.get("/events?max=1")
             try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
@@ -100,7 +100,7 @@ struct EventStreamTests {
     }
 
     @Test func aMalformedLimitIsA400() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let response = try await client.get("/events?max=0")
             #expect(response.status == .badRequest)

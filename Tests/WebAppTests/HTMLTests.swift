@@ -1,3 +1,4 @@
+import BundledResources
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -132,7 +133,7 @@ struct HTMLTests {
         /// A store with one item whose every text field is hostile, with a
         /// due date and directions, and the steps that name it in the history.
         static func server() async throws -> (TestServer, String) {
-            let server = TestServer()
+            let server = try TestServer()
             let json = #"""
                 {"title": "\"><script>alert(1)</script>", "details": "\"><script>alert(1)</script>",
                  "dueText": "2027-01-14", "timeZone": "UTC",
@@ -191,7 +192,7 @@ struct HTMLTests {
         }
 
         @Test func inTheCalculatorsErrorAnswer() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(
                     .post, "/api/calculator/keys", json: #"{"keys": ["\"><script>alert(1)</script>"]}"#, token: server.token
@@ -204,7 +205,7 @@ struct HTMLTests {
     @Suite("The to-do page follows TodoMVC")
     struct TodoMVC {
         @Test func anEmptyListHidesMainAndFooterButKeepsThem() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let html = try await client.get("/todos").text
                 #expect(html.contains(#"<section class="todoapp"><header class="header"><h1>todos</h1>"#))
@@ -217,7 +218,7 @@ struct HTMLTests {
         }
 
         @Test func rowsCountsFiltersAndClearCompleted() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let first = try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
                 try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
@@ -255,7 +256,7 @@ struct HTMLTests {
         }
 
         @Test func undoRedoButtonsAreTitledAndDisabledWhenUnavailable() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 var html = try await client.get("/todos").text
                 #expect(html.contains(#"id="todos-undo" title="Undo" aria-label="Undo" disabled"#))
@@ -272,7 +273,7 @@ struct HTMLTests {
         }
 
         @Test func theHistoryPanelListsStepsAndMarksTheCurrentOne() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
                 try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
@@ -288,7 +289,7 @@ struct HTMLTests {
         }
 
         @Test func dueDatesAreShownAndOverdueOnesMarked() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 try await client.send(
                     .post, "/api/todos", json: #"{"title": "Late", "due": {"kind": "date", "date": "2027-01-14T09:00:00.000Z"}}"#,
@@ -310,7 +311,7 @@ struct HTMLTests {
     @Suite("The detail view")
     struct Detail {
         @Test func showsEveryFieldAndTheDeleteConfirmation() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let json = #"""
                     {"title": "Buy milk", "details": "two\nlitres",
@@ -340,7 +341,7 @@ struct HTMLTests {
         }
 
         @Test func anUnknownItemIs404() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get("/todos/items/00000000-0000-0000-0000-000000000099")
                 #expect(response.status == .notFound)
@@ -354,25 +355,78 @@ struct HTMLTests {
     struct StaticFiles {
         @Test(arguments: [
             ("/assets/app.css", "text/css; charset=utf-8", "prefers-color-scheme: dark"),
-            ("/assets/app.js", "text/javascript; charset=utf-8", "new EventSource('/events')"),
+            ("/assets/todos.js", "text/javascript; charset=utf-8", "from './regions.js'"),
+            ("/assets/regions.js", "text/javascript; charset=utf-8", "new EventSource('/events')"),
             ("/assets/icon.svg", "image/svg+xml", "<svg"),
         ])
         func areServedWithTheirTypeAndAnETag(path: String, type: String, content: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get(path)
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == type)
+                #expect(response.headers[.cacheControl] == "no-cache")
                 #expect(response.text.contains(content))
                 let tag = try #require(response.headers[.eTag])
                 let again = try await client.get(path, headers: [.ifNoneMatch: tag])
                 #expect(again.status == .notModified)
+                let stale = try await client.get(path, headers: [.ifNoneMatch: "\"0\""])
+                #expect(stale.status == .ok)
             }
         }
 
-        @Test func theStylesheetCoversEveryKeypadWidthUpToTwelve() {
-            for columns in 1...12 {
-                #expect(Assets.stylesheet.contains(#".keypad[data-columns="\#(columns)"]"#))
+        @Test(arguments: ["/assets/nothing.js", "/assets/..", "/assets/app.js"])
+        func anUnknownNameIsNotFound(path: String) async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let response = try await client.get(path)
+                #expect(response.status == .notFound)
+            }
+        }
+
+        /// A module whose import names a missing file or a name the file
+        /// does not export fails to load, and the page does nothing.
+        @Test func everyImportNamesAServedFileAndWhatItExports() throws {
+            let assets = try Assets.bundled()
+            let scripts = assets.files.keys.filter { $0.hasSuffix(".js") }
+            let importPattern = /import \{([^}]*)\} from '\.\/([a-z-]+\.js)';/
+            var imports = 0
+            for script in scripts {
+                for match in try assets.text(of: script).matches(of: importPattern) {
+                    let file = String(match.output.2)
+                    let exported = try #require(
+                        assets.files[file].map { _ in try assets.text(of: file) }, "\(script) imports \(file), which is not served"
+                    )
+                    for name in match.output.1.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                        #expect(exported.contains("export function \(name)("), "\(script) imports \(name), which \(file) does not export")
+                        imports += 1
+                    }
+                }
+            }
+            #expect(imports > 10)
+        }
+
+        @Test func aMissingPageScriptIsNamedWhenTheFilesAreRead() throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("assets-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            for name in ["app.css", "icon.svg", "todos.js", "calculator.js"] {
+                try Data("/* \(name) */".utf8).write(to: directory.appendingPathComponent(name))
+            }
+            #expect(throws: AssetsError(message: directory.appendingPathComponent("todo-detail.js").path + " is missing")) {
+                try Assets(directory: directory)
+            }
+            try Data("// detail".utf8).write(to: directory.appendingPathComponent("todo-detail.js"))
+            #expect(try Assets(directory: directory).files.count == 5)
+        }
+
+        @Test func aMissingResourceBundleIsNamedWithWhereItBelongs() {
+            #expect {
+                try ResourceBundle(module: "NoSuchModule").url(of: "assets/app.css")
+            } throws: { error in
+                let text = String(describing: error)
+                return text.contains("Rewind_NoSuchModule.resources/assets/app.css is missing")
+                    && text.contains("beside the rewind binary")
             }
         }
     }
@@ -431,7 +485,8 @@ struct HistoryPanelTests {
         #expect(panel.render().rendered.contains(#"class="history-step current" data-step="301""#))
     }
 
-    @Test func deepBranchesAreDrawnAtTheDeepestLevel() {
+    @Test func deepBranchesAreDrawnAtTheDeepestLevel() throws {
+        let stylesheet = try Assets.bundled().text(of: "app.css")
         // Odd steps continue the line of the step before; even ones branch off it: levels 0, 1, 1, 2, 2, …
         var steps: [HistoryTree.Step] = []
         for number in stride(from: Int64(1), through: 21, by: 2) {
@@ -444,7 +499,7 @@ struct HistoryPanelTests {
         #expect(html.contains(#"data-level="\#(HistoryPanel.deepestLevel)""#))
         #expect(!html.contains(#"data-level="\#(HistoryPanel.deepestLevel + 1)""#))
         for level in 1...HistoryPanel.deepestLevel {
-            #expect(Assets.stylesheet.contains(#".history-list li[data-level="\#(level)"]"#))
+            #expect(stylesheet.contains(#".history-list li[data-level="\#(level)"]"#))
         }
     }
 }

@@ -14,8 +14,8 @@ struct HTTPTests {
         /// Short timeouts, so that the tests wait for the close, not for the
         /// defaults; long enough that a busy machine still sends what a test
         /// sends before they run out (0.1 s was not, with the suite in parallel).
-        static func server(head: Double = 1, idle: Double = 30, heartbeat: Double = 15) -> TestServer {
-            TestServer(
+        static func server(head: Double = 1, idle: Double = 30, heartbeat: Double = 15) throws -> TestServer {
+            try TestServer(
                 configuration: WebAppConfiguration(
                     port: 0, heartbeatInterval: heartbeat, requestHeadTimeout: head, idleTimeout: idle
                 )
@@ -82,7 +82,7 @@ struct HTTPTests {
     struct Methods {
         @Test(arguments: ["/todos", "/", "/api/todos", "/assets/app.css", "/openapi.json", "/api/csrf"])
         func headAnswersAsGetWithoutABody(path: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let get = try await client.get(path)
                 let head = try await client.executeRequest(uri: path, method: .head, headers: [:], body: nil)
@@ -95,7 +95,7 @@ struct HTTPTests {
         }
 
         @Test func headOfAnUnknownItemIs404() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let head = try await client.executeRequest(
                     uri: "/api/todos/00000000-0000-0000-0000-000000000099", method: .head, headers: [:], body: nil
@@ -113,7 +113,7 @@ struct HTTPTests {
             (HTTPRequest.Method("PROPFIND")!, "/api/history", "GET, HEAD"),
         ])
         func aMethodThePathLacksIs405WithAllow(method: HTTPRequest.Method, path: String, allow: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 // With the token too: the answer does not depend on it.
                 for token in [nil, server.token] {
@@ -128,7 +128,7 @@ struct HTTPTests {
         }
 
         @Test func anUnknownPathStays404WhateverTheMethod() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 for method in [HTTPRequest.Method.get, .head, .trace, .post] {
                     let response = try await client.send(method, "/nothing/here", token: server.token)
@@ -155,7 +155,7 @@ struct HTTPTests {
             #"{"title":"a","position":NaN}"#, "{\"title\":\"a\tb\"}", #"{"title":"\x"}"#, #"[1,]"#,
         ])
         func aBodyBeyondRFC8259IsRefused(body: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(.post, "/api/todos", json: body, token: server.token)
                 #expect(response.status == .badRequest)
@@ -166,7 +166,7 @@ struct HTTPTests {
 
         @Test(arguments: [(false, false), (false, true), (true, false), (true, true)])
         func aUTF16BodyIsRefused(bigEndian: Bool, bom: Bool) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.executeRequest(
                     uri: "/api/todos", method: .post,
@@ -180,7 +180,7 @@ struct HTTPTests {
         }
 
         @Test func aUTF8ByteOrderMarkOrAnotherCharsetIsRefused() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let withBOM = try await client.executeRequest(
                     uri: "/api/todos", method: .post,
@@ -202,7 +202,7 @@ struct HTTPTests {
             #"{"title":"a","position":0}"#, #"{"title":"a","due":{"kind":"unknown"}}"#,
         ])
         func rfc8259BodiesAreAccepted(body: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(.post, "/api/todos", json: body, token: server.token)
                 #expect(response.status == .created)
@@ -236,7 +236,7 @@ struct HTTPTests {
             "localhost:123456", "",
         ])
         func aMalformedHostIsRefusedWith421(host: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get("/api/todos", headers: [Self.host: host])
                 #expect(response.status == .misdirectedRequest)
@@ -244,7 +244,7 @@ struct HTTPTests {
         }
 
         @Test func twoHostHeadersAreRefused() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 var headers = HTTPFields()
                 headers.append(HTTPField(name: Self.host, value: "localhost"))
@@ -289,7 +289,7 @@ struct HTTPTests {
     struct AbortedUploads {
         @Test func anUploadCutShortIsLoggedAsAClientAbortNotAsAnError() async throws {
             let log = LogCapture()
-            let server = TestServer(configuration: WebAppConfiguration(port: 0))
+            let server = try TestServer(configuration: WebAppConfiguration(port: 0))
             try await server.testLive(logger: log.logger) { port in
                 let connection = try await RawConnection.open(port: port)
                 try await connection.send(

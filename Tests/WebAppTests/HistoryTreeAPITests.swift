@@ -22,7 +22,7 @@ struct HistoryTreeAPITests {
         init() throws {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             store = try SQLiteStore(url: directory.appendingPathComponent("rewind.sqlite"), pollInterval: nil, now: { TestServer.now })
-            server = TestServer(todos: store)
+            server = try TestServer(todos: store)
         }
 
         deinit {
@@ -127,7 +127,7 @@ struct HistoryTreeAPITests {
     }
 
     @Test func aStoreWithoutBranchesAnswersWithItsLinearHistoryNumberedByPosition() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             try await add("A", client, server)
             try await add("B", client, server)
@@ -160,7 +160,7 @@ struct HistoryTreeAPITests {
         (#"{"stepp": 1}"#, "invalid field “stepp”: unknown field; the allowed fields are position, step"),
     ])
     func aJumpBodyWithoutExactlyOneWholeNumberIs400(_ body: String, _ message: String) async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             try await add("A", client, server)
             let response = try await jump(body, client, server)

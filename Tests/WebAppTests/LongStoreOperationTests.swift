@@ -23,7 +23,8 @@ struct LongStoreOperationTests {
         let webApp = WebApp(
             configuration: WebAppConfiguration(port: 0),
             todos: TodoService(store: store, now: { TestServer.now }, makeID: { UUID() }),
-            calculatorConfiguration: .builtInDefault
+            calculatorConfiguration: try .shipped(),
+            assets: try .bundled()
         )
         var logger = Logger(label: "LongStoreOperationTests")
         logger.logLevel = .critical

@@ -15,7 +15,7 @@ struct OpenAPITests {
     }
 
     @Test func listsEveryRouteOfTheRouter() throws {
-        let server = TestServer()
+        let server = try TestServer()
         let router = server.webApp.buildRouter()
         let paths = try #require(OpenAPIDocument.document["paths"])
         #expect(!router.routes.isEmpty)
@@ -46,7 +46,7 @@ struct OpenAPITests {
     }
 
     @Test func isServedAsJSONAndYAML() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let json = try await client.get("/openapi.json")
             #expect(json.status == .ok)

@@ -15,7 +15,7 @@ struct SecurityTests {
     struct HostCheck {
         @Test(arguments: ["evil.example", "evil.example:8080", "localhost.evil.example", "127.0.0.2:8080"])
         func aForeignHostIsRefusedWith421(host: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get("/api/todos", headers: [SecurityTests.host: host])
                 #expect(response.status == .misdirectedRequest)
@@ -27,7 +27,7 @@ struct SecurityTests {
 
         @Test(arguments: ["localhost", "localhost:8080", "127.0.0.1:8080", "[::1]:8080", "LOCALHOST:9"])
         func localHostsAreServed(host: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get("/api/todos", headers: [SecurityTests.host: host])
                 #expect(response.status == .ok)
@@ -35,7 +35,7 @@ struct SecurityTests {
         }
 
         @Test func theBoundHostAndConfiguredNamesAreServed() async throws {
-            let server = TestServer(
+            let server = try TestServer(
                 configuration: WebAppConfiguration(host: "192.168.1.5", additionalAllowedHosts: ["todo.local"])
             )
             try await server.test { client in
@@ -59,7 +59,7 @@ struct SecurityTests {
     @Suite("Cross-site requests change nothing")
     struct CrossSite {
         @Test func aRequestWithoutTheCSRFHeaderIsRefused() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(.post, "/api/todos", json: #"{"title": "x"}"#, token: nil)
                 #expect(response.status == .forbidden)
@@ -69,7 +69,7 @@ struct SecurityTests {
         }
 
         @Test func aWrongTokenIsRefused() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(.post, "/api/todos", json: #"{"title": "x"}"#, token: "0123")
                 #expect(response.status == .forbidden)
@@ -78,7 +78,7 @@ struct SecurityTests {
         }
 
         @Test func theTokenIsServedToSameOriginPagesAndScripts() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get("/api/csrf")
                 #expect(response.object["token"] as? String == server.token)
@@ -90,7 +90,7 @@ struct SecurityTests {
 
         @Test(arguments: ["http://evil.example", "http://localhost:3000", "null", "https://localhost"])
         func anotherOriginIsRefusedEvenWithTheToken(origin: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(
                     .post, "/api/todos", json: #"{"title": "x"}"#, token: server.token, headers: [.origin: origin]
@@ -102,7 +102,7 @@ struct SecurityTests {
         }
 
         @Test func theSameOriginIsAccepted() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(
                     .post, "/api/todos", json: #"{"title": "x"}"#, token: server.token,
@@ -114,7 +114,7 @@ struct SecurityTests {
 
         @Test(arguments: ["cross-site", "same-site"])
         func secFetchSiteOfAnotherSiteIsRefused(site: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(
                     .delete, "/api/todos", token: server.token, headers: [SecurityTests.secFetchSite: site]
@@ -134,7 +134,7 @@ struct SecurityTests {
             ("/api/calculator/keys", "keys=1"),
         ])
         func aPlainFormFromAnotherSiteChangesNothing(path: String, body: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 try await client.send(.post, "/api/todos", json: #"{"title": "Keep me"}"#, token: server.token)
                 let before = try await server.store.state()
@@ -161,7 +161,7 @@ struct SecurityTests {
         }
 
         @Test func readingNeedsNoToken() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 for path in ["/api/todos", "/api/history", "/todos", "/api/csrf"] {
                     let response = try await client.get(path)
@@ -173,9 +173,9 @@ struct SecurityTests {
 
     @Suite("Headers of every answer")
     struct Headers {
-        @Test(arguments: ["/", "/todos", "/calculator", "/api/todos", "/nothing", "/assets/app.js", "/openapi.json"])
+        @Test(arguments: ["/", "/todos", "/calculator", "/api/todos", "/nothing", "/assets/todos.js", "/openapi.json"])
         func everyAnswerHasTheSecurityHeaders(path: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get(path)
                 let policy = try #require(response.headers[.contentSecurityPolicy])
@@ -188,23 +188,23 @@ struct SecurityTests {
         }
 
         @Test func refusedRequestsHaveThemToo() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get("/", headers: [SecurityTests.host: "evil.example"])
                 #expect(response.headers[.contentSecurityPolicy] != nil)
             }
         }
 
-        @Test(arguments: ["/", "/todos", "/calculator"])
-        func pagesHaveNoInlineScriptOrHandlers(path: String) async throws {
-            let server = TestServer()
+        /// Each page loads its own script, an ES module from `/assets/`, and nothing inline.
+        @Test(arguments: [("/", nil), ("/todos", "todos.js"), ("/calculator", "calculator.js")])
+        func pagesHaveNoInlineScriptOrHandlers(path: String, script: String?) async throws {
+            let server = try TestServer()
             try await server.test { client in
                 let html = try await client.get(path).text
                 let scripts = html.components(separatedBy: "<script").dropFirst()
-                #expect(scripts.count == 1)
-                for script in scripts {
-                    #expect(script.hasPrefix(#" src="/assets/app.js""#))
-                    #expect(script.contains("></script>"))
+                #expect(scripts.count == (script == nil ? 0 : 1))
+                for tag in scripts {
+                    #expect(tag.hasPrefix(#" type="module" src="/assets/\#(script ?? "")"></script>"#))
                 }
                 #expect(html.range(of: #" on[a-z]+="#, options: .regularExpression) == nil)
                 #expect(!html.contains("style="))

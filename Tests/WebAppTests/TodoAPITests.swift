@@ -21,7 +21,7 @@ struct TodoAPITests {
     @Suite("GET /api/todos")
     struct List {
         @Test func emptyListHasZeroCountsAndNoHistory() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get("/api/todos")
                 #expect(response.status == .ok)
@@ -34,7 +34,7 @@ struct TodoAPITests {
         }
 
         @Test func filtersAndSmartOrder() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let api = TodoAPITests()
                 let first = try await api.add("First", client, server)
@@ -50,7 +50,7 @@ struct TodoAPITests {
         }
 
         @Test func unknownFilterIsA400ThatNamesIt() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.get("/api/todos?filter=someday")
                 #expect(response.status == .badRequest)
@@ -65,7 +65,7 @@ struct TodoAPITests {
     @Suite("POST /api/todos")
     struct Add {
         @Test func addsATrimmedTitleAtTheEnd() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 _ = try await TodoAPITests().add("Buy milk", client, server)
                 let response = try await client.send(.post, "/api/todos", json: #"{"title": "  Buy bread  "}"#, token: server.token)
@@ -76,7 +76,7 @@ struct TodoAPITests {
         }
 
         @Test func addsWithEveryField() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let json = #"""
                     {"title": "Meet", "details": "line 1\nline 2",
@@ -93,7 +93,7 @@ struct TodoAPITests {
         }
 
         @Test func dueTextIsReadByTheDomainsParserInTheGivenTimeZone() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(
                     .post, "/api/todos", json: #"{"title": "Call", "dueText": "2027-03-01 14:30", "timeZone": "UTC"}"#,
@@ -111,7 +111,7 @@ struct TodoAPITests {
             (#"{"title": "x", "location": {"kind": "coordinate", "latitude": 91, "longitude": 0}}"#, "latitude"),
         ])
         func invalidFieldsAre4xxThatNameThem(json: String, named: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
                 #expect((400...499).contains(response.status.code))
@@ -129,7 +129,7 @@ struct TodoAPITests {
             ("", "empty"),
         ])
         func malformedBodiesAre400s(json: String, named: String) async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
                 #expect(response.status == .badRequest)
@@ -138,7 +138,7 @@ struct TodoAPITests {
         }
 
         @Test func aBodyThatIsNotJSONIs415() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(
                     .post, "/api/todos", json: "title=x", token: server.token,
@@ -150,7 +150,7 @@ struct TodoAPITests {
         }
 
         @Test func aBodyOverTheLimitIs413() async throws {
-            let server = TestServer(configuration: WebAppConfiguration(maxBodySize: 1_000))
+            let server = try TestServer(configuration: WebAppConfiguration(maxBodySize: 1_000))
             try await server.test { client in
                 let json = #"{"title": "\#(String(repeating: "a", count: 2_000))"}"#
                 let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
@@ -164,7 +164,7 @@ struct TodoAPITests {
     @Suite("GET, PATCH, DELETE /api/todos/{id}")
     struct Item {
         @Test func getsOneItem() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let id = try await TodoAPITests().add("Buy milk", client, server)
                 let response = try await client.get("/api/todos/\(id)")
@@ -175,7 +175,7 @@ struct TodoAPITests {
         }
 
         @Test func editsEveryFieldAsOneStep() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let id = try await TodoAPITests().add("Buy milk", client, server)
                 let json = #"""
@@ -196,7 +196,7 @@ struct TodoAPITests {
         }
 
         @Test func nullClearsDueDateAndLocationAndCoordinatesAreAccepted() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let id = try await TodoAPITests().add("Walk", client, server)
                 try await client.send(
@@ -213,7 +213,7 @@ struct TodoAPITests {
         }
 
         @Test func anUnchangedEditRecordsNoStep() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let id = try await TodoAPITests().add("Buy milk", client, server)
                 let response = try await client.send(
@@ -226,7 +226,7 @@ struct TodoAPITests {
         }
 
         @Test func errorsOfEdits() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let id = try await TodoAPITests().add("Buy milk", client, server)
                 let unknown = "00000000-0000-0000-0000-000000000099"
@@ -255,7 +255,7 @@ struct TodoAPITests {
         }
 
         @Test func deleteRemovesAndUndoBringsItBackAtItsPosition() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let api = TodoAPITests()
                 _ = try await api.add("One", client, server)
@@ -274,7 +274,7 @@ struct TodoAPITests {
         }
 
         @Test func toggleFlipsCompletion() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let id = try await TodoAPITests().add("Buy milk", client, server)
                 let done = try await client.send(.post, "/api/todos/\(id)/toggle", token: server.token)
@@ -292,7 +292,7 @@ struct TodoAPITests {
     @Suite("Whole-list actions")
     struct WholeList {
         @Test func toggleAllCompletesThenReopensEveryItem() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let api = TodoAPITests()
                 _ = try await api.add("One", client, server)
@@ -312,7 +312,7 @@ struct TodoAPITests {
         }
 
         @Test func clearCompletedRemovesOnlyCompletedItemsAsOneStep() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let api = TodoAPITests()
                 let one = try await api.add("One", client, server)
@@ -328,7 +328,7 @@ struct TodoAPITests {
         }
 
         @Test func deleteAllIsOneUndoableStep() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let api = TodoAPITests()
                 _ = try await api.add("One", client, server)
@@ -348,7 +348,7 @@ struct TodoAPITests {
     @Suite("History")
     struct HistoryRoutes {
         @Test func undoRedoAndJumpMoveThroughNamedSteps() async throws {
-            let server = TestServer()
+            let server = try TestServer()
             try await server.test { client in
                 let api = TodoAPITests()
                 _ = try await api.add("One", client, server)
@@ -382,7 +382,7 @@ struct TodoAPITests {
     }
 
     @Test func unknownRoutesAre404JSON() async throws {
-        let server = TestServer()
+        let server = try TestServer()
         try await server.test { client in
             let response = try await client.get("/api/nothing")
             #expect(response.status == .notFound)

@@ -28,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     Benchmark("calculator: 1,000 key presses, new session", configuration: configuration) { benchmark in
-        var session = CalculatorSession()
+        var session = try CalculatorSession(configuration: .shipped())
         benchmark.startMeasurement()
         try press(benchmark.scaledIterations.count, on: &session)
         benchmark.stopMeasurement()
@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
     ) { (benchmark: Benchmark, box: SessionBox) in
         try press(benchmark.scaledIterations.count, on: &box.session)
     } setup: {
-        let box = SessionBox()
+        let box = try SessionBox()
         try press(100_000, on: &box.session)
         return box
     }
@@ -61,7 +61,7 @@ let benchmarks: @Sendable () -> Void = {
                 maxIterations: 20
             )
         ) { benchmark in
-            var session = CalculatorSession()
+            var session = try CalculatorSession(configuration: .shipped())
             benchmark.startMeasurement()
             try press(presses, on: &session)
             benchmark.stopMeasurement()
@@ -73,13 +73,17 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations { box.session.undo() }
         for _ in benchmark.scaledIterations { box.session.redo() }
     } setup: {
-        let box = SessionBox()
+        let box = try SessionBox()
         try press(10_000, on: &box.session)
         return box
     }
 }
 
-/// A session that the iterations of one benchmark share.
+/// A session with the shipped keypad that the iterations of one benchmark share.
 final class SessionBox {
-    var session = CalculatorSession()
+    var session: CalculatorSession
+
+    init() throws {
+        session = try CalculatorSession(configuration: .shipped())
+    }
 }

@@ -69,15 +69,16 @@ extension RewindCommand {
 
         func run() async throws {
             let calculatorConfiguration: ButtonConfiguration
-            do {
-                if let calculatorConfig {
+            if let calculatorConfig {
+                do {
                     calculatorConfiguration = try ButtonConfiguration.load(contentsOf: URL(fileURLWithPath: calculatorConfig))
-                } else {
-                    calculatorConfiguration = try ButtonConfiguration.shipped()
+                } catch {
+                    throw ValidationError(error.description)
                 }
-            } catch {
-                throw ValidationError(error.description)
+            } else {
+                calculatorConfiguration = try Self.installed { () throws(ConfigurationError) in try .shipped() }
             }
+            let assets = try Self.installed { () throws(AssetsError) in try Assets.bundled() }
             let store: ServeStore
             do {
                 store = try await ServeStore.open(dataDirectory: dataDir, inMemory: inMemory)
@@ -93,6 +94,7 @@ extension RewindCommand {
                 configuration: configuration,
                 store: store.store,
                 calculatorConfiguration: calculatorConfiguration,
+                assets: assets,
                 onServerRunning: { port in
                     FileHandle.standardOutput.write(Data("Rewind is running at \(configuration.url(port: port))\n".utf8))
                     FileHandle.standardError.write(Data("To-dos: \(location). Press Ctrl+C to stop.\n".utf8))
@@ -103,6 +105,17 @@ extension RewindCommand {
                 try await app.runService()
             } catch {
                 FileHandle.standardError.write(Data("rewind serve: cannot serve on \(host):\(port): \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+
+        /// What `load` reads from beside the binary; when it is missing, the
+        /// message names the folder and where it belongs, and `serve` stops.
+        private static func installed<Value, Failure: Error>(_ load: () throws(Failure) -> Value) throws -> Value {
+            do {
+                return try load()
+            } catch {
+                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
                 throw ExitCode.failure
             }
         }

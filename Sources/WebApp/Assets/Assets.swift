@@ -1,68 +1,133 @@
+import BundledResources
+import Foundation
 import Hummingbird
+import NIOCore
 
-/// The static files of the web app, compiled into the program so that it
-/// needs no resource bundle at run time: one stylesheet, one script, one
-/// icon.
-enum Assets {
+/// The web app's static files: a script per page (ES modules that import
+/// shared ones), the stylesheet and the icon. They live in
+/// `Sources/WebApp/Resources/assets/`, are copied into the module's resource
+/// bundle by the build, and are read once at start.
+///
+/// ```swift
+/// let assets = try Assets.bundled()   // before the server starts
+/// let app = buildApplication(
+///     configuration: configuration, store: store,
+///     calculatorConfiguration: try .shipped(), assets: assets
+/// )
+/// ```
+///
+/// Each file is served at `/assets/NAME` with an `ETag`; the browser
+/// revalidates (`Cache-Control: no-cache`) and gets 304 while it is current.
+public struct Assets: Sendable {
     /// Where the stylesheet is served.
     static let stylesheetPath = "/assets/app.css"
-    /// Where the script is served.
-    static let scriptPath = "/assets/app.js"
     /// Where the icon is served.
     static let iconPath = "/assets/icon.svg"
 
-    /// One served file.
-    struct File: Sendable {
-        var path: String
-        var contentType: String
-        var content: String
-        /// A strong validator of the content, for `ETag` and `If-None-Match`.
-        var eTag: String
+    /// The files every page needs: the stylesheet, the icon and each page's script.
+    static let requiredNames = ["app.css", "icon.svg"] + Layout.Page.allCases.compactMap(\.script)
 
-        init(path: String, contentType: String, content: String) {
-            self.path = path
-            self.contentType = contentType
-            self.content = content
-            self.eTag = "\"\(Self.fnv1a(content))\""
-        }
-
-        /// The 64-bit FNV-1a hash of `text`, in hexadecimal.
-        private static func fnv1a(_ text: String) -> String {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in text.utf8 {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x100_0000_01b3
-            }
-            return String(hash, radix: 16)
-        }
-    }
-
-    /// Every asset.
-    static let files: [File] = [
-        File(path: stylesheetPath, contentType: "text/css; charset=utf-8", content: stylesheet),
-        File(path: scriptPath, contentType: "text/javascript; charset=utf-8", content: script),
-        File(path: iconPath, contentType: "image/svg+xml", content: icon),
+    /// The served types, by file extension; other files are not served.
+    static let contentTypes = [
+        "js": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8",
+        "svg": "image/svg+xml",
     ]
 
-    /// The icon: a counter-clockwise arrow.
-    static let icon = """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#b83f45"/>\
-        <path d="M10 9 5 14l5 5M6 14h13a7 7 0 0 1 0 14h-6" fill="none" stroke="#fff" stroke-width="3" \
-        stroke-linecap="round" stroke-linejoin="round"/></svg>
-        """
+    /// One served file.
+    struct File: Sendable {
+        /// The `Content-Type`.
+        var contentType: String
+        /// The bytes, as read.
+        var content: ByteBuffer
+        /// A strong validator of the content, for `ETag` and `If-None-Match`.
+        var eTag: String
+    }
 
-    /// Adds a route for each asset; a request whose `If-None-Match` names the
-    /// current version gets 304.
-    static func addRoutes(to router: Router<some RequestContext>) {
-        for file in files {
-            router.get(RouterPath(file.path)) { request, _ in
-                if let tag = request.headers[.ifNoneMatch], tag == file.eTag {
-                    return Response(status: .notModified, headers: [.eTag: file.eTag, .cacheControl: "no-cache"])
-                }
-                var response = Responses.text(file.content, contentType: file.contentType, cacheControl: "no-cache")
-                response.headers[.eTag] = file.eTag
-                return response
+    /// The files by name (`todos.js`).
+    let files: [String: File]
+
+    /// The files of the `assets` folder in the module's resource bundle
+    /// beside the program (`Rewind_WebApp.resources` on Linux).
+    ///
+    /// - Throws: ``AssetsError`` that names the missing folder and where it
+    ///   belongs, or the file that is missing or unreadable.
+    public static func bundled() throws(AssetsError) -> Assets {
+        let stylesheet: URL
+        do {
+            stylesheet = try ResourceBundle(module: "WebApp").url(of: "assets/app.css")
+        } catch {
+            throw AssetsError(message: error.description)
+        }
+        return try Assets(directory: stylesheet.deletingLastPathComponent())
+    }
+
+    /// The `.js`, `.css` and `.svg` files in `directory`.
+    ///
+    /// - Throws: ``AssetsError`` when the directory or a file cannot be
+    ///   read, or a file every page needs is missing.
+    public init(directory: URL) throws(AssetsError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw AssetsError(message: "the web app's files cannot be read from \(directory.path)")
+        }
+        var files: [String: File] = [:]
+        for name in names {
+            let url = directory.appendingPathComponent(name)
+            guard let contentType = Self.contentTypes[url.pathExtension] else { continue }
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw AssetsError(message: "\(url.path) cannot be read")
             }
+            files[name] = File(contentType: contentType, content: ByteBuffer(bytes: data), eTag: Self.eTag(of: data))
+        }
+        if let missing = Self.requiredNames.first(where: { files[$0] == nil }) {
+            throw AssetsError(message: "\(directory.appendingPathComponent(missing).path) is missing")
+        }
+        self.files = files
+    }
+
+    /// Where the file `name` is served.
+    static func path(_ name: String) -> String {
+        "/assets/\(name)"
+    }
+
+    /// A strong `ETag`: the 64-bit FNV-1a hash of `bytes`, in hexadecimal.
+    static func eTag(of bytes: some Sequence<UInt8>) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return "\"\(String(hash, radix: 16))\""
+    }
+
+    /// Adds `GET /assets/{name}`; a request whose `If-None-Match` names the
+    /// current version gets 304, an unknown name 404.
+    func addRoutes(to router: Router<some RequestContext>) {
+        let files = files
+        router.get("/assets/{name}") { request, context in
+            guard let name = context.parameters.get("name"), let file = files[name] else {
+                throw APIError.notFound("no asset has that name")
+            }
+            if let tag = request.headers[.ifNoneMatch], tag == file.eTag {
+                return Response(status: .notModified, headers: [.eTag: file.eTag, .cacheControl: "no-cache"])
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: file.contentType, .eTag: file.eTag, .cacheControl: "no-cache"],
+                body: .init(byteBuffer: file.content)
+            )
         }
     }
+}
+
+/// The web app's files are not where the program looks for them.
+public struct AssetsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is missing or unreadable, and where it belongs.
+    public let message: String
+
+    /// One line, for `rewind serve` to print before it stops.
+    public var description: String { message }
 }

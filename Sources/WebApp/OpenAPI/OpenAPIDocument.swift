@@ -143,9 +143,7 @@ enum OpenAPIDocument {
             ("/calculator", page("calculatorPage", "The calculator page.")),
             ("/openapi.json", file("openAPIJSON", "This document as JSON.", type: "application/json", schema: ["type": "object"])),
             ("/openapi.yaml", file("openAPIYAML", "This document as YAML.", type: "application/yaml", schema: ["type": "object"])),
-            ("/assets/app.css", file("stylesheet", "The stylesheet.", type: "text/css")),
-            ("/assets/app.js", file("script", "The script.", type: "text/javascript")),
-            ("/assets/icon.svg", file("icon", "The icon.", type: "image/svg+xml")),
+            ("/assets/{name}", asset),
         ]
     }
 
@@ -252,6 +250,32 @@ enum OpenAPIDocument {
         ))
         return ["get": .object(pairs)]
     }
+
+    /// `/assets/{name}`: the files of `Sources/WebApp/Resources/assets`.
+    private static let asset: JSONValue = [
+        "get": [
+            "operationId": "asset", "tags": ["pages"],
+            "summary": "A page's script (an ES module), the stylesheet `app.css` or the icon `icon.svg`.",
+            "parameters": [
+                [
+                    "name": "name", "in": "path", "required": true, "example": "todos.js",
+                    "description": "A file name of `Sources/WebApp/Resources/assets`.", "schema": ["type": "string"],
+                ],
+            ],
+            "responses": [
+                "200": [
+                    "description": "The file.",
+                    "content": [
+                        "text/javascript": ["schema": ["type": "string"]],
+                        "text/css": ["schema": ["type": "string"]],
+                        "image/svg+xml": ["schema": ["type": "string"]],
+                    ],
+                ],
+                "304": ["description": "Not modified (`If-None-Match` named the current `ETag`)."],
+                "404": ref("Error404"),
+            ],
+        ],
+    ]
 
     private static func file(
         _ operationID: String, _ summary: String, type: String, schema: JSONValue = ["type": "string"]

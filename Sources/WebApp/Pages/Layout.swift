@@ -1,11 +1,21 @@
-/// The frame of every page: the document head (one stylesheet, one script,
-/// the CSRF token for the script), the site navigation, and the page's
-/// content.
+/// The frame of every page: the document head (the stylesheet, the page's
+/// script as an ES module, the CSRF token for the script), the site
+/// navigation, and the page's content.
 struct Layout {
-    /// Which page is shown; the script reads it from `body[data-page]`, and
-    /// the navigation marks it as the current one.
-    enum Page: String {
+    /// Which page is shown (`body[data-page]`); the navigation marks it as
+    /// the current one.
+    enum Page: String, CaseIterable {
         case home, todos, todoDetail = "todo-detail", calculator
+
+        /// The page's script in `Sources/WebApp/Resources/assets/`, if it has one.
+        var script: String? {
+            switch self {
+            case .home: nil
+            case .todos: "todos.js"
+            case .todoDetail: "todo-detail.js"
+            case .calculator: "calculator.js"
+            }
+        }
     }
 
     /// The `<title>`.
@@ -32,7 +42,10 @@ struct Layout {
                     html.element("title") { $0.text(title) }
                     html.void("link", [Attribute("rel", "stylesheet"), .href(Assets.stylesheetPath)])
                     html.void("link", [Attribute("rel", "icon"), .href(Assets.iconPath)])
-                    html.element("script", [Attribute("src", Assets.scriptPath), Attribute("defer", isOn: true)])
+                    if let script = page.script {
+                        // A module script runs after the document is parsed, like `defer`.
+                        html.element("script", [.type("module"), Attribute("src", Assets.path(script))])
+                    }
                 }
                 html.element("body", [.data("page", page.rawValue)]) { html in
                     html.element("a", [.class("skip-link"), .href("#content")]) { $0.text("Skip to content") }

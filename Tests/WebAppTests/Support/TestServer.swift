@@ -19,17 +19,26 @@ struct TestServer: Sendable {
     let store: InMemoryStore
     let webApp: WebApp
 
-    /// - Parameter todos: The store the web app works on, if not ``store``
-    ///   (a SQLite store, which keeps the abandoned branches of the history).
+    /// - Parameters:
+    ///   - calculator: The keypad; the shipped one by default.
+    ///   - todos: The store the web app works on, if not ``store`` (a SQLite
+    ///     store, which keeps the abandoned branches of the history).
+    /// - Throws: When the shipped keypad or the web app's files are not
+    ///   beside the test bundle.
     init(
         configuration: WebAppConfiguration = WebAppConfiguration(),
-        calculator: ButtonConfiguration = .builtInDefault,
+        calculator: ButtonConfiguration? = nil,
         store: InMemoryStore = InMemoryStore(now: { TestServer.now }),
         todos: (any AppStore)? = nil
-    ) {
+    ) throws {
         self.store = store
         let todos = TodoService(store: todos ?? store, now: { TestServer.now }, makeID: IncrementingIDs().makeID)
-        webApp = WebApp(configuration: configuration, todos: todos, calculatorConfiguration: calculator)
+        webApp = WebApp(
+            configuration: configuration,
+            todos: todos,
+            calculatorConfiguration: try calculator ?? .shipped(),
+            assets: try .bundled()
+        )
     }
 
     /// The CSRF token pages carry.

@@ -1,0 +1,63 @@
+// Requests to the JSON API: one queue, so that quick successive actions
+// apply in the order they were made, none lost and none doubled; the CSRF
+// token from the page's <meta name="rewind-csrf">; errors shown in the
+// page's status line.
+
+var csrfMeta = document.querySelector('meta[name="rewind-csrf"]');
+var csrfToken = csrfMeta ? csrfMeta.getAttribute('content') : '';
+var queue = Promise.resolve();
+
+// The queue's newest request, settled or not.
+export function pending() { return queue; }
+
+export function enqueue(task) {
+  var run = queue.then(task);
+  queue = run.catch(function () {});
+  return run;
+}
+
+export function ApiError(message, status) {
+  this.message = message;
+  this.status = status;
+}
+
+function send(method, path, body) {
+  var headers = { 'Accept': 'application/json', 'X-Rewind-CSRF': csrfToken };
+  var init = { method: method, headers: headers, credentials: 'same-origin' };
+  if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  return fetch(path, init);
+}
+
+export function api(method, path, body) {
+  return send(method, path, body).then(function (response) {
+    if (response.status !== 403) { return response; }
+    // The server may have restarted with a new token: fetch it and retry once.
+    return fetch('/api/csrf', { credentials: 'same-origin' })
+      .then(function (fresh) { return fresh.ok ? fresh.json() : null; })
+      .then(function (data) {
+        if (!data || data.token === csrfToken) { return response; }
+        csrfToken = data.token;
+        return send(method, path, body);
+      });
+  }).then(function (response) {
+    return response.json().catch(function () { return {}; }).then(function (data) {
+      if (!response.ok) { throw new ApiError(data.error || response.statusText, response.status); }
+      return data;
+    });
+  });
+}
+
+export function showError(error) {
+  var box = document.getElementById('todo-error') || document.getElementById('form-status');
+  var message = error && error.message ? error.message : String(error);
+  if (!box) { return; }
+  box.textContent = message;
+  box.classList.add('error');
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(function () {
+    if (box.textContent === message) { box.textContent = ''; box.classList.remove('error'); }
+  }, 6000);
+}

@@ -1,0 +1,106 @@
+// The calculator page (/calculator): keys (clicked or typed) go to the
+// server, which answers with the calculator's state; undo, redo, the tape.
+
+import { api, enqueue } from './api.js';
+import { isTextField, undoRedoShortcut } from './keys.js';
+
+var display = document.getElementById('calc-display');
+var undo = document.getElementById('calc-undo');
+var redo = document.getElementById('calc-redo');
+var tape = document.getElementById('calc-tape');
+var tapeEmpty = document.querySelector('.tape-empty');
+var dropped = document.getElementById('calc-dropped');
+var keypad = document.querySelector('.keypad');
+// The keypad's width comes from its button configuration (1 to 12 columns).
+keypad.style.gridTemplateColumns = 'repeat(' + Number(keypad.getAttribute('data-columns')) + ', 1fr)';
+
+function render(state) {
+  display.textContent = state.display;
+  display.setAttribute('data-error', state.error || '');
+  undo.disabled = !state.canUndo;
+  redo.disabled = !state.canRedo;
+  undo.title = state.undoTitle;
+  undo.setAttribute('aria-label', state.undoTitle);
+  redo.title = state.redoTitle;
+  redo.setAttribute('aria-label', state.redoTitle);
+  while (tape.firstChild) { tape.removeChild(tape.firstChild); }
+  state.tape.forEach(function (line) {
+    var item = document.createElement('li');
+    item.textContent = line;
+    tape.appendChild(item);
+  });
+  tapeEmpty.hidden = state.tape.length > 0;
+  dropped.hidden = !state.droppedSteps;
+  dropped.textContent = 'The oldest ' + state.droppedSteps + ' step' + (state.droppedSteps === 1 ? ' was' : 's were') +
+    ' dropped to save memory: Undo goes back no further.';
+}
+
+function post(path, body) {
+  return enqueue(function () { return api('POST', path, body); }).then(render, function (error) {
+    if (error.status !== 409) { display.setAttribute('data-error', error.message); }
+  });
+}
+
+function keyButton(label) {
+  var buttons = keypad.querySelectorAll('.key');
+  for (var i = 0; i < buttons.length; i++) {
+    if (buttons[i].getAttribute('data-key') === label) { return buttons[i]; }
+  }
+  return null;
+}
+
+function press(label) {
+  var button = keyButton(label);
+  if (button) {
+    button.classList.add('pressed');
+    setTimeout(function () { button.classList.remove('pressed'); }, 120);
+  }
+  post('/api/calculator/keys', { keys: [label] });
+}
+
+var aliases = {
+  '*': ['x', '×', '*'], 'x': ['x', '×'], 'X': ['x', '×'], '/': ['÷', '/'], ':': ['÷'],
+  '-': ['-', '−'], '+': ['+'], '.': ['.'], ',': ['.'], '=': ['='], 'Enter': ['='],
+  'Escape': ['AC', 'C'], 'Backspace': ['⌫', 'C'], 'Delete': ['C', 'AC'], '%': ['%']
+};
+
+function labelFor(key) {
+  if (/^[0-9]$/.test(key)) { return keyButton(key) ? key : null; }
+  var candidates = aliases[key] || [];
+  for (var i = 0; i < candidates.length; i++) {
+    if (keyButton(candidates[i])) { return candidates[i]; }
+  }
+  return null;
+}
+
+keypad.addEventListener('click', function (event) {
+  var button = event.target.closest('.key');
+  if (!button) { return; }
+  press(button.getAttribute('data-key'));
+  // A mouse click leaves no focus behind, so that Enter means "=".
+  if (event.detail > 0) { button.blur(); }
+});
+undo.addEventListener('click', function (event) {
+  post('/api/calculator/undo');
+  if (event.detail > 0) { undo.blur(); }
+});
+redo.addEventListener('click', function (event) {
+  post('/api/calculator/redo');
+  if (event.detail > 0) { redo.blur(); }
+});
+document.addEventListener('keydown', function (event) {
+  var shortcut = undoRedoShortcut(event);
+  if (shortcut) {
+    event.preventDefault();
+    if (shortcut === 'undo' && !undo.disabled) { post('/api/calculator/undo'); }
+    if (shortcut === 'redo' && !redo.disabled) { post('/api/calculator/redo'); }
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey || isTextField(event.target)) { return; }
+  // Enter or Space on a focused button presses that button.
+  if ((event.key === 'Enter' || event.key === ' ') && event.target.closest('button')) { return; }
+  var label = labelFor(event.key);
+  if (!label) { return; }
+  event.preventDefault();
+  press(label);
+});

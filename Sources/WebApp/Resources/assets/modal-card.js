@@ -1,0 +1,74 @@
+// ModalCard (Sources/WebApp/HTML/ModalCard.swift): open from
+// [data-opens-modal], focus the safe button, Escape or the safe button
+// cancels, the focus returns to the opener.
+
+import { api, enqueue, showError } from './api.js';
+
+var modalOpener = null;
+
+function openModal(id, opener) {
+  var dialog = document.getElementById(id);
+  if (!dialog || dialog.open) { return; }
+  modalOpener = opener;
+  if (typeof dialog.showModal === 'function') { dialog.showModal(); } else { dialog.setAttribute('open', ''); }
+  var safe = dialog.querySelector('[data-modal-role="cancel"]');
+  if (safe) { safe.focus(); }
+}
+
+function closeModal(dialog, value) {
+  if (typeof dialog.close === 'function') { dialog.close(value); } else { dialog.removeAttribute('open'); onModalClosed(); }
+}
+
+function onModalClosed() {
+  var opener = modalOpener;
+  modalOpener = null;
+  if (opener && document.contains(opener) && !opener.disabled) {
+    opener.focus();
+  } else {
+    var fallback = document.querySelector('.new-todo') || document.querySelector('.back-link');
+    if (fallback) { fallback.focus(); }
+  }
+}
+
+export function setUpModals(afterRequest) {
+  document.addEventListener('click', function (event) {
+    var opener = event.target.closest('[data-opens-modal]');
+    if (opener && !opener.disabled) {
+      event.preventDefault();
+      openModal(opener.getAttribute('data-opens-modal'), opener);
+      return;
+    }
+    var button = event.target.closest('dialog[data-modal-card] button[data-action]');
+    if (!button) { return; }
+    var dialog = button.closest('dialog');
+    var action = button.getAttribute('data-action');
+    if (action === 'dismiss') { closeModal(dialog, 'cancel'); return; }
+    if (action === 'event') {
+      closeModal(dialog, 'confirm');
+      dialog.dispatchEvent(new CustomEvent(button.getAttribute('data-event'), { bubbles: true }));
+      return;
+    }
+    if (action === 'request') {
+      button.disabled = true;
+      var then = button.getAttribute('data-then');
+      enqueue(function () {
+        return api(button.getAttribute('data-method'), button.getAttribute('data-path'));
+      }).then(function () {
+        button.disabled = false;
+        closeModal(dialog, 'confirm');
+        if (then) { window.location.assign(then); } else { afterRequest(); }
+      }, function (error) {
+        button.disabled = false;
+        closeModal(dialog, 'cancel');
+        showError(error);
+      });
+    }
+  });
+  document.querySelectorAll('dialog[data-modal-card]').forEach(watchDialog);
+}
+
+export function watchDialog(dialog) {
+  if (dialog.getAttribute('data-watched')) { return; }
+  dialog.setAttribute('data-watched', 'yes');
+  dialog.addEventListener('close', onModalClosed);
+}

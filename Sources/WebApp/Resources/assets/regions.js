@@ -1,0 +1,72 @@
+// Regions: server-rendered parts marked data-region, replaced by fresh
+// copies from a fragment URL when /events says the state changed.
+
+import { ApiError, enqueue, pending, showError } from './api.js';
+
+export function swapRegions(html, skip) {
+  var fresh = new DOMParser().parseFromString('<body>' + html + '</body>', 'text/html');
+  fresh.querySelectorAll('[data-region]').forEach(function (replacement) {
+    var name = replacement.getAttribute('data-region');
+    var current = document.querySelector('[data-region="' + name + '"]');
+    if (!current || (skip && skip(name, current))) { return; }
+    if (current.querySelector('dialog[open]')) { return; }
+    var focusedID = document.activeElement && current.contains(document.activeElement) ? focusKey(document.activeElement) : null;
+    current.replaceWith(document.importNode(replacement, true));
+    if (focusedID) { restoreFocus(focusedID); }
+  });
+}
+
+// Keeps the focus on "the same" control across a swap.
+function focusKey(element) {
+  if (element.id) { return '#' + element.id; }
+  var li = element.closest('li[data-id]');
+  var step = element.getAttribute('data-step');
+  if (step !== null) { return '.history-step[data-step="' + step + '"]'; }
+  if (li && element.classList.length) {
+    return 'li[data-id="' + li.getAttribute('data-id') + '"] .' + element.classList[0];
+  }
+  return null;
+}
+
+function restoreFocus(selector) {
+  var element = document.querySelector(selector);
+  if (element) { element.focus(); }
+}
+
+export function fetchHTML(path) {
+  return fetch(path, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } }).then(function (response) {
+    if (!response.ok) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        throw new ApiError(data.error || response.statusText, response.status);
+      });
+    }
+    return response.text();
+  });
+}
+
+// One refresh at a time; a refresh asked for while one waits in the
+// queue is the same refresh.
+export function makeRefresher(load) {
+  var waiting = false;
+  return function refresh() {
+    if (waiting) { return pending(); }
+    waiting = true;
+    return enqueue(function () {
+      waiting = false;
+      return load();
+    }).catch(showError);
+  };
+}
+
+export function listenForChanges(refresh) {
+  if (!window.EventSource) { return; }
+  var source = new EventSource('/events');
+  var opened = false;
+  source.addEventListener('todos', function () { refresh(); });
+  source.addEventListener('open', function () {
+    // After a reconnect (a server restart), catch up.
+    if (opened) { refresh(); }
+    opened = true;
+  });
+  window.addEventListener('pagehide', function () { source.close(); });
+}

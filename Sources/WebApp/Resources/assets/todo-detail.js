@@ -1,0 +1,171 @@
+// The detail view of one item (/todos/items/{id}): the form of every field
+// (due date, location), Save, and the live refresh that keeps what the
+// person is typing.
+
+import { ApiError, api, enqueue, showError } from './api.js';
+import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
+import { setUpHistory } from './history.js';
+import { setUpModals, watchDialog } from './modal-card.js';
+
+var main = document.querySelector('main.detail-page');
+var id = main.getAttribute('data-id');
+var dirty = false;
+// Typing after Save was pressed must survive the refresh that follows it.
+var typedSinceSave = false;
+// "Saved." stays for a few seconds, through the live refreshes the save causes.
+var savedAt = 0;
+
+function form() { return document.getElementById('detail-form'); }
+
+function showSaved() {
+  var status = document.getElementById('form-status');
+  if (status && Date.now() - savedAt < 4000) { status.textContent = 'Saved.'; status.classList.remove('error'); }
+}
+
+function localValue(iso) {
+  var date = new Date(iso);
+  if (isNaN(date.getTime())) { return ''; }
+  function two(n) { return (n < 10 ? '0' : '') + n; }
+  return date.getFullYear() + '-' + two(date.getMonth() + 1) + '-' + two(date.getDate()) +
+    'T' + two(date.getHours()) + ':' + two(date.getMinutes());
+}
+
+function prepare() {
+  var current = form();
+  if (!current) { return; }
+  current.querySelectorAll('input[type="datetime-local"][data-iso]').forEach(function (input) {
+    var iso = input.getAttribute('data-iso');
+    if (iso) { input.value = localValue(iso); }
+  });
+  showChoices(current);
+  document.querySelectorAll('dialog[data-modal-card]').forEach(watchDialog);
+}
+
+function showChoices(current) {
+  var due = current.querySelector('input[name="dueKind"]:checked');
+  current.querySelectorAll('[data-due]').forEach(function (block) {
+    block.hidden = !due || block.getAttribute('data-due') !== due.value;
+  });
+  var location = current.querySelector('input[name="locationKind"]:checked');
+  current.querySelectorAll('[data-location]').forEach(function (block) {
+    block.hidden = !location || block.getAttribute('data-location') !== location.value;
+  });
+}
+
+var refresh = makeRefresher(function () {
+  return fetchHTML('/todos/items/' + id + '/fragment').then(function (html) {
+    // Typing after Save wins over the saved form, whenever it happened.
+    var force = refresh.force && !typedSinceSave;
+    refresh.force = false;
+    swapRegions(html, function (name) { return name === 'detail' && dirty && !force; });
+    if (force || !dirty) { dirty = false; }
+    prepare();
+    showSaved();
+  }, function (error) {
+    if (error.status === 404) {
+      var status = document.getElementById('form-status');
+      if (status) { status.textContent = 'This item was deleted. Undo brings it back.'; }
+      return;
+    }
+    throw error;
+  });
+});
+
+function isoFrom(input) {
+  if (!input || !input.value) { return null; }
+  var date = new Date(input.value);
+  return isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+function timeZone() {
+  try { return Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return undefined; }
+}
+
+function collect(current) {
+  var field = function (name) { return current.elements.namedItem(name); };
+  var body = {
+    title: field('title').value,
+    details: field('details').value,
+    completed: field('completed').checked
+  };
+  var dueKind = current.querySelector('input[name="dueKind"]:checked');
+  switch (dueKind ? dueKind.value : 'none') {
+    case 'none': body.due = null; break;
+    case 'date':
+      body.due = { kind: 'date', date: isoFrom(field('dueDate')) };
+      if (!body.due.date) { throw new ApiError('Choose the date and time the item is due.'); }
+      break;
+    case 'span':
+      body.due = { kind: 'span', start: isoFrom(field('spanStart')), end: isoFrom(field('spanEnd')) };
+      if (!body.due.start) { throw new ApiError('Choose when the time span starts.'); }
+      break;
+    case 'duration':
+      body.due = {
+        kind: 'duration', start: isoFrom(field('durationStart')),
+        amount: parseInt(field('durationAmount').value, 10), unit: field('durationUnit').value
+      };
+      if (!body.due.start) { throw new ApiError('Choose when the duration starts.'); }
+      if (isNaN(body.due.amount)) { throw new ApiError('The duration must be a whole number.'); }
+      break;
+    case 'text':
+      body.dueText = field('dueText').value;
+      body.timeZone = timeZone();
+      break;
+  }
+  var locationKind = current.querySelector('input[name="locationKind"]:checked');
+  switch (locationKind ? locationKind.value : 'none') {
+    case 'none': body.location = null; break;
+    case 'address':
+      body.location = {
+        kind: 'address', street: field('street').value, city: field('city').value,
+        zipCode: field('zipCode').value, country: field('country').value
+      };
+      break;
+    case 'coordinate':
+      var latitude = Number(field('latitude').value.replace(',', '.'));
+      var longitude = Number(field('longitude').value.replace(',', '.'));
+      if (field('latitude').value.trim() === '' || isNaN(latitude)) { throw new ApiError('The latitude must be a number between -90 and 90.'); }
+      if (field('longitude').value.trim() === '' || isNaN(longitude)) { throw new ApiError('The longitude must be a number between -180 and 180.'); }
+      body.location = { kind: 'coordinate', latitude: latitude, longitude: longitude };
+      break;
+    case 'directions':
+      var steps = field('steps').value.split('\n').map(function (s) { return s.trim(); }).filter(function (s) { return s; });
+      body.location = { kind: 'directions', steps: steps };
+      break;
+  }
+  return body;
+}
+
+document.addEventListener('input', function (event) {
+  if (event.target.closest('#detail-form')) { dirty = true; typedSinceSave = true; }
+});
+document.addEventListener('change', function (event) {
+  var current = event.target.closest('#detail-form');
+  if (!current) { return; }
+  dirty = true;
+  typedSinceSave = true;
+  showChoices(current);
+});
+document.addEventListener('submit', function (event) {
+  var current = event.target.closest('#detail-form');
+  if (!current) { return; }
+  event.preventDefault();
+  var status = document.getElementById('form-status');
+  var body;
+  try { body = collect(current); } catch (error) { showError(error); return; }
+  typedSinceSave = false;
+  enqueue(function () { return api('PATCH', '/api/todos/' + id, body); }).then(function () {
+    savedAt = Date.now();
+    // Replace the form with the saved item unless the person went on typing.
+    dirty = typedSinceSave;
+    refresh.force = !typedSinceSave;
+    refresh();
+  }, function (error) {
+    if (status) { status.textContent = error.message; status.classList.add('error'); }
+  });
+});
+
+setUpHistory(function () { typedSinceSave = false; refresh.force = true; refresh(); });
+setUpModals(function () { refresh(); });
+listenForChanges(refresh);
+prepare();

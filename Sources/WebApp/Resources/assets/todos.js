@@ -1,0 +1,149 @@
+// The to-do page (/todos, TodoMVC): add, toggle, edit, delete and clear
+// items, the filters (#/active, #/completed) and smart order, and the live
+// refresh of the list.
+
+import { api, enqueue, showError } from './api.js';
+import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
+import { setUpHistory } from './history.js';
+import { setUpModals } from './modal-card.js';
+
+var newTodo = document.querySelector('.new-todo');
+var deferredMain = false;
+
+function filter() {
+  var hash = window.location.hash;
+  if (hash === '#/active') { return 'active'; }
+  if (hash === '#/completed') { return 'completed'; }
+  return 'all';
+}
+
+function sort() {
+  try { return window.localStorage.getItem('rewind.sort') === 'smart' ? 'smart' : 'list'; } catch (e) { return 'list'; }
+}
+
+var refresh = makeRefresher(function () {
+  return fetchHTML('/todos/fragment?filter=' + filter() + '&sort=' + sort()).then(function (html) {
+    swapRegions(html, function (name, current) {
+      // Keep the list while an item is being edited; refresh it after.
+      if (name === 'main' && current.querySelector('li.editing')) { deferredMain = true; return true; }
+      return false;
+    });
+  });
+});
+
+function change(method, path, body) {
+  return enqueue(function () { return api(method, path, body); })
+    .then(function () { refresh(); }, function (error) { showError(error); refresh(); });
+}
+
+function itemID(element) {
+  var li = element.closest('li[data-id]');
+  return li ? li.getAttribute('data-id') : null;
+}
+
+newTodo.addEventListener('keydown', function (event) {
+  if (event.key !== 'Enter' || event.isComposing) { return; }
+  var title = newTodo.value.trim();
+  if (!title) { return; }
+  newTodo.value = '';
+  var body = { title: title };
+  change('POST', '/api/todos', body);
+});
+
+document.addEventListener('change', function (event) {
+  var target = event.target;
+  if (target.classList.contains('toggle')) {
+    var id = itemID(target);
+    var li = target.closest('li');
+    if (li) { li.classList.toggle('completed', target.checked); }
+    if (id) { change('PATCH', '/api/todos/' + id, { completed: target.checked }); }
+  } else if (target.id === 'toggle-all') {
+    change('POST', '/api/todos/toggle-all', { completed: target.checked });
+  } else if (target.id === 'smart-order') {
+    try {
+      window.localStorage.setItem('rewind.sort', target.checked ? 'smart' : 'list');
+    } catch (e) {
+      // Storage is off (a private window): smart order cannot be remembered.
+    }
+    refresh();
+  }
+});
+
+document.addEventListener('click', function (event) {
+  var target = event.target;
+  if (target.classList.contains('destroy')) {
+    var id = itemID(target);
+    var li = target.closest('li');
+    if (li) { li.hidden = true; }
+    if (id) { change('DELETE', '/api/todos/' + id); }
+  } else if (target.classList.contains('clear-completed')) {
+    document.querySelectorAll('.todo-list li.completed').forEach(function (done) { done.hidden = true; });
+    change('POST', '/api/todos/clear-completed');
+  }
+});
+
+// Editing: double-click a label; Enter or blur saves the trimmed
+// title, an empty one deletes, Escape cancels.
+document.addEventListener('dblclick', function (event) {
+  var label = event.target.closest('.todo-list li .view label');
+  if (!label) { return; }
+  startEditing(label.closest('li'));
+});
+
+function startEditing(li) {
+  var input = li.querySelector('.edit');
+  if (!input) { return; }
+  document.querySelectorAll('.todo-list li.editing').forEach(function (other) { if (other !== li) { other.classList.remove('editing'); } });
+  li.classList.add('editing');
+  input.value = li.querySelector('.view label').textContent;
+  input.removeAttribute('data-cancelled');
+  input.focus();
+  input.setSelectionRange(input.value.length, input.value.length);
+}
+
+function finishEditing(input, save) {
+  var li = input.closest('li');
+  if (!li || !li.classList.contains('editing')) { return; }
+  var label = li.querySelector('.view label');
+  var id = li.getAttribute('data-id');
+  li.classList.remove('editing');
+  if (save) {
+    var title = input.value.trim();
+    if (!title) {
+      li.hidden = true;
+      change('DELETE', '/api/todos/' + id);
+    } else if (title !== label.textContent) {
+      label.textContent = title;
+      change('PATCH', '/api/todos/' + id, { title: title });
+    }
+  }
+  if (deferredMain) { deferredMain = false; refresh(); }
+}
+
+document.addEventListener('keydown', function (event) {
+  var input = event.target;
+  if (!input.classList || !input.classList.contains('edit')) { return; }
+  if (event.key === 'Enter' && !event.isComposing) {
+    event.preventDefault();
+    finishEditing(input, true);
+  } else if (event.key === 'Escape') {
+    event.preventDefault();
+    input.setAttribute('data-cancelled', 'yes');
+    finishEditing(input, false);
+  }
+});
+
+document.addEventListener('focusout', function (event) {
+  var input = event.target;
+  if (!input.classList || !input.classList.contains('edit')) { return; }
+  var cancelled = input.getAttribute('data-cancelled') === 'yes';
+  input.removeAttribute('data-cancelled');
+  finishEditing(input, !cancelled);
+});
+
+window.addEventListener('hashchange', function () { refresh(); });
+setUpHistory(function () { refresh(); });
+setUpModals(function () { refresh(); });
+listenForChanges(refresh);
+if (filter() !== 'all' || sort() !== 'list') { refresh(); }
+newTodo.focus();
