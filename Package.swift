@@ -89,7 +89,13 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "RewindCLITests", dependencies: ["RewindCLI", "Todos", "TestSupport"]),
+        .testTarget(
+            name: "RewindCLITests",
+            dependencies: [
+                "RewindCLI", "Todos", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "WebAppTests",
             dependencies: [

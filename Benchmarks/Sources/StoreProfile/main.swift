@@ -11,10 +11,12 @@ import TodoStore
 //     StoreProfile open FILE          open the store and read its state once
 //     StoreProfile touch FILE         open it with its items on demand (as the
 //                                     CLI does) and read the history's position
+//     StoreProfile unchecked FILE     the same, then read every item (an open
+//                                     without SQLite's quick_check of every page)
 //     StoreProfile commits FILE COUNT add COUNT more items, one commit each
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: StoreProfile build FILE COUNT | open FILE | touch FILE | commits FILE COUNT\n".utf8))
+    FileHandle.standardError.write(Data("usage: StoreProfile build FILE COUNT | open FILE | touch FILE | unchecked FILE | commits FILE COUNT\n".utf8))
     exit(2)
 }
 
@@ -50,6 +52,10 @@ do {
         let opened = elapsed(since: start)
         let position = try store.history().position
         print("touch: opened in \(opened); at step \(position) of the history after \(elapsed(since: start))")
+    case ("unchecked", nil):
+        let store = try SQLiteStore(url: url, pollInterval: nil, items: .onDemand)
+        let items = try store.state().todos.count
+        print("unchecked: \(items) items in \(elapsed(since: start))")
     default:
         usage()
     }

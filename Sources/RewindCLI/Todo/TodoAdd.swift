@@ -6,6 +6,7 @@ extension RewindCommand.Todo {
     /// `rewind todo add`: creates an item and prints it with its short reference.
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add an item.",
             discussion: """
                 The words of the title may be given unquoted. Prints the new item's short \

@@ -6,6 +6,7 @@ extension RewindCommand.Todo {
     /// `rewind todo done`: marks items as done, as one undo step.
     struct Done: ItemStateCommand {
         static let configuration = CommandConfiguration(
+            commandName: "done",
             abstract: "Mark items as done.",
             discussion: """
                 Several items make one undo step. Items already done are left as they are.
@@ -25,6 +26,7 @@ extension RewindCommand.Todo {
     /// `rewind todo undone`: marks items as not done, as one undo step.
     struct Undone: ItemStateCommand {
         static let configuration = CommandConfiguration(
+            commandName: "undone",
             abstract: "Mark items as not done.",
             discussion: """
                 Several items make one undo step. Items not done are left as they are.

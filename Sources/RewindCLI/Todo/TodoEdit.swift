@@ -6,6 +6,7 @@ extension RewindCommand.Todo {
     /// `rewind todo edit`: changes fields of one item as one undo step.
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change an item's title, details, due date or location.",
             discussion: """
                 All the changes given make one undo step.

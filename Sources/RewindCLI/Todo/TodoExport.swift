@@ -7,6 +7,7 @@ extension RewindCommand.Todo {
     /// `rewind todo export`: the whole list as the documented JSON document.
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write every item as JSON, to a file or standard output.",
             discussion: """
                 The document is the to-do JSON format (docs/json-format.md): \
@@ -53,6 +54,7 @@ extension RewindCommand.Todo {
     /// or merges them in, as one undo step.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Read items from a JSON document (as export writes), as one undo step.",
             discussion: """
                 By default the document's items replace the whole list; with --merge, items \

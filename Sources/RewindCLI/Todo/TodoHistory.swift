@@ -7,6 +7,7 @@ extension RewindCommand.Todo {
     /// `rewind todo history`: the undo history, and jumps within it.
     struct History: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "history",
             abstract: "Show the undo history, or jump to a step of it.",
             discussion: """
                 Examples:
@@ -113,6 +114,7 @@ extension RewindCommand.Todo.History {
     /// `rewind todo history jump N`: moves to step N in one go.
     struct Jump: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "jump",
             abstract: "Move to step N of the history: undo or redo every step in between, as one move.",
             discussion: """
                 N is a number `rewind todo history` shows; 0 is the start, before every step. \

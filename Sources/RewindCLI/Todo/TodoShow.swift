@@ -6,6 +6,7 @@ extension RewindCommand.Todo {
     /// `rewind todo show`: every field of one item.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show every field of an item.",
             discussion: """
                 Examples:

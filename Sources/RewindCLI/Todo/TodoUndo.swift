@@ -6,6 +6,7 @@ extension RewindCommand.Todo {
     /// `rewind todo undo`: reverts the newest steps, even those of an earlier run.
     struct Undo: HistoryMoveCommand {
         static let configuration = CommandConfiguration(
+            commandName: "undo",
             abstract: "Undo the last change, or the last N changes.",
             discussion: """
                 Prints the name of each step it undid ("Undid: Delete “Buy milk”"). The history \
@@ -27,6 +28,7 @@ extension RewindCommand.Todo {
     /// `rewind todo redo`: repeats the newest undone steps.
     struct Redo: HistoryMoveCommand {
         static let configuration = CommandConfiguration(
+            commandName: "redo",
             abstract: "Redo the last undone change, or the last N.",
             discussion: """
                 Prints the name of each step it redid. A new change after an undo clears what \
