@@ -107,4 +107,23 @@ struct HistoryTreeTests {
         }
         #expect(made.count > 50)
     }
+
+    /// The tree is kept between operations (every page draws it) and read
+    /// again after any of them: a change, an undo, another process's change.
+    @Test func theTreeKeptForThePagesFollowsEveryOperation() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+        try await store.change(.add(try fixture.item("A")))
+        #expect(try await store.historyTree().steps.map(\.name) == ["Add “A”"])
+        try await store.change(.add(try fixture.item("B")))
+        #expect(try await store.historyTree().steps.map(\.name) == ["Add “A”", "Add “B”"])
+        try await store.undo()
+        #expect(try await store.historyTree().steps.map(\.branch) == [.done, .undone])
+        let other = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+        try await other.change(.add(try fixture.item("C")))
+        // This store sees it at its next operation, as it sees the items.
+        try await store.change(.add(try fixture.item("D")))
+        #expect(try await store.historyTree().steps.map(\.name) == ["Add “A”", "Add “B”", "Add “C”", "Add “D”"])
+        #expect(try await store.historyTree().steps.map(\.branch) == [.done, .abandoned, .done, .done])
+    }
 }

@@ -139,7 +139,8 @@ extension SQLiteStore {
             try database.queue.inTransaction(.immediate) { db in
                 try catchUp(db)
                 stale = memory.withLock { loaded in
-                    batch.reduce(false) { stale, pending in pending.run(db, &loaded) || stale }
+                    loaded.tree = nil
+                    return batch.reduce(false) { stale, pending in pending.run(db, &loaded) || stale }
                 }
                 return .commit
             }

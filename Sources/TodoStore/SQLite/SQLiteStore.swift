@@ -57,6 +57,9 @@ public final class SQLiteStore: Sendable {
         /// The steps shown, once asked for; kept up to date by this store's
         /// own operations and dropped when another process changed the file.
         var shown: ShownHistory?
+        /// The history tree, once asked for, until the next operation
+        /// (the page draws it at every request; reading it scans the log).
+        var tree: HistoryTree?
     }
 
     /// Where the items are while the store is open.
@@ -286,8 +289,14 @@ public final class SQLiteStore: Sendable {
     ///
     /// - Complexity: O(*r*) for *r* rows of the log; no change is decoded.
     public func historyTree() throws -> HistoryTree {
-        try TodoDatabase.readingSaved(path: database.url.path) {
-            try database.queue.read { db in try log.tree(try log.head(db), db) }
+        if let tree = memory.withLock({ $0.tree }) { return tree }
+        return try TodoDatabase.readingSaved(path: database.url.path) {
+            try database.queue.read { db in
+                let head = try log.head(db)
+                let tree = try log.tree(head, db)
+                memory.withLock { loaded in if loaded.head == head { loaded.tree = tree } }
+                return tree
+            }
         }
     }
 
@@ -488,6 +497,7 @@ public final class SQLiteStore: Sendable {
             try database.queue.inTransaction(.immediate) { db in
                 try catchUp(db)
                 result = try memory.withLock { loaded in
+                    loaded.tree = nil
                     let start = loaded.head
                     do {
                         return try body(db, &loaded)
