@@ -4,6 +4,8 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import OpenAPIHummingbird
+import OpenAPIRuntime
 import ServiceLifecycle
 import Todos
 
@@ -71,15 +73,27 @@ extension WebApp {
         return router
     }
 
-    /// Adds the routes of every controller to `router`.
+    /// Adds the routes of every controller to `router`: the JSON API's
+    /// from the code generated from openapi.yaml, the others by hand.
     private func addRoutes(to router: Router<BasicRequestContext>) {
         PageController(service: todos, csrfToken: csrfToken).addRoutes(to: router)
-        TodoAPIController(service: todos, maxBodySize: configuration.maxBodySize).addRoutes(to: router)
-        CalculatorController(sessions: calculators, csrfToken: csrfToken, maxBodySize: configuration.maxBodySize)
-            .addRoutes(to: router)
+        CalculatorController(sessions: calculators, csrfToken: csrfToken).addRoutes(to: router)
         EventsController(broadcaster: broadcaster).addRoutes(to: router)
         OpenAPIDocument.addRoutes(to: router)
         assets.addRoutes(to: router)
+        // Registering throws only when the server URL (the default, `/`) is
+        // not a URL; no request reaches this.
+        do {
+            try APIHandler(todos: todos, calculators: calculators, csrfToken: csrfToken).registerHandlers(
+                on: router,
+                configuration: .rewind,
+                middlewares: [
+                    RequestBodyMiddleware(limit: configuration.maxBodySize), ListQueryMiddleware(), CalculatorCookieMiddleware(),
+                ]
+            )
+        } catch {
+            preconditionFailure("the generated API's routes do not register: \(error)")
+        }
     }
 
     /// The application: the router, the broadcaster as a service, and the

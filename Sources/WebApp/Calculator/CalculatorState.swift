@@ -1,10 +1,10 @@
 import Calculator
 import Rewind
 
-/// What `GET /api/calculator` and every calculator action answer: the
-/// domain's snapshot (display, value, error, canUndo, canRedo, tape), plus
-/// the Undo and Redo titles and the keypad.
-struct CalculatorState: Encodable, Sendable {
+/// What the calculator page shows and the API answers (as the `Calculator`
+/// schema): the domain's snapshot (display, value, error, canUndo, canRedo,
+/// tape), plus the Undo and Redo titles and the keypad.
+struct CalculatorState: Sendable {
     /// What the calculator domain shows.
     var snapshot: CalculatorSnapshot
     /// "Undo Press +", or "Undo".
@@ -26,20 +26,5 @@ struct CalculatorState: Encodable, Sendable {
         labels = session.configuration.labels
         columnCount = session.configuration.columnCount
         droppedSteps = session.droppedStepCount
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case undoTitle, redoTitle, labels, columnCount, droppedSteps
-    }
-
-    /// The snapshot's fields and ours, in one object.
-    func encode(to encoder: any Encoder) throws {
-        try snapshot.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(undoTitle, forKey: .undoTitle)
-        try container.encode(redoTitle, forKey: .redoTitle)
-        try container.encode(labels, forKey: .labels)
-        try container.encode(columnCount, forKey: .columnCount)
-        try container.encode(droppedSteps, forKey: .droppedSteps)
     }
 }

@@ -23,20 +23,17 @@ struct PageController {
             return await Responses.html { view.regions }
         }
         router.get("/todos/items/{id}") { _, context in
-            let id = try TodoAPIController.id(context)
+            let id = try Query.itemID(context)
             let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken)
             return Responses.html(page.render())
         }
         router.get("/todos/items/{id}/fragment") { _, context in
-            let id = try TodoAPIController.id(context)
+            let id = try Query.itemID(context)
             let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken)
             return Responses.html(HTML { html in
                 page.regions(into: &html)
                 HistoryPanel(tree: page.tree).render(into: &html)
             })
-        }
-        router.get("/api/csrf") { _, _ in
-            try Responses.json(["token": csrfToken, "header": RequestGuardMiddleware<BasicRequestContext>.csrfHeaderName])
         }
     }
 }

@@ -3,25 +3,6 @@ import Hummingbird
 
 /// Builders of the answers the controllers send.
 enum Responses {
-    /// A JSON answer with `value` encoded.
-    ///
-    /// - Throws: An `EncodingError`, which the error middleware turns into a
-    ///   500 without details (our own types always encode).
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(JSONDates.string(from: date))
-        }
-        let data = try encoder.encode(value)
-        return Response(
-            status: status,
-            headers: [.contentType: "application/json; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data))
-        )
-    }
-
     /// An HTML page or fragment, sent from the buffer it was written into.
     static func html(_ html: HTML, status: HTTPResponse.Status = .ok) -> Response {
         Response(

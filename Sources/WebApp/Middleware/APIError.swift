@@ -31,9 +31,3 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 422: the body is well formed but a field's value is not allowed.
     static func invalidField(_ message: String) -> APIError { APIError(.unprocessableContent, message) }
 }
-
-/// The body of every error answer.
-struct ErrorBody: Codable, Sendable {
-    /// What was wrong.
-    var error: String
-}

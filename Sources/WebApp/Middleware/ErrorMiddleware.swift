@@ -3,12 +3,15 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import OpenAPIRuntime
 import Todos
 
 /// Turns every error thrown below it into a JSON answer `{"error": "…"}`:
 /// ``APIError`` and Hummingbird's errors keep their status, a failure of the
 /// to-do domain gets the status that names it, a body that does
-/// not decode is a 400 that says where, a request whose client went away
+/// not decode is a 400 that says where (a 422 when the domain refuses a
+/// well-formed value), the generated API's own errors keep their 4xx
+/// status and say what was wrong, a request whose client went away
 /// while sending it is logged as a client abort, and anything unexpected is a
 /// 500 whose details go to the log, never to the client.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -35,6 +38,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The status and message that answer `error`.
     static func describe(_ error: any Error, request: Request) -> (HTTPResponse.Status, String) {
         switch error {
+        case let error as ServerError:
+            return describe(error, request: request)
         case let error as APIError:
             return (error.status, error.message)
         case let failure as TodoFailure:
@@ -47,7 +52,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case _ where isClientAbort(error):
             return (.badRequest, "the connection closed before the request body was complete")
         case let error as DecodingError:
-            return (.badRequest, JSONBody.describe(error))
+            return describe(error, allowedFields: nil)
         case let error as any HTTPResponseError:
             return (error.status, Self.defaultMessage(for: error.status, request: request))
         default:
@@ -55,11 +60,47 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+    /// The status and message for an error of the generated API: its
+    /// cause's when that is one of ours or a body that does not decode, else
+    /// the runtime's own 4xx with its description (a query parameter that
+    /// is not one of the allowed values, a missing header), or a 500.
+    private static func describe(_ error: ServerError, request: Request) -> (HTTPResponse.Status, String) {
+        switch error.underlyingError {
+        case let decoding as DecodingError:
+            return describe(decoding, allowedFields: OpenAPIDocument.shipped?.bodyFields[error.operationID])
+        case is APIError, is TodoFailure, is HTTPError, is NIOTooManyBytesError:
+            return describe(error.underlyingError, request: request)
+        case let underlying where isClientAbort(underlying):
+            return describe(underlying, request: request)
+        default:
+            guard (400..<500).contains(error.httpStatus.code) else { return (.internalServerError, "internal error") }
+            return (error.httpStatus, error.causeDescription)
+        }
+    }
+
+    /// A body or parameter that does not decode: 400 that says where, or 422
+    /// when the domain refuses a well-formed value (a span that ends before
+    /// it starts, a date past the year 9999).
+    private static func describe(_ error: DecodingError, allowedFields: [String]?) -> (HTTPResponse.Status, String) {
+        if case .dataCorrupted(let context) = error {
+            if context.underlyingError is TodoError {
+                return (.unprocessableContent, JSONBody.describe(error))
+            }
+            // The generated types' word for a field that the schema does not have.
+            if context.debugDescription.hasPrefix("Additional properties are disabled"), let field = context.codingPath.last {
+                let allowed = allowedFields.map { "; the allowed fields are \($0.joined(separator: ", "))" } ?? ""
+                return (.badRequest, "invalid field “\(field.stringValue)”: unknown field\(allowed)")
+            }
+        }
+        return (.badRequest, JSONBody.describe(error))
+    }
+
     /// Whether `error` says that the client closed the connection (or sent
     /// a request that ends early) while its request was being read: the
     /// client's doing, not the server's.
     static func isClientAbort(_ error: any Error) -> Bool {
         switch error {
+        case let error as ServerError: isClientAbort(error.underlyingError)
         case is HTTPParserError: true
         case let error as ChannelError: [.eof, .ioOnClosedChannel, .inputClosed, .alreadyClosed].contains(error)
         case let error as IOError: [ECONNRESET, EPIPE].contains(error.errnoCode)
@@ -83,7 +124,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         headers[.cacheControl] = "no-store"
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        let body = (try? encoder.encode(ErrorBody(error: message))) ?? Data(#"{"error":"error"}"#.utf8)
+        let body = (try? encoder.encode(Components.Schemas._Error(error: message))) ?? Data(#"{"error":"error"}"#.utf8)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

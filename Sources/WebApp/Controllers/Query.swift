@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import Todos
+
+/// The parameters of the to-do pages: `?filter=`, `?sort=` and the `{id}` of
+/// the path.
+enum Query {
+    /// The item id `text` names.
+    ///
+    /// - Throws: ``APIError`` 400 when it is not a UUID.
+    static func itemID(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else {
+            throw APIError.badRequest("“\(text)” is not an item id; ids are UUIDs such as 0B7E4C1A-0000-4000-8000-000000000000")
+        }
+        return id
+    }
+
+    /// The `{id}` of the path.
+    ///
+    /// - Throws: ``APIError`` 400 when it is not a UUID.
+    static func itemID(_ context: some RequestContext) throws -> UUID {
+        try itemID(context.parameters.get("id") ?? "")
+    }
+
+    /// `?filter=all|active|completed|overdue`, `all` by default.
+    static func filter(_ request: Request) throws -> TodoFilter {
+        try filter(request.uri.queryParameters)
+    }
+
+    /// `filter=all|active|completed|overdue` of `parameters`, `all` by default.
+    static func filter(_ parameters: FlatDictionary<Substring, Substring>) throws -> TodoFilter {
+        guard let text = parameters.get("filter"), !text.isEmpty else { return .all }
+        guard let filter = TodoFilter(rawValue: text) else {
+            throw APIError.badRequest(
+                "invalid query parameter “filter”: “\(text)” is not one of \(TodoFilter.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        return filter
+    }
+
+    /// `?sort=list|smart` (or `order=`), `list` by default.
+    static func sort(_ request: Request) throws -> TodoSort {
+        try sort(request.uri.queryParameters)
+    }
+
+    /// `sort=list|smart` (or `order=`) of `parameters`, `list` by default.
+    static func sort(_ parameters: FlatDictionary<Substring, Substring>) throws -> TodoSort {
+        guard let text = parameters.get("sort") ?? parameters.get("order"), !text.isEmpty else { return .list }
+        guard let sort = TodoSort(rawValue: text) else {
+            throw APIError.badRequest(
+                "invalid query parameter “sort”: “\(text)” is not one of \(TodoSort.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        return sort
+    }
+}

@@ -1,0 +1,89 @@
+import Calculator
+
+/// `/api/calculator…`: each browser's calculator, found by the session
+/// cookie that ``CalculatorCookieMiddleware`` reads and sets.
+extension APIHandler {
+    func calculator(_ input: Operations.Calculator.Input) async throws -> Operations.Calculator.Output {
+        .ok(.init(body: .json(.init(await currentState()))))
+    }
+
+    func pressKeys(_ input: Operations.PressKeys.Input) async throws -> Operations.PressKeys.Output {
+        let body = switch input.body { case .json(let json): json }
+        // The generated type reads `null` as a field left out; here it is a wrong value.
+        if RequestBodyMiddleware.nullFields.contains("keys") {
+            throw APIError.badRequest("invalid field “keys”: expected an array, found null")
+        }
+        if RequestBodyMiddleware.nullFields.contains("key") {
+            throw APIError.badRequest("invalid field “key”: expected a string, found null")
+        }
+        let labels = (body.keys ?? []) + (body.key.map { [$0] } ?? [])
+        guard !labels.isEmpty else {
+            throw APIError.badRequest("missing field “keys”: give the labels to press, such as {\"keys\": [\"1\", \"+\"]}")
+        }
+        guard labels.count <= 1_000 else {
+            throw APIError.badRequest("too many keys in one request: at most 1000")
+        }
+        let state = try await change { session in
+            do {
+                try session.press(labels)
+            } catch let error as UnknownLabelError {
+                throw APIError.invalidField("invalid field “keys”: \(error.description)")
+            }
+        }
+        return .ok(.init(body: .json(.init(state))))
+    }
+
+    func calculatorUndo(_ input: Operations.CalculatorUndo.Input) async throws -> Operations.CalculatorUndo.Output {
+        let state = try await change { session in
+            guard session.undo() != nil else { throw APIError.conflict("nothing to undo") }
+        }
+        return .ok(.init(body: .json(.init(state))))
+    }
+
+    func calculatorRedo(_ input: Operations.CalculatorRedo.Input) async throws -> Operations.CalculatorRedo.Output {
+        let state = try await change { session in
+            guard session.redo() != nil else { throw APIError.conflict("nothing to redo") }
+        }
+        return .ok(.init(body: .json(.init(state))))
+    }
+
+    /// This browser's calculator as it is, or a new one showing 0 when the
+    /// browser has none yet: looking makes no session.
+    private func currentState() async -> CalculatorState {
+        if let id = CalculatorCookieMiddleware.session?.id, let calculator = await calculators.existing(id) {
+            return await calculator.update { CalculatorState($0) }.result
+        }
+        return CalculatorState(CalculatorSession(configuration: calculators.configuration))
+    }
+
+    /// Runs `change` on this browser's calculator, made when it has none
+    /// (the request has passed the CSRF and origin checks), and answers its
+    /// state; the middleware sets the cookie of a new session.
+    private func change(
+        _ change: @Sendable @escaping (inout CalculatorSession) throws -> Void
+    ) async throws -> CalculatorState {
+        guard let id = CalculatorCookieMiddleware.session?.id else {
+            throw APIError(.internalServerError, "no calculator session")
+        }
+        let calculator = await calculators.calculator(id)
+        let (state, steps) = try await calculator.update { session in
+            try change(&session)
+            return CalculatorState(session)
+        }
+        await calculators.account(id, steps: steps)
+        return state
+    }
+}
+
+extension Components.Schemas.Calculator {
+    /// The answer for `state`.
+    init(_ state: CalculatorState) {
+        let snapshot = state.snapshot
+        self.init(
+            display: snapshot.display, value: snapshot.value, error: snapshot.error,
+            canUndo: snapshot.canUndo, canRedo: snapshot.canRedo,
+            undoTitle: state.undoTitle, redoTitle: state.redoTitle, tape: snapshot.tape,
+            labels: state.labels, columnCount: state.columnCount, droppedSteps: state.droppedSteps
+        )
+    }
+}

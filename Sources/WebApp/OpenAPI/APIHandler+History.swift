@@ -1,0 +1,93 @@
+import Foundation
+import Todos
+
+/// `/api/history…`: undo, redo, jumps and the undo tree of the to-do list.
+extension APIHandler {
+    func history(_ input: Operations.History.Input) async throws -> Operations.History.Output {
+        .ok(.init(body: .json(.init(try await todos.history()))))
+    }
+
+    func historyTree(_ input: Operations.HistoryTree.Input) async throws -> Operations.HistoryTree.Output {
+        .ok(.init(body: .json(.init(try await todos.historyTree()))))
+    }
+
+    func undo(_ input: Operations.Undo.Input) async throws -> Operations.Undo.Output {
+        .ok(.init(body: .json(try await moved(.undo))))
+    }
+
+    func redo(_ input: Operations.Redo.Input) async throws -> Operations.Redo.Output {
+        .ok(.init(body: .json(try await moved(.redo))))
+    }
+
+    func jump(_ input: Operations.Jump.Input) async throws -> Operations.Jump.Output {
+        let body = switch input.body { case .json(let json): json }
+        // The generated type reads `null` as a field left out; here it is a wrong value.
+        for field in ["position", "step"] where RequestBodyMiddleware.nullFields.contains(field) {
+            throw APIError.badRequest("invalid field “\(field)”: expected a whole number, found null")
+        }
+        switch (body.position, body.step) {
+        case (let position?, nil): return .ok(.init(body: .json(try await moved(.jump(to: position)))))
+        case (nil, let step?): return .ok(.init(body: .json(try await moved(.jumpToStep(Int64(step))))))
+        case (.some, .some): throw APIError.badRequest("give either “position” or “step”, not both")
+        case (nil, nil):
+            throw APIError.badRequest("missing field: give “position” (of GET /api/history) or “step” (of GET /api/history/tree)")
+        }
+    }
+
+    /// Moves the history and answers with the step crossed and the history.
+    ///
+    /// - Throws: ``APIError`` 409 when there is nothing to undo or redo.
+    private func moved(_ request: HistoryNavigator.Request) async throws -> Components.Schemas.HistoryMove {
+        let outcome = try await todos.app.send(request)
+        let history = Components.Schemas.History(try await todos.history())
+        switch outcome {
+        case .undone(let name): return .init(undone: name, history: history)
+        case .redone(let name): return .init(redone: name, history: history)
+        case .jumped, .jumpedToStep: return .init(history: history)
+        case .nothingToUndo: throw APIError.conflict("nothing to undo")
+        case .nothingToRedo: throw APIError.conflict("nothing to redo")
+        }
+    }
+}
+
+extension Components.Schemas.History {
+    /// The steps, the position, and the Undo and Redo titles of `overview`.
+    init(_ overview: HistoryOverview) {
+        self.init(
+            steps: overview.steps.enumerated().map { index, step in
+                .init(name: step.name, date: step.date, position: index + 1, done: index < overview.position)
+            },
+            position: overview.position,
+            canUndo: overview.canUndo,
+            canRedo: overview.canRedo,
+            undoTitle: overview.undoTitle,
+            redoTitle: overview.redoTitle
+        )
+    }
+}
+
+extension Components.Schemas.HistoryTree {
+    /// Every step of `tree`, oldest first, and the current one.
+    init(_ tree: Todos.HistoryTree) {
+        self.init(
+            steps: tree.steps.map { step in
+                .init(
+                    number: Int(step.number), parent: Int(step.parent), name: step.name, date: step.date,
+                    branch: .init(step.branch)
+                )
+            },
+            current: Int(tree.current)
+        )
+    }
+}
+
+extension Components.Schemas.HistoryTree.StepsPayloadPayload.BranchPayload {
+    /// The word for `branch`.
+    init(_ branch: Todos.HistoryTree.Branch) {
+        switch branch {
+        case .done: self = .done
+        case .undone: self = .undone
+        case .abandoned: self = .abandoned
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Todos
+
+/// `/api/todos…`: the items.
+extension APIHandler {
+    func listTodos(_ input: Operations.ListTodos.Input) async throws -> Operations.ListTodos.Output {
+        let filter = input.query.filter.flatMap { TodoFilter(rawValue: $0.rawValue) } ?? .all
+        let sort = input.query.sort.flatMap { TodoSort(rawValue: $0.rawValue) } ?? .list
+        let (items, counts) = try await todos.list(filter, sortedBy: sort, now: todos.now())
+        let body = Components.Schemas.TodoList(
+            items: items,
+            counts: .init(total: counts.total, active: counts.active, completed: counts.completed, overdue: counts.overdue),
+            history: .init(try await todos.history())
+        )
+        return .ok(.init(body: .json(body)))
+    }
+
+    func addTodo(_ input: Operations.AddTodo.Input) async throws -> Operations.AddTodo.Output {
+        let body = switch input.body { case .json(let json): json }
+        let due = try dueDate(body.due, text: body.dueText, timeZone: body.timeZone)
+        let draft = TodoItem.Draft(
+            title: body.title, details: body.details ?? "", due: due ?? .unknown, location: body.location ?? .unknown
+        )
+        let item = try await todos.app.send(.create(draft, at: body.position))
+        return .created(.init(body: .json(item)))
+    }
+
+    func deleteAllTodos(_ input: Operations.DeleteAllTodos.Input) async throws -> Operations.DeleteAllTodos.Output {
+        let ids = try await todos.read { Array($0.todos.ids) }
+        guard !ids.isEmpty else { throw APIError.conflict("there are no items to delete") }
+        return .ok(.init(body: .json(.init(removed: try await todos.app.send(.removeItems(ids))))))
+    }
+
+    func toggleAll(_ input: Operations.ToggleAll.Input) async throws -> Operations.ToggleAll.Output {
+        let body = switch input.body { case .json(let json): json }
+        let items = try await todos.app.send(body.completed ? .finishAll : .unfinishAll)
+        return .ok(.init(body: .json(.init(items: items))))
+    }
+
+    func clearCompleted(_ input: Operations.ClearCompleted.Input) async throws -> Operations.ClearCompleted.Output {
+        .ok(.init(body: .json(.init(removed: try await todos.app.send(.clearFinished)))))
+    }
+
+    func getTodo(_ input: Operations.GetTodo.Input) async throws -> Operations.GetTodo.Output {
+        .ok(.init(body: .json(try await todos.item(Query.itemID(input.path.id)))))
+    }
+
+    func editTodo(_ input: Operations.EditTodo.Input) async throws -> Operations.EditTodo.Output {
+        let id = try Query.itemID(input.path.id)
+        let edit = switch input.body { case .json(let json): json }
+        let item = try await todos.item(id)
+        let changes = try changes(from: edit, nulls: RequestBodyMiddleware.nullFields, to: item)
+        guard !changes.isEmpty else { return .ok(.init(body: .json(item))) }
+        return .ok(.init(body: .json(try changed(await todos.app.send(.alter(id, changes)), id: id))))
+    }
+
+    func deleteTodo(_ input: Operations.DeleteTodo.Input) async throws -> Operations.DeleteTodo.Output {
+        let id = try Query.itemID(input.path.id)
+        return .ok(.init(body: .json(.init(removed: try await todos.app.send(.removeItems([id]))))))
+    }
+
+    func toggleItem(_ input: Operations.ToggleItem.Input) async throws -> Operations.ToggleItem.Output {
+        let id = try Query.itemID(input.path.id)
+        let item = try await todos.item(id)
+        let updated = try await todos.app.send(item.isFinished ? .unfinish([id]) : .finish([id]))
+        return .ok(.init(body: .json(try changed(updated, id: id))))
+    }
+
+    // MARK: Helpers
+
+    /// The due date a request asks for: `due` as JSON, or `dueText` read by
+    /// the domain's parser in the browser's `timeZone`; `nil` when neither.
+    private func dueDate(_ due: TodoDate?, text: String?, timeZone: String?) throws -> TodoDate? {
+        guard let text else { return due }
+        guard due == nil else {
+            throw APIError.invalidField("give either “due” or “dueText”, not both")
+        }
+        var zone = TimeZone.current
+        if let timeZone {
+            guard let named = TimeZone(identifier: timeZone) else {
+                throw APIError.invalidField("invalid field “timeZone”: “\(timeZone)” is not a time zone such as Europe/Berlin")
+            }
+            zone = named
+        }
+        do {
+            return try DueDateParser(now: todos.now(), timeZone: zone).parse(text)
+        } catch {
+            throw APIError.invalidField("invalid field “dueText”: \(error.description)")
+        }
+    }
+
+    /// The changes an edit asks for, leaving out fields that already have
+    /// the asked value, so that saving an unchanged form records no step.
+    /// `nulls` are the fields the body gave as `null`: `due` and `location`
+    /// are cleared by it, the others are left as they are.
+    private func changes(
+        from edit: Components.Schemas.ItemEdit, nulls: Set<String>, to item: TodoItem
+    ) throws -> [TodoItem.Change] {
+        var changes: [TodoItem.Change] = []
+        if let title = edit.title, title.trimmingCharacters(in: .whitespacesAndNewlines) != item.title {
+            changes.append(.title(to: title))
+        }
+        if let details = edit.details, details != item.details {
+            changes.append(.details(to: details))
+        }
+        let clearsDue = nulls.contains("due")
+        if edit.dueText != nil, edit.due != nil || clearsDue {
+            throw APIError.invalidField("give either “due” or “dueText”, not both")
+        }
+        if edit.dueText != nil || edit.due != nil || clearsDue {
+            let due = try dueDate(edit.due, text: edit.dueText, timeZone: edit.timeZone) ?? .unknown
+            if due != item.due { changes.append(.due(to: due)) }
+        }
+        if edit.location != nil || nulls.contains("location") {
+            let location = edit.location ?? .unknown
+            if location != item.location { changes.append(.location(to: location)) }
+        }
+        if let completed = edit.completed, completed != item.isFinished {
+            changes.append(completed ? .finish : .unfinish)
+        }
+        return changes
+    }
+
+    /// The item with `id` among the `updated` ones.
+    ///
+    /// - Throws: ``APIError`` 404 when it is not there: another request
+    ///   deleted it between the change and the answer.
+    private func changed(_ updated: [TodoItem], id: UUID) throws -> TodoItem {
+        guard let item = updated.first(where: { $0.id == id }) else {
+            throw APIError.notFound("There is no item with id \(id.uuidString).")
+        }
+        return item
+    }
+}

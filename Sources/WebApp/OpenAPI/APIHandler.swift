@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+import Todos
+
+/// The JSON API: implements the `APIProtocol` that swift-openapi-generator
+/// generates from `openapi.yaml`, whose types carry every request and answer.
+///
+/// A handler sends one request to the domain and answers with what the
+/// domain returned; what the request did wrong is thrown as an ``APIError``,
+/// which ``ErrorMiddleware`` answers with its status and `{"error": "…"}`.
+struct APIHandler: APIProtocol {
+    /// The to-do domain and its store.
+    let todos: TodoService
+    /// The calculators of the browsers.
+    let calculators: CalculatorSessions
+    /// The token that state-changing requests carry.
+    let csrfToken: String
+
+    func csrf(_ input: Operations.Csrf.Input) async throws -> Operations.Csrf.Output {
+        .ok(.init(body: .json(.init(token: csrfToken, header: RequestGuardMiddleware<BasicRequestContext>.csrfHeaderName))))
+    }
+}
+
+/// How the generated code reads and writes dates: ISO 8601 in UTC with
+/// milliseconds, as the domain's JSON format writes them; read with or
+/// without the milliseconds.
+struct APIDateTranscoder: DateTranscoder {
+    func encode(_ date: Date) throws -> String {
+        JSONDates.string(from: date)
+    }
+
+    func decode(_ string: String) throws -> Date {
+        if let date = try? Date(string, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
+        if let date = try? Date(string, strategy: Date.ISO8601FormatStyle()) {
+            return date
+        }
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "“\(string)” is not a date such as 2026-05-01T09:30:00.000Z")
+        )
+    }
+}
+
+extension OpenAPIRuntime.Configuration {
+    /// The runtime's settings for this API: dates as ``APIDateTranscoder``
+    /// writes them, compact JSON with sorted keys.
+    static var rewind: Self {
+        .init(dateTranscoder: APIDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
+    }
+}
