@@ -122,6 +122,9 @@ struct TodoAPITests {
 
         @Test(arguments: [
             (#"{"title": "#, "malformed JSON"),
+            // What was expected, not a bare word.
+            ("not json", "at byte 1: expected “null”"),
+            (#"{"title": 1.}"#, "expected a digit after the decimal point"),
             (#"{"titel": "x"}"#, "titel"),
             (#"{"details": "x"}"#, "title"),
             (#"{"title": 42}"#, "title"),

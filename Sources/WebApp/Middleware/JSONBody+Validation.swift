@@ -68,7 +68,7 @@ struct StrictJSONReader {
     }
 
     private mutating func readValue() throws(StrictJSONError) {
-        guard let byte = current else { throw StrictJSONError(reason: "a value, found the end of the body") }
+        guard let byte = current else { throw StrictJSONError(reason: "expected a value, found the end of the body") }
         switch byte {
         case UInt8(ascii: "{"): try readContainer(close: UInt8(ascii: "}"), isObject: true)
         case UInt8(ascii: "["): try readContainer(close: UInt8(ascii: "]"), isObject: false)
@@ -77,7 +77,7 @@ struct StrictJSONReader {
         case UInt8(ascii: "f"): try readLiteral("false")
         case UInt8(ascii: "n"): try readLiteral("null")
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try readNumber()
-        default: throw StrictJSONError(reason: "a value (object, array, string, number, true, false or null)")
+        default: throw StrictJSONError(reason: "expected a value (object, array, string, number, true, false or null)")
         }
     }
 
@@ -96,7 +96,7 @@ struct StrictJSONReader {
         while true {
             if isObject {
                 guard current == UInt8(ascii: "\"") else {
-                    throw StrictJSONError(reason: "a member name in double quotes (no trailing comma)")
+                    throw StrictJSONError(reason: "expected a member name in double quotes (no trailing comma)")
                 }
                 try readString()
                 skipWhitespace()
@@ -108,7 +108,7 @@ struct StrictJSONReader {
             if current == UInt8(ascii: ",") {
                 offset += 1
                 skipWhitespace()
-                if current == close { throw StrictJSONError(reason: "a value after “,” (trailing commas are not JSON)") }
+                if current == close { throw StrictJSONError(reason: "expected a value after “,” (trailing commas are not JSON)") }
                 continue
             }
             try expect(close, isObject ? "“,” or “}”" : "“,” or “]”")
@@ -133,12 +133,12 @@ struct StrictJSONReader {
                     offset += 1
                     for _ in 0..<4 {
                         guard let digit = current, Character(Unicode.Scalar(digit)).isHexDigit else {
-                            throw StrictJSONError(reason: "four hexadecimal digits after \\u")
+                            throw StrictJSONError(reason: "expected four hexadecimal digits after \\u")
                         }
                         offset += 1
                     }
                 default:
-                    throw StrictJSONError(reason: "an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX)")
+                    throw StrictJSONError(reason: "expected an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX)")
                 }
             case 0x00..<0x20:
                 offset -= 1
@@ -147,12 +147,12 @@ struct StrictJSONReader {
                 continue
             }
         }
-        throw StrictJSONError(reason: "a closing double quote")
+        throw StrictJSONError(reason: "expected a closing double quote")
     }
 
     private mutating func readLiteral(_ literal: String) throws(StrictJSONError) {
         for byte in literal.utf8 {
-            guard current == byte else { throw StrictJSONError(reason: "“\(literal)”") }
+            guard current == byte else { throw StrictJSONError(reason: "expected “\(literal)”") }
             offset += 1
         }
     }
@@ -177,7 +177,7 @@ struct StrictJSONReader {
 
     private mutating func readDigits(_ what: String) throws(StrictJSONError) {
         guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
-            throw StrictJSONError(reason: what)
+            throw StrictJSONError(reason: "expected \(what)")
         }
         while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { offset += 1 }
     }
