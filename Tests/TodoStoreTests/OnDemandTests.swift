@@ -139,6 +139,38 @@ struct OnDemandTests {
         #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos[id: milk.id]?.isFinished == false)
     }
 
+    @Test func aFilteredListingReadFromTheRowsIsTheListsOwn() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let writer = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+        var generator = SeededGenerator(seed: 5)
+        let now = fixture.clock.now()
+        for index in 0..<120 {
+            let offset = Double(Int.random(in: -5...5, using: &generator)) * 86_400
+            let due: TodoDate = Bool.random(using: &generator) ? .unknown : .date(now.addingTimeInterval(offset))
+            var item = try TodoItem(
+                id: UUID(), title: "Item \(index)", due: due, created: fixture.clock.now())
+            if Bool.random(using: &generator) { item = try item.alter([.finish], at: fixture.clock.now()) }
+            let position = Int.random(in: 0...index, using: &generator)
+            try await writer.change(.insert(item, at: position))
+        }
+        let list = try await writer.state().todos
+        let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
+        for state in [nil, TodoItem.State.unfinished, .finished] as [TodoItem.State?] {
+            for dueOnly in [false, true] {
+                let (items, counts) = try await rows.items(in: state, dueOnly: dueOnly, now: now)
+                let expected = list.items.filter { item in
+                    (state.map { item.state == $0 } ?? true) && (!dueOnly || item.due != .unknown)
+                }
+                #expect(items == expected, "state \(String(describing: state)), due only \(dueOnly)")
+                #expect(counts == list.counts(now: now))
+                let inMemory = try await writer.items(in: state, dueOnly: dueOnly, now: now)
+                #expect(inMemory.items == expected && inMemory.counts == counts)
+            }
+        }
+        #expect(list.counts(now: now).overdue > 0 && list.counts(now: now).completed > 0)
+        #expect(!rows.keepsListInMemory)
+    }
+
     @Test func damageIsFoundWhereItIsReadAndNothingIsWritten() async throws {
         let fixture = try StoreFixture(.sqlite)
         do {

@@ -133,10 +133,17 @@ struct ShortReferences {
     ///
     /// - Complexity: O(*n* log *n*), O(*n*) when ids rarely share 8 hex digits.
     init(list: TodoList) {
+        self.init(allIDs: list.ids)
+    }
+
+    /// Short references among `ids`, every id of the list.
+    ///
+    /// - Complexity: O(*n* log *n*), O(*n*) when ids rarely share 8 hex digits.
+    init(allIDs ids: some Collection<UUID>) {
         var firstByPrefix: [UInt32: UUID] = [:]
-        firstByPrefix.reserveCapacity(list.count)
+        firstByPrefix.reserveCapacity(ids.count)
         var groups: [UInt32: [UUID]] = [:]
-        for id in list.ids {
+        for id in ids {
             let prefix = Self.prefix(of: id)
             if let first = firstByPrefix.updateValue(id, forKey: prefix) {
                 groups[prefix, default: [first]].append(id)

@@ -72,14 +72,10 @@ extension RewindCommand.Todo {
         var json = false
 
         mutating func run() async throws {
-            let (filter, sort) = (filter, sort)
             try await reportingErrors {
                 let now = Date()
                 let session = try await TodoSession.open(options: options)
-                let (items, references, counts) = try await session.read { list in
-                    (list.items(filter.domainFilter, sortedBy: sort.domainSort, now: now),
-                     ShortReferences(list: list), list.counts(now: now))
-                }
+                let (items, references, counts) = try await listing(session, now: now)
                 // The list is shown even when its numbers cannot be kept (a full
                 // disk, a read-only data directory); then no number works until
                 // the next list, rather than the numbers of an older one.
@@ -105,6 +101,31 @@ extension RewindCommand.Todo {
                 lines.append(terminal.styled(footer(counts), .dim))
                 TodoTerminal.print(lines: lines)
             }
+        }
+
+        /// The items to show, their short references and the counts. Every
+        /// item is read for `--all`; for the other filters only the rows
+        /// that can be shown (by their state, and their due date for
+        /// `--overdue`), the ids, and the due dates of unfinished items for
+        /// the counts.
+        private func listing(
+            _ session: TodoSession, now: Date
+        ) async throws -> (items: [TodoItem], references: ShortReferences, counts: TodoCounts) {
+            let (filter, sort) = (filter.domainFilter, sort.domainSort)
+            let state: TodoItem.State
+            switch self.filter {
+            case .all:
+                return try await session.read { list in
+                    (list.items(filter, sortedBy: sort, now: now), ShortReferences(list: list), list.counts(now: now))
+                }
+            case .active, .overdue: state = .unfinished
+            case .completed: state = .finished
+            }
+            let (candidates, counts) = try await session.store.items(in: state, dueOnly: self.filter == .overdue, now: now)
+            // The list's own filter and order, over the rows that can pass it.
+            let items = try TodoList(items: candidates).items(filter, sortedBy: sort, now: now)
+            let references = try await session.store.searchIDs { index in ShortReferences(allIDs: try index.all()) }
+            return (items, references, counts)
         }
 
         private func emptyLine(_ counts: TodoCounts) -> String {

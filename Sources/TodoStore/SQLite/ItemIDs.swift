@@ -43,6 +43,13 @@ public struct ItemIDs {
         return texts.compactMap(ItemRecord.uuid)
     }
 
+    /// Every id, in order.
+    ///
+    /// - Complexity: O(*n*), from the index of ids alone.
+    public func all() throws -> [UUID] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT id FROM item ORDER BY id")).compactMap(ItemRecord.uuid)
+    }
+
     /// The ids just before and just after `id` in order (`id` itself left
     /// out, whether or not an item has it).
     ///

@@ -64,6 +64,46 @@ struct RowList {
         return found
     }
 
+    /// The items in `state` (every item when `nil`), in list order; with
+    /// `dueOnly`, only those with a due date.
+    ///
+    /// - Complexity: O(*k*) rows read for *k* items in `state`, by a scan of
+    ///   the rank index.
+    func items(in state: TodoItem.State?, dueOnly: Bool = false) throws -> [TodoItem] {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let state {
+            conditions.append("state = ?")
+            arguments += [state.rawValue]
+        }
+        if dueOnly { conditions.append("due IS NOT NULL") }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT \(ItemRecord.selection) FROM item \(filter) ORDER BY rank, id"), arguments: arguments)
+        var items: [TodoItem] = []
+        while let row = try rows.next() {
+            let record: ItemRecord
+            do {
+                record = try ItemRecord(row: row)
+            } catch {
+                throw StoreError.corrupt(path: path, detail: "an item has a missing or malformed field: \(error)")
+            }
+            items.append(try record.item(decoder: decoder, path: path))
+        }
+        return items
+    }
+
+    /// How many items there are of each kind at `now`: counted by SQLite,
+    /// with the due dates of the unfinished items that have one read to
+    /// find the overdue ones.
+    func counts(now: Date) throws -> TodoCounts {
+        let total = try count()
+        let completed = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM item WHERE state = ?"), arguments: [TodoItem.State.finished.rawValue]) ?? 0
+        let overdue = try items(in: .unfinished, dueOnly: true).count { $0.isOverdue(at: now) }
+        return TodoCounts(total: total, active: total - completed, completed: completed, overdue: overdue)
+    }
+
     /// Applies `changes` in order and returns the changes that revert them,
     /// newest first (as ``Reversible/apply(all:)`` does). The rows are
     /// written as it goes: when a change throws, the caller rolls back.

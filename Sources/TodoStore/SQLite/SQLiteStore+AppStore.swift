@@ -37,6 +37,14 @@ extension SQLiteStore: AppStore {
         try await onQueue { try self.items(withIDs: ids) }
     }
 
+    /// The items in `state` (every item when `nil`) in list order, and the
+    /// counts of the whole list at `now`; see ``items(in:dueOnly:now:)``.
+    public func items(
+        in state: TodoItem.State?, dueOnly: Bool = false, now: Date
+    ) async throws -> (items: [TodoItem], counts: TodoCounts) {
+        try await onQueue { try self.items(in: state, dueOnly: dueOnly, now: now) }
+    }
+
     /// The named steps and the current position.
     public func history() async throws -> HistoryOverview {
         try await onQueue { try self.history() }

@@ -194,6 +194,30 @@ public final class SQLiteStore: Sendable {
         }
     }
 
+    /// The items in `state` (every item when `nil`) in list order, and the
+    /// counts of the whole list at `now`: read from the rows in `state` (and
+    /// the due dates of unfinished items) when the list is not in memory.
+    /// With `dueOnly`, only the items with a due date.
+    public func items(
+        in state: TodoItem.State?, dueOnly: Bool = false, now: Date
+    ) throws -> (items: [TodoItem], counts: TodoCounts) {
+        let inMemory = memory.withLock { loaded in
+            loaded.list.map { list in
+                let items = list.state.todos.items.filter { item in
+                    (state.map { item.state == $0 } ?? true) && (!dueOnly || item.due != .unknown)
+                }
+                return (items, list.state.todos.counts(now: now))
+            }
+        }
+        if let inMemory { return inMemory }
+        return try TodoDatabase.readingSaved(path: database.url.path) {
+            try database.queue.read { db in
+                let rows = RowList(db, path: database.url.path)
+                return (try rows.items(in: state, dueOnly: dueOnly), try rows.counts(now: now))
+            }
+        }
+    }
+
     /// Reads the whole list and keeps it in memory from now on.
     private func loadList() throws {
         let path = database.url.path
