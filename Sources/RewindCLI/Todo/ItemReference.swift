@@ -151,15 +151,11 @@ struct ShortReferences {
         }
         for group in groups.values {
             // In sorted order, the id sharing the longest prefix with an id is
-            // one of its two neighbours: O(g log g) for a group of g ids.
-            let sorted = group.map { (id: $0, hex: Array(IDPrefix.hex($0, length: 32))) }.sorted { $0.hex.lexicographicallyPrecedes($1.hex) }
-            func shared(_ a: [Character], _ b: [Character]) -> Int {
-                zip(a, b).prefix { $0 == $1 }.count
-            }
-            for (index, entry) in sorted.enumerated() {
-                let before = index > 0 ? shared(entry.hex, sorted[index - 1].hex) : 0
-                let after = index + 1 < sorted.count ? shared(entry.hex, sorted[index + 1].hex) : 0
-                longer[entry.id] = String(entry.hex.prefix(max(before, after) + 1))
+            // one of its two neighbours: O(g log g) for a group of g ids. (The
+            // canonical text sorts as the hex digits do.)
+            let sorted = group.sorted { $0.uuidString < $1.uuidString }
+            for (index, id) in sorted.enumerated() {
+                lengthen(id, before: index > 0 ? sorted[index - 1] : nil, after: index + 1 < sorted.count ? sorted[index + 1] : nil)
             }
         }
     }
@@ -172,9 +168,15 @@ struct ShortReferences {
     init(ids: [UUID], neighbours: (UUID) throws -> (before: UUID?, after: UUID?)) rethrows {
         for id in ids {
             let (before, after) = try neighbours(id)
-            let shared = [before, after].compactMap { $0.map { Self.sharedDigits(id, $0) } }.max() ?? 0
-            if shared >= Self.length { longer[id] = IDPrefix.hex(id, length: shared + 1) }
+            lengthen(id, before: before, after: after)
         }
+    }
+
+    /// Gives `id` one more digit than it shares with the nearer of its
+    /// neighbours in order, where that is more than ``length``.
+    private mutating func lengthen(_ id: UUID, before: UUID?, after: UUID?) {
+        let shared = [before, after].compactMap { $0.map { Self.sharedDigits(id, $0) } }.max() ?? 0
+        if shared >= Self.length { longer[id] = IDPrefix.hex(id, length: shared + 1) }
     }
 
     /// How many hex digits two ids share at their start.

@@ -81,15 +81,7 @@ struct RowList {
         let rows = try Row.fetchCursor(
             db.cachedStatement(sql: "SELECT \(ItemRecord.selection) FROM item \(filter) ORDER BY rank, id"), arguments: arguments)
         var items: [TodoItem] = []
-        while let row = try rows.next() {
-            let record: ItemRecord
-            do {
-                record = try ItemRecord(row: row)
-            } catch {
-                throw StoreError.corrupt(path: path, detail: "an item has a missing or malformed field: \(error)")
-            }
-            items.append(try record.item(decoder: decoder, path: path))
-        }
+        while let row = try rows.next() { items.append(try record(row).item(decoder: decoder, path: path)) }
         return items
     }
 
@@ -246,13 +238,20 @@ struct RowList {
     func row(_ id: UUID) throws -> (item: TodoItem, rank: Double)? {
         let statement = try db.cachedStatement(sql: "SELECT \(ItemRecord.selection) FROM item WHERE id = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id.uuidString]) else { return nil }
-        let record: ItemRecord
-        do {
-            record = try ItemRecord(row: row)
-        } catch {
-            throw StoreError.corrupt(path: path, detail: "item \(id.uuidString) has a missing or malformed field: \(error)")
-        }
+        let record = try record(row)
         return (try record.item(decoder: decoder, path: path), record.rank)
+    }
+
+    /// The record `row` holds.
+    ///
+    /// - Throws: ``StoreError/corrupt(path:detail:)`` naming the item.
+    private func record(_ row: Row) throws -> ItemRecord {
+        do {
+            return try ItemRecord(row: row)
+        } catch {
+            let id = (try? row.decode(String?.self, atIndex: 0)) ?? nil
+            throw StoreError.corrupt(path: path, detail: "item \(id ?? "?") has a missing or malformed field: \(error)")
+        }
     }
 
     /// The number of items.
