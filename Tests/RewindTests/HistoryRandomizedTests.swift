@@ -2,7 +2,7 @@ import Testing
 import Rewind
 import TestSupport
 
-/// The seed's approach, kept naively as the reference: a full snapshot of the
+/// The plain approach, kept naively as the reference: a full snapshot of the
 /// model per step.
 private struct SnapshotHistory {
     var snapshots: [[Int]]

@@ -23,7 +23,8 @@ final class Inbox: @unchecked Sendable {
     }
 }
 
-/// The seed's app-domain specifications, plus the extensions.
+/// The app domain's specifications: add, update, remove, list, undo and redo,
+/// then toggle all, clear completed and move.
 @Suite("ItemsApp")
 struct AppDomainSpecs {
     let clock = TestClock()
@@ -100,7 +101,7 @@ struct AppDomainSpecs {
         try await app.send(.add(i0))
         let stranger = try Fixtures.item("new item", 102)
         _ = try? await app.send(.update(stranger))
-        await #expect(throws: TodoFailure.notFound([stranger.id])) { try await app.send(.alter(stranger.id, [.finish])) }
+        await #expect(throws: TodoFailure.notFound([stranger.id])) { try await app.send(.alter(stranger.id, [.complete])) }
         #expect(try await !items.map(\.title).contains("new item"))
         #expect(try await items.count == 1)
     }
@@ -114,16 +115,16 @@ struct AppDomainSpecs {
         #expect(try await items.count == 1)
     }
 
-    @Test("alter stamps the clock; finish several is one step") func alterAndFinish() async throws {
+    @Test("alter stamps the clock; completing several is one step") func alterAndComplete() async throws {
         try await app.send(.add(i0))
         try await app.send(.add(i1))
         clock.advance()
         try await app.send(.alter(i0.id, [.details(to: "loud")]))
         #expect(try await items.first?.changed == clock.date)
-        let updated = try await app.send(.finish([i0.id, i1.id]))
+        let updated = try await app.send(.complete([i0.id, i1.id]))
         #expect(await store.history().undoActionName == "Complete 2 items")
         #expect(Set(updated.map(\.id)) == [i0.id, i1.id])
-        #expect(updated.allSatisfy { $0.isFinished })
+        #expect(updated.allSatisfy { $0.isCompleted })
     }
 
     @Test("toggle all, clear completed, move, and undo/redo through the app domain") func extensions() async throws {
@@ -131,16 +132,16 @@ struct AppDomainSpecs {
         for item in [i0, i1, i2] { try await app.send(.add(item)) }
         try await app.send(.move(i2.id, to: 0))
         #expect(try await items.map(\.id) == [i2.id, i0.id, i1.id])
-        try await app.send(.finish([i0.id]))
-        try await app.send(.clearFinished)
+        try await app.send(.complete([i0.id]))
+        try await app.send(.removeCompleted)
         #expect(try await items.map(\.id) == [i2.id, i1.id])
         #expect(await store.history().undoActionName == "Clear 1 completed item")
         #expect(try await app.send(.undo) == .undone(name: "Clear 1 completed item"))
         #expect(try await items.map(\.id) == [i2.id, i0.id, i1.id])
-        try await app.send(.finishAll)
-        #expect(try await items.allSatisfy { $0.isFinished })
-        try await app.send(.unfinishAll)
-        #expect(try await !items.contains { $0.isFinished })
+        try await app.send(.completeAll)
+        #expect(try await items.allSatisfy { $0.isCompleted })
+        try await app.send(.reopenAll)
+        #expect(try await !items.contains { $0.isCompleted })
         try await app.send(.jump(to: 0))
         #expect(try await items.isEmpty)
         #expect(try await app.send(.undo) == .nothingToUndo)

@@ -103,12 +103,12 @@ struct QuerySpecs {
         let past = now.addingTimeInterval(-3600)
         return try TodoList(items: [
             try TodoItem(id: Fixtures.id(1), title: "overdue", due: .date(past), created: past),
-            try TodoItem(id: Fixtures.id(2), title: "done late", state: .finished, due: .date(past), created: past,
+            try TodoItem(id: Fixtures.id(2), title: "done late", state: .completed, due: .date(past), created: past,
                          changed: now),
             try TodoItem(id: Fixtures.id(3), title: "future", due: .date(now.addingTimeInterval(60)), created: past,
                          changed: now),
             try TodoItem(id: Fixtures.id(4), title: "open end", due: .timeSpan(.start(.from(past), .unknown)), created: past),
-            try TodoItem(id: Fixtures.id(5), title: "done", state: .finished, created: past, changed: past),
+            try TodoItem(id: Fixtures.id(5), title: "done", state: .completed, created: past, changed: past),
         ])
     }
 
@@ -122,7 +122,7 @@ struct QuerySpecs {
         #expect(titles(.overdue) == ["overdue"])
     }
 
-    @Test("smart order: unfinished first, then most recently changed")
+    @Test("smart order: active first, then most recently changed")
     func smart() throws {
         let titles = try Self.list().items(sortedBy: .smart, now: Self.now).map(\.title)
         #expect(titles == ["future", "overdue", "open end", "done late", "done"])

@@ -10,7 +10,7 @@ struct JSONSpecs {
         let items = [
             try TodoItem(id: Fixtures.id(1), title: "Buy milk", created: start),
             try TodoItem(
-                id: Fixtures.id(2), title: "Dentist", details: "Bring the card\nsecond line", state: .finished,
+                id: Fixtures.id(2), title: "Dentist", details: "Bring the card\nsecond line", state: .completed,
                 due: .timeSpan(.start(.from(start), .to(start.addingTimeInterval(3600)))),
                 location: .address(.init(street: "1 Main St", city: "Springfield", zipCode: "12345", country: "US")),
                 created: start, changed: start.addingTimeInterval(5)
@@ -37,18 +37,18 @@ struct JSONSpecs {
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains(#""created":"2026-06-01T10:00:00.000Z""#))
         #expect(text.contains(#""format":"rewind-todos""#))
-        #expect(text.contains(#""version":1"#))
+        #expect(text.contains(#""version":2"#))
         #expect(text.contains(#""due":{"kind":"unknown"}"#))
-        #expect(text.contains(#""state":"unfinished""#))
+        #expect(text.contains(#""state":"active""#))
     }
 
     @Test("changes and history steps round-trip")
     func changes() throws {
         let state = try Self.richState()
         let history = History(state, now: { Fixtures.start.addingTimeInterval(0.0004) })
-        try history.perform(.todos(.removeFinished))
-        try history.perform(.update(Fixtures.id(1), [.title(to: "x"), .due(to: .date(Fixtures.start)), .finish], at: Fixtures.start))
-        try history.perform(.todos(.finishAll(at: Fixtures.start)))
+        try history.perform(.todos(.removeCompleted))
+        try history.perform(.update(Fixtures.id(1), [.title(to: "x"), .due(to: .date(Fixtures.start)), .complete], at: Fixtures.start))
+        try history.perform(.todos(.completeAll(at: Fixtures.start)))
         try history.perform(.move(Fixtures.id(1), to: 2))
         try history.perform(.setting(.todos(TodoList())))
         try history.undo()
@@ -60,10 +60,58 @@ struct JSONSpecs {
             .add(try Fixtures.item("a", 9)), .insert(try Fixtures.item("b", 8), at: 0), .remove(Fixtures.id(1)),
             .todos(.removeItems([Fixtures.id(1)])), .todos(.restore([.init(try Fixtures.item("c", 7), at: 1)])),
             .todos(.replace([try Fixtures.item("d", 6)])), .move(Fixtures.id(2), to: 0),
-            .todos(.unfinishAll(at: Fixtures.start)), .todos(.removeFinished),
-            .update(Fixtures.id(1), [.details(to: "d"), .location(to: .unknown), .unfinish], at: Fixtures.start),
+            .todos(.reopenAll(at: Fixtures.start)), .todos(.removeCompleted),
+            .update(Fixtures.id(1), [.details(to: "d"), .location(to: .unknown), .reopen], at: Fixtures.start),
         ]
         #expect(try TodoJSON.decode([AppState.Change].self, from: try TodoJSON.encode(all)) == all)
+    }
+
+    @Test("changes are written with the words active and completed")
+    func currentWords() throws {
+        let all: [AppState.Change] = [
+            .update(Fixtures.id(1), [.complete, .reopen], at: Fixtures.start),
+            .todos(.completeAll(at: Fixtures.start)), .todos(.reopenAll(at: Fixtures.start)), .todos(.removeCompleted),
+            .add(try TodoItem(id: Fixtures.id(2), title: "b", state: .completed, created: Fixtures.start)),
+        ]
+        let text = String(decoding: try TodoJSON.encode(all), as: UTF8.self)
+        for op in ["complete", "reopen", "completeAll", "reopenAll", "removeCompleted"] {
+            #expect(text.contains(#""op":"\#(op)""#))
+        }
+        #expect(text.contains(#""state":"completed""#))
+        #expect(!text.lowercased().contains("finish"))
+    }
+
+    @Test("a version 1 document and changes with the earlier words read as active and completed")
+    func earlierWords() throws {
+        func item(_ number: Int, _ state: String) -> String {
+            #"{"id":"00000000-0000-4000-8000-00000000000\#(number)","title":"t\#(number)","state":"\#(state)","created":"2026-06-01T10:00:00.000Z"}"#
+        }
+        let document = #"{"format":"rewind-todos","version":1,"items":[\#(item(1, "unfinished")),\#(item(2, "finished"))]}"#
+        let state = try TodoJSON.decode(AppState.self, from: Data(document.utf8))
+        #expect(state.todos.items.map(\.state) == [.active, .completed])
+
+        let changes = #"""
+            [{"op":"update","id":"00000000-0000-4000-8000-000000000001","at":"2026-06-01T10:00:00.000Z",
+              "changes":[{"op":"finish"},{"op":"unfinish"}]},
+             {"op":"finishAll","at":"2026-06-01T10:00:00.000Z"},{"op":"unfinishAll","at":"2026-06-01T10:00:00.000Z"},
+             {"op":"removeFinished"},{"op":"add","item":\#(item(3, "finished"))}]
+            """#
+        let expected: [AppState.Change] = [
+            .update(Fixtures.id(1), [.complete, .reopen], at: Fixtures.start),
+            .todos(.completeAll(at: Fixtures.start)), .todos(.reopenAll(at: Fixtures.start)), .todos(.removeCompleted),
+            .add(try TodoItem(id: Fixtures.id(3), title: "t3", state: .completed, created: Fixtures.start)),
+        ]
+        #expect(try TodoJSON.decode([AppState.Change].self, from: Data(changes.utf8)) == expected)
+        // A list change alone reads them too.
+        #expect(try TodoJSON.decode(TodoList.Change.self, from: Data(#"{"op":"removeFinished"}"#.utf8)) == .removeCompleted)
+    }
+
+    @Test("an unknown op is refused with the current names only")
+    func unknownOp() throws {
+        let error = try #require(throws: TodoJSONError.self) {
+            try TodoJSON.decode(TodoItem.Change.self, from: Data(#"{"op":"done"}"#.utf8))
+        }
+        #expect(error.description.contains("“done” is not one of title, details, due, location, complete, reopen"))
     }
 
     static func document(_ item: String) -> Data {
@@ -85,7 +133,7 @@ struct JSONSpecs {
         (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","due":{"kind":"someday"}}"#,
          "items[2].due.kind: “someday” is not one of unknown, date, span, duration"),
         (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","state":"done"}"#,
-         "items[2].state: “done” is not one of unfinished, finished"),
+         "items[2].state: “done” is not one of active, completed"),
         (#"{"id":"00000000-0000-4000-8000-000000000001","title":"x","created":"2026-06-01T10:00:00.000Z"}"#,
          "items[2].id: An item with id 00000000-0000-4000-8000-000000000001 is already in the list; ids must be unique."),
         (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","due":{"kind":"duration","start":"2026-06-01T10:00:00Z","amount":0,"unit":"days"}}"#,
@@ -113,7 +161,7 @@ struct JSONSpecs {
             }
         }
         #expect(message(#"{"format":"other","version":1,"items":[]}"#) == "format: expected “rewind-todos”, found “other”")
-        #expect(message(#"{"format":"rewind-todos","version":2,"items":[]}"#).hasPrefix("version: version 2 is not supported"))
+        #expect(message(#"{"format":"rewind-todos","version":3,"items":[]}"#).hasPrefix("version: version 3 is not supported"))
         #expect(message(#"{"format":"rewind-todos","version":1,"items":{}}"#).hasPrefix("items: expected"))
         #expect(message("{not json").hasPrefix("not valid JSON"))
         #expect(message(#"{"format":"rewind-todos","version":1,"items":[]}"#) == "decoded")

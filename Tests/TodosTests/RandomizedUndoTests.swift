@@ -25,16 +25,16 @@ struct RandomizedUndoTests {
                 .title(to: "t\(Int.random(in: 0..<1000, using: &rng))"), .details(to: "d"),
                 .due(to: .timeSpan(.duration(.from(date), for: Int.random(in: 0...3, using: &rng), .hours))),
                 .location(to: .coordinate(.init(latitude: Double.random(in: -100...100, using: &rng), longitude: 0))),
-                .finish, .unfinish, .title(to: " "),
+                .complete, .reopen, .title(to: " "),
             ]
             return .update(someID, Array(changes.shuffled(using: &rng).prefix(Int.random(in: 1...3, using: &rng))), at: date)
         case 6: return .move(someID, to: position)
-        case 7: return .todos(.finishAll(at: date))
-        case 8: return .todos(.unfinishAll(at: date))
-        case 9: return .todos(.removeFinished)
+        case 7: return .todos(.completeAll(at: date))
+        case 8: return .todos(.reopenAll(at: date))
+        case 9: return .todos(.removeCompleted)
         case 10:
             guard let item = state.todos[id: someID] else { return .remove(someID) }
-            return .todos(.replace([try item.alter(.title(to: "replaced"), .finish, at: date)]))
+            return .todos(.replace([try item.alter(.title(to: "replaced"), .complete, at: date)]))
         default:
             let kept = state.todos.items.shuffled(using: &rng).prefix(Int.random(in: 0...5, using: &rng))
             return .setting(.todos(try TodoList(items: Array(kept))))

@@ -96,7 +96,7 @@ struct StoreSpecs {
         let journal = RecordingJournal()
         let store = StoreCore(now: clock.now, journal: journal)
         try store.change([.add(try Fixtures.item("a", 1)), .add(try Fixtures.item("b", 2))], named: nil)
-        try store.change([.update(Fixtures.id(2), [.finish], at: clock.date)], named: nil)
+        try store.change([.update(Fixtures.id(2), [.complete], at: clock.date)], named: nil)
         try store.undo()
         try store.redo()
         try store.jump(to: 0)

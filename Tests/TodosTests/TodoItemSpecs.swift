@@ -14,7 +14,7 @@ struct TodoItemSpecs {
         @Test("has provided title, trimmed") func title() { #expect(item.title == "Get Coffee") }
         @Test("has empty details") func details() { #expect(item.details == "") }
         @Test("has unknown due date") func due() { #expect(item.due == .unknown) }
-        @Test("isn't finished") func state() { #expect(item.state == .unfinished) }
+        @Test("is active") func state() { #expect(item.state == .active) }
         @Test("has no location") func location() { #expect(item.location == .unknown) }
         @Test("was changed when created") func changed() { #expect(item.changed == item.created) }
         @Test("has the injected id and date") func identity() {
@@ -39,8 +39,8 @@ struct TodoItemSpecs {
             case .details(let details): details
             case .due(let due): due
             case .location(let location): location
-            case .finish: TodoItem.State.finished
-            case .unfinish: TodoItem.State.unfinished
+            case .complete: TodoItem.State.completed
+            case .reopen: TodoItem.State.active
             }
         }
     }
@@ -52,7 +52,7 @@ struct TodoItemSpecs {
             name: "change due", change: .due(to: .timeSpan(.duration(.from(Fixtures.start), for: 3, .days))), field: .due
         ),
         ChangeCase(name: "change location", change: .location(to: .directions(.init(steps: ["left", "right"]))), field: .location),
-        ChangeCase(name: "finish", change: .finish, field: .state),
+        ChangeCase(name: "complete", change: .complete, field: .state),
     ]
 
     @Suite("change of one field")
@@ -97,13 +97,13 @@ struct TodoItemSpecs {
         @Test("has same location") func location() { #expect(t1.location == t0.location) }
     }
 
-    @Suite("unfinish")
-    struct Unfinish {
-        @Test("is unfinished and keeps the rest") func unfinish() throws {
-            let done = try Fixtures.fullItem().alter(.finish, at: later)
-            let reopened = try done.alter(.unfinish, at: later.addingTimeInterval(1))
-            #expect(reopened.state == .unfinished)
-            for field in Field.others(than: .state) { #expect(field.value(of: reopened) == field.value(of: done)) }
+    @Suite("reopen")
+    struct Reopen {
+        @Test("is active and keeps the rest") func reopen() throws {
+            let completed = try Fixtures.fullItem().alter(.complete, at: later)
+            let reopened = try completed.alter(.reopen, at: later.addingTimeInterval(1))
+            #expect(reopened.state == .active)
+            for field in Field.others(than: .state) { #expect(field.value(of: reopened) == field.value(of: completed)) }
         }
     }
 

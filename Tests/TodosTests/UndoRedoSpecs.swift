@@ -16,11 +16,11 @@ struct UndoRedoSpecs {
         var testDescription: String { name }
     }
 
-    /// A list a, b (finished), c, d (finished), e.
+    /// A list a, b (completed), c, d (completed), e.
     static func start() throws -> AppState {
         var state = try Fixtures.state(["a", "b", "c", "d", "e"])
-        _ = try state.apply(.update(Fixtures.id(2), [.finish], at: Fixtures.start))
-        _ = try state.apply(.update(Fixtures.id(4), [.finish], at: Fixtures.start))
+        _ = try state.apply(.update(Fixtures.id(2), [.complete], at: Fixtures.start))
+        _ = try state.apply(.update(Fixtures.id(4), [.complete], at: Fixtures.start))
         return state
     }
 
@@ -42,30 +42,30 @@ struct UndoRedoSpecs {
         Case(name: "rename", stepName: "Rename “c”", changes: { _ in [.update(Fixtures.id(3), [.title(to: "C")], at: at)] }) {
             $1.todos[id: Fixtures.id(3)]?.title == "C" && $1.todos[id: Fixtures.id(3)]?.changed == at
         },
-        Case(name: "complete", stepName: "Complete “a”", changes: { _ in [.update(Fixtures.id(1), [.finish], at: at)] }) {
-            $1.todos[id: Fixtures.id(1)]?.isFinished == true
+        Case(name: "complete", stepName: "Complete “a”", changes: { _ in [.update(Fixtures.id(1), [.complete], at: at)] }) {
+            $1.todos[id: Fixtures.id(1)]?.isCompleted == true
         },
-        Case(name: "replace (the seed's update)", stepName: "Edit “e”", changes: { state in
+        Case(name: "replace (a whole item saved)", stepName: "Edit “e”", changes: { state in
             guard let e = state.todos[id: Fixtures.id(5)] else { return [] }
             return [.todos(.replace([try e.alter(.details(to: "new"), at: at)]))]
         }) { $1.todos[id: Fixtures.id(5)]?.details == "new" },
         Case(name: "move", stepName: "Move “a”", changes: { _ in [.move(Fixtures.id(1), to: 3)] }) {
             titles($1) == ["b", "c", "d", "a", "e"]
         },
-        Case(name: "finish all", stepName: "Complete 3 items", changes: { _ in [.todos(.finishAll(at: at))] }) {
-            $1.todos.items.allSatisfy { $0.isFinished } && $1.todos[id: Fixtures.id(2)]?.changed == Fixtures.start
+        Case(name: "complete all", stepName: "Complete 3 items", changes: { _ in [.todos(.completeAll(at: at))] }) {
+            $1.todos.items.allSatisfy { $0.isCompleted } && $1.todos[id: Fixtures.id(2)]?.changed == Fixtures.start
         },
-        Case(name: "unfinish all", stepName: "Reopen 2 items", changes: { _ in [.todos(.unfinishAll(at: at))] }) {
-            !$1.todos.items.contains { $0.isFinished }
+        Case(name: "reopen all", stepName: "Reopen 2 items", changes: { _ in [.todos(.reopenAll(at: at))] }) {
+            !$1.todos.items.contains { $0.isCompleted }
         },
-        Case(name: "remove all finished", stepName: "Clear 2 completed items", changes: { _ in [.todos(.removeFinished)] }) {
+        Case(name: "remove all completed", stepName: "Clear 2 completed items", changes: { _ in [.todos(.removeCompleted)] }) {
             titles($1) == ["a", "c", "e"]
         },
         Case(name: "set the list", stepName: "Replace the list with 1 item", changes: { _ in
             [.setting(.todos(try TodoList(items: [try Fixtures.item("x", 9)])))]
         }) { titles($1) == ["x"] },
         Case(name: "several changes as one step", stepName: "Complete 2 items", changes: { _ in
-            [.update(Fixtures.id(1), [.finish], at: at), .update(Fixtures.id(3), [.finish], at: at)]
+            [.update(Fixtures.id(1), [.complete], at: at), .update(Fixtures.id(3), [.complete], at: at)]
         }) { $1.todos.counts(now: at).active == 1 },
     ]
 
@@ -128,7 +128,7 @@ struct UndoRedoSpecs {
             var state = try UndoRedoSpecs.start()
             let before = state
             let ghost = Fixtures.id(99)
-            #expect(throws: TodoError.itemNotFound(ghost)) { try state.apply(.update(ghost, [.finish], at: UndoRedoSpecs.at)) }
+            #expect(throws: TodoError.itemNotFound(ghost)) { try state.apply(.update(ghost, [.complete], at: UndoRedoSpecs.at)) }
             #expect(throws: TodoError.itemNotFound(ghost)) { try state.apply(.remove(ghost)) }
             #expect(throws: TodoError.itemNotFound(ghost)) { try state.apply(.todos(.removeItems([Fixtures.id(1), ghost]))) }
             #expect(throws: TodoError.itemNotFound(ghost)) { try state.apply(.move(ghost, to: 0)) }
@@ -142,10 +142,10 @@ struct UndoRedoSpecs {
             #expect(throws: TodoError.duplicateItem(Fixtures.id(1))) { try state.apply(.add(try Fixtures.item("again", 1))) }
             #expect(throws: TodoError.positionOutOfRange(6, valid: 0...5)) { try state.apply(.insert(try Fixtures.item("f", 6), at: 6)) }
             #expect(throws: TodoError.positionOutOfRange(5, valid: 0...4)) { try state.apply(.move(Fixtures.id(1), to: 5)) }
-            #expect(throws: TodoError.emptyTitle) { try state.apply(.update(Fixtures.id(1), [.finish, .title(to: "")], at: UndoRedoSpecs.at)) }
-            _ = try state.apply(.todos(.removeFinished))
+            #expect(throws: TodoError.emptyTitle) { try state.apply(.update(Fixtures.id(1), [.complete, .title(to: "")], at: UndoRedoSpecs.at)) }
+            _ = try state.apply(.todos(.removeCompleted))
             let cleared = state
-            #expect(throws: TodoError.nothingToChange("no item is completed")) { try state.apply(.todos(.removeFinished)) }
+            #expect(throws: TodoError.nothingToChange("no item is completed")) { try state.apply(.todos(.removeCompleted)) }
             #expect(state == cleared)
             _ = try state.apply(.setting(.todos(before.todos)))
             #expect(state == before)

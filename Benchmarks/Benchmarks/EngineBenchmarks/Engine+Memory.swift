@@ -18,7 +18,7 @@ private let editCount = 1_000
 /// The edit number `k` (1...editCount): complete an item, a different one
 /// each time, spread over the whole list.
 private func edit(_ k: Int, ids: [UUID]) -> AppState.Change {
-    .update(ids[k &* 7919 % ids.count], [.finish], at: Fixture.date.addingTimeInterval(Double(k)))
+    .update(ids[k &* 7919 % ids.count], [.complete], at: Fixture.date.addingTimeInterval(Double(k)))
 }
 
 /// Measures `edits` and reports what they retain: the framework's counters
@@ -34,7 +34,7 @@ private func measureRetained(_ benchmark: Benchmark, _ edits: () throws -> Void)
 }
 
 /// Memory of the history after 1,000 edits of different items: ours, a
-/// `History<AppState>` of inverse changes, against the seed's approach, a
+/// `History<AppState>` of inverse changes, against a plain
 /// `ValueHistory<AppState>` of whole snapshots, one per edit.
 ///
 /// One iteration builds a history over the list made in setup and records
@@ -70,7 +70,7 @@ func memoryBenchmarks() {
         }
     }
 
-    // The seed's approach at 1,000 and 10,000 items (at 100,000 it would
+    // Whole snapshots at 1,000 and 10,000 items (at 100,000 it would
     // need about 30 GB).
     for count in Fixture.sizes.prefix(2) {
         let snapshotConfiguration = Benchmark.Configuration(

@@ -263,7 +263,7 @@ public final class History<Model: Reversible> {
     ///
     /// ```swift
     /// try history.group(named: "Complete 3 items") { history in
-    ///     for id in ids { try history.perform(.finish(id)) }
+    ///     for id in ids { try history.perform(.complete(id)) }
     /// }
     /// ```
     public func group<Result>(

@@ -6,7 +6,7 @@ extension AppState {
     ///
     /// ```swift
     /// try state.apply(.add(milk))
-    /// try state.apply(.update(milk.id, [.finish], at: now()))
+    /// try state.apply(.update(milk.id, [.complete], at: now()))
     /// try state.apply(.setting(.todos(importedList)))
     /// ```
     public enum Change: Equatable, Hashable, Sendable {

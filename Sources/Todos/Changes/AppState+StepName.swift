@@ -50,12 +50,12 @@ extension AppState {
             return named("Edit", items.map(\.id))
         case .move(let id, _):
             return StepPhrase(verb: "Move", title: todos[id: id]?.title)
-        case .finishAll:
-            return named("Complete", todos.ids.filter { todos[id: $0]?.isFinished == false })
-        case .unfinishAll:
-            return named("Reopen", todos.ids.filter { todos[id: $0]?.isFinished == true })
-        case .removeFinished:
-            let count = todos.ids.count { todos[id: $0]?.isFinished == true }
+        case .completeAll:
+            return named("Complete", todos.ids.filter { todos[id: $0]?.isCompleted == false })
+        case .reopenAll:
+            return named("Reopen", todos.ids.filter { todos[id: $0]?.isCompleted == true })
+        case .removeCompleted:
+            let count = todos.ids.count { todos[id: $0]?.isCompleted == true }
             return StepPhrase(verb: "Clear", noun: "completed item", count: count)
         }
     }
@@ -74,8 +74,8 @@ extension AppState {
             case .due: "Set due date of"
             case .location(.unknown): "Clear location of"
             case .location: "Set location of"
-            case .finish: "Complete"
-            case .unfinish: "Reopen"
+            case .complete: "Complete"
+            case .reopen: "Reopen"
             }
         })
         return verbs.count == 1 ? verbs.first ?? "Edit" : "Edit"

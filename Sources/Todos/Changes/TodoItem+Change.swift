@@ -1,7 +1,7 @@
 import Foundation
 
 extension TodoItem {
-    /// A change of one item, in words: `item.alter(.title(to: "Buy milk"), .finish, at: now)`.
+    /// A change of one item, in words: `item.alter(.title(to: "Buy milk"), .complete, at: now)`.
     public enum Change: Equatable, Hashable, Sendable {
         /// Sets the title (trimmed; 1 to 500 characters).
         case title(to: String)
@@ -11,10 +11,10 @@ extension TodoItem {
         case due(to: TodoDate)
         /// Sets the location.
         case location(to: Location)
-        /// Marks the item as done.
-        case finish
-        /// Marks the item as not done.
-        case unfinish
+        /// Marks the item as completed.
+        case complete
+        /// Marks the item as active again.
+        case reopen
     }
 
     /// Returns this item with `changes` applied in order and ``changed`` set
@@ -66,7 +66,7 @@ extension TodoItem {
         case .details: .details(to: details)
         case .due: .due(to: due)
         case .location: .location(to: location)
-        case .finish, .unfinish: isFinished ? .finish : .unfinish
+        case .complete, .reopen: isCompleted ? .complete : .reopen
         }
     }
 
@@ -76,8 +76,8 @@ extension TodoItem {
         case .details(let details): self.details = details
         case .due(let due): self.due = try due.validated()
         case .location(let location): self.location = try location.validated()
-        case .finish: state = .finished
-        case .unfinish: state = .unfinished
+        case .complete: state = .completed
+        case .reopen: state = .active
         }
     }
 }

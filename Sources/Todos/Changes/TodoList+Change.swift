@@ -21,17 +21,17 @@ extension TodoList {
         case restore([Placement])
         /// Alters the item with this id and sets its `changed` date.
         case update(UUID, [TodoItem.Change], at: Date)
-        /// Replaces stored items by the given versions with the same ids (the
-        /// seed's "update item").
+        /// Replaces stored items by the given versions with the same ids (a
+        /// whole item saved at once, as an edit form does).
         case replace([TodoItem])
         /// Moves the item with this id so that it ends up at a position (0..<count).
         case move(UUID, to: Int)
-        /// Finishes every unfinished item and sets its `changed` date.
-        case finishAll(at: Date)
-        /// Unfinishes every finished item and sets its `changed` date.
-        case unfinishAll(at: Date)
-        /// Removes every finished item.
-        case removeFinished
+        /// Completes every active item and sets its `changed` date.
+        case completeAll(at: Date)
+        /// Reopens every completed item and sets its `changed` date.
+        case reopenAll(at: Date)
+        /// Removes every completed item.
+        case removeCompleted
     }
 
     /// An item and the position it has in the list.
@@ -88,14 +88,14 @@ extension TodoList: Reversible {
             return try replace(items)
         case .move(let id, let position):
             return try move(id, to: position)
-        case .finishAll(let date):
-            return try setState(.finished, at: date)
-        case .unfinishAll(let date):
-            return try setState(.unfinished, at: date)
-        case .removeFinished:
-            let finished = ids.filter { itemsByID[$0]?.isFinished == true }
-            guard !finished.isEmpty else { throw .nothingToChange("no item is completed") }
-            return try removeItems(finished)
+        case .completeAll(let date):
+            return try setState(.completed, at: date)
+        case .reopenAll(let date):
+            return try setState(.active, at: date)
+        case .removeCompleted:
+            let completed = ids.filter { itemsByID[$0]?.isCompleted == true }
+            guard !completed.isEmpty else { throw .nothingToChange("no item is completed") }
+            return try removeItems(completed)
         }
     }
 
@@ -181,7 +181,7 @@ extension TodoList: Reversible {
     private mutating func setState(_ state: TodoItem.State, at date: Date) throws(TodoError) -> Change {
         let changing = ids.compactMap { itemsByID[$0] }.filter { $0.state != state }
         guard !changing.isEmpty else {
-            throw .nothingToChange(state == .finished ? "every item is completed" : "no item is completed")
+            throw .nothingToChange(state == .completed ? "every item is completed" : "no item is completed")
         }
         let stamp = date.roundedToMilliseconds
         for item in changing {

@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// let app = AppDomain(store: store, now: { Date() }, makeID: { UUID() })
 /// let milk = try await app.send(.create(.init(title: "Buy milk"), at: nil))   // the item
-/// let done = try await app.send(.finish([milk.id]))                          // [the item, completed]
+/// let completed = try await app.send(.complete([milk.id]))                          // [the item, completed]
 /// try await app.send(.undo)                                                  // .undone(name: "Complete “Buy milk”")
 /// ```
 public struct AppDomain: Sendable {

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let milk = try await app.send(.create(.init(title: "Buy milk"), at: nil))   // .todos(.add(…))
-/// try await app.send(.finish([milk.id]))                                     // .todos(.update(…))
+/// try await app.send(.complete([milk.id]))                                     // .todos(.update(…))
 /// try await app.send(.undo)                                                  // .history(.undo)
 /// ```
 public enum Message: Equatable, Sendable {

@@ -33,7 +33,7 @@ extension TodoList: Codable {
 }
 
 /// The document of the whole state:
-/// `{"format": "rewind-todos", "version": 1, "items": [item, …]}`.
+/// `{"format": "rewind-todos", "version": 2, "items": [item, …]}`.
 extension AppState: Codable {
     private enum Key: String, CodingKey { case format, version, items }
 

@@ -2,21 +2,26 @@ import Foundation
 
 /// An item change is `{"op": "title", "to": "Buy milk"}`, `{"op": "details", "to": …}`,
 /// `{"op": "due", "to": due}`, `{"op": "location", "to": location}`,
-/// `{"op": "finish"}` or `{"op": "unfinish"}`.
+/// `{"op": "complete"}` or `{"op": "reopen"}`. Earlier versions wrote
+/// `finish` and `unfinish` for the last two: they are read as well.
 extension TodoItem.Change: Codable {
     private enum Key: String, CodingKey { case op, to }
-    private static let ops = ["title", "details", "due", "location", "finish", "unfinish"]
+    private static let ops = ["title", "details", "due", "location", "complete", "reopen"]
+    /// The names earlier versions wrote, which their files and history logs
+    /// still hold, and the names they are read as.
+    private static let earlierOps = ["finish": "complete", "unfinish": "reopen"]
 
-    /// Reads an item change in the documented shape.
+    /// Reads an item change in the documented shape, or with an op name an
+    /// earlier version wrote.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        switch try container.decodeTag(forKey: .op, allowed: Self.ops) {
+        switch try container.decodeTag(forKey: .op, allowed: Self.ops, renamed: Self.earlierOps) {
         case "title": self = .title(to: try container.decode(String.self, forKey: .to))
         case "details": self = .details(to: try container.decode(String.self, forKey: .to))
         case "due": self = .due(to: try container.decode(TodoDate.self, forKey: .to))
         case "location": self = .location(to: try container.decode(Location.self, forKey: .to))
-        case "finish": self = .finish
-        default: self = .unfinish
+        case "complete": self = .complete
+        default: self = .reopen
         }
     }
 
@@ -36,10 +41,10 @@ extension TodoItem.Change: Codable {
         case .location(let location):
             try container.encode("location", forKey: .op)
             try container.encode(location, forKey: .to)
-        case .finish:
-            try container.encode("finish", forKey: .op)
-        case .unfinish:
-            try container.encode("unfinish", forKey: .op)
+        case .complete:
+            try container.encode("complete", forKey: .op)
+        case .reopen:
+            try container.encode("reopen", forKey: .op)
         }
     }
 }
@@ -67,14 +72,18 @@ extension TodoList.Change: Codable {
     enum Key: String, CodingKey { case op, item, items, at, id, ids, placements, changes, to }
     static let ops = [
         "add", "insert", "remove", "removeItems", "restore", "update", "replace",
-        "move", "finishAll", "unfinishAll", "removeFinished",
+        "move", "completeAll", "reopenAll", "removeCompleted",
     ]
+    /// The names earlier versions wrote, which their files and history logs
+    /// still hold, and the names they are read as.
+    static let earlierOps = ["finishAll": "completeAll", "unfinishAll": "reopenAll", "removeFinished": "removeCompleted"]
 
-    /// Reads a list change in the documented shape.
+    /// Reads a list change in the documented shape, or with an op name an
+    /// earlier version wrote.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         try self.init(
-            op: try container.decodeTag(forKey: .op, allowed: Self.ops), in: container,
+            op: try container.decodeTag(forKey: .op, allowed: Self.ops, renamed: Self.earlierOps), in: container,
             checkingRange: decoder.checksDateRange
         )
     }
@@ -95,9 +104,9 @@ extension TodoList.Change: Codable {
             )
         case "replace": self = .replace(try container.decode([TodoItem].self, forKey: .items))
         case "move": self = .move(try container.decode(UUID.self, forKey: .id), to: try container.decode(Int.self, forKey: .to))
-        case "finishAll": self = .finishAll(at: try container.decodeDate(forKey: .at, checkingRange: checkingRange))
-        case "unfinishAll": self = .unfinishAll(at: try container.decodeDate(forKey: .at, checkingRange: checkingRange))
-        default: self = .removeFinished
+        case "completeAll": self = .completeAll(at: try container.decodeDate(forKey: .at, checkingRange: checkingRange))
+        case "reopenAll": self = .reopenAll(at: try container.decodeDate(forKey: .at, checkingRange: checkingRange))
+        default: self = .removeCompleted
         }
     }
 
@@ -133,14 +142,14 @@ extension TodoList.Change: Codable {
             try container.encode("move", forKey: .op)
             try container.encode(id, forKey: .id)
             try container.encode(position, forKey: .to)
-        case .finishAll(let date):
-            try container.encode("finishAll", forKey: .op)
+        case .completeAll(let date):
+            try container.encode("completeAll", forKey: .op)
             try container.encodeDate(date, forKey: .at)
-        case .unfinishAll(let date):
-            try container.encode("unfinishAll", forKey: .op)
+        case .reopenAll(let date):
+            try container.encode("reopenAll", forKey: .op)
             try container.encodeDate(date, forKey: .at)
-        case .removeFinished:
-            try container.encode("removeFinished", forKey: .op)
+        case .removeCompleted:
+            try container.encode("removeCompleted", forKey: .op)
         }
     }
 }
@@ -153,7 +162,8 @@ extension AppState.Change: Codable {
     /// Reads an app-state change in the documented shape.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: TodoList.Change.Key.self)
-        let op = try container.decodeTag(forKey: .op, allowed: TodoList.Change.ops + ["setTodos"])
+        let op = try container.decodeTag(
+            forKey: .op, allowed: TodoList.Change.ops + ["setTodos"], renamed: TodoList.Change.earlierOps)
         if op == "setTodos" {
             self = .setting(.todos(try TodoList(itemsIn: container, forKey: .items)))
         } else {

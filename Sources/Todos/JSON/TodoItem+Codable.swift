@@ -6,17 +6,19 @@ extension TodoItem: Codable {
     private enum Key: String, CodingKey { case id, title, details, state, due, location, created, changed }
 
     /// Reads an item and validates it; `details`, `state`, `due`, `location`
-    /// and `changed` may be left out (empty, unfinished, unknown, unknown, `created`).
+    /// and `changed` may be left out (empty, active, unknown, unknown, `created`).
+    /// `state` is `active` or `completed`, or `unfinished` or `finished`
+    /// as earlier versions wrote it.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         id = try container.decode(UUID.self, forKey: .id)
         let title = try container.decode(String.self, forKey: .title)
         self.title = try container.validating(.title) { () throws(TodoError) in try TodoItem.validatedTitle(title) }
         details = try container.decodeIfPresent(String.self, forKey: .details) ?? ""
-        let state = try container.decodeIfPresent(String.self, forKey: .state) ?? State.unfinished.rawValue
-        guard let known = State(rawValue: state) else {
+        let state = try container.decodeIfPresent(String.self, forKey: .state) ?? State.active.rawValue
+        guard let known = State(reading: state) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .state, in: container, debugDescription: "“\(state)” is not one of unfinished, finished"
+                forKey: .state, in: container, debugDescription: "“\(state)” is not one of active, completed"
             )
         }
         self.state = known

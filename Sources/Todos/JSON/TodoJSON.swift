@@ -14,8 +14,12 @@ import Foundation
 public enum TodoJSON {
     /// The value of an app-state document's `format` field.
     public static let format = "rewind-todos"
-    /// The version of the format this module writes and the newest it reads.
-    public static let version = 1
+    /// The version of the format this module writes and the newest it reads:
+    /// 2 calls an item's states `active` and `completed` and its changes
+    /// `complete`, `reopen`, `completeAll`, `reopenAll` and `removeCompleted`;
+    /// version 1 wrote `unfinished`, `finished`, `finish`, `unfinish`,
+    /// `finishAll`, `unfinishAll` and `removeFinished`, which are still read.
+    public static let version = 2
 
     /// A JSON encoder set up for the format (ISO 8601 dates, sorted keys).
     public static func makeEncoder(pretty: Bool = false) -> JSONEncoder {
@@ -142,9 +146,12 @@ extension KeyedDecodingContainer {
         return date
     }
 
-    /// Decodes the discriminator at `key` and checks it is one of `allowed`.
-    func decodeTag(forKey key: Key, allowed: [String]) throws -> String {
+    /// Decodes the discriminator at `key` and checks it is one of `allowed`;
+    /// a name in `renamed` (what an earlier version wrote) is read as the
+    /// name it maps to.
+    func decodeTag(forKey key: Key, allowed: [String], renamed: [String: String] = [:]) throws -> String {
         let tag = try decode(String.self, forKey: key)
+        if let current = renamed[tag] { return current }
         guard allowed.contains(tag) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,

@@ -79,7 +79,7 @@ public enum TodoDate: Equatable, Hashable, Sendable {
         }
     }
 
-    /// The moment after which an unfinished item is overdue: the date, or the
+    /// The moment after which an active item is overdue: the date, or the
     /// end of a span; `nil` when there is no such moment (no due date, or a
     /// span with an unknown end).
     public var deadline: Date? {

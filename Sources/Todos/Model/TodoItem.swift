@@ -9,15 +9,26 @@ import Foundation
 ///
 /// ```swift
 /// let milk = try TodoItem(id: makeID(), title: "Buy milk", created: now())
-/// let done = try milk.alter(.finish, .due(to: .unknown), at: now())
+/// let done = try milk.alter(.complete, .due(to: .unknown), at: now())
 /// ```
 public struct TodoItem: Identifiable, Equatable, Hashable, Sendable {
-    /// Whether an item is done.
+    /// Whether an item is still to do (active) or done (completed).
     public enum State: String, Equatable, Hashable, Codable, Sendable, CaseIterable {
-        /// Still to do (TodoMVC: active).
-        case unfinished
-        /// Done (TodoMVC: completed).
-        case finished
+        /// Still to do.
+        case active
+        /// Done.
+        case completed
+
+        /// The state called `name`: `active` or `completed`, or the name an
+        /// earlier version wrote for it (`unfinished`, `finished`), which
+        /// files and history logs written then still hold.
+        public init?(reading name: String) {
+            switch name {
+            case "unfinished": self = .active
+            case "finished": self = .completed
+            default: self.init(rawValue: name)
+            }
+        }
     }
 
     /// The most characters a title may have, after trimming.
@@ -29,7 +40,7 @@ public struct TodoItem: Identifiable, Equatable, Hashable, Sendable {
     public internal(set) var title: String
     /// Free text about the item; may be empty or span several lines.
     public internal(set) var details: String
-    /// Whether the item is done.
+    /// Whether the item is active or completed.
     public internal(set) var state: State
     /// When the item is due.
     public internal(set) var due: TodoDate
@@ -54,7 +65,7 @@ public struct TodoItem: Identifiable, Equatable, Hashable, Sendable {
         id: UUID,
         title: String,
         details: String = "",
-        state: State = .unfinished,
+        state: State = .active,
         due: TodoDate = .unknown,
         location: Location = .unknown,
         created: Date,
@@ -92,8 +103,8 @@ public struct TodoItem: Identifiable, Equatable, Hashable, Sendable {
         self.changed = changed.roundedToMilliseconds
     }
 
-    /// Whether the item is done.
-    public var isFinished: Bool { state == .finished }
+    /// Whether the item is completed.
+    public var isCompleted: Bool { state == .completed }
 
     /// Trims `title` and checks that it is neither empty nor too long.
     ///
@@ -138,7 +149,7 @@ extension TodoItem {
         }
     }
 
-    /// Creates an unfinished item from a draft.
+    /// Creates an active item from a draft.
     ///
     /// - Throws: ``TodoError`` when a field of the draft is invalid.
     public init(_ draft: Draft, id: UUID, created: Date) throws(TodoError) {

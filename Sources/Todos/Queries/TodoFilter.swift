@@ -15,8 +15,8 @@ public enum TodoFilter: String, Equatable, Hashable, Sendable, Codable, CaseIter
     public func includes(_ item: TodoItem, now: Date) -> Bool {
         switch self {
         case .all: true
-        case .active: !item.isFinished
-        case .completed: item.isFinished
+        case .active: !item.isCompleted
+        case .completed: item.isCompleted
         case .overdue: item.isOverdue(at: now)
         }
     }
@@ -26,15 +26,15 @@ public enum TodoFilter: String, Equatable, Hashable, Sendable, Codable, CaseIter
 public enum TodoSort: String, Equatable, Hashable, Sendable, Codable, CaseIterable {
     /// The list's own order (creation order unless items were moved).
     case list
-    /// The seed's order: unfinished items first, then the most recently changed.
+    /// Active items first, then the most recently changed.
     case smart
 }
 
 extension TodoItem {
-    /// Whether the item is unfinished and its deadline lies before `now`.
+    /// Whether the item is active and its deadline lies before `now`.
     /// Items without a deadline (no due date, or an open-ended span) are never overdue.
     public func isOverdue(at now: Date) -> Bool {
-        guard !isFinished, let deadline = due.deadline else { return false }
+        guard !isCompleted, let deadline = due.deadline else { return false }
         return deadline < now
     }
 }
@@ -55,7 +55,7 @@ extension TodoList {
         case .smart:
             // Sort positions as a tie-break, so equal items keep list order.
             return shown.enumerated().sorted { lhs, rhs in
-                if lhs.element.isFinished != rhs.element.isFinished { return !lhs.element.isFinished }
+                if lhs.element.isCompleted != rhs.element.isCompleted { return !lhs.element.isCompleted }
                 if lhs.element.changed != rhs.element.changed { return lhs.element.changed > rhs.element.changed }
                 return lhs.offset < rhs.offset
             }.map(\.element)
@@ -68,7 +68,7 @@ extension TodoList {
     public func counts(now: Date) -> TodoCounts {
         var counts = TodoCounts(total: count, active: 0, completed: 0, overdue: 0)
         for item in itemsByID.values {
-            if item.isFinished { counts.completed += 1 } else { counts.active += 1 }
+            if item.isCompleted { counts.completed += 1 } else { counts.active += 1 }
             if item.isOverdue(at: now) { counts.overdue += 1 }
         }
         return counts

@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
 
-/// Where the app state and its undo history live: the seed's `Store`
-/// (state, change, reset, updated, destroy) extended with what undo needs.
+/// Where the app state and its undo history live: state, change, reset,
+/// updated and destroy, with what undo needs.
 ///
 /// Use cases and features talk only to this protocol, so a test passes an
 /// ``InMemoryStore`` and the app a persistent one (`TodoStore` module).
@@ -133,7 +133,7 @@ public struct StoreUpdates: Sendable {
     }
 
     /// Ends every stream.
-    public mutating func finishAll() {
+    public mutating func endAll() {
         for continuation in continuations { continuation.finish() }
         continuations.removeAll()
     }

@@ -107,7 +107,7 @@ public actor InMemoryStore: AppStore {
     /// Empties the store and ends every update stream.
     public func destroy() throws {
         try reset()
-        updateStreams.finishAll()
+        updateStreams.endAll()
     }
 
     /// A stream with an element after every operation of this store.

@@ -85,7 +85,7 @@ extension AppState.Change {
             case .removeItems(let ids): Set(ids)
             case .restore(let placements): Set(placements.map(\.item.id))
             case .replace(let items): Set(items.map(\.id))
-            case .finishAll, .unfinishAll, .removeFinished: nil
+            case .completeAll, .reopenAll, .removeCompleted: nil
             }
         }
     }

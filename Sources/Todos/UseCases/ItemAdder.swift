@@ -10,7 +10,7 @@ public struct ItemAdder: UseCase {
         case add(TodoItem)
         /// Inserts an item so that it ends up at a position.
         case insert(TodoItem, at: Int)
-        /// Makes an unfinished item from a draft and appends it, or inserts it at a position.
+        /// Makes an active item from a draft and appends it, or inserts it at a position.
         case create(TodoItem.Draft, at: Int?)
     }
 

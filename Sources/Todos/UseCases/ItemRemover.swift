@@ -10,7 +10,7 @@ public struct ItemRemover: UseCase {
         /// Removes the items with these ids as one undo step.
         case removeItems([UUID])
         /// Removes every completed item as one undo step.
-        case clearFinished
+        case removeCompleted
     }
 
     /// What is answered: the items removed.
@@ -30,7 +30,7 @@ public struct ItemRemover: UseCase {
         switch request {
         case .remove(let item): change = .removeItems([item.id])
         case .removeItems(let ids): change = .removeItems(ids)
-        case .clearFinished: change = .removeFinished
+        case .removeCompleted: change = .removeCompleted
         }
         let step = try await store.perform([.todos(change)])
         // The step's inverse restores the removed items with their positions.

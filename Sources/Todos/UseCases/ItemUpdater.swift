@@ -1,7 +1,7 @@
 import Foundation
 
-/// Changes items: replaces an item by a new version (the seed's update),
-/// alters fields, completes and reopens items. Every alteration is stamped
+/// Changes items: replaces an item by a new version (what an edit form
+/// saves), alters fields, completes and reopens items. Every alteration is stamped
 /// with the injected clock. Answers the changed items.
 public struct ItemUpdater: UseCase {
     /// What can be asked.
@@ -11,13 +11,13 @@ public struct ItemUpdater: UseCase {
         /// Alters fields of the item with this id.
         case alter(UUID, [TodoItem.Change])
         /// Completes the items with these ids as one undo step.
-        case finish([UUID])
+        case complete([UUID])
         /// Reopens the items with these ids as one undo step.
-        case unfinish([UUID])
+        case reopen([UUID])
         /// Completes every item (TodoMVC's toggle-all when some are active).
-        case finishAll
+        case completeAll
         /// Reopens every item (toggle-all when all are completed).
-        case unfinishAll
+        case reopenAll
     }
 
     /// What is answered: the items changed, in their new versions.
@@ -40,10 +40,10 @@ public struct ItemUpdater: UseCase {
         switch request {
         case .update(let item): changes = [.todos(.replace([item]))]
         case .alter(let id, let alterations): changes = [.update(id, alterations, at: date)]
-        case .finish(let ids): changes = ids.map { .update($0, [.finish], at: date) }
-        case .unfinish(let ids): changes = ids.map { .update($0, [.unfinish], at: date) }
-        case .finishAll: changes = [.todos(.finishAll(at: date))]
-        case .unfinishAll: changes = [.todos(.unfinishAll(at: date))]
+        case .complete(let ids): changes = ids.map { .update($0, [.complete], at: date) }
+        case .reopen(let ids): changes = ids.map { .update($0, [.reopen], at: date) }
+        case .completeAll: changes = [.todos(.completeAll(at: date))]
+        case .reopenAll: changes = [.todos(.reopenAll(at: date))]
         }
         let step = try await store.perform(changes)
         var seen = Set<UUID>()

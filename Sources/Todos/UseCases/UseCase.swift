@@ -1,7 +1,7 @@
 import Foundation
 import Rewind
 
-/// A use case of the seed's architecture: it takes a request, does the work
+/// A use case of the app domain: it takes a request, does the work
 /// against the store, and returns its response, or throws the
 /// ``TodoFailure`` that says why nothing was changed.
 ///
