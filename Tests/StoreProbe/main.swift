@@ -43,8 +43,8 @@ do {
             report("ack \(count) add \(item.id.uuidString)")
             count += 1
             if count % 3 == 0 {
-                try await store.change(.update(item.id, [.finish], at: SQLiteStore.millisecondClock()))
-                report("ack \(count) finish \(item.id.uuidString)")
+                try await store.change(.update(item.id, [.complete], at: SQLiteStore.millisecondClock()))
+                report("ack \(count) complete \(item.id.uuidString)")
                 count += 1
             }
         }

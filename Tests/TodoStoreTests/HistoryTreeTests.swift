@@ -77,7 +77,7 @@ struct HistoryTreeTests {
                 try await store.change(.insert(item, at: Int.random(in: 0...state.todos.count, using: &generator)))
             case 3:
                 if let item = state.todos.items.randomElement(using: &generator) {
-                    try await store.change(.update(item.id, [.title(to: "Renamed \(round)"), .finish], at: fixture.clock.now()))
+                    try await store.change(.update(item.id, [.title(to: "Renamed \(round)"), .complete], at: fixture.clock.now()))
                 } else {
                     continue
                 }

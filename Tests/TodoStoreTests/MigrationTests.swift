@@ -13,16 +13,12 @@ import Todos
 struct MigrationTests {
     /// A copy of the fixture's database in a fresh folder.
     func copyOfTheV1Store() throws -> StoreFixture {
-        let fixture = try StoreFixture(.sqlite)
-        let source = try #require(Bundle.module.url(forResource: "Fixtures/v1-store/rewind", withExtension: "sqlite"))
-        try FileManager.default.copyItem(at: source, to: fixture.fileURL)
-        return fixture
+        try StoreFixture.copy(of: "v1-store")
     }
 
     /// What the old version's export wrote: the items in order, every field.
     func expectedItems() throws -> [TodoItem] {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/v1-store/expected-items", withExtension: "json"))
-        return try TodoJSON.decode(AppState.self, from: Data(contentsOf: url)).todos.items
+        try StoreFixture.expectedItems(of: "v1-store")
     }
 
     /// The old file's steps: names and dates, straight from its rows.
@@ -52,7 +48,7 @@ struct MigrationTests {
         #expect((try await store.state()).todos.isEmpty)
         try await store.jump(to: 13)
         let end = (try await store.state())
-        #expect(end.todos[id: try #require(end.todos.items.first?.id)]?.isFinished == false, "the redo reopened Buy milk")
+        #expect(end.todos[id: try #require(end.todos.items.first?.id)]?.isCompleted == false, "the redo reopened Buy milk")
         try await store.jump(to: 12)
         #expect((try await store.state()).todos.items == (try expectedItems()))
 
@@ -74,7 +70,7 @@ struct MigrationTests {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE due IS NOT NULL")
             )
         }
-        #expect(migrations == ["v1", "v2"])
+        #expect(migrations == ["v1", "v2", "v3"])
         #expect(columns == ["id", "rank", "title", "details", "state", "created", "changed", "due", "location"])
         // 13 changes, then the undo of the one left undone.
         #expect(kinds == Array(repeating: "do", count: 13) + ["undo"])

@@ -52,7 +52,7 @@ struct OnDemandTests {
                 let count = Int.random(in: 0...4, using: &generator)
                 change = .todos(.removeItems((0..<count).map { _ in some(&generator) }))
             case 6:
-                change = .update(some(&generator), [.title(to: "Renamed \(step)"), .finish], at: fixture.clock.now())
+                change = .update(some(&generator), [.title(to: "Renamed \(step)"), .complete], at: fixture.clock.now())
             case 7:
                 let id = some(&generator)
                 let item = try list[id: id] ?? fixture.item("Nowhere")
@@ -132,11 +132,11 @@ struct OnDemandTests {
         let other = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
         let milk = try fixture.item("Buy milk")
         try await rows.change(.add(milk))
-        try await other.change(.update(milk.id, [.finish], at: fixture.clock.now()))
+        try await other.change(.update(milk.id, [.complete], at: fixture.clock.now()))
         // The log moved on in the other store: this one undoes that step.
         #expect(try await rows.undo() == "Complete “Buy milk”")
         #expect(try await rows.history().position == 1)
-        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos[id: milk.id]?.isFinished == false)
+        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos[id: milk.id]?.isCompleted == false)
     }
 
     @Test func aFilteredListingReadFromTheRowsIsTheListsOwn() async throws {
@@ -149,13 +149,13 @@ struct OnDemandTests {
             let due: TodoDate = Bool.random(using: &generator) ? .unknown : .date(now.addingTimeInterval(offset))
             var item = try TodoItem(
                 id: UUID(), title: "Item \(index)", due: due, created: fixture.clock.now())
-            if Bool.random(using: &generator) { item = try item.alter([.finish], at: fixture.clock.now()) }
+            if Bool.random(using: &generator) { item = try item.alter([.complete], at: fixture.clock.now()) }
             let position = Int.random(in: 0...index, using: &generator)
             try await writer.change(.insert(item, at: position))
         }
         let list = try await writer.state().todos
         let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
-        for state in [nil, TodoItem.State.unfinished, .finished] as [TodoItem.State?] {
+        for state in [nil, TodoItem.State.active, .completed] as [TodoItem.State?] {
             for dueOnly in [false, true] {
                 let (items, counts) = try await rows.items(in: state, dueOnly: dueOnly, now: now)
                 let expected = list.items.filter { item in
@@ -190,7 +190,7 @@ struct OnDemandTests {
         do {
             let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
             await #expect(throws: StoreError.self, "reading every item crosses the damage") { try await rows.state() }
-            await #expect(throws: StoreError.self) { try await rows.change(.todos(.finishAll(at: fixture.clock.now()))) }
+            await #expect(throws: StoreError.self) { try await rows.change(.todos(.completeAll(at: fixture.clock.now()))) }
         } catch let error as StoreError {
             // Damage the open itself read (the schema) is refused there.
             #expect(error.isDamage, "\(error)")

@@ -35,7 +35,7 @@ struct ProcessTests {
         var lines: [String] {
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             var lines = text.components(separatedBy: "\n")
-            lines.removeLast()  // an unfinished line is not yet a report
+            lines.removeLast()  // a line not yet ended is not yet a report
             return lines
         }
 
@@ -82,7 +82,7 @@ struct ProcessTests {
             }
             let item = state.todos[id: id]
             #expect(item != nil, "acknowledged \(line) is missing")
-            if words[2] == "finish" { #expect(item?.isFinished == true, "acknowledged \(line) was lost") }
+            if words[2] == "complete" { #expect(item?.isCompleted == true, "acknowledged \(line) was lost") }
         }
         // The history is whole: one step per change, all done, and undoing them all empties the list.
         let history = try await store.history()

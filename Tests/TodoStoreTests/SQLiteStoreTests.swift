@@ -222,7 +222,7 @@ struct SQLiteStoreTests {
                 try await store.redo()
                 // A new change after undo discards the step still ahead.
                 ids = try await store.read { $0.todos.ids }
-                try await store.change(.update(ids[0], [.finish], at: fixture.clock.now()))
+                try await store.change(.update(ids[0], [.complete], at: fixture.clock.now()))
             }
             if round % 10 == 9 { try await store.jump(to: try await store.history().position - 5) }
         }

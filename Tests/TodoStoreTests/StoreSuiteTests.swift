@@ -34,7 +34,7 @@ struct StoreSuiteTests {
         let bread = try fixture.item("Buy bread")
         try await first.change(.add(milk))
         try await first.change(.add(bread))
-        try await first.change(.update(milk.id, [.title(to: "Buy oat milk"), .finish], at: fixture.clock.now()))
+        try await first.change(.update(milk.id, [.title(to: "Buy oat milk"), .complete], at: fixture.clock.now()))
         try await first.change(.remove(bread.id))
         try await first.undo()
         let saved = try await first.state()
@@ -161,7 +161,7 @@ struct StoreSuiteTests {
                 if let item = state.todos.items.randomElement(using: &generator) { try await store.change(.remove(item.id)) }
             case 4:
                 if let item = state.todos.items.randomElement(using: &generator) {
-                    try await store.change(.update(item.id, [.title(to: "Renamed \(step)"), .finish], at: fixture.clock.now()))
+                    try await store.change(.update(item.id, [.title(to: "Renamed \(step)"), .complete], at: fixture.clock.now()))
                 }
             case 5:
                 if let item = state.todos.items.randomElement(using: &generator) {

@@ -2,8 +2,8 @@ import Foundation
 import Rewind
 import Todos
 
-/// A store that keeps state and undo history in one JSON file, the seed's
-/// disk store done right: every operation rewrites the file atomically
+/// A store that keeps state and undo history in one JSON file: every
+/// operation rewrites the file atomically
 /// (temporary file, flush, rename), so the file is always whole.
 ///
 /// The file is a ``JSONFileStore/Document``: the app state in the documented
@@ -99,7 +99,7 @@ public actor JSONFileStore: AppStore {
     /// Empties the store, deletes its file, and ends every update stream.
     public func destroy() throws {
         try reset()
-        updateStreams.finishAll()
+        updateStreams.endAll()
         do {
             try FileManager.default.removeItem(at: url)
         } catch {

@@ -84,7 +84,7 @@ struct ItemRecord: Equatable, FetchableRecord, PersistableRecord {
             throw StoreError.corrupt(path: path, detail: "an item's id “\(id)” is not a UUID")
         }
         guard let state = TodoItem.State(rawValue: state) else {
-            throw StoreError.corrupt(path: path, detail: "item \(id) has the state “\(self.state)”, not unfinished or finished")
+            throw StoreError.corrupt(path: path, detail: "item \(id) has the state “\(self.state)”, not active or completed")
         }
         do {
             return try TodoItem(

@@ -50,7 +50,7 @@ struct RowList {
             case .todos(.removeItems(let ids)): ids.count <= mostItemsByRow
             case .todos(.restore(let placements)): placements.count <= mostItemsByRow
             case .todos(.replace(let items)): items.count <= mostItemsByRow
-            case .todos(.finishAll), .todos(.unfinishAll), .todos(.removeFinished): false
+            case .todos(.completeAll), .todos(.reopenAll), .todos(.removeCompleted): false
             }
         }
     }
@@ -86,13 +86,13 @@ struct RowList {
     }
 
     /// How many items there are of each kind at `now`: counted by SQLite,
-    /// with the due dates of the unfinished items that have one read to
+    /// with the due dates of the active items that have one read to
     /// find the overdue ones.
     func counts(now: Date) throws -> TodoCounts {
         let total = try count()
         let completed = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT count(*) FROM item WHERE state = ?"), arguments: [TodoItem.State.finished.rawValue]) ?? 0
-        let overdue = try items(in: .unfinished, dueOnly: true).count { $0.isOverdue(at: now) }
+            db.cachedStatement(sql: "SELECT count(*) FROM item WHERE state = ?"), arguments: [TodoItem.State.completed.rawValue]) ?? 0
+        let overdue = try items(in: .active, dueOnly: true).count { $0.isOverdue(at: now) }
         return TodoCounts(total: total, active: total - completed, completed: completed, overdue: overdue)
     }
 
@@ -128,7 +128,7 @@ struct RowList {
             return try alter(change)
         case .move(let id, let target):
             return try move(id, to: target)
-        case .finishAll, .unfinishAll, .removeFinished:
+        case .completeAll, .reopenAll, .removeCompleted:
             throw NeedsWholeList()
         }
     }

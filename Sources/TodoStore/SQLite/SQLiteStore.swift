@@ -196,7 +196,7 @@ public final class SQLiteStore: Sendable {
 
     /// The items in `state` (every item when `nil`) in list order, and the
     /// counts of the whole list at `now`: read from the rows in `state` (and
-    /// the due dates of unfinished items) when the list is not in memory.
+    /// the due dates of active items) when the list is not in memory.
     /// With `dueOnly`, only the items with a due date.
     public func items(
         in state: TodoItem.State?, dueOnly: Bool = false, now: Date

@@ -4,22 +4,33 @@ import Rewind
 import Todos
 
 extension TodoDatabase {
+    /// The names schema v2 gave an item's states (active, completed), which
+    /// v3 renames to ``TodoItem/State``'s.
+    static let v2StateNames = (active: "unfinished", completed: "finished")
+
+    /// `CREATE TABLE` of the item rows (``ItemRecord``) under `name`, whose
+    /// `state` is one of `states`.
+    static func createItemTable(named name: String, states: (active: String, completed: String)) -> String {
+        """
+        CREATE TABLE \(name) (
+            id TEXT PRIMARY KEY NOT NULL,
+            rank DOUBLE NOT NULL,
+            title TEXT NOT NULL CHECK (length(title) > 0),
+            details TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('\(states.active)', '\(states.completed)')),
+            created INTEGER NOT NULL,
+            changed INTEGER NOT NULL,
+            due TEXT CHECK (due IS NULL OR json_valid(due)),
+            location TEXT CHECK (location IS NULL OR json_valid(location))
+        );
+        """
+    }
+
     /// Creates the tables of schema v2: items in columns, the history as an
     /// append-only log (``StepRecord``), and `meta(key, value)` with `epoch`,
     /// which a reset increments so that other processes know to reload.
     static func createSchemaV2(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE item (
-                id TEXT PRIMARY KEY NOT NULL,
-                rank DOUBLE NOT NULL,
-                title TEXT NOT NULL CHECK (length(title) > 0),
-                details TEXT NOT NULL,
-                state TEXT NOT NULL CHECK (state IN ('unfinished', 'finished')),
-                created INTEGER NOT NULL,
-                changed INTEGER NOT NULL,
-                due TEXT CHECK (due IS NULL OR json_valid(due)),
-                location TEXT CHECK (location IS NULL OR json_valid(location))
-            );
+        try db.execute(sql: createItemTable(named: "item", states: v2StateNames) + """
             CREATE INDEX item_rank ON item (rank);
             CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
             INSERT INTO meta (key, value) VALUES ('epoch', 0);
@@ -118,7 +129,10 @@ extension TodoDatabase {
         try db.execute(sql: "DROP TABLE item; DROP TABLE step; DROP TABLE meta")
         try createSchemaV2(db)
         for (item, rank) in zip(current.todos.items, ranks) {
-            try ItemRecord(item, rank: rank, encoder: encoder).insert(db)
+            var record = try ItemRecord(item, rank: rank, encoder: encoder)
+            // The words of v2's rows, which the next migration renames.
+            record.state = item.isCompleted ? v2StateNames.completed : v2StateNames.active
+            try record.insert(db)
         }
         func json(_ changes: [AppState.Change]) throws -> String {
             String(decoding: try encoder.encode(changes), as: UTF8.self)
@@ -147,5 +161,25 @@ extension TodoDatabase {
             ).insert(db)
             redoTop = seq
         }
+    }
+
+    /// Migrates a v2 database to v3, in the migrator's transaction: the item
+    /// rows' states get the names of ``TodoItem/State`` (`unfinished` becomes
+    /// `active`, `finished` becomes `completed`), and so does the `CHECK` on
+    /// them. The history log is left as it is: it is append-only, and its
+    /// changes are read under either name (see `docs/json-format.md`).
+    static func migrateV2ToV3(_ db: Database) throws {
+        let (old, new) = (v2StateNames, (active: TodoItem.State.active.rawValue, completed: TodoItem.State.completed.rawValue))
+        // SQLite cannot change a CHECK in place: the table is made again.
+        try db.execute(sql: createItemTable(named: "item_v3", states: new) + """
+            INSERT INTO item_v3 (id, rank, title, details, state, created, changed, due, location)
+                SELECT id, rank, title, details,
+                       CASE state WHEN '\(old.active)' THEN '\(new.active)' WHEN '\(old.completed)' THEN '\(new.completed)' ELSE state END,
+                       created, changed, due, location
+                FROM item;
+            DROP TABLE item;
+            ALTER TABLE item_v3 RENAME TO item;
+            CREATE INDEX item_rank ON item (rank);
+            """)
     }
 }

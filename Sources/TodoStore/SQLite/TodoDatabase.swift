@@ -7,7 +7,7 @@ import Todos
 /// in one file opened in WAL mode, its schema made and upgraded by a
 /// `DatabaseMigrator`.
 ///
-/// Tables (schema v2; see docs/json-format.md, "The SQLite file"):
+/// Tables (schema v3; see docs/json-format.md, "The SQLite file"):
 /// - `item`: one row per item (``ItemRecord``), a column per field; `rank`
 ///   orders the list (a number between its neighbours', so inserting
 ///   anywhere writes one row).
@@ -52,6 +52,10 @@ struct TodoDatabase: Sendable {
         // v2: items in columns, the history as an append-only log.
         migrator.registerMigration("v2") { db in
             try migrateV1ToV2(db, path: path)
+        }
+        // v3: the item rows' states are `active` and `completed`.
+        migrator.registerMigration("v3") { db in
+            try migrateV2ToV3(db)
         }
         return migrator
     }

@@ -58,6 +58,22 @@ final class StoreFixture: @unchecked Sendable {
     func item(_ title: String) throws -> TodoItem {
         try TodoItem(id: UUID(), title: title, created: clock.now())
     }
+
+    /// A fresh folder holding a copy of the database of the data directory
+    /// an earlier version wrote, `Fixtures/<name>/rewind.sqlite`.
+    static func copy(of name: String) throws -> StoreFixture {
+        let fixture = try StoreFixture(.sqlite)
+        let source = try #require(Bundle.module.url(forResource: "Fixtures/\(name)/rewind", withExtension: "sqlite"))
+        try FileManager.default.copyItem(at: source, to: fixture.fileURL)
+        return fixture
+    }
+
+    /// What that version's export of `Fixtures/<name>` wrote: the items in
+    /// order, every field.
+    static func expectedItems(of name: String) throws -> [TodoItem] {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)/expected-items", withExtension: "json"))
+        return try TodoJSON.decode(AppState.self, from: Data(contentsOf: url)).todos.items
+    }
 }
 
 /// The products folder of the build, where the test bundle and the programs are.
