@@ -58,7 +58,7 @@ def test_the_keypad_is_built_from_the_shipped_configuration(driver, base_url):
     assert [button.text for button in css_all(driver, ".keypad .key")] == SHIPPED["labels"]
     assert css(driver, ".keypad").get_attribute("data-columns") == str(SHIPPED["columnCount"])
     assert column_count(driver) == SHIPPED["columnCount"]
-    # The display is above the keypad, as the seed's view shows.
+    # The display is above the keypad.
     display_box = css(driver, "#calc-display").rect
     keypad_box = css(driver, ".keypad").rect
     assert display_box["y"] + display_box["height"] <= keypad_box["y"] + 1

@@ -113,7 +113,7 @@ def test_edit_title_multi_line_details_and_completion(driver, base_url, api):
     save(driver)
     changed = wait_item(api, item["id"], lambda i: i["title"] == "Buy oat milk", "the title should be saved trimmed")
     assert changed["details"] == "Two litres\nthe organic one"
-    assert changed["state"] == "finished"
+    assert changed["state"] == "completed"
     wait_until(driver, lambda d: css(d, "h1.detail-title").text == "Buy oat milk", "the heading to show the new title")
     assert field(driver, "details").get_attribute("value") == "Two litres\nthe organic one"
     driver.get(base_url + "/todos")
@@ -261,19 +261,19 @@ def test_rows_show_due_dates_and_mark_overdue_ones(driver, base_url, api):
     open_todos(driver, base_url)
     wait_for_titles(driver, ["Past", "Future", "Past but done", "No date"])
     past = row_by_title(driver, "Past").find_element(By.CSS_SELECTOR, "time.due")
-    assert has_class(past, "overdue"), "a past due date of an unfinished item should be marked overdue"
+    assert has_class(past, "overdue"), "a past due date of an active item should be marked overdue"
     assert "overdue" in past.text.lower() or "overdue" in (past.get_attribute("title") or "").lower()
     future = row_by_title(driver, "Future").find_element(By.CSS_SELECTOR, "time.due")
     assert future.is_displayed() and not has_class(future, "overdue")
-    finished = row_by_title(driver, "Past but done").find_elements(By.CSS_SELECTOR, "time.due.overdue")
-    assert finished == [], "a completed item is not overdue"
+    marks = row_by_title(driver, "Past but done").find_elements(By.CSS_SELECTOR, "time.due.overdue")
+    assert marks == [], "a completed item is not overdue"
     assert row_by_title(driver, "No date").find_elements(By.CSS_SELECTOR, "time.due") == []
     # The overdue mark is not told by colour alone: it has words, and a different colour.
     colours = {driver.execute_script("return getComputedStyle(arguments[0]).color", element) for element in (past, future)}
     assert len(colours) == 2, "overdue should look different from a due date that is not overdue"
 
 
-def test_smart_order_puts_unfinished_first_then_most_recently_changed(driver, base_url, api):
+def test_smart_order_puts_active_first_then_most_recently_changed(driver, base_url, api):
     a = api.add("a")
     api.add("b")
     c = api.add("c")
@@ -282,7 +282,7 @@ def test_smart_order_puts_unfinished_first_then_most_recently_changed(driver, ba
     open_todos(driver, base_url)
     wait_for_titles(driver, ["a", "b", "c"])
     click_css(driver, "#smart-order")
-    wait_for_titles(driver, ["a", "b", "c"])  # a changed last, then b; c is done
+    wait_for_titles(driver, ["a", "b", "c"])  # a changed last, then b; c is completed
     api.request("PATCH", f"/api/todos/{api.items()[1]['id']}", {"details": "now b is newest"})
     wait_for_titles(driver, ["b", "a", "c"])
     # The choice survives a reload.

@@ -190,7 +190,7 @@ def test_quick_successive_toggles_apply_in_order(driver, base_url, api):
         driver.execute_script("document.querySelectorAll('.todo-list li input.toggle')[arguments[0]].click();", index)
     wait_completed(driver, [False, True, True, False])
     wait_server(
-        api, lambda items: [(item["state"] == "finished") for item in items] == [False, True, True, False],
+        api, lambda items: [(item["state"] == "completed") for item in items] == [False, True, True, False],
         "the server should have t1 and t2 completed",
     )
 
@@ -203,7 +203,7 @@ def test_allows_me_to_mark_all_items_as_completed(driver, base_url, api):
     three_todos(driver, base_url)
     css(driver, "label[for='toggle-all']").click()
     wait_completed(driver, [True, True, True])
-    wait_server(api, lambda items: all((item["state"] == "finished") for item in items), "every item should be completed")
+    wait_server(api, lambda items: all((item["state"] == "completed") for item in items), "every item should be completed")
     wait_until(driver, lambda d: css(d, "#toggle-all").is_selected(), "toggle-all to be checked")
 
 
@@ -214,7 +214,7 @@ def test_allows_me_to_clear_the_complete_state_of_all_items(driver, base_url, ap
     wait_until(driver, lambda d: css(d, "#toggle-all").is_selected(), "toggle-all to be checked")
     css(driver, "label[for='toggle-all']").click()
     wait_completed(driver, [False, False, False])
-    wait_server(api, lambda items: not any((item["state"] == "finished") for item in items), "no item should be completed")
+    wait_server(api, lambda items: not any((item["state"] == "completed") for item in items), "no item should be completed")
 
 
 def test_complete_all_checkbox_follows_the_items(driver, base_url):
@@ -224,10 +224,10 @@ def test_complete_all_checkbox_follows_the_items(driver, base_url):
     for index in range(3):
         toggle(driver, index)
         wait_completed(driver, [i <= index for i in range(3)])
-    wait_until(driver, lambda d: toggle_all(d).is_selected(), "toggle-all to be checked when every item is done")
+    wait_until(driver, lambda d: toggle_all(d).is_selected(), "toggle-all to be checked when every item is completed")
     toggle(driver, 0)
     wait_completed(driver, [False, True, True])
-    wait_until(driver, lambda d: not toggle_all(d).is_selected(), "toggle-all to be unchecked when one item is not done")
+    wait_until(driver, lambda d: not toggle_all(d).is_selected(), "toggle-all to be unchecked when one item is active")
 
 
 # ---------------------------------------------------------------------------
@@ -241,7 +241,7 @@ def test_allows_me_to_mark_items_as_complete(driver, base_url, api):
     wait_completed(driver, [True, False])
     toggle(driver, 1)
     wait_completed(driver, [True, True])
-    wait_server(api, lambda items: all((item["state"] == "finished") for item in items), "both items should be completed")
+    wait_server(api, lambda items: all((item["state"] == "completed") for item in items), "both items should be completed")
 
 
 def test_allows_me_to_un_mark_items_as_complete(driver, base_url, api):
@@ -251,7 +251,7 @@ def test_allows_me_to_un_mark_items_as_complete(driver, base_url, api):
     wait_completed(driver, [True, False])
     toggle(driver, 0)
     wait_completed(driver, [False, False])
-    wait_server(api, lambda items: not any((item["state"] == "finished") for item in items), "no item should be completed")
+    wait_server(api, lambda items: not any((item["state"] == "completed") for item in items), "no item should be completed")
 
 
 def test_allows_me_to_edit_an_item(driver, base_url, api):

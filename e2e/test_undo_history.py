@@ -79,7 +79,7 @@ def test_undo_of_complete_and_of_clear_completed(driver, base_url, api):
     wait_for_undo_title(driver, "Undo Add “two”")
     wait_until(driver, lambda d: not any("completed" in (li.get_attribute("class") or "") for li in css_all(d, ".todo-list li")),
                "no row to be completed after undoing the completion")
-    assert [item["state"] for item in api.items()] == ["unfinished", "unfinished"]
+    assert [item["state"] for item in api.items()] == ["active", "active"]
 
 
 def test_undo_of_an_edit(driver, base_url, api):
@@ -172,7 +172,7 @@ def test_the_keyboard_alone_adds_completes_and_undoes(driver, base_url, api):
     # Focus is on a checkbox, not a text field: the shortcut applies.
     chord(driver, "z")
     wait_for_undo_title(driver, "Undo Add “by keyboard”")
-    assert api.items()[0]["state"] == "unfinished"
+    assert api.items()[0]["state"] == "active"
 
 
 # ---------------------------------------------------------------------------

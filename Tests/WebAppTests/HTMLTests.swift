@@ -324,6 +324,7 @@ struct HTMLTests {
                 #expect(response.status == .ok)
                 let html = response.text
                 #expect(html.contains(#"<body data-page="todo-detail">"#))
+                #expect(html.contains(#"<p class="detail-summary">Active. "#))
                 #expect(html.contains(#"<input name="title" value="Buy milk""#))
                 #expect(html.contains("<textarea name=\"details\" rows=\"5\">two\nlitres</textarea>"))
                 #expect(html.contains(#"<input type="radio" name="dueKind" value="duration" checked>"#))

@@ -173,7 +173,7 @@ struct TodoAPITests {
                 let response = try await client.get("/api/todos/\(id)")
                 #expect(response.status == .ok)
                 #expect(response.object["title"] as? String == "Buy milk")
-                #expect(response.object["state"] as? String == "unfinished")
+                #expect(response.object["state"] as? String == "active")
             }
         }
 
@@ -191,7 +191,7 @@ struct TodoAPITests {
                 let item = try #require(try await server.store.state().todos.items.first)
                 #expect(item.title == "Buy oat milk")
                 #expect(item.details == "2 litres")
-                #expect(item.isFinished)
+                #expect(item.isCompleted)
                 #expect(item.due.deadline == ISO8601DateFormatter().date(from: "2027-01-20T10:00:00Z"))
                 #expect(item.location == .address(.init(street: "1 Main St", city: "Springfield", zipCode: "", country: "")))
                 #expect(await server.store.history().steps.count == 2)
@@ -280,10 +280,10 @@ struct TodoAPITests {
             let server = try TestServer()
             try await server.test { client in
                 let id = try await TodoAPITests().add("Buy milk", client, server)
-                let done = try await client.send(.post, "/api/todos/\(id)/toggle", token: server.token)
-                #expect(done.object["state"] as? String == "finished")
+                let completed = try await client.send(.post, "/api/todos/\(id)/toggle", token: server.token)
+                #expect(completed.object["state"] as? String == "completed")
                 let reopened = try await client.send(.post, "/api/todos/\(id)/toggle", token: server.token)
-                #expect(reopened.object["state"] as? String == "unfinished")
+                #expect(reopened.object["state"] as? String == "active")
                 let missing = try await client.send(
                     .post, "/api/todos/00000000-0000-0000-0000-000000000099/toggle", token: server.token
                 )
@@ -303,11 +303,11 @@ struct TodoAPITests {
                 let done = try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": true}"#, token: server.token)
                 #expect(done.status == .ok)
                 #expect((done.object["items"] as? [Any])?.count == 2)
-                #expect(try await server.store.state().todos.items.allSatisfy { $0.isFinished })
+                #expect(try await server.store.state().todos.items.allSatisfy { $0.isCompleted })
                 let again = try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": true}"#, token: server.token)
                 #expect(again.status == .conflict)
                 try await client.send(.post, "/api/todos/toggle-all", json: #"{"completed": false}"#, token: server.token)
-                #expect(try await !server.store.state().todos.items.contains { $0.isFinished })
+                #expect(try await !server.store.state().todos.items.contains { $0.isCompleted })
                 let missing = try await client.send(.post, "/api/todos/toggle-all", json: #"{}"#, token: server.token)
                 #expect(missing.status == .badRequest)
                 #expect(missing.errorMessage?.contains("completed") == true)

@@ -33,12 +33,12 @@ extension APIHandler {
 
     func toggleAll(_ input: Operations.ToggleAll.Input) async throws -> Operations.ToggleAll.Output {
         let body = switch input.body { case .json(let json): json }
-        let items = try await todos.app.send(body.completed ? .finishAll : .unfinishAll)
+        let items = try await todos.app.send(body.completed ? .completeAll : .reopenAll)
         return .ok(.init(body: .json(.init(items: items))))
     }
 
     func clearCompleted(_ input: Operations.ClearCompleted.Input) async throws -> Operations.ClearCompleted.Output {
-        .ok(.init(body: .json(.init(removed: try await todos.app.send(.clearFinished)))))
+        .ok(.init(body: .json(.init(removed: try await todos.app.send(.removeCompleted)))))
     }
 
     func getTodo(_ input: Operations.GetTodo.Input) async throws -> Operations.GetTodo.Output {
@@ -62,7 +62,7 @@ extension APIHandler {
     func toggleItem(_ input: Operations.ToggleItem.Input) async throws -> Operations.ToggleItem.Output {
         let id = try Query.itemID(input.path.id)
         let item = try await todos.item(id)
-        let updated = try await todos.app.send(item.isFinished ? .unfinish([id]) : .finish([id]))
+        let updated = try await todos.app.send(item.isCompleted ? .reopen([id]) : .complete([id]))
         return .ok(.init(body: .json(try changed(updated, id: id))))
     }
 
@@ -115,8 +115,8 @@ extension APIHandler {
             let location = edit.location ?? .unknown
             if location != item.location { changes.append(.location(to: location)) }
         }
-        if let completed = edit.completed, completed != item.isFinished {
-            changes.append(completed ? .finish : .unfinish)
+        if let completed = edit.completed, completed != item.isCompleted {
+            changes.append(completed ? .complete : .reopen)
         }
         return changes
     }

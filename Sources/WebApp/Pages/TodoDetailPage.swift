@@ -82,7 +82,7 @@ struct TodoDetailPage {
         html.element("section", [.class("detail"), .data("region", "detail"), .data("id", uuid: item.id)]) { html in
             html.element("h1", [.class("detail-title")]) { $0.text(item.title) }
             html.element("p", [.class("detail-summary")]) { html in
-                html.text(item.isFinished ? "Completed. " : "Not completed. ")
+                html.text(item.isCompleted ? "Completed. " : "Active. ")
                 if !due.isEmpty {
                     html.element("span", [.class(overdue ? "due overdue" : "due")]) {
                         $0.text(overdue ? "Overdue: \(due). " : "Due \(due). ")
@@ -113,7 +113,7 @@ struct TodoDetailPage {
                 html.element("textarea", [.name("details"), Attribute("rows", "5")]) { $0.text(item.details) }
             }
             html.element("label", [.class("choice")]) { html in
-                html.void("input", [.type("checkbox"), .name("completed"), .checked(item.isFinished)])
+                html.void("input", [.type("checkbox"), .name("completed"), .checked(item.isCompleted)])
                 html.text(" Completed")
             }
             dueFieldset(into: &html)

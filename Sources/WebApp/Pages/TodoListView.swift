@@ -86,13 +86,13 @@ struct TodoListView: Sendable {
     func row(_ item: TodoItem, index: Int, into html: inout HTMLWriter) {
         let label = "t" + String(index)
         let id = Attribute.data("id", uuid: item.id)
-        html.element("li", [item.isFinished ? Attribute("class", literal: "completed") : .absent, id]) { html in
+        html.element("li", [item.isCompleted ? Attribute("class", literal: "completed") : .absent, id]) { html in
             // Fixed values as literals: written as they are, not escaped.
             html.element("div", [Attribute("class", literal: "view")]) { html in
                 html.void(
                     "input",
                     [Attribute("class", literal: "toggle"), Attribute("type", literal: "checkbox"),
-                     .checked(item.isFinished), .ariaLabelledBy("tc ", label)]
+                     .checked(item.isCompleted), .ariaLabelledBy("tc ", label)]
                 )
                 html.element("label", [.id(label)]) { $0.text(item.title) }
                 let due = dueFormatter.display(item.due)
