@@ -28,7 +28,7 @@ struct TodoCommandTests {
             #expect(run.lines == [
                 "1  \(milk)  [ ] Buy milk     1 Jan 2020 (overdue)",
                 "2  \(post)  [x] Post office                        1 Main St, Springfield",
-                "1 item left, 1 done, 1 overdue",
+                "1 item left, 1 completed, 1 overdue",
             ])
         }
 
@@ -57,10 +57,10 @@ struct TodoCommandTests {
             let directory = try TodoDirectory()
             try directory.add("Buy milk")
             #expect(try directory.succeed(["list", "--overdue"]).stdout == "Nothing is overdue.\n")
-            #expect(try directory.succeed(["list", "--completed"]).stdout == "No item is done yet.\n")
+            #expect(try directory.succeed(["list", "--completed"]).stdout == "No item is completed yet.\n")
         }
 
-        @Test func smartSortPutsUnfinishedItemsFirstThenTheMostRecentlyChanged() throws {
+        @Test func smartSortPutsActiveItemsFirstThenTheMostRecentlyChanged() throws {
             let directory = try TodoDirectory()
             let first = try directory.add("First")
             try directory.add("Second")
@@ -79,7 +79,7 @@ struct TodoCommandTests {
             let item = try #require((document["items"] as? [[String: Any]])?.first)
             #expect(item["number"] as? Int == 1)
             #expect(item["ref"] as? String == ref)
-            #expect(item["state"] as? String == "unfinished")
+            #expect(item["state"] as? String == "active")
             #expect((item["id"] as? String)?.lowercased().hasPrefix(ref) == true)
             #expect((document["counts"] as? [String: Int])?["active"] == 1)
         }
@@ -109,7 +109,7 @@ struct TodoCommandTests {
             let run = try directory.succeed(["show", ref])
             #expect(run.lines.first == "Call Anna")
             #expect(run.stdout.contains("  ref      \(ref)\n"))
-            #expect(run.stdout.contains("  state    to do\n"))
+            #expect(run.stdout.contains("  state    active\n"))
             #expect(run.stdout.contains("  due      15 Jan 2030  (2030-01-15)\n"))
             #expect(run.stdout.contains("  where    1 Main St, Springfield\n"))
             #expect(run.stdout.contains("  details  About the trip\n"))
@@ -137,6 +137,28 @@ struct TodoCommandTests {
             #expect(try directory.titles(["--sort", "smart"]) == ["Third", "Second", "First"])
             try directory.succeed(["done", "1"])
             #expect(try directory.titles(["--completed"]) == ["Third"])
+        }
+
+        @Test func anExportWithTheEarlierStateNamesImportsAndIsExportedWithTheNewOnes() throws {
+            let directory = try TodoDirectory()
+            let (open, closed) = ("00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002")
+            let document = todoDocument([(open, "Open one"), (closed, "Closed one")], completed: [closed], earlierWords: true)
+            #expect(try directory.run(["import", "-"], stdin: document).status == 0)
+            #expect(try directory.titles(["--completed"]) == ["Closed one"])
+            #expect(try directory.titles(["--active"]) == ["Open one"])
+            let export = try directory.export()
+            #expect(export.contains(#""state" : "completed""#) && export.contains(#""state" : "active""#))
+            #expect(export.contains(#""version" : 2"#) && !export.contains("finished"))
+        }
+
+        @Test func doneAndUndoneSayCompletedAndActive() throws {
+            let directory = try TodoDirectory()
+            let ref = try directory.add("Buy milk")
+            #expect(try directory.succeed(["done", ref]).lines == ["Completed: \(ref) “Buy milk”"])
+            #expect(try directory.succeed(["done", ref]).stderr == "Already completed: \(ref) “Buy milk”\n")
+            #expect(try directory.succeed(["undone", ref]).lines == ["Active: \(ref) “Buy milk”"])
+            #expect(try directory.succeed(["undone", ref]).stderr == "Already active: \(ref) “Buy milk”\n")
+            #expect(try directory.succeed(["show", ref]).stdout.contains("  state    active\n"))
         }
 
         @Test func anIDPrefixOfFourOrMoreHexDigitsNamesAnItemInAnyCase() throws {
@@ -168,7 +190,7 @@ struct TodoCommandTests {
             let ref = try directory.add("Buy milk")
             _ = try directory.items()
             let run = try directory.succeed(["done", "1", ref])
-            #expect(run.lines == ["Done: \(ref) “Buy milk”"])
+            #expect(run.lines == ["Completed: \(ref) “Buy milk”"])
         }
     }
 }

@@ -40,7 +40,7 @@ struct TodoControlCharacterTests {
     static func hostileDirectory() throws -> TodoDirectory {
         let directory = try TodoDirectory()
         let title = #"Pay\u001b]0;pwned\u0007\rrent\u009b2J\u007f"#
-        let document = #"{"format":"rewind-todos","version":1,"items":[{"id":"ABCD1234-0000-4000-8000-000000000001","title":"\#(title)","details":"line one\r\nline two\u001b[2J","state":"unfinished","created":"2026-01-01T10:00:00.000Z"}]}"#
+        let document = #"{"format":"rewind-todos","version":2,"items":[{"id":"ABCD1234-0000-4000-8000-000000000001","title":"\#(title)","details":"line one\r\nline two\u001b[2J","state":"active","created":"2026-01-01T10:00:00.000Z"}]}"#
         let run = try directory.run(["import", "-"], stdin: document)
         #expect(run.status == 0, "\(run.stderr)")
         return directory

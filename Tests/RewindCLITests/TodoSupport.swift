@@ -63,11 +63,17 @@ final class TodoDirectory: @unchecked Sendable {
     }
 }
 
-/// An export document holding `items` (id, title, and optionally state), for imports.
-func todoDocument(_ items: [(id: String, title: String)], finished: Set<String> = []) -> String {
+/// An export document holding `items` (id, title, and optionally state), for
+/// imports; with `earlierWords`, as version 1 wrote it (`unfinished`, `finished`).
+func todoDocument(_ items: [(id: String, title: String)], completed: Set<String> = [], earlierWords: Bool = false) -> String {
     let entries = items.map { item in
-        let state = finished.contains(item.id) ? "finished" : "unfinished"
+        let state = switch (completed.contains(item.id), earlierWords) {
+        case (true, false): "completed"
+        case (false, false): "active"
+        case (true, true): "finished"
+        case (false, true): "unfinished"
+        }
         return #"{"id":"\#(item.id)","title":"\#(item.title)","state":"\#(state)","created":"2026-01-01T10:00:00.000Z"}"#
     }
-    return #"{"format":"rewind-todos","version":1,"items":[\#(entries.joined(separator: ","))]}"#
+    return #"{"format":"rewind-todos","version":\#(earlierWords ? 1 : 2),"items":[\#(entries.joined(separator: ","))]}"#
 }

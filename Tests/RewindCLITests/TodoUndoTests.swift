@@ -4,7 +4,7 @@ import Testing
 @Suite("rewind todo undo and redo")
 struct TodoUndoTests {
     /// A list of two items, numbered by a listing: 1 “Buy milk” (due, with
-    /// an address), 2 “Call Anna” (done).
+    /// an address), 2 “Call Anna” (completed).
     static func twoItems() throws -> TodoDirectory {
         let directory = try TodoDirectory()
         try directory.add("Buy milk", ["--due", "2030-01-15", "--address", "1 Main St, Springfield"])

@@ -24,8 +24,8 @@ struct ItemText {
 
     // MARK: Table
 
-    /// The table of `items`, numbered from 1: number, short reference, done
-    /// mark, title, due date (overdue ones marked) and location in short.
+    /// The table of `items`, numbered from 1: number, short reference,
+    /// completed mark, title, due date (overdue ones marked) and location in short.
     ///
     /// - Complexity: O(*n*).
     func table(_ items: [TodoItem], references: ShortReferences) -> [String] {
@@ -58,8 +58,8 @@ struct ItemText {
         let titleWidth = rows.map(\.title.count).max() ?? 0
         let dueWidth = rows.map(\.due.count).max() ?? 0
         return rows.map { row in
-            let mark = row.item.isFinished ? terminal.styled("[x]", .green) : "[ ]"
-            let title = row.item.isFinished ? terminal.styled(row.title, .dim) : row.title
+            let mark = row.item.isCompleted ? terminal.styled("[x]", .green) : "[ ]"
+            let title = row.item.isCompleted ? terminal.styled(row.title, .dim) : row.title
             var line = Self.pad(row.number, to: numberWidth, left: true) + "  "
                 + terminal.styled(Self.pad(row.reference, to: referenceWidth), .yellow) + "  "
                 + mark + " " + title
@@ -103,7 +103,7 @@ struct ItemText {
         }
         field("ref", reference)
         field("id", item.id.uuidString.lowercased())
-        field("state", item.isFinished ? "done" : item.isOverdue(at: now) ? "to do, overdue" : "to do")
+        field("state", item.isCompleted ? "completed" : item.isOverdue(at: now) ? "active, overdue" : "active")
         if item.due != .unknown { field("due", dates.display(item.due) + "  (" + dates.text(item.due) + ")") }
         field("where", Self.fullLocation(item.location))
         field("details", item.details)

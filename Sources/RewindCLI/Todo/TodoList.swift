@@ -10,12 +10,12 @@ extension RewindCommand.Todo {
             commandName: "list",
             abstract: "List items (the default command).",
             discussion: """
-                Shows a numbered table: number, short reference, done mark, title, due date \
+                Shows a numbered table: number, short reference, completed mark, title, due date \
                 (overdue ones marked) and location. The numbers are saved, so that `done 2` \
                 means the second item shown, until the next `list`.
 
                 `--sort created` keeps the list's order (creation order); `--sort smart` shows \
-                unfinished items first, then the most recently changed.
+                active items first, then the most recently changed.
 
                 Examples:
                   rewind todo list
@@ -32,9 +32,9 @@ extension RewindCommand.Todo {
             static func help(for value: Filter) -> ArgumentHelp? {
                 switch value {
                 case .all: "Show every item (the default)."
-                case .active: "Show items not done."
-                case .completed: "Show items done."
-                case .overdue: "Show items not done whose due date has passed."
+                case .active: "Show active items (not completed)."
+                case .completed: "Show completed items."
+                case .overdue: "Show active items whose due date has passed."
                 }
             }
 
@@ -106,7 +106,7 @@ extension RewindCommand.Todo {
         /// The items to show, their short references and the counts. Every
         /// item is read for `--all`; for the other filters only the rows
         /// that can be shown (by their state, and their due date for
-        /// `--overdue`), the ids, and the due dates of unfinished items for
+        /// `--overdue`), the ids, and the due dates of active items for
         /// the counts.
         private func listing(
             _ session: TodoSession, now: Date
@@ -118,8 +118,8 @@ extension RewindCommand.Todo {
                 return try await session.read { list in
                     (list.items(filter, sortedBy: sort, now: now), ShortReferences(list: list), list.counts(now: now))
                 }
-            case .active, .overdue: state = .unfinished
-            case .completed: state = .finished
+            case .active, .overdue: state = .active
+            case .completed: state = .completed
             }
             let (candidates, counts) = try await session.store.items(in: state, dueOnly: self.filter == .overdue, now: now)
             // The list's own filter and order, over the rows that can pass it.
@@ -132,15 +132,15 @@ extension RewindCommand.Todo {
             if counts.total == 0 { return "No items yet. Add one with: rewind todo add \"Buy milk\"" }
             switch filter {
             case .all: return "No items."
-            case .active: return "Nothing left to do: all \(counts.total) item\(counts.total == 1 ? " is" : "s are") done."
-            case .completed: return "No item is done yet."
+            case .active: return "Nothing left to do: all \(counts.total) item\(counts.total == 1 ? " is" : "s are") completed."
+            case .completed: return "No item is completed yet."
             case .overdue: return "Nothing is overdue."
             }
         }
 
         private func footer(_ counts: TodoCounts) -> String {
             var parts = [counts.itemsLeftText]
-            if counts.completed > 0 { parts.append("\(counts.completed) done") }
+            if counts.completed > 0 { parts.append("\(counts.completed) completed") }
             if counts.overdue > 0 { parts.append("\(counts.overdue) overdue") }
             return parts.joined(separator: ", ")
         }

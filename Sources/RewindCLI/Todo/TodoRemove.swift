@@ -31,13 +31,13 @@ extension RewindCommand.Todo {
         }
     }
 
-    /// `rewind todo clear-completed`: deletes every item that is done, as one undo step.
+    /// `rewind todo clear-completed`: deletes every completed item, as one undo step.
     struct ClearCompleted: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "clear-completed",
-            abstract: "Delete every item that is done.",
+            abstract: "Delete every completed item.",
             discussion: """
-                One undo step. With nothing done, says so and changes nothing.
+                One undo step. With no item completed, says so and changes nothing.
 
                 Examples:
                   rewind todo clear-completed
@@ -55,10 +55,10 @@ extension RewindCommand.Todo {
                 let references = try await session.references()
                 let removed: [TodoItem]
                 do {
-                    removed = try await session.app.send(.clearFinished)
+                    removed = try await session.app.send(.removeCompleted)
                 } catch TodoFailure.nothingToChange {
                     if json { return try JSONOutput.print([ItemJSON]()) }
-                    return TodoTerminal.note("Nothing to clear: no item is done.")
+                    return TodoTerminal.note("Nothing to clear: no item is completed.")
                 }
                 try printRemoved(removed, references: references, json: json)
             }
