@@ -52,7 +52,7 @@ def test_a_second_window_sees_adds_toggles_and_undo_live(driver, second_driver, 
         "window two's Redo button to name the undone step", timeout=LIVE_TIMEOUT,
     )
     # Window one redraws its panel after its own undo, as window two does
-    # after the event: either may finish first.
+    # after the event: either may be first.
     wait_until(driver, lambda d: history_steps(d) == history_steps(second_driver),
                "both windows' history panels to agree", timeout=LIVE_TIMEOUT)
     assert_not_reloaded(driver)

@@ -23,13 +23,13 @@ def set_scheme(driver, scheme):
 
 
 def settle(driver):
-    """Waits for CSS transitions (colours fade on the rows) to finish."""
+    """Waits for CSS transitions (colours fade on the rows) to end."""
     wait_until(
         driver,
         lambda d: d.execute_script(
             "return document.getAnimations().every(function (a) { return a.playState !== 'running'; });"
         ),
-        "CSS transitions to finish",
+        "CSS transitions to end",
     )
 
 

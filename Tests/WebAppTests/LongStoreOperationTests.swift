@@ -51,7 +51,7 @@ struct LongStoreOperationTests {
         try await waitUntil("the server to stop answering") { await (try? client.send(.get, "/assets/app.css")) == nil }
         #expect(store.isBlocked)
 
-        // The requests in flight finish, then the server stops.
+        // The requests in flight are answered, then the server stops.
         store.release()
         #expect(try await deletion.value.status == .ok)
         for reader in readers {

@@ -39,7 +39,7 @@ final class ImportProgress {
     }
 
     /// Clears the bar.
-    func finish() {
+    func clear() {
         guard isDrawn else { return }
         draw("")
         isDrawn = false

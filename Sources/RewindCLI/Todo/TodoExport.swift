@@ -87,15 +87,15 @@ extension RewindCommand.Todo {
                 do throws(TodoJSONError) {
                     state = try TodoJSON.decode(AppState.self, from: data)
                 } catch {
-                    progress.finish()
+                    progress.clear()
                     throw TodoCommandError.usage("\(file) is not a to-do document: \(error.description)")
                 }
                 let items = state.todos.items
                 progress.show(.saving(items.count))
-                defer { progress.finish() }
+                defer { progress.clear() }
                 let session = try await TodoSession.open(options: options)
                 let count = try await session.app.send(merge ? .merge(items) : .replaceAll(items))
-                progress.finish()
+                progress.clear()
                 let how = merge ? "merged into the list" : "replacing the list"
                 TodoTerminal.print("Imported \(count) item\(count == 1 ? "" : "s") from \(file), \(how) (undo with: rewind todo undo)")
             }

@@ -134,12 +134,22 @@ struct TodoDatabase: Sendable {
     /// two processes creating a database at once may both run `v1`; the
     /// second then fails (the table exists) after the first committed it,
     /// and its failure is no failure when every migration is now applied.
+    /// When the other process has applied some but not yet all, the
+    /// remaining ones are tried again (as long as it keeps applying them).
     private static func migrate(_ queue: DatabaseQueue, path: String) throws {
         let migrator = migrator(path: path)
-        do {
-            try migrator.migrate(queue)
-        } catch {
-            guard try queue.read({ db in try migrator.hasCompletedMigrations(db) }) else { throw error }
+        // Read only after a failed try, when the migrations table exists:
+        // reading it while another process creates it can fail.
+        var applied: Set<String> = []
+        while true {
+            do {
+                return try migrator.migrate(queue)
+            } catch {
+                guard try !queue.read({ db in try migrator.hasCompletedMigrations(db) }) else { return }
+                let appliedNow = try queue.read { db in try migrator.appliedIdentifiers(db) }
+                guard appliedNow.isStrictSuperset(of: applied) else { throw error }
+                applied = appliedNow
+            }
         }
     }
 

@@ -83,7 +83,7 @@ func runProcess(
 
     try process.run()
     do {
-        try waitUntilSynchronously("\(url.lastPathComponent) \(arguments) to finish", timeout: .seconds(timeout)) {
+        try waitUntilSynchronously("\(url.lastPathComponent) \(arguments) to exit", timeout: .seconds(timeout)) {
             !process.isRunning
         }
     } catch {
