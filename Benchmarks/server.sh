@@ -5,6 +5,7 @@
 #
 #   Benchmarks/server.sh                 # from the repository root
 #   DURATION=10 CONNECTIONS=16 THREADS=1 ITEMS=1000 Benchmarks/server.sh
+#   DUE_DATES=yes Benchmarks/server.sh   # every item with a due date of its own, 7 hours apart
 #
 # Rows, each measured by wrk for DURATION seconds with CONNECTIONS connections:
 #   GET  /todos         the to-do page with ITEMS items   vs GET  / on BareServer
@@ -24,6 +25,7 @@ DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-16}
 THREADS=${THREADS:-1}
 ITEMS=${ITEMS:-1000}
+DUE_DATES=${DUE_DATES:-no}
 OURS_PORT=${OURS_PORT:-18080}
 BARE_PORT=${BARE_PORT:-18090}
 
@@ -68,8 +70,8 @@ wait_for() { # URL
 }
 
 # The list of ITEMS items, in the documented JSON format (docs/json-format.md).
-python3 - "$ITEMS" > "$work/items.json" <<'EOF'
-import json, random, sys, uuid
+python3 - "$ITEMS" "$DUE_DATES" > "$work/items.json" <<'EOF'
+import datetime, json, random, sys, uuid
 count = int(sys.argv[1])
 # Random (version 4) ids as real lists have, the same on every run.
 rng = random.Random(count)
@@ -78,6 +80,12 @@ items = [{
     "title": f"Item {n}: buy milk",
     "created": "2026-01-01T00:00:00.000Z",
 } for n in range(count)]
+if sys.argv[2] == "yes":
+    # From three days ago on, 7 hours apart: overdue, today, tomorrow, weekdays, dates.
+    start = datetime.datetime.now(datetime.timezone.utc).replace(minute=0, second=0, microsecond=0) - datetime.timedelta(days=3)
+    for n, item in enumerate(items):
+        due = start + datetime.timedelta(hours=7 * n)
+        item["due"] = {"kind": "date", "date": due.strftime("%Y-%m-%dT%H:%M:%S.000Z")}
 json.dump({"format": "rewind-todos", "version": 1, "items": items}, sys.stdout)
 EOF
 

@@ -173,20 +173,7 @@ struct OnDemandTests {
 
     @Test func damageIsFoundWhereItIsReadAndNothingIsWritten() async throws {
         let fixture = try StoreFixture(.sqlite)
-        do {
-            let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
-            for index in 0..<300 {
-                try await store.change(.add(try fixture.item("Item \(index) " + String(repeating: "x", count: 200))))
-            }
-        }
-        let queue = try DatabaseQueue(path: fixture.fileURL.path)
-        try await queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        try queue.close()
-        // Scribble over the middle of the file: item pages, not the schema.
-        var bytes = try Data(contentsOf: fixture.fileURL)
-        let start = bytes.count / 2
-        for offset in start..<(start + 4096) { bytes[offset] = 0x5A }
-        try bytes.write(to: fixture.fileURL)
+        let bytes = try await fixture.damagedSQLiteFile()
         do {
             let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
             await #expect(throws: StoreError.self, "reading every item crosses the damage") { try await rows.state() }

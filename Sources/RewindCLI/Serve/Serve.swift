@@ -1,6 +1,7 @@
 import ArgumentParser
 import Calculator
 import Foundation
+import TodoStore
 import Todos
 import WebApp
 
@@ -101,8 +102,17 @@ extension RewindCommand {
                 }
             )
             do {
-                // Runs until SIGINT or SIGTERM, then finishes the requests in flight.
-                try await app.runService()
+                // Runs until SIGINT or SIGTERM, then finishes the requests in
+                // flight; stops at once when the store's file turns out to be
+                // damaged (checked while the server already answers).
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await app.runService() }
+                    group.addTask { try await store.checked() }
+                    while try await group.next() != nil {}
+                }
+            } catch let error as StoreError {
+                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                throw ExitCode.failure
             } catch {
                 FileHandle.standardError.write(Data("rewind serve: cannot serve on \(host):\(port): \(error)\n".utf8))
                 throw ExitCode.failure

@@ -11,23 +11,31 @@ struct ServeStore: Sendable {
     let location: String
     /// Closes the store after the server stopped.
     let close: @Sendable () -> Void
+    /// Returns once the file is known to be whole (the check of every page
+    /// runs after the server started); throws ``StoreError`` when it is
+    /// damaged.
+    let checked: @Sendable () async throws -> Void
 
     /// Opens the store of `--data-dir` / `--in-memory`: the one place where
     /// `rewind serve` chooses its store.
     ///
     /// The SQLite store polls for changes made by other processes (`rewind
     /// todo` on the same data directory) and tells the server, which tells
-    /// the open pages.
+    /// the open pages. It opens without reading the list or every page of
+    /// the file, so that the server answers at once; both are read right
+    /// after, in the background (``SQLiteStore/Items/inMemoryAfterOpen``).
     ///
     /// - Throws: ``StoreError`` when the data directory cannot be made or the
     ///   database is not one this version can use; nothing is changed then.
     static func open(dataDirectory: String?, inMemory: Bool) async throws -> ServeStore {
         if inMemory {
-            return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {})
+            return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {}, checked: {})
         }
         let directory = DataDirectory.resolve(explicitPath: dataDirectory)
         try directory.create()
-        let store = try await SQLiteStore.open(url: directory.databaseURL)
-        return ServeStore(store: store, location: directory.databaseURL.path, close: { store.close() })
+        let store = try await SQLiteStore.open(url: directory.databaseURL, items: .inMemoryAfterOpen)
+        return ServeStore(
+            store: store, location: directory.databaseURL.path, close: { store.close() },
+            checked: { try await store.checkedForDamage() })
     }
 }

@@ -44,6 +44,9 @@ public final class SQLiteStore: Sendable {
     let operationQueue = DispatchQueue(label: "rewind.sqlite.store")
     /// The changes waiting for the next group commit (`SQLiteStore+GroupCommit.swift`).
     let commitLine = CommitLine()
+    /// The check of every page that runs after open (``Items/inMemoryAfterOpen``);
+    /// `nil` when opening checked them, or was not asked to.
+    let integrity: IntegrityCheck?
 
     /// What is in memory: the list, when it is kept there, and where the
     /// log stands.
@@ -75,6 +78,17 @@ public final class SQLiteStore: Sendable {
         /// damage is found in the pages an operation reads, which then
         /// fails with ``StoreError/corrupt(path:detail:)`` and writes nothing.
         case onDemand
+        /// Read from their rows when the store opens, as with ``onDemand``,
+        /// then into memory, where they stay, on the store's queue at once
+        /// (a server that must answer right after it starts, then draws the
+        /// list again and again): operations asked for meanwhile wait
+        /// behind that read. Opening does not read the whole file for
+        /// damage; SQLite's `quick_check` does it in the background on a
+        /// connection of its own. Every write waits for that check, and
+        /// once it has found damage every operation fails with
+        /// ``StoreError/corrupt(path:detail:)`` and the file is never
+        /// written (``checkedForDamage()`` tells when).
+        case inMemoryAfterOpen
     }
 
     /// What an acknowledged change survives.
@@ -124,7 +138,12 @@ public final class SQLiteStore: Sendable {
         memory = Mutex(try TodoDatabase.readingSaved(path: path) {
             try database.queue.read { db in try Self.load(db, path: path, list: items == .inMemory) }
         })
+        integrity = items == .inMemoryAfterOpen ? IntegrityCheck(path: path) : nil
         if let pollInterval { startPolling(every: pollInterval) }
+        if items == .inMemoryAfterOpen {
+            // First in the queue: the operations asked for meanwhile find the list read.
+            operationQueue.async { [weak self] in try? self?.loadList() }
+        }
     }
 
     deinit {
@@ -161,6 +180,7 @@ public final class SQLiteStore: Sendable {
     ///
     /// - Throws: What `body` throws, or ``StoreError`` when the list cannot be read.
     public func read<Result: Sendable>(_ body: (AppState) throws -> Result) throws -> Result {
+        try integrity?.refuseIfFailed()
         while true {
             let reading: Reading<Result> = try memory.withLock { loaded in
                 guard let list = loaded.list else { return .listNotInMemory }
@@ -183,6 +203,7 @@ public final class SQLiteStore: Sendable {
     ///
     /// - Complexity: O(*k*) rows read by key for *k* ids.
     public func items(withIDs ids: [UUID]) throws -> [TodoItem] {
+        try integrity?.refuseIfFailed()
         if let items = memory.withLock({ $0.list.map { list in ids.compactMap { list.state.todos[id: $0] } } }) {
             return items
         }
@@ -201,6 +222,7 @@ public final class SQLiteStore: Sendable {
     public func items(
         in state: TodoItem.State?, dueOnly: Bool = false, now: Date
     ) throws -> (items: [TodoItem], counts: TodoCounts) {
+        try integrity?.refuseIfFailed()
         let inMemory = memory.withLock { loaded in
             loaded.list.map { list in
                 let items = list.state.todos.items.filter { item in
@@ -221,14 +243,18 @@ public final class SQLiteStore: Sendable {
     /// Reads the whole list and keeps it in memory from now on.
     private func loadList() throws {
         let path = database.url.path
-        let fresh = try TodoDatabase.readingSaved(path: path) {
-            try database.queue.read { db in try Self.load(db, path: path, list: true) }
-        }
-        memory.withLock { loaded in
-            guard loaded.list == nil else { return }
-            let shown = loaded.head == fresh.head ? loaded.shown : nil
-            loaded = fresh
-            loaded.shown = shown
+        try TodoDatabase.readingSaved(path: path) {
+            try database.queue.read { db in
+                let fresh = try Self.load(db, path: path, list: true)
+                // Kept while the database is held, so that no write (of the
+                // group commit, on its own queue) comes between.
+                memory.withLock { loaded in
+                    guard loaded.list == nil else { return }
+                    let shown = loaded.head == fresh.head ? loaded.shown : nil
+                    loaded = fresh
+                    loaded.shown = shown
+                }
+            }
         }
     }
 
@@ -237,6 +263,7 @@ public final class SQLiteStore: Sendable {
     ///
     /// - Complexity: O(*s*) for *s* steps shown the first time, O(1) after.
     public func history() throws -> HistoryOverview {
+        try integrity?.refuseIfFailed()
         if let shown = memory.withLock({ $0.shown }) { return shown.overview }
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
@@ -313,6 +340,7 @@ public final class SQLiteStore: Sendable {
     ///
     /// - Complexity: O(*r*) for *r* rows of the log; no change is decoded.
     public func historyTree() throws -> HistoryTree {
+        try integrity?.refuseIfFailed()
         if let tree = memory.withLock({ $0.tree }) { return tree }
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
@@ -550,6 +578,8 @@ public final class SQLiteStore: Sendable {
     /// Reads again what is in memory when another process committed since
     /// this one last looked. Runs on the database queue.
     func catchUp(_ db: Database) throws {
+        // Nothing is written before the file is known to be whole.
+        try integrity?.waitUntilPassed()
         let (known, keepsList) = memory.withLock { ($0.dataVersion, $0.list != nil) }
         guard try Self.dataVersion(db) != known else { return }
         let fresh = try Self.load(db, path: database.url.path, list: keepsList)

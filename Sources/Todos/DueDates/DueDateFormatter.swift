@@ -13,12 +13,22 @@ import Foundation
 public struct DueDateFormatter: Sendable {
     /// The moment "today" is counted from.
     public let now: Date
+    /// The time zone the dates are written in.
+    public let timeZone: TimeZone
+    /// The start of the day of ``now`` in ``timeZone``: what a display text
+    /// depends on besides the due date itself (texts stay right until it
+    /// changes).
+    public let today: Date
+    private let year: Int
     private let calendar: Calendar
 
     /// Creates a formatter for `now` in `timeZone`.
     public init(now: Date, timeZone: TimeZone) {
         self.now = now
+        self.timeZone = timeZone
         calendar = .gregorian(in: timeZone)
+        today = calendar.startOfDay(for: now)
+        year = calendar.component(.year, from: now)
     }
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -58,7 +68,6 @@ public struct DueDateFormatter: Sendable {
     }
 
     private func dayName(_ date: Date) -> String {
-        let today = calendar.startOfDay(for: now)
         let days = calendar.dateComponents([.day], from: today, to: calendar.startOfDay(for: date)).day ?? .max
         let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: date)
         let weekday = Self.weekdays[((parts.weekday ?? 1) - 1 + 7) % 7]
@@ -69,7 +78,7 @@ public struct DueDateFormatter: Sendable {
         case -1: return "yesterday"
         case 2...6: return weekday
         default:
-            let sameYear = parts.year == calendar.component(.year, from: now)
+            let sameYear = parts.year == year
             return sameYear ? "\(weekday) \(parts.day ?? 1) \(month)" : "\(parts.day ?? 1) \(month) \(parts.year ?? 0)"
         }
     }

@@ -48,7 +48,13 @@ extension TodoList {
     ///
     /// - Complexity: O(*n*) for the list order, O(*n* log *n*) for `.smart`.
     public func items(_ filter: TodoFilter = .all, sortedBy sort: TodoSort = .list, now: Date) -> [TodoItem] {
-        let shown = ids.compactMap { itemsByID[$0] }.filter { filter.includes($0, now: now) }
+        // One pass and one array: no copy of every item before filtering.
+        var shown: [TodoItem] = []
+        shown.reserveCapacity(filter == .all ? count : 0)
+        for id in ids {
+            guard let item = itemsByID[id], filter.includes(item, now: now) else { continue }
+            shown.append(item)
+        }
         switch sort {
         case .list:
             return shown

@@ -19,8 +19,8 @@ struct TodoListView: Sendable {
     var history: HistoryOverview
     /// The undo history with its abandoned branches, for the history panel.
     var tree: HistoryTree
-    /// Writes due dates.
-    var dueFormatter: DueDateFormatter
+    /// The texts of the rows' due dates.
+    var dueTexts: [TodoDate: DueDateTexts.Text]
     /// Tells what is overdue.
     var now: Date
 
@@ -33,7 +33,7 @@ struct TodoListView: Sendable {
         (items, counts) = try await service.list(filter, sortedBy: sort, now: now)
         history = try await service.history()
         tree = try await service.historyTree()
-        dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
+        dueTexts = service.dueDates.texts(for: items, formatter: DueDateFormatter(now: now, timeZone: timeZone))
     }
 
     /// Bytes to reserve for a page or fragment: the markup around the list,
@@ -95,15 +95,14 @@ struct TodoListView: Sendable {
                      .checked(item.isCompleted), .ariaLabelledBy("tc ", label)]
                 )
                 html.element("label", [.id(label)]) { $0.text(item.title) }
-                let due = dueFormatter.display(item.due)
-                if !due.isEmpty {
+                if item.due != .unknown, let due = dueTexts[item.due], !due.display.isEmpty {
                     let overdue = item.isOverdue(at: now)
                     html.element(
                         "time",
-                        [.class(overdue ? "due overdue" : "due"), Attribute("datetime", Self.isoDate(item.due.start))]
+                        [.class(overdue ? "due overdue" : "due"), Attribute("datetime", due.datetime)]
                     ) { html in
                         if overdue { html.text("Overdue · ") }
-                        html.text(due)
+                        html.text(due.display)
                     }
                 }
                 html.element(

@@ -13,6 +13,8 @@ struct TodoService: Sendable {
     let now: @Sendable () -> Date
     /// The app domain over ``store``.
     let app: AppDomain
+    /// The texts of due dates the pages write, kept for the day.
+    let dueDates = DueDateTexts()
 
     /// Creates the service over `store`; new items get their ids from `makeID`.
     init(store: any AppStore, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID) {
