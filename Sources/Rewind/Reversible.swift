@@ -32,7 +32,8 @@ extension Reversible {
     /// that revert them, in the order to apply them (newest first).
     ///
     /// When a change fails, the ones already applied are reverted before the
-    /// error is rethrown, so the model is left as it was.
+    /// error is rethrown, so the model is left as it was. If reverting fails
+    /// too, ``HistoryError/revertFailed(error:revert:)`` is thrown.
     ///
     /// - Complexity: O(*n*) applications for *n* changes.
     public mutating func apply(all changes: [Change]) throws -> [Change] {
@@ -53,8 +54,12 @@ extension Reversible {
                 inverses.append(try apply(change))
             }
         } catch {
-            for inverse in inverses.reversed() {
-                _ = try apply(inverse)
+            do {
+                for inverse in inverses.reversed() {
+                    _ = try apply(inverse)
+                }
+            } catch let revert {
+                throw HistoryError.revertFailed(error: "\(error)", revert: "\(revert)")
             }
             throw error
         }

@@ -259,7 +259,9 @@ public final class History<Model: Reversible> {
 
     /// Runs `body` inside a group, so that everything it performs is one
     /// step. If `body` throws, every change it made is reverted and the error
-    /// is rethrown.
+    /// is rethrown; if reverting fails too (the model's inverse of a change
+    /// it made does not apply), ``HistoryError/revertFailed(error:revert:)``
+    /// is thrown instead.
     ///
     /// ```swift
     /// try history.group(named: "Complete 3 items") { history in
@@ -281,7 +283,11 @@ public final class History<Model: Reversible> {
             if openGroups.count >= depth {
                 let inverses = openGroups[(depth - 1)...].flatMap(\.inverses)
                 openGroups.removeSubrange((depth - 1)...)
-                _ = try? model._cross(inverses)
+                do {
+                    _ = try model._cross(inverses)
+                } catch let revert {
+                    throw HistoryError.revertFailed(error: "\(error)", revert: "\(revert)")
+                }
             }
             throw error
         }
@@ -337,8 +343,12 @@ public final class History<Model: Reversible> {
             while cursor > target { _ = try undoStep() }
             while cursor < target { _ = try redoStep() }
         } catch {
-            while cursor < start { _ = try? redoStep() }
-            while cursor > start { _ = try? undoStep() }
+            do {
+                while cursor < start { _ = try redoStep() }
+                while cursor > start { _ = try undoStep() }
+            } catch let revert {
+                throw HistoryError.revertFailed(error: "\(error)", revert: "\(revert)")
+            }
             throw error
         }
         notify(.jumped(from: start - base, to: position))

@@ -12,6 +12,11 @@ public enum HistoryError: Error, Equatable, Sendable {
     /// A jump to a step of a history tree that it does not hold (never
     /// made, or pruned).
     case stepNotFound(Int64)
+    /// A change failed, and putting back what it had already changed failed
+    /// too: the model's inverse of a change it made did not apply. The model
+    /// may hold part of the failed change; read it again from where it is
+    /// kept. Both errors are described.
+    case revertFailed(error: String, revert: String)
 }
 
 extension HistoryError: CustomStringConvertible {
@@ -28,6 +33,8 @@ extension HistoryError: CustomStringConvertible {
             "A history of \(count) steps cannot be at position \(position): it must lie in 0...\(count)."
         case .stepNotFound(let number):
             "There is no step \(number) in the history (it was never made, or the oldest steps were pruned)."
+        case .revertFailed(let error, let revert):
+            "\(error) Putting back what it had changed failed too (\(revert)): the model may hold part of the change; read it again from where it is kept."
         }
     }
 }

@@ -153,12 +153,18 @@ extension SQLiteStore {
     }
 
     /// Reads what is loaded again from the file, after a failure left memory
-    /// ahead of it.
+    /// ahead of it. When the file cannot be read either, memory is
+    /// forgotten (``forgetMemory()``): the next read or change reads the
+    /// file, and throws if it still cannot, rather than show a change that
+    /// was not saved.
     func reloadAfterFailure() {
         let path = database.url.path
         let keepsList = memory.withLock { $0.list != nil }
-        if let fresh = try? database.queue.read({ db in try Self.load(db, path: path, list: keepsList) }) {
+        do {
+            let fresh = try database.queue.read { db in try Self.load(db, path: path, list: keepsList) }
             memory.withLock { $0 = fresh }
+        } catch {
+            forgetMemory()
         }
     }
 }

@@ -63,6 +63,10 @@ public final class SQLiteStore: Sendable {
         /// The history tree, once asked for, until the next operation
         /// (the page draws it at every request; reading it scans the log).
         var tree: HistoryTree?
+
+        /// The ``dataVersion`` of a memory that was forgotten: no file has
+        /// it, so the next change reads the file first.
+        static let forgotten = -1
     }
 
     /// Where the items are while the store is open.
@@ -610,15 +614,37 @@ public final class SQLiteStore: Sendable {
 
     /// Reads again what is in memory, and tells the subscribers, when
     /// another process committed since this one last looked.
+    ///
+    /// When the file cannot be read, memory is forgotten and the subscribers
+    /// are told: what they read next comes from the file, or is its error.
     private func lookForOtherProcessesChanges() {
-        let changed = (try? database.queue.read { db -> Bool in
-            let (known, keepsList) = memory.withLock { ($0.dataVersion, $0.list != nil) }
-            guard try Self.dataVersion(db) != known else { return false }
-            let fresh = try Self.load(db, path: database.url.path, list: keepsList)
-            memory.withLock { $0 = fresh }
-            return true
-        }) ?? false
+        let changed: Bool
+        do {
+            changed = try database.queue.read { db -> Bool in
+                let (known, keepsList) = memory.withLock { ($0.dataVersion, $0.list != nil) }
+                guard try Self.dataVersion(db) != known else { return false }
+                let fresh = try Self.load(db, path: database.url.path, list: keepsList)
+                memory.withLock { $0 = fresh }
+                return true
+            }
+        } catch {
+            changed = memory.withLock { $0.dataVersion != Loaded.forgotten }
+            forgetMemory()
+        }
         if changed { subscribers.notify() }
+    }
+
+    /// Drops what memory holds of the file (the list, the steps shown, the
+    /// tree) and marks it as out of date, so that the next read or change
+    /// reads the file again: used when reading it failed, so that memory is
+    /// never shown ahead of or behind the file.
+    func forgetMemory() {
+        memory.withLock { loaded in
+            loaded.list = nil
+            loaded.shown = nil
+            loaded.tree = nil
+            loaded.dataVersion = Loaded.forgotten
+        }
     }
 
     private static func dataVersion(_ db: Database) throws -> Int {

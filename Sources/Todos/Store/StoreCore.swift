@@ -33,8 +33,7 @@ public final class StoreCore {
         _ state: AppState = AppState(), limit: Int? = nil,
         now: @escaping @Sendable () -> Date, journal: (any StoreJournal)? = nil
     ) {
-        // An empty history always restores.
-        self.init(uncheckedState: state, steps: [], position: 0, limit: limit, now: now, journal: journal)
+        self.init(emptyHistoryOf: state, limit: limit, now: now, journal: journal)
     }
 
     /// Restores a saved core: `state` is the state after `steps[..<position]`.
@@ -44,29 +43,35 @@ public final class StoreCore {
         _ state: AppState, steps: [HistoryStep<AppState.Change>], position: Int,
         limit: Int? = nil, now: @escaping @Sendable () -> Date, journal: (any StoreJournal)? = nil
     ) throws {
-        guard (0...steps.count).contains(position) else {
-            throw HistoryError.invalidRestoredPosition(position, stepCount: steps.count)
-        }
-        self.init(uncheckedState: state, steps: steps, position: position, limit: limit, now: now, journal: journal)
+        self.init(emptyHistoryOf: state, limit: limit, now: now, journal: journal)
+        timeline = try restoredHistory(state, steps: steps, position: position)
     }
 
     private init(
-        uncheckedState state: AppState, steps: [HistoryStep<AppState.Change>], position: Int,
-        limit: Int?, now: @escaping @Sendable () -> Date, journal: (any StoreJournal)?
+        emptyHistoryOf state: AppState, limit: Int?, now: @escaping @Sendable () -> Date, journal: (any StoreJournal)?
     ) {
         self.limit = limit
         // Steps are dated to the millisecond, like everything the JSON format keeps.
         self.now = { now().roundedToMilliseconds }
         self.journal = journal
+        // Set once before `observed`, which needs every property set.
         timeline = History(state, limit: limit, now: self.now)
-        timeline = makeHistory(state, steps: steps, position: position)
+        timeline = observed(timeline)
     }
 
-    private func makeHistory(_ state: AppState, steps: [HistoryStep<AppState.Change>], position: Int) -> History<AppState> {
-        let made = (try? History(state, steps: steps, position: position, limit: limit, now: now))
-            ?? History(state, limit: limit, now: now)
-        made.observe { [weak self] event in self?.pendingEvents.append(event) }
-        return made
+    /// A history of `steps` at `position` after which the state is `state`,
+    /// whose events this core records.
+    ///
+    /// - Throws: ``HistoryError/invalidRestoredPosition(_:stepCount:)``.
+    private func restoredHistory(
+        _ state: AppState, steps: [HistoryStep<AppState.Change>], position: Int
+    ) throws -> History<AppState> {
+        observed(try History(state, steps: steps, position: position, limit: limit, now: now))
+    }
+
+    private func observed(_ history: History<AppState>) -> History<AppState> {
+        history.observe { [weak self] event in self?.pendingEvents.append(event) }
+        return history
     }
 
     // MARK: Reading
@@ -121,8 +126,8 @@ public final class StoreCore {
                 return nil
             }.first
             return (performed ?? HistoryStep(name: stepName, date: now(), changes: []), { [self] in
-                _ = try? timeline.undo()
-                timeline = makeHistory(timeline.model, steps: before.restoring(timeline), position: before.position)
+                _ = try timeline.undo()
+                timeline = try restoredHistory(timeline.model, steps: before.restoring(timeline), position: before.position)
             })
         }
     }
@@ -133,7 +138,7 @@ public final class StoreCore {
     public func undo() throws -> String? {
         try operate(.undo) { [self] in
             let name = try timeline.undo()
-            return (name, { [self] in if name != nil { _ = try? timeline.redo() } })
+            return (name, { [self] in if name != nil { _ = try timeline.redo() } })
         }
     }
 
@@ -143,7 +148,7 @@ public final class StoreCore {
     public func redo() throws -> String? {
         try operate(.redo) { [self] in
             let name = try timeline.redo()
-            return (name, { [self] in if name != nil { _ = try? timeline.undo() } })
+            return (name, { [self] in if name != nil { _ = try timeline.undo() } })
         }
     }
 
@@ -152,7 +157,7 @@ public final class StoreCore {
         try operate(.jump) { [self] in
             let start = timeline.position
             try timeline.jump(to: position)
-            return ((), { [self] in try? timeline.jump(to: start) })
+            return ((), { [self] in try timeline.jump(to: start) })
         }
     }
 
@@ -170,7 +175,7 @@ public final class StoreCore {
     public func reset() throws {
         try operate(.reset) { [self] in
             let old = timeline
-            timeline = makeHistory(AppState(), steps: [], position: 0)
+            timeline = observed(History(AppState(), limit: limit, now: now))
             return ((), { [self] in timeline = old })
         }
     }
@@ -180,19 +185,17 @@ public final class StoreCore {
     ///
     /// - Throws: ``HistoryError/invalidRestoredPosition(_:stepCount:)``.
     public func reload(_ state: AppState, steps: [HistoryStep<AppState.Change>], position: Int) throws {
-        guard (0...steps.count).contains(position) else {
-            throw HistoryError.invalidRestoredPosition(position, stepCount: steps.count)
-        }
-        timeline = makeHistory(state, steps: steps, position: position)
+        timeline = try restoredHistory(state, steps: steps, position: position)
     }
 
     // MARK: Operating
 
     /// Runs `body`, writes the journal entry, and reverts with the returned
-    /// rollback when the journal fails.
+    /// rollback when the journal fails; when the rollback fails too, throws
+    /// ``HistoryError/revertFailed(error:revert:)`` with both errors.
     private func operate<Result>(
         _ operation: JournalEntry.Operation,
-        _ body: () throws -> (Result, () -> Void)
+        _ body: () throws -> (Result, () throws -> Void)
     ) throws -> Result {
         pendingEvents.removeAll()
         let (value, rollback) = try body()
@@ -206,8 +209,12 @@ public final class StoreCore {
             do {
                 try journal.write(entry, state: timeline.model)
             } catch {
-                rollback()
-                pendingEvents.removeAll()
+                defer { pendingEvents.removeAll() }
+                do {
+                    try rollback()
+                } catch let revert {
+                    throw HistoryError.revertFailed(error: "\(error)", revert: "\(revert)")
+                }
                 throw error
             }
         }
