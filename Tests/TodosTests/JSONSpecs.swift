@@ -179,4 +179,37 @@ struct JSONSpecs {
             #expect(ISO8601Milliseconds.date(from: ISO8601Milliseconds.string(from: date)) == date)
         }
     }
+
+    @Test("ISO 8601 dates are written with the fields of Foundation's calendar, years 1600 to 9999 and beyond")
+    func datesAreWrittenWithTheFieldsOfFoundationsCalendar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        func padded(_ value: Int?, _ width: Int) -> String {
+            let digits = String(value ?? -1)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        // From 1600 (after the calendar's Julian years) to 9999-12-31 in
+        // uneven steps, so that every digit of every field takes many values.
+        let first: Int64 = -11_676_096_000_000
+        let last: Int64 = 253_402_300_799_999
+        var count = 0
+        for ms in stride(from: first, through: last, by: 1_618_033_988_749) {
+            let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+            let fields = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            let millis = Int((ms % 1000 + 1000) % 1000)
+            let expected = "\(padded(fields.year, 4))-\(padded(fields.month, 2))-\(padded(fields.day, 2))T"
+                + "\(padded(fields.hour, 2)):\(padded(fields.minute, 2)):\(padded(fields.second, 2)).\(padded(millis, 3))Z"
+            #expect(ISO8601Milliseconds.string(from: date) == expected, "\(ms) ms")
+            count += 1
+        }
+        #expect(count > 100)
+        #expect(ISO8601Milliseconds.string(from: Date(timeIntervalSince1970: Double(last) / 1000)) == "9999-12-31T23:59:59.999Z")
+        #expect(ISO8601Milliseconds.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        // Outside 0000–9999 a sign or a fifth digit, read back as written.
+        let far = Date(timeIntervalSince1970: 253_402_300_800)
+        #expect(ISO8601Milliseconds.string(from: far) == "10000-01-01T00:00:00.000Z")
+        #expect(ISO8601Milliseconds.date(from: ISO8601Milliseconds.string(from: far)) == far)
+        let early = Date(timeIntervalSince1970: -62_167_219_200.001)
+        #expect(ISO8601Milliseconds.string(from: early) == "-0001-12-31T23:59:59.999Z")
+    }
 }

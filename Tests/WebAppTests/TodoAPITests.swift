@@ -126,6 +126,8 @@ struct TodoAPITests {
             ("not json", "at byte 1: expected “null”"),
             (#"{"title": 1.}"#, "expected a digit after the decimal point"),
             (#"{"titel": "x"}"#, "titel"),
+            // A member's name is read unescaped.
+            (#"{"\u0074itel": "x"}"#, "invalid field “titel”: unknown field"),
             (#"{"details": "x"}"#, "title"),
             (#"{"title": 42}"#, "title"),
             (#"[1, 2]"#, "JSON object"),
@@ -137,6 +139,19 @@ struct TodoAPITests {
                 let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
                 #expect(response.status == .badRequest)
                 #expect(response.errorMessage?.contains(named) == true, "\(response.errorMessage ?? "")")
+            }
+        }
+
+        @Test func membersAndNullsAreKnownByTheirUnescapedNames() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let added = try await client.send(.post, "/api/todos", json: #"{"\u0074itle": "Walk", "due": null}"#, token: server.token)
+                #expect(added.status == .created)
+                let id = try #require(added.object["id"] as? String)
+                try await client.send(.patch, "/api/todos/\(id)", json: #"{"dueText": "2027-02-01", "timeZone": "UTC"}"#, token: server.token)
+                #expect(try await server.store.state().todos.items.first?.due != .unknown)
+                try await client.send(.patch, "/api/todos/\(id)", json: #"{"d\u0075e": null}"#, token: server.token)
+                #expect(try await server.store.state().todos.items.first?.due == .unknown)
             }
         }
 

@@ -253,7 +253,7 @@ struct HistoryLog {
 
     /// Appends `record`.
     func append(_ record: StepRecord, _ db: Database) throws {
-        try record.insert(db)
+        try record.insertRow(db)
     }
 
     /// Deletes the rows older than the newest `limit` steps of the undo

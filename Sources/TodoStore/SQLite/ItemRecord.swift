@@ -75,6 +75,29 @@ struct ItemRecord: Equatable, FetchableRecord, PersistableRecord {
     /// `SELECT` of every column in the order ``init(row:)`` reads them.
     static let selection = "id, rank, title, details, state, created, changed, due, location"
 
+    /// Inserts the row with a statement prepared once per connection
+    /// (GRDB's `insert` builds the row's column dictionary and looks the
+    /// statement up by its SQL on every call).
+    func insertRow(_ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT INTO item (\(Self.selection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [id, rank, title, details, state, created, changed, due, location])
+    }
+
+    /// Writes every column of the row that has this id, with a statement
+    /// prepared once per connection.
+    ///
+    /// - Throws: GRDB's `RecordError.recordNotFound` when there is no such row.
+    func updateRow(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            UPDATE item SET rank = ?, title = ?, details = ?, state = ?, created = ?, changed = ?, due = ?, location = ?
+            WHERE id = ?
+            """)
+            .execute(arguments: [rank, title, details, state, created, changed, due, location, id])
+        guard db.changesCount > 0 else {
+            throw RecordError.recordNotFound(databaseTableName: Self.databaseTableName, key: ["id": id.databaseValue])
+        }
+    }
+
     /// The item this row holds, its due date and location decoded from
     /// `due` and `location` (decoded beforehand, many rows at once).
     ///

@@ -123,9 +123,9 @@ struct ItemRows {
     private mutating func upsert(_ item: TodoItem, rank: Double, _ db: Database) throws {
         let record = try ItemRecord(item, rank: rank, encoder: encoder)
         if ranks.updateValue(rank, forKey: item.id) == nil {
-            try record.insert(db)
+            try record.insertRow(db)
         } else {
-            try record.update(db)
+            try record.updateRow(db)
         }
     }
 }

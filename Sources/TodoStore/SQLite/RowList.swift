@@ -148,7 +148,7 @@ struct RowList {
             placed = ItemRows.rank(between: try Double.fetchOne(db.cachedStatement(sql: "SELECT max(rank) FROM item")), and: nil)
         }
         guard let placed else { throw NeedsWholeList() }
-        try ItemRecord(item, rank: placed, encoder: encoder).insert(db)
+        try ItemRecord(item, rank: placed, encoder: encoder).insertRow(db)
         return .remove(item.id)
     }
 
@@ -206,7 +206,7 @@ struct RowList {
         let inverse = try named.apply(change)
         for item in named.items {
             guard let rank = rows[item.id]?.rank else { continue }
-            try ItemRecord(item, rank: rank, encoder: encoder).update(db)
+            try ItemRecord(item, rank: rank, encoder: encoder).updateRow(db)
         }
         return inverse
     }

@@ -288,11 +288,14 @@ public final class SQLiteStore: Sendable {
         try write(changing(changes, named: name))
     }
 
-    /// The work of ``change(_:named:)`` inside a transaction.
+    /// The work of ``change(_:named:)`` inside a transaction. The changes
+    /// are written as the log's JSON here, by the caller, so that the one
+    /// writer of a group commit does not spend its time on them.
     func changing(
         _ changes: [AppState.Change], named name: String?
-    ) -> @Sendable (Database, inout Loaded) throws -> HistoryStep<AppState.Change> {
-        { [self] db, loaded in
+    ) throws -> @Sendable (Database, inout Loaded) throws -> HistoryStep<AppState.Change> {
+        let forward = try log.json(changes)
+        return { [self] db, loaded in
             guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
             let stepName = try name ?? self.stepName(for: changes, db, &loaded)
             let date = now()
@@ -301,7 +304,7 @@ public final class SQLiteStore: Sendable {
             try log.append(StepRecord(
                 seq: seq, kind: .do, name: stepName, date: ItemRecord.milliseconds(date),
                 before: loaded.head.node, node: seq, redoTop: nil,
-                forward: try log.json(changes), inverse: try log.json(inverse)), db)
+                forward: forward, inverse: try log.json(inverse)), db)
             loaded.head = LogHead(lastSeq: seq, node: seq, redoTop: nil)
             loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: date))
             try prune(&loaded, db)

@@ -83,6 +83,19 @@ struct StepRecord: Equatable, Codable, FetchableRecord, PersistableRecord {
         self.inverse = inverse
     }
 
+    /// Appends the row with a statement prepared once per connection
+    /// (GRDB's `insert` encodes a `Codable` record column by column through
+    /// its record encoder on every call).
+    func insertRow(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO step (seq, kind, name, date, author, groupKey, before, node, redoTop, redoNext, reverts, forward, inverse)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+            .execute(arguments: [
+                seq, kind, name, date, author, groupKey, before, node, redoTop, redoNext, reverts, forward, inverse,
+            ])
+    }
+
     /// Creates the table and its index.
     static func createTable(_ db: Database) throws {
         try db.execute(sql: """

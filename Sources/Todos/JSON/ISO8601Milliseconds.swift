@@ -20,9 +20,38 @@ public enum ISO8601Milliseconds {
         let (seconds, millis) = floorDivide(milliseconds, 1000)
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
         let (year, month, day) = civil(fromDays: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-            + "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
-            + "." + pad(millis, 3) + "Z"
+        guard (0...9999).contains(year) else {
+            return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+                + "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
+                + "." + pad(millis, 3) + "Z"
+        }
+        // The usual years are written into one buffer of 24 bytes, not
+        // joined from a dozen small strings (every item and change written
+        // to the API or the history log carries two dates).
+        return String(unsafeUninitializedCapacity: 24) { text in
+            func put(_ value: Int64, width: Int, at end: Int) {
+                var value = value
+                for index in stride(from: end - 1, through: end - width, by: -1) {
+                    text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+                    value /= 10
+                }
+            }
+            put(year, width: 4, at: 4)
+            text[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 7)
+            text[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 10)
+            text[10] = UInt8(ascii: "T")
+            put(secondOfDay / 3600, width: 2, at: 13)
+            text[13] = UInt8(ascii: ":")
+            put(secondOfDay % 3600 / 60, width: 2, at: 16)
+            text[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, width: 2, at: 19)
+            text[19] = UInt8(ascii: ".")
+            put(millis, width: 3, at: 23)
+            text[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// The date `text` denotes, or `nil` when it is not an ISO 8601 date and

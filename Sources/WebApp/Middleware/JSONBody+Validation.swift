@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a request body must be before it is decoded: JSON exactly as RFC 8259
 /// writes it, in UTF-8. Foundation's decoder is more lenient than the RFC
 /// (trailing commas, UTF-16 and UTF-32 with or without a byte order mark), so
@@ -6,11 +8,23 @@ extension JSONBody {
     /// The deepest nesting of arrays and objects a body may have.
     static let maxDepth = 64
 
+    /// A member of a body's top-level object, as ``validate(_:)`` found it.
+    struct Member: Equatable {
+        /// Its name, unescaped.
+        var name: String
+        /// Whether its value is `null`.
+        var isNull: Bool
+    }
+
     /// Checks that `bytes` are one RFC 8259 JSON text in UTF-8, without a
-    /// byte order mark.
+    /// byte order mark, and returns the members of its top-level object (none
+    /// when it is not an object), found on the way: what the request body
+    /// middleware needs to know of the body without building it as
+    /// Foundation objects.
     ///
     /// - Throws: ``APIError`` 400 that says what was found and what is allowed.
-    static func validate(_ bytes: [UInt8]) throws(APIError) {
+    @discardableResult
+    static func validate(_ bytes: [UInt8]) throws(APIError) -> [Member] {
         // UTF-16 and UTF-32 of ASCII text are valid UTF-8 full of NULs.
         if bytes.contains(0) {
             throw .badRequest("the request body must be JSON in UTF-8 (RFC 8259); it has NUL bytes (UTF-16 or UTF-32?)")
@@ -26,6 +40,16 @@ extension JSONBody {
             try reader.readText()
         } catch {
             throw .badRequest("malformed JSON (RFC 8259) at byte \(reader.offset): \(error.reason)")
+        }
+        return reader.topLevelMembers.map { member in
+            let name = bytes[member.name]
+            guard name.contains(UInt8(ascii: "\\")) else {
+                return Member(name: String(decoding: name, as: UTF8.self), isNull: member.isNull)
+            }
+            // An escaped name (rare) is read by Foundation, quotes and all.
+            let quoted = Data(bytes[(member.name.lowerBound - 1)..<(member.name.upperBound + 1)])
+            let unescaped = (try? JSONDecoder().decode(String.self, from: quoted)) ?? String(decoding: name, as: UTF8.self)
+            return Member(name: unescaped, isNull: member.isNull)
         }
     }
 }
@@ -43,6 +67,9 @@ struct StrictJSONReader {
     /// Where the reader is; on an error, where the grammar was left.
     private(set) var offset = 0
     private var depth = 0
+    /// The members of the top-level object read so far: where each name
+    /// lies between its quotes, and whether its value is `null`.
+    private(set) var topLevelMembers: [(name: Range<Int>, isNull: Bool)] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -93,17 +120,23 @@ struct StrictJSONReader {
             depth -= 1
             return
         }
+        let isTopLevelObject = isObject && depth == 1
         while true {
+            var name = 0..<0
             if isObject {
                 guard current == UInt8(ascii: "\"") else {
                     throw StrictJSONError(reason: "expected a member name in double quotes (no trailing comma)")
                 }
+                let start = offset
                 try readString()
+                name = (start + 1)..<(offset - 1)
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"), "“:” after a member name")
                 skipWhitespace()
             }
+            let value = offset
             try readValue()
+            if isTopLevelObject { topLevelMembers.append((name, bytes[value] == UInt8(ascii: "n"))) }
             skipWhitespace()
             if current == UInt8(ascii: ",") {
                 offset += 1

@@ -8,6 +8,10 @@ import Hummingbird
 struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The routed paths, split into components, with their methods.
     private let routes: [(components: [Substring], methods: Set<HTTPRequest.Method>)]
+    /// The methods of each path without a `{parameter}`, by the path as a
+    /// request spells it (`/api/todos`): most requests are answered by one
+    /// lookup instead of a match against every route.
+    private let literalRoutes: [String: Set<HTTPRequest.Method>]
 
     /// A middleware for the routes of `routes` (path and method of each).
     init(routes: [(path: String, method: HTTPRequest.Method)]) {
@@ -17,6 +21,13 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
             if route.method == .get { methodsByPath[route.path, default: []].insert(.head) }
         }
         self.routes = methodsByPath.sorted { $0.key < $1.key }.map { (Self.components(of: $0.key), $0.value) }
+        var literalRoutes: [String: Set<HTTPRequest.Method>] = [:]
+        // The first of equal paths, as the match below picks it.
+        for route in self.routes where !route.components.contains(where: Self.isParameter) {
+            let path = "/" + route.components.joined(separator: "/")
+            if literalRoutes[path] == nil { literalRoutes[path] = route.methods }
+        }
+        self.literalRoutes = literalRoutes
     }
 
     func handle(
@@ -41,6 +52,8 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
     /// component wins over a `{parameter}`, as in the router), or `nil` when
     /// no route matches it.
     func allowedMethods(forPath path: String) -> Set<HTTPRequest.Method>? {
+        // A path of literal components only is the most specific match there is.
+        if let methods = literalRoutes[path] { return methods }
         let components = Self.components(of: path)
         var best: (specificity: [Bool], methods: Set<HTTPRequest.Method>)?
         for route in routes where Self.matches(route.components, components) {

@@ -6,19 +6,7 @@ import Hummingbird
 /// referrer, and no caching of pages and API answers.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The policy sent with every answer.
-    static var contentSecurityPolicy: String {
-        [
-            "default-src 'none'",
-            "script-src 'self'",
-            "style-src 'self'",
-            "img-src 'self' data:",
-            "connect-src 'self'",
-            "manifest-src 'self'",
-            "base-uri 'none'",
-            "form-action 'self'",
-            "frame-ancestors 'none'",
-        ].joined(separator: "; ")
-    }
+    static var contentSecurityPolicy: String { securityPolicy }
 
     func handle(
         _ request: Request,
@@ -44,3 +32,17 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 }
+
+/// The Content Security Policy of ``SecurityHeadersMiddleware``, joined once
+/// (a generic type cannot hold a stored static property).
+private let securityPolicy = [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+].joined(separator: "; ")

@@ -37,20 +37,24 @@ struct RequestBodyMiddleware: ServerMiddleware {
         try Self.checkContentType(request.headerFields[.contentType])
         let bytes = try await collect(body, declaredLength: request.headerFields[.contentLength].flatMap(Int.init))
         guard !bytes.isEmpty else { throw APIError.badRequest("the request body is empty; expected a JSON object") }
-        try JSONBody.validate(bytes)
-        let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-        if let object, let allowed = OpenAPIDocument.shipped?.bodyFields[operationID],
-            let unknown = object.keys.sorted().first(where: { !allowed.contains($0) })
+        // The members are found by the check of the grammar: no second
+        // parse into Foundation objects for every request.
+        let members = try JSONBody.validate(bytes)
+        if let allowed = OpenAPIDocument.shipped?.bodyFields[operationID],
+            let unknown = members.lazy.map(\.name).filter({ !allowed.contains($0) }).min()
         {
             throw APIError.badRequest("invalid field “\(unknown)”: unknown field; the allowed fields are \(allowed.joined(separator: ", "))")
         }
-        let nulls = Set(object?.filter { $0.value is NSNull }.keys ?? [:].keys)
+        // A name given twice counts as its last value, as the decoders read it.
+        let nulls = members.reduce(into: Set<String>()) { nulls, member in
+            if member.isNull { nulls.insert(member.name) } else { nulls.remove(member.name) }
+        }
         do {
             return try await Self.$nullFields.withValue(nulls) {
                 try await next(request, HTTPBody(bytes), metadata)
             }
         } catch let error as ServerError where error.operationInput == nil {
-            throw Self.namingTheField(error, object: object)
+            throw Self.namingTheField(error, object: try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         }
     }
 
