@@ -119,6 +119,7 @@ let package = Package(
                 "TodoStore", "TodoStorePostgres", "Todos", "Rewind", "TestSupport", "StoreProbe",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -35,7 +35,7 @@ public actor PostgresStore: AppStore {
     private let rows: PostgresItems
     private let limit: Int?
     private let now: @Sendable () -> Date
-    private let logger: Logger
+    let logger: Logger
     private let executor = StoreExecutor(label: "rewind.postgres.store")
     /// The list in memory and where the log stood when it was read; `nil`
     /// until first needed, and after a failure left it unsure.
@@ -45,6 +45,14 @@ public actor PostgresStore: AppStore {
     /// operations of one instance run one at a time, in order.
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// The changes waiting for the next group commit, and whether a task
+    /// is committing them (`PostgresStore+GroupCommit.swift`).
+    var waitingChanges: [WaitingChange] = []
+    var committing = false
+    /// How many group commits this store made, and how many changes wait
+    /// for their answer (for the tests).
+    var batchesWritten = 0
+    var unansweredChanges = 0
 
     /// Runs the store's work on a thread of its own, not Swift's cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -148,21 +156,29 @@ public actor PostgresStore: AppStore {
     // MARK: Changing
 
     /// Applies `changes` as one undo step, committed before it returns.
+    /// Changes asked for while a transaction is under way are committed
+    /// together in the next one (`PostgresStore+GroupCommit.swift`).
     @discardableResult
     public func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
         guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
-        return try await write { connection, loaded in
-            let stepName = name ?? loaded.state.stepName(for: changes)
-            let date = self.now()
-            let inverse = try await self.apply(changes, connection, &loaded)
-            let seq = try await self.log.nextSeq(connection)
-            try await self.log.append(PostgresLog.Row(
-                seq: seq, kind: "do", name: stepName, date: PostgresLog.milliseconds(date), before: loaded.head.node,
-                node: seq, forward: try Self.json(changes), inverse: try Self.json(inverse)), connection)
-            loaded.head = PostgresLog.Head(lastSeq: seq, node: seq, redoTop: nil, epoch: loaded.head.epoch)
-            if let limit = self.limit { _ = try await self.log.prune(keepingSteps: limit, head: loaded.head, connection) }
-            return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
-        }
+        return try await submit(changes, named: name)
+    }
+
+    /// The work of ``change(_:named:)`` inside a transaction. A refusal of
+    /// the domain comes before anything is written or changed.
+    func changing(
+        _ changes: [AppState.Change], named name: String?, _ connection: PostgresConnection, _ loaded: inout Loaded
+    ) async throws -> HistoryStep<AppState.Change> {
+        let stepName = name ?? loaded.state.stepName(for: changes)
+        let date = now()
+        let inverse = try await apply(changes, connection, &loaded)
+        let seq = try await log.nextSeq(connection)
+        try await log.append(PostgresLog.Row(
+            seq: seq, kind: "do", name: stepName, date: PostgresLog.milliseconds(date), before: loaded.head.node,
+            node: seq, forward: try Self.json(changes), inverse: try Self.json(inverse)), connection)
+        loaded.head = PostgresLog.Head(lastSeq: seq, node: seq, redoTop: nil, epoch: loaded.head.epoch)
+        if let limit { _ = try await log.prune(keepingSteps: limit, head: loaded.head, connection) }
+        return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
     }
 
     /// Reverts the newest done step, committed before it returns.
@@ -324,7 +340,7 @@ public actor PostgresStore: AppStore {
     /// since. `body` changes the list in place; it is kept when the
     /// transaction commits, and when the domain refused the operation
     /// before anything moved; otherwise it is read again next time.
-    private func write<Result: Sendable>(
+    func write<Result: Sendable>(
         _ body: (PostgresConnection, inout Loaded) async throws -> Result
     ) async throws -> Result {
         try await exclusively {
