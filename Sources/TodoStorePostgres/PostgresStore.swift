@@ -136,7 +136,13 @@ public actor PostgresStore: AppStore {
 
     /// The list in memory, read again when the database is further along.
     private func current() async throws -> Loaded {
-        let head = try await reading { connection in try await self.log.readHead(connection) }
+        // One query, outside a transaction: most of the time nothing changed.
+        let head: PostgresLog.Head
+        do {
+            head = try await database.client.withConnection { connection in try await self.log.readHead(connection) }
+        } catch {
+            throw database.storeError(error)
+        }
         if let loaded, loaded.head == head { return loaded }
         let fresh = try await reading { connection in
             // The items and the head of one snapshot.
