@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Calculator", targets: ["Calculator"]),
         .library(name: "Todos", targets: ["Todos"]),
         .library(name: "TodoStore", targets: ["TodoStore"]),
+        .library(name: "TodoStorePostgres", targets: ["TodoStorePostgres"]),
         .library(name: "WebApp", targets: ["WebApp"]),
         .executable(name: "rewind", targets: ["RewindCLI"]),
     ],
@@ -18,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The PostgreSQL store (TodoStorePostgres): several server instances over one database.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Used directly by WebApp as well as through Hummingbird.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -49,6 +53,20 @@ let package = Package(
         .target(
             name: "TodoStore",
             dependencies: ["Rewind", "Todos", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Persistence of the to-do app in PostgreSQL (postgres-nio), for several
+        // server instances over one database; kept apart so that the other
+        // modules and their tests do not build postgres-nio.
+        .target(
+            name: "TodoStorePostgres",
+            dependencies: [
+                "Rewind", "Todos", "TodoStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // The web app of `rewind serve`: Hummingbird routes, JSON API, HTML components, assets.
         .target(
@@ -82,8 +100,10 @@ let package = Package(
                 "Calculator",
                 "Todos",
                 "TodoStore",
+                "TodoStorePostgres",
                 "WebApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // What the tests share: a clock, ids, counters, a seeded generator, waiting.
@@ -96,8 +116,10 @@ let package = Package(
         .testTarget(
             name: "TodoStoreTests",
             dependencies: [
-                "TodoStore", "Todos", "Rewind", "TestSupport", "StoreProbe",
+                "TodoStore", "TodoStorePostgres", "Todos", "Rewind", "TestSupport", "StoreProbe",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -33,6 +33,8 @@ import Todos
 ///     standard error.
 ///   - now: The clock (injected in tests).
 ///   - makeID: Where new items get their ids (injected in tests).
+///   - services: What must run as long as the server, started before it and
+///     stopped after it (the PostgreSQL store's connection pool).
 ///   - onServerRunning: Called once the server listens, with the port it
 ///     listens on (useful with port 0).
 public func buildApplication(
@@ -43,6 +45,7 @@ public func buildApplication(
     logger: Logger? = nil,
     now: @escaping @Sendable () -> Date = { Date() },
     makeID: @escaping @Sendable () -> UUID = { UUID() },
+    services: [any Service] = [],
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let app = WebApp(
@@ -51,7 +54,7 @@ public func buildApplication(
         calculatorConfiguration: calculatorConfiguration,
         assets: assets
     )
-    return app.application(logger: logger ?? WebApp.defaultLogger(), onServerRunning: onServerRunning)
+    return app.application(logger: logger ?? WebApp.defaultLogger(), services: services, onServerRunning: onServerRunning)
 }
 
 extension WebApp {
@@ -100,6 +103,7 @@ extension WebApp {
     /// store's updates forwarded to the event streams.
     func application(
         logger: Logger,
+        services: [any Service] = [],
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let requestHeadTimeout = GuardedHTTP1Channel.timeAmount(seconds: configuration.requestHeadTimeout)
@@ -121,6 +125,7 @@ extension WebApp {
             logger: logger
         )
         app.addServices(broadcaster, StoreUpdatesService(todos: todos, broadcaster: broadcaster))
+        for service in services { app.addServices(service) }
         return app
     }
 }

@@ -21,11 +21,11 @@ struct LegacyDateTests {
         let fixture = try StoreFixture(kind)
         let items = try Self.legacyItems.map { try TodoJSON.decode(TodoItem.self, from: Data($0.utf8), reading: .store) }
         do {
-            let store = try fixture.open()
+            let store = try await fixture.open()
             for item in items { try await store.change(.add(item)) }
             (store as? SQLiteStore)?.close()
         }
-        let reopened = try fixture.open()
+        let reopened = try await fixture.open()
         #expect(try await reopened.state().todos.items == items)
         #expect(try await reopened.history().steps.count == items.count)
         #expect(try await reopened.undo() != nil)

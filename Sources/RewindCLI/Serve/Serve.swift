@@ -3,6 +3,7 @@ import Calculator
 import Foundation
 import TodoStore
 import Todos
+import TodoStorePostgres
 import WebApp
 
 extension RewindCommand {
@@ -19,12 +20,15 @@ extension RewindCommand {
 
                 The to-dos live in the data directory (--data-dir, else $REWIND_DATA_DIR, \
                 else $XDG_DATA_HOME/rewind, else ~/.local/share/rewind), shared with \
-                `rewind todo`: a change made by either shows up in the other.
+                `rewind todo`: a change made by either shows up in the other. With \
+                --database (or $REWIND_DATABASE_URL) they live in a PostgreSQL database \
+                instead, which several servers can share.
 
                 Examples:
                   rewind serve
                   rewind serve --port 9000 --data-dir ~/todos
                   rewind serve --in-memory --calculator-config keypad.json
+                  rewind serve --database postgres://rewind@db.example:5432/rewind
                   rewind serve --host 0.0.0.0 --allow-host laptop.local
                 """
         )
@@ -51,6 +55,12 @@ extension RewindCommand {
         var inMemory = false
 
         @Option(help: ArgumentHelp(
+            "A PostgreSQL database to keep the to-do list in: postgres://user[:password]@host[:port]/database (default: $REWIND_DATABASE_URL).",
+            valueName: "url"
+        ))
+        var database: String?
+
+        @Option(help: ArgumentHelp(
             "A calculator keypad layout: {\"labels\": [...], \"columnCount\": 4}.",
             valueName: "file"
         ))
@@ -62,6 +72,9 @@ extension RewindCommand {
             }
             if inMemory, dataDir != nil {
                 throw ValidationError("--data-dir and --in-memory exclude each other; give one of them")
+            }
+            if database != nil, inMemory || dataDir != nil {
+                throw ValidationError("--database excludes --data-dir and --in-memory; give one of them")
             }
             if host.trimmingCharacters(in: .whitespaces).isEmpty {
                 throw ValidationError("--host must not be empty")
@@ -80,9 +93,16 @@ extension RewindCommand {
                 calculatorConfiguration = try Self.installed { () throws(ConfigurationError) in try .shipped() }
             }
             let assets = try Self.installed { () throws(AssetsError) in try Assets.bundled() }
+            let databaseURL: DatabaseURL?
+            do {
+                databaseURL = try DatabaseChoice.url(option: database, otherStoreChosen: inMemory || dataDir != nil)
+            } catch {
+                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                throw ExitCode.validationFailure
+            }
             let store: ServeStore
             do {
-                store = try await ServeStore.open(dataDirectory: dataDir, inMemory: inMemory)
+                store = try await ServeStore.open(database: databaseURL, dataDirectory: dataDir, inMemory: inMemory)
             } catch {
                 FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
                 throw ExitCode.failure
@@ -96,6 +116,7 @@ extension RewindCommand {
                 store: store.store,
                 calculatorConfiguration: calculatorConfiguration,
                 assets: assets,
+                services: store.services,
                 onServerRunning: { port in
                     FileHandle.standardOutput.write(Data("Rewind is running at \(configuration.url(port: port))\n".utf8))
                     FileHandle.standardError.write(Data("To-dos: \(location). Press Ctrl+C to stop.\n".utf8))

@@ -1,14 +1,18 @@
 import Foundation
+import ServiceLifecycle
 import TodoStore
+import TodoStorePostgres
 import Todos
 
 /// The to-do store `rewind serve` works on, and how to close it.
 struct ServeStore: Sendable {
     /// The store, through the domain's interface.
     let store: any AppStore
-    /// Where the to-dos are, for the start-up line: a database path, or
-    /// "memory".
+    /// Where the to-dos are, for the start-up line: a database path or
+    /// URL (without its password), or "memory".
     let location: String
+    /// What must run with the server: the PostgreSQL connection pool.
+    var services: [any Service] = []
     /// Closes the store after the server stopped.
     let close: @Sendable () -> Void
     /// Returns once the file is known to be whole (the check of every page
@@ -16,8 +20,9 @@ struct ServeStore: Sendable {
     /// damaged.
     let checked: @Sendable () async throws -> Void
 
-    /// Opens the store of `--data-dir` / `--in-memory`: the one place where
-    /// `rewind serve` chooses its store.
+    /// Opens the store of `--database` (or `REWIND_DATABASE_URL`) /
+    /// `--data-dir` / `--in-memory`: the one place where `rewind serve`
+    /// chooses its store.
     ///
     /// The SQLite store polls for changes made by other processes (`rewind
     /// todo` on the same data directory) and tells the server, which tells
@@ -25,9 +30,20 @@ struct ServeStore: Sendable {
     /// the file, so that the server answers at once; both are read right
     /// after, in the background (``SQLiteStore/Items/inMemoryAfterOpen``).
     ///
+    /// The PostgreSQL store's connection pool runs as a service of the
+    /// application; the store is opened (and its schema brought up to date)
+    /// on a connection of its own first, so that a database that cannot be
+    /// used stops the server before it starts.
+    ///
     /// - Throws: ``StoreError`` when the data directory cannot be made or the
-    ///   database is not one this version can use; nothing is changed then.
-    static func open(dataDirectory: String?, inMemory: Bool) async throws -> ServeStore {
+    ///   database cannot be reached or is not one this version can use;
+    ///   nothing is changed then.
+    static func open(database: DatabaseURL?, dataDirectory: String?, inMemory: Bool) async throws -> ServeStore {
+        if let database {
+            let postgres = try PostgresTodoDatabase(url: database)
+            let store = try await PostgresStore.open(postgres)
+            return ServeStore(store: store, location: database.redacted, services: [postgres.client], close: {})
+        }
         if inMemory {
             return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {}, checked: {})
         }

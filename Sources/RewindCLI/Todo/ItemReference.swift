@@ -17,12 +17,12 @@ struct ItemReferences {
     /// What to type instead, for error messages.
     static let hint = "use the number from the last `rewind todo list` or the start of an item's id (at least 4 hex digits)"
 
-    private let index: ItemIDs
+    private let index: any ItemIndex
     private let listing: () -> [UUID]?
 
     /// References to the items whose ids `index` searches; `listing` loads
     /// the last listing when a number needs it.
-    init(index: ItemIDs, listing: @escaping () -> [UUID]?) {
+    init(index: any ItemIndex, listing: @escaping () -> [UUID]?) {
         self.index = index
         self.listing = listing
     }

@@ -121,10 +121,10 @@ extension RewindCommand.Todo {
             case .active, .overdue: state = .active
             case .completed: state = .completed
             }
-            let (candidates, counts) = try await session.store.items(in: state, dueOnly: self.filter == .overdue, now: now)
+            let (candidates, counts) = try await session.items(in: state, dueOnly: self.filter == .overdue, now: now)
             // The list's own filter and order, over the rows that can pass it.
             let items = try TodoList(items: candidates).items(filter, sortedBy: sort, now: now)
-            let references = try await session.store.searchIDs { index in ShortReferences(allIDs: try index.all()) }
+            let references = try await session.searchIDs { index in ShortReferences(allIDs: try index.all()) }
             return (items, references, counts)
         }
 

@@ -4,15 +4,28 @@ import Rewind
 import TestSupport
 import Todos
 import TodoStore
+import TodoStorePostgres
 
-/// The three stores that one test suite runs against.
+/// The four stores that one test suite runs against. The PostgreSQL one
+/// needs a server (`REWIND_TEST_DATABASE_URL`).
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case memory, jsonFile, sqlite
+    case memory, jsonFile, sqlite, postgres
+
+    /// The stores the suite runs against here: every one, PostgreSQL only
+    /// when there is a server to test it on (when there is none, the
+    /// PostgreSQL tests, skipped, print why).
+    static var tested: [StoreKind] {
+        PostgresTestDatabase.url == nil ? allCases.filter { $0 != .postgres } : allCases
+    }
 
     var testDescription: String { rawValue }
 
     /// Whether reopening the store finds what was saved.
     var persists: Bool { self != .memory }
+
+    /// Whether the store keeps the branches a change after an undo leaves
+    /// (an append-only log).
+    var keepsBranches: Bool { self == .sqlite || self == .postgres }
 }
 
 /// A temporary folder for one test, and the stores opened in it.
@@ -20,6 +33,11 @@ final class StoreFixture: @unchecked Sendable {
     let kind: StoreKind
     let directory: URL
     private var memory: InMemoryStore?
+    /// The test's own PostgreSQL schema, made at the first open.
+    private var postgres: PostgresTestDatabase?
+
+    /// The PostgreSQL schema of the test, once a store was opened in it.
+    var postgresDatabase: PostgresTestDatabase? { postgres }
     /// Moves one second per reading, so that every step has a date of its own.
     let clock = TestClock(Date(timeIntervalSince1970: 1_795_000_000), tick: 1)
 
@@ -39,8 +57,8 @@ final class StoreFixture: @unchecked Sendable {
     }
 
     /// Opens the store; for a persistent kind a second call opens the same
-    /// file as a new store, as a new process would.
-    func open(limit: Int? = nil) throws -> any AppStore {
+    /// file (or database) as a new store, as a new process would.
+    func open(limit: Int? = nil) async throws -> any AppStore {
         let now = clock.now
         switch kind {
         case .memory:
@@ -52,6 +70,10 @@ final class StoreFixture: @unchecked Sendable {
             return try JSONFileStore(url: fileURL, limit: limit, now: now)
         case .sqlite:
             return try SQLiteStore(url: fileURL, limit: limit, pollInterval: nil, now: now)
+        case .postgres:
+            if postgres == nil { postgres = try await PostgresTestDatabase.make() }
+            guard let postgres else { throw CancellationError() }
+            return try await PostgresStore.open(postgres.database, limit: limit, now: now)
         }
     }
 

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Where a PostgreSQL database is, as `rewind serve --database` and
+/// `REWIND_DATABASE_URL` name it:
+/// `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]`
+/// (`postgresql://` too; user, password and database percent-encoded).
+///
+/// ```swift
+/// let url = try DatabaseURL("postgres://rewind@db.example:5432/todos")
+/// url.redacted    // "postgres://rewind@db.example:5432/todos", never the password
+/// ```
+public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
+    /// How the connection is encrypted (libpq's `sslmode`, three of its values).
+    public enum TLSMode: String, Sendable, Equatable {
+        /// Never encrypted.
+        case disable
+        /// Encrypted when the server offers it (the default, as libpq's).
+        case prefer
+        /// Encrypted, or no connection.
+        case require
+    }
+
+    /// The server's host name or address.
+    public let host: String
+    /// The server's port (5432 unless the URL names one).
+    public let port: Int
+    /// The role to log in as.
+    public let username: String
+    /// The role's password, if the URL holds one.
+    public let password: String?
+    /// The database's name.
+    public let database: String
+    /// How the connection is encrypted.
+    public let tls: TLSMode
+
+    /// Reads `text`.
+    ///
+    /// - Throws: ``DatabaseURLError`` saying what is wrong and what a URL
+    ///   must look like.
+    public init(_ text: String) throws(DatabaseURLError) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme else {
+            throw DatabaseURLError(text, problem: "it is not a URL")
+        }
+        guard ["postgres", "postgresql"].contains(scheme.lowercased()) else {
+            throw DatabaseURLError(text, problem: "its scheme is “\(scheme)”, not postgres")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw DatabaseURLError(text, problem: "it names no host")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw DatabaseURLError(text, problem: "it names no user")
+        }
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        guard !path.isEmpty, !path.contains("/") else {
+            throw DatabaseURLError(text, problem: "it names no database (the path after the host)")
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw DatabaseURLError(text, problem: "its port \(port) is not between 1 and 65535")
+        }
+        var tls = TLSMode.prefer
+        for item in components.queryItems ?? [] {
+            guard item.name == "sslmode", let value = item.value, let mode = TLSMode(rawValue: value) else {
+                throw DatabaseURLError(
+                    text, problem: "“\(item.name)=\(item.value ?? "")” is not known (only sslmode=disable, prefer or require)")
+            }
+            tls = mode
+        }
+        self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        port = components.port ?? 5432
+        username = components.user.flatMap { $0.removingPercentEncoding } ?? user
+        password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        database = path.removingPercentEncoding ?? path
+        self.tls = tls
+    }
+
+    /// The URL without its password: what messages and logs name.
+    public var redacted: String {
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        return "postgres://\(username)@\(host):\(port)/\(database)"
+    }
+
+    /// The URL without its password.
+    public var description: String { redacted }
+}
+
+/// A `--database` or `REWIND_DATABASE_URL` that is not a PostgreSQL URL.
+public struct DatabaseURLError: Error, Equatable, CustomStringConvertible {
+    /// What was given, without a password it may hold.
+    public let given: String
+    /// What is wrong with it.
+    public let problem: String
+
+    init(_ given: String, problem: String) {
+        self.given = Self.withoutPassword(given)
+        self.problem = problem
+    }
+
+    /// One sentence: what was given, what is wrong, and what is allowed.
+    public var description: String {
+        "“\(given)” is not a PostgreSQL URL: \(problem). Use postgres://user[:password]@host[:port]/database."
+    }
+
+    /// `text` with anything between `://user:` and `@` hidden.
+    private static func withoutPassword(_ text: String) -> String {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@"),
+            let colon = text[scheme.upperBound..<at].firstIndex(of: ":")
+        else { return text }
+        return text[..<text.index(after: colon)] + "…" + text[at...]
+    }
+}

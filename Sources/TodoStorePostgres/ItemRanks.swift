@@ -1,0 +1,119 @@
+import Foundation
+import Todos
+
+/// The ranks that order the `rewind_item` rows, and what an operation must
+/// write to keep the rows equal to the list in memory: the rows of the items
+/// it touched, placed between their neighbours' ranks, and the deletions of
+/// those no longer in the list. One change writes O(1) rows.
+///
+/// The same rules as the SQLite store's rows: a kept item keeps its rank
+/// while it still lies between its neighbours'; an item placed anew gets a
+/// rank between them, a run of new neighbours sharing the room evenly; when
+/// a double has no room left, the whole list is numbered again.
+struct ItemRanks {
+    /// What to write.
+    struct Writes {
+        /// Rows to insert or update, with their ranks.
+        var rows: [(item: TodoItem, rank: Double)] = []
+        /// Rows to delete.
+        var deletions: [UUID] = []
+        /// Whether every row is deleted first (the list numbered again).
+        var replacesAll = false
+    }
+
+    /// The rank of every item, as saved.
+    private(set) var ranks: [UUID: Double]
+
+    init(ranks: [UUID: Double] = [:]) {
+        self.ranks = ranks
+    }
+
+    /// The writes that make the rows of the `touched` items (all of them
+    /// when `nil`) match `list`, the ranks updated as if they were done.
+    ///
+    /// - Complexity: O(*k* log *k*) for *k* touched items, plus O(*n*) for a
+    ///   list of *n* items when more than a few are touched or the list is
+    ///   numbered again.
+    mutating func writes(touched: Set<UUID>?, list: TodoList) -> Writes {
+        guard let touched else { return renumbered(list) }
+        var writes = Writes()
+        var present: [(position: Int, id: UUID)] = []
+        present.reserveCapacity(touched.count)
+        for (id, position) in Self.positions(of: touched, in: list) {
+            if let position {
+                present.append((position, id))
+            } else if ranks.removeValue(forKey: id) != nil {
+                writes.deletions.append(id)
+            }
+        }
+        present.sort { $0.position < $1.position }
+        // For each touched item, the rank of the first untouched item after
+        // it and how many touched items up to that one, found backwards in
+        // one pass: a run of touched neighbours shares the room before it.
+        var right = [Double?](repeating: nil, count: present.count)
+        var runLeft = [Int](repeating: 1, count: present.count)
+        for index in present.indices.reversed() {
+            let next = present[index].position + 1
+            if index + 1 < present.count, present[index + 1].position == next {
+                right[index] = right[index + 1]
+                runLeft[index] = runLeft[index + 1] + 1
+            } else if let item = list.item(at: next) {
+                guard let rank = ranks[item.id] else { return renumbered(list) }
+                right[index] = rank
+            }
+        }
+        var planned = ranks
+        for (index, (position, id)) in present.enumerated() {
+            let left = position > 0 ? list.item(at: position - 1).flatMap { planned[$0.id] } : nil
+            if position > 0 && left == nil { return renumbered(list) }
+            let rank: Double
+            if let old = planned[id], left.map({ $0 < old }) ?? true, right[index].map({ old < $0 }) ?? true {
+                rank = old
+            } else if let new = Self.rank(between: left, and: right[index], leaving: runLeft[index] - 1) {
+                rank = new
+            } else {
+                return renumbered(list)
+            }
+            guard let item = list[id: id] else { continue }
+            planned[id] = rank
+            writes.rows.append((item, rank))
+        }
+        ranks = planned
+        return writes
+    }
+
+    /// Every row written again, ranked 0, 1, 2, …
+    mutating func renumbered(_ list: TodoList) -> Writes {
+        ranks.removeAll(keepingCapacity: true)
+        var writes = Writes(replacesAll: true)
+        writes.rows.reserveCapacity(list.count)
+        for (position, item) in list.items.enumerated() {
+            ranks[item.id] = Double(position)
+            writes.rows.append((item, Double(position)))
+        }
+        return writes
+    }
+
+    /// The positions of the `ids` in `list`, `nil` for an id not in it.
+    private static func positions(of ids: Set<UUID>, in list: TodoList) -> [(UUID, Int?)] {
+        guard ids.count > 8 else { return ids.map { ($0, list.position(of: $0)) } }
+        var found: [UUID: Int] = [:]
+        found.reserveCapacity(ids.count)
+        for (position, id) in list.ids.enumerated() where ids.contains(id) { found[id] = position }
+        return ids.map { ($0, found[$0]) }
+    }
+
+    /// A rank strictly between two neighbours' that leaves room for
+    /// `following` more ranks after it before `right`; `nil` when a double
+    /// has no room left.
+    static func rank(between left: Double?, and right: Double?, leaving following: Int) -> Double? {
+        let rank: Double
+        switch (left, right) {
+        case (nil, nil): rank = 0
+        case (let left?, nil): rank = (left + 1).rounded(.down)
+        case (nil, let right?): rank = (right - Double(following) - 1).rounded(following > 0 ? .down : .up)
+        case (let left?, let right?): rank = left + (right - left) / Double(following + 2)
+        }
+        return (left.map { $0 < rank } ?? true) && (right.map { rank < $0 } ?? true) ? rank : nil
+    }
+}

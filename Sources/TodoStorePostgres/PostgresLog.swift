@@ -1,0 +1,293 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Rewind
+import TodoStore
+import Todos
+
+/// Reads and appends the rows of one list's history log (`rewind_step`)
+/// and its head (`rewind_list`) inside a transaction of ``PostgresStore``:
+/// the SQLite store's log (see `StepRecord` there for the meaning of each
+/// column), with a list id in every key. A row's changes are decoded only
+/// when an undo, redo or jump crosses it.
+struct PostgresLog: Sendable {
+    /// The list whose log this is.
+    let list: Int64
+    /// The database, named in errors.
+    let location: String
+    let logger: Logger
+
+    // MARK: The head
+
+    /// Where the log stands, and the list's epoch (counted up by a reset).
+    struct Head: Equatable, Sendable {
+        var lastSeq: Int64
+        var node: Int64
+        var redoTop: Int64?
+        var epoch: Int64
+    }
+
+    /// The head, its row locked until the transaction ends: writers on every
+    /// instance take turns at the list.
+    func lockHead(_ connection: PostgresConnection) async throws -> Head {
+        try await head(connection, sql: "SELECT last_seq, node, redo_top, epoch FROM rewind_list WHERE id = \(list) FOR UPDATE")
+    }
+
+    /// The head, as the transaction's snapshot (or the moment) sees it.
+    func readHead(_ connection: PostgresConnection) async throws -> Head {
+        try await head(connection, sql: "SELECT last_seq, node, redo_top, epoch FROM rewind_list WHERE id = \(list)")
+    }
+
+    private func head(_ connection: PostgresConnection, sql query: PostgresQuery) async throws -> Head {
+        let rows = try await connection.query(query, logger: logger).decode((Int64, Int64, Int64?, Int64).self)
+        for try await (lastSeq, node, redoTop, epoch) in rows {
+            guard lastSeq < Int64.max / 2, (0...lastSeq).contains(node) else {
+                throw StoreError.corrupt(path: location, detail: "the history rows are not numbered 1, 2, 3, …")
+            }
+            return Head(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch)
+        }
+        throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
+    }
+
+    /// The next sequence number of the list, taken in the transaction: a
+    /// rolled-back operation gives it back, so the log has no gaps.
+    func nextSeq(_ connection: PostgresConnection) async throws -> Int64 {
+        let rows = try await connection.query(
+            "UPDATE rewind_list SET last_seq = last_seq + 1 WHERE id = \(list) RETURNING last_seq", logger: logger)
+        for try await seq in rows.decode(Int64.self) { return seq }
+        throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
+    }
+
+    /// Records where the list is after an operation.
+    func move(to node: Int64, redoTop: Int64?, _ connection: PostgresConnection) async throws {
+        try await connection.query(
+            "UPDATE rewind_list SET node = \(node), redo_top = \(redoTop) WHERE id = \(list)", logger: logger)
+    }
+
+    /// Empties the log and counts the epoch up.
+    func reset(_ connection: PostgresConnection) async throws -> Head {
+        try await connection.query("DELETE FROM rewind_step WHERE list_id = \(list)", logger: logger)
+        try await connection.query("DELETE FROM rewind_item WHERE list_id = \(list)", logger: logger)
+        return try await head(connection, sql: """
+            UPDATE rewind_list SET last_seq = 0, node = 0, redo_top = NULL, epoch = epoch + 1 WHERE id = \(list)
+            RETURNING last_seq, node, redo_top, epoch
+            """)
+    }
+
+    // MARK: Rows
+
+    /// One row of the log with its changes (still JSON).
+    struct Row: Sendable {
+        var seq: Int64
+        var kind: String
+        var name: String
+        var date: Int64
+        var before: Int64
+        var node: Int64
+        var redoTop: Int64?
+        var redoNext: Int64?
+        var reverts: Int64?
+        var forward: String
+        var inverse: String
+    }
+
+    /// Appends `row`.
+    func append(_ row: Row, _ connection: PostgresConnection) async throws {
+        try await connection.query("""
+            INSERT INTO rewind_step (list_id, seq, kind, name, date, author, before, node, redo_top, redo_next, reverts, forward, inverse)
+            VALUES (\(list), \(row.seq), \(row.kind), \(row.name), \(row.date), \(Self.localAuthor), \(row.before), \(row.node),
+                    \(row.redoTop), \(row.redoNext), \(row.reverts), \(row.forward)::json, \(row.inverse)::json)
+            """, logger: logger)
+    }
+
+    /// The author of every change until accounts exist (as SQLite's log).
+    static let localAuthor = "local"
+
+    /// The newest row that moved forward into `node`: the row an undo at
+    /// `node` reverts. `nil` at node 0, or when the cap pruned every such row.
+    func forwardRow(into node: Int64, _ connection: PostgresConnection) async throws -> Row? {
+        guard node > 0 else { return nil }
+        return try await row(connection, """
+            SELECT \(unescaped: Self.rowColumns) FROM rewind_step
+            WHERE list_id = \(list) AND node = \(node) AND kind <> 'undo' ORDER BY seq DESC LIMIT 1
+            """)
+    }
+
+    /// The row numbered `seq`, if it is still in the log.
+    func row(_ seq: Int64, _ connection: PostgresConnection) async throws -> Row? {
+        try await row(connection, "SELECT \(unescaped: Self.rowColumns) FROM rewind_step WHERE list_id = \(list) AND seq = \(seq)")
+    }
+
+    /// The newest undo row that left `node`: applying its inverse enters
+    /// `node` again from its parent.
+    func newestUndo(leaving node: Int64, _ connection: PostgresConnection) async throws -> Row? {
+        try await row(connection, """
+            SELECT \(unescaped: Self.rowColumns) FROM rewind_step
+            WHERE list_id = \(list) AND before = \(node) AND kind = 'undo' ORDER BY seq DESC LIMIT 1
+            """)
+    }
+
+    /// The columns ``Row`` is read from, in order.
+    private static let rowColumns =
+        "seq, kind, name, date, before, node, redo_top, redo_next, reverts, forward::text, inverse::text"
+
+    private func row(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Row? {
+        let rows = try await connection.query(query, logger: logger)
+            .decode((Int64, String, String, Int64, Int64, Int64, Int64?, Int64?, Int64?, String, String).self)
+        do {
+            for try await (seq, kind, name, date, before, node, redoTop, redoNext, reverts, forward, inverse) in rows {
+                return Row(
+                    seq: seq, kind: kind, name: name, date: date, before: before, node: node, redoTop: redoTop,
+                    redoNext: redoNext, reverts: reverts, forward: forward, inverse: inverse)
+            }
+        } catch let error as PostgresDecodingError {
+            throw StoreError.corrupt(path: location, detail: "a history row is malformed: \(error.code)")
+        }
+        return nil
+    }
+
+    /// The node `node` was made on: the parent in the tree, or `nil` when
+    /// no row of it is left.
+    func parent(of node: Int64, _ connection: PostgresConnection) async throws -> Int64? {
+        try await forwardStep(into: node, connection)?.before
+    }
+
+    /// The step shown for `node` in the undo stack: its change's row, else
+    /// the newest redo of it.
+    private func forwardStep(into node: Int64, _ connection: PostgresConnection) async throws -> Row? {
+        guard node > 0 else { return nil }
+        if let change = try await row(node, connection), change.kind == "do" { return change }
+        return try await row(connection, """
+            SELECT \(unescaped: Self.rowColumns) FROM rewind_step
+            WHERE list_id = \(list) AND node = \(node) AND kind = 'redo' ORDER BY seq DESC LIMIT 1
+            """)
+    }
+
+    // MARK: What the user sees
+
+    /// A step shown in the history: its row's number, name and date, and the node it moved from.
+    private struct Header {
+        var node: Int64
+        var seq: Int64
+        var name: String
+        var date: Int64
+        var before: Int64
+    }
+
+    /// The undo stack, oldest first (each node up to the current one with
+    /// the row shown for it), and the redo stack, top first (its undo rows,
+    /// dated by the change they undid while it is still in the log). Each
+    /// stack is one recursive query that walks the rows by key; no stack is
+    /// deeper than the log has rows, so damaged rows that point in a circle
+    /// stop there.
+    private func stacks(_ head: Head, _ connection: PostgresConnection) async throws -> (done: [Header], undone: [Header]) {
+        let deepest = head.lastSeq + 1
+        func forwardSeq(_ node: String) -> String {
+            """
+            coalesce(
+                (SELECT seq FROM rewind_step AS change WHERE change.list_id = $1 AND change.seq = \(node) AND change.kind = 'do'),
+                (SELECT seq FROM rewind_step AS redo WHERE redo.list_id = $1 AND redo.node = \(node) AND redo.kind = 'redo'
+                 ORDER BY redo.seq DESC LIMIT 1))
+            """
+        }
+        var upward = PostgresQuery(unsafeSQL: """
+            WITH RECURSIVE up(node, seq, depth) AS (
+                SELECT $2::bigint, \(forwardSeq("$2::bigint")), 0 WHERE $2::bigint > 0
+                UNION ALL
+                SELECT made.before, \(forwardSeq("made.before")), up.depth + 1
+                FROM up JOIN rewind_step AS made ON made.list_id = $1 AND made.seq = up.seq
+                WHERE made.before > 0 AND up.depth < $3
+            )
+            SELECT up.node, step.seq, step.name, step.date, step.before
+            FROM up JOIN rewind_step AS step ON step.list_id = $1 AND step.seq = up.seq ORDER BY up.depth DESC
+            """)
+        upward.binds.append(list)
+        upward.binds.append(head.node)
+        upward.binds.append(deepest)
+        var done: [Header] = []
+        for try await (node, seq, name, date, before) in try await connection.query(upward, logger: logger)
+            .decode((Int64, Int64, String, Int64, Int64).self) {
+            done.append(Header(node: node, seq: seq, name: name, date: date, before: before))
+        }
+        var undone: [Header] = []
+        guard let top = head.redoTop else { return (done, undone) }
+        var downward = PostgresQuery(unsafeSQL: """
+            WITH RECURSIVE down(seq, depth) AS (
+                SELECT $2::bigint, 0
+                UNION ALL
+                SELECT step.redo_next, down.depth + 1 FROM down
+                JOIN rewind_step AS step ON step.list_id = $1 AND step.seq = down.seq
+                WHERE step.kind = 'undo' AND step.redo_next IS NOT NULL AND down.depth < $3
+            )
+            SELECT step.node, step.seq, step.name, coalesce(made.date, step.date), step.before FROM down
+            JOIN rewind_step AS step ON step.list_id = $1 AND step.seq = down.seq AND step.kind = 'undo'
+            LEFT JOIN rewind_step AS made ON made.list_id = $1 AND made.seq = step.before
+            ORDER BY down.depth
+            """)
+        downward.binds.append(list)
+        downward.binds.append(top)
+        downward.binds.append(deepest)
+        for try await (node, seq, name, date, before) in try await connection.query(downward, logger: logger)
+            .decode((Int64, Int64, String, Int64, Int64).self) {
+            undone.append(Header(node: node, seq: seq, name: name, date: date, before: before))
+        }
+        return (done, undone)
+    }
+
+    /// What the user sees: the steps of the undo stack, oldest first, then
+    /// those of the redo stack, newest undone first; the position is the
+    /// number of undo steps.
+    func overview(_ head: Head, _ connection: PostgresConnection) async throws -> HistoryOverview {
+        let (done, undone) = try await stacks(head, connection)
+        let steps = (done + undone).map { HistoryOverview.Step(name: $0.name, date: Self.date($0.date)) }
+        return HistoryOverview(steps: steps, position: done.count)
+    }
+
+    /// Every step (change) the log holds, oldest first, placed relative to `head`.
+    ///
+    /// - Complexity: O(*r*) for *r* rows, their changes not decoded.
+    func tree(_ head: Head, _ connection: PostgresConnection) async throws -> HistoryTree {
+        let (doneSteps, undoneSteps) = try await stacks(head, connection)
+        let done = Set(doneSteps.map(\.node))
+        let undone = Set(undoneSteps.map(\.before))
+        var steps: [HistoryTree.Step] = []
+        let rows = try await connection.query(
+            "SELECT seq, before, name, date FROM rewind_step WHERE list_id = \(list) AND kind = 'do' ORDER BY seq",
+            logger: logger)
+        for try await (number, parent, name, date) in rows.decode((Int64, Int64, String, Int64).self) {
+            let branch: HistoryTree.Branch = done.contains(number) ? .done : undone.contains(number) ? .undone : .abandoned
+            steps.append(HistoryTree.Step(number: number, parent: parent, name: name, date: Self.date(date), branch: branch))
+        }
+        return HistoryTree(steps: steps, current: head.node)
+    }
+
+    // MARK: Pruning
+
+    /// Deletes the rows older than the newest `limit` steps of the undo
+    /// stack, after a change; `true` when it deleted some (see the SQLite
+    /// log's `prune`, which this follows).
+    func prune(keepingSteps limit: Int, head: Head, _ connection: PostgresConnection) async throws -> Bool {
+        var node = head.node
+        var oldestKept: Int64?
+        for _ in 0..<max(1, limit) {
+            guard let step = try await forwardStep(into: node, connection) else { return false }
+            oldestKept = step.seq
+            node = step.before
+        }
+        guard let oldestKept, try await forwardStep(into: node, connection) != nil else { return false }
+        try await connection.query("DELETE FROM rewind_step WHERE list_id = \(list) AND seq < \(oldestKept)", logger: logger)
+        return true
+    }
+
+    // MARK: Dates
+
+    /// `date` in whole milliseconds since 1970, as the rows keep it.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64(max(-9.0e15, min(9.0e15, (date.timeIntervalSince1970 * 1000).rounded())))
+    }
+
+    /// The date `milliseconds` after 1970.
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

@@ -1,0 +1,112 @@
+import Logging
+import PostgresNIO
+import TodoStore
+
+/// The tables of the PostgreSQL store and their versioned migrations, run
+/// when a store opens. The same ideas as the SQLite file
+/// (docs/json-format.md, "The PostgreSQL database"):
+///
+/// - `rewind_schema(version)`: the migrations applied, by name.
+/// - `rewind_list(id, last_seq, node, redo_top, epoch)`: one row per list,
+///   the head of its log. Every operation locks its list's row first
+///   (`SELECT … FOR UPDATE`), so writers on any number of instances take
+///   turns, and takes each new sequence number from it inside the
+///   transaction (`UPDATE … RETURNING`): one gap-free log per list.
+/// - `rewind_item`: an item per row, a column per field, as SQLite's `item`
+///   (`rank` orders the list; `due` and `location` are JSON).
+/// - `rewind_step`: the append-only history log, as SQLite's `step`
+///   (a row per change, undo and redo, with its forward and inverse changes).
+enum PostgresSchema {
+    /// The migrations this version knows, oldest first.
+    static let migrations: [(name: String, sql: [PostgresQuery])] = [
+        ("v1", [
+            """
+            CREATE TABLE rewind_list (
+                id BIGINT PRIMARY KEY,
+                last_seq BIGINT NOT NULL DEFAULT 0 CHECK (last_seq >= 0),
+                node BIGINT NOT NULL DEFAULT 0 CHECK (node >= 0),
+                redo_top BIGINT,
+                epoch BIGINT NOT NULL DEFAULT 0
+            )
+            """,
+            """
+            CREATE TABLE rewind_item (
+                list_id BIGINT NOT NULL REFERENCES rewind_list (id),
+                id UUID NOT NULL,
+                rank DOUBLE PRECISION NOT NULL,
+                title TEXT NOT NULL CHECK (length(title) > 0),
+                details TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('unfinished', 'finished')),
+                created BIGINT NOT NULL,
+                changed BIGINT NOT NULL,
+                due JSON,
+                location JSON,
+                PRIMARY KEY (list_id, id)
+            )
+            """,
+            "CREATE INDEX rewind_item_rank ON rewind_item (list_id, rank)",
+            """
+            CREATE TABLE rewind_step (
+                list_id BIGINT NOT NULL REFERENCES rewind_list (id),
+                seq BIGINT NOT NULL CHECK (seq > 0),
+                kind TEXT NOT NULL CHECK (kind IN ('do', 'undo', 'redo')),
+                name TEXT NOT NULL,
+                date BIGINT NOT NULL,
+                author TEXT NOT NULL,
+                group_key TEXT,
+                before BIGINT NOT NULL CHECK (before >= 0),
+                node BIGINT NOT NULL CHECK (node >= 0),
+                redo_top BIGINT,
+                redo_next BIGINT,
+                reverts BIGINT,
+                forward JSON NOT NULL,
+                inverse JSON NOT NULL,
+                PRIMARY KEY (list_id, seq)
+            )
+            """,
+            "CREATE INDEX rewind_step_node ON rewind_step (list_id, node, seq)",
+            "CREATE INDEX rewind_step_before ON rewind_step (list_id, before, seq)",
+        ]),
+    ]
+
+    /// Brings the database up to this version's schema, in one transaction
+    /// that holds a lock for the purpose (instances starting together take
+    /// turns), and makes sure list `list` has its row.
+    ///
+    /// - Throws: ``StoreError/newerSchema(path:unknownMigrations:)`` when
+    ///   the database holds migrations this version does not know; nothing
+    ///   is written then.
+    static func migrate(
+        _ connection: PostgresConnection, in database: PostgresTodoDatabase, list: Int64, logger: Logger
+    ) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            var applied: Set<String> = []
+            let exists = try await connection.query("SELECT to_regclass('rewind_schema') IS NOT NULL", logger: logger)
+                .decode(Bool.self).first { _ in true } ?? false
+            if exists {
+                for try await version in try await connection.query("SELECT version FROM rewind_schema", logger: logger)
+                    .decode(String.self) {
+                    applied.insert(version)
+                }
+            }
+            let known = Set(migrations.map(\.name))
+            let unknown = applied.subtracting(known).sorted()
+            guard unknown.isEmpty else {
+                throw StoreError.newerSchema(path: database.url.redacted, unknownMigrations: unknown)
+            }
+            if !exists {
+                try await connection.query("CREATE TABLE rewind_schema (version TEXT PRIMARY KEY)", logger: logger)
+            }
+            for migration in migrations where !applied.contains(migration.name) {
+                for statement in migration.sql { try await connection.query(statement, logger: logger) }
+                try await connection.query("INSERT INTO rewind_schema (version) VALUES (\(migration.name))", logger: logger)
+            }
+            try await connection.query(
+                "INSERT INTO rewind_list (id) VALUES (\(list)) ON CONFLICT (id) DO NOTHING", logger: logger)
+        }
+    }
+
+    /// The advisory lock the migrations hold (any number, the same for every instance).
+    private static let lockKey: Int64 = 0x5265_7769_6e64  // "Rewind"
+}

@@ -1,0 +1,424 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Rewind
+import TodoStore
+import Todos
+
+/// The store for several server instances over one PostgreSQL database:
+/// items in columns and the history as an append-only log, as the SQLite
+/// store keeps them (undo and redo append, abandoned branches stay, the
+/// history tree reaches them), through postgres-nio.
+///
+/// Every operation is one transaction that first locks the list's row, so
+/// that writers on any number of instances take turns, takes each new
+/// sequence number from that row, writes the touched item rows and appends
+/// the log rows; it returns only after the commit. Every query has bind
+/// parameters.
+///
+/// Each instance keeps the list in memory, marked with the log's newest
+/// sequence number and the list's epoch; a read or an operation that finds
+/// the database further along (another instance wrote) reads the list
+/// again first. A step's changes are read when an undo, redo or jump
+/// crosses it.
+///
+/// ```swift
+/// let database = try PostgresTodoDatabase(url: DatabaseURL("postgres://rewind@db:5432/todos"))
+/// let running = Task { await database.run() }
+/// let store = try await PostgresStore.open(database)
+/// try await store.change(.add(milk))
+/// try await store.undo()                      // "Add “Buy milk”"
+/// ```
+public actor PostgresStore: AppStore {
+    private let database: PostgresTodoDatabase
+    private let log: PostgresLog
+    private let rows: PostgresItems
+    private let limit: Int?
+    private let now: @Sendable () -> Date
+    let logger: Logger
+    private let executor = StoreExecutor(label: "rewind.postgres.store")
+    /// The list in memory and where the log stood when it was read; `nil`
+    /// until first needed, and after a failure left it unsure.
+    private var loaded: Loaded?
+    private var updateStreams = StoreUpdates()
+    /// Whether an operation is under way, and those waiting for their turn:
+    /// operations of one instance run one at a time, in order.
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// The changes waiting for the next group commit, and whether a task
+    /// is committing them (`PostgresStore+GroupCommit.swift`).
+    var waitingChanges: [WaitingChange] = []
+    var committing = false
+    /// How many group commits this store made, and how many changes wait
+    /// for their answer (for the tests).
+    var batchesWritten = 0
+    var unansweredChanges = 0
+
+    /// Runs the store's work on a thread of its own, not Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// The list as this instance last read or wrote it.
+    struct Loaded {
+        var state: AppState
+        var ranks: ItemRanks
+        var head: PostgresLog.Head
+        /// The history shown and the tree, once asked for, at this head.
+        var shown: HistoryOverview?
+        var tree: HistoryTree?
+    }
+
+    private init(database: PostgresTodoDatabase, list: Int64, limit: Int?, now: @escaping @Sendable () -> Date, logger: Logger) {
+        self.database = database
+        let location = database.url.redacted
+        log = PostgresLog(list: list, location: location, logger: logger)
+        rows = PostgresItems(list: list, location: location, logger: logger)
+        self.limit = limit
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Opens the store in `database` after bringing its schema up to date,
+    /// in one transaction on a connection of its own: the pool
+    /// (``PostgresTodoDatabase/client``) need run only when the store is used.
+    ///
+    /// - Parameters:
+    ///   - limit: The most steps the history keeps: after a change, the log
+    ///     rows older than the oldest kept step are deleted. `nil` keeps all.
+    ///   - now: The clock that dates steps (rounded to milliseconds).
+    /// - Throws: ``StoreError/newerSchema(path:unknownMigrations:)`` when a
+    ///   newer Rewind made the database (nothing is written then), or
+    ///   ``StoreError/io(path:detail:)`` when the database cannot be reached
+    ///   or used (within seconds: see ``PostgresTodoDatabase/check()``).
+    public static func open(
+        _ database: PostgresTodoDatabase, limit: Int? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "rewind.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> PostgresStore {
+        try await database.withDirectConnection { connection, logger in
+            try await PostgresSchema.migrate(connection, in: database, list: listID, logger: logger)
+        }
+        return PostgresStore(database: database, list: listID, limit: limit, now: { now().roundedToMilliseconds }, logger: logger)
+    }
+
+    /// The one list there is until accounts and several lists exist.
+    static let listID: Int64 = 1
+
+    // MARK: Reading
+
+    /// Runs `body` with the current state, read again first when another
+    /// instance changed it.
+    public func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result {
+        try await exclusively { try body(try await self.current().state) }
+    }
+
+    /// The named steps and the current position.
+    public func history() async throws -> HistoryOverview {
+        try await exclusively {
+            let loaded = try await self.current()
+            if let shown = loaded.shown { return shown }
+            let overview = try await self.reading { connection in try await self.log.overview(loaded.head, connection) }
+            self.loaded?.shown = overview
+            return overview
+        }
+    }
+
+    /// Every change the log holds, the abandoned branches included.
+    public func historyTree() async throws -> HistoryTree {
+        try await exclusively {
+            let loaded = try await self.current()
+            if let tree = loaded.tree { return tree }
+            let tree = try await self.reading { connection in try await self.log.tree(loaded.head, connection) }
+            self.loaded?.tree = tree
+            return tree
+        }
+    }
+
+    /// The list in memory, read again when the database is further along.
+    private func current() async throws -> Loaded {
+        // One query, outside a transaction: most of the time nothing changed.
+        let head: PostgresLog.Head
+        do {
+            head = try await database.client.withConnection { connection in try await self.log.readHead(connection) }
+        } catch {
+            throw database.storeError(error)
+        }
+        if let loaded, loaded.head == head { return loaded }
+        let fresh = try await reading { connection in
+            // The items and the head of one snapshot.
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: self.logger)
+            let head = try await self.log.readHead(connection)
+            return try await self.load(head, connection)
+        }
+        loaded = fresh
+        return fresh
+    }
+
+    private func load(_ head: PostgresLog.Head, _ connection: PostgresConnection) async throws -> Loaded {
+        let (state, ranks) = try await rows.load(connection)
+        return Loaded(state: state, ranks: ItemRanks(ranks: ranks), head: head)
+    }
+
+    // MARK: Changing
+
+    /// Applies `changes` as one undo step, committed before it returns.
+    /// Changes asked for while a transaction is under way are committed
+    /// together in the next one (`PostgresStore+GroupCommit.swift`).
+    @discardableResult
+    public func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
+        guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
+        return try await submit(changes, named: name)
+    }
+
+    /// The work of ``change(_:named:)`` inside a transaction. A refusal of
+    /// the domain comes before anything is written or changed.
+    func changing(
+        _ changes: [AppState.Change], named name: String?, _ connection: PostgresConnection, _ loaded: inout Loaded
+    ) async throws -> HistoryStep<AppState.Change> {
+        let stepName = name ?? loaded.state.stepName(for: changes)
+        let date = now()
+        let inverse = try await apply(changes, connection, &loaded)
+        let seq = try await log.nextSeq(connection)
+        try await log.append(PostgresLog.Row(
+            seq: seq, kind: "do", name: stepName, date: PostgresLog.milliseconds(date), before: loaded.head.node,
+            node: seq, forward: try Self.json(changes), inverse: try Self.json(inverse)), connection)
+        loaded.head = PostgresLog.Head(lastSeq: seq, node: seq, redoTop: nil, epoch: loaded.head.epoch)
+        if let limit { _ = try await log.prune(keepingSteps: limit, head: loaded.head, connection) }
+        return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
+    }
+
+    /// Reverts the newest done step, committed before it returns.
+    @discardableResult
+    public func undo() async throws -> String? {
+        try await write { connection, loaded in try await self.undoStep(connection, &loaded) }
+    }
+
+    /// Repeats the newest undone step, committed before it returns.
+    @discardableResult
+    public func redo() async throws -> String? {
+        try await write { connection, loaded in try await self.redoStep(connection, &loaded) }
+    }
+
+    /// Moves the history to `position`, the steps between crossed in one transaction.
+    ///
+    /// - Throws: ``HistoryError/positionOutOfRange(_:valid:)`` when there is no such position.
+    public func jump(to position: Int) async throws {
+        try await write { connection, loaded in
+            let overview = try await self.log.overview(loaded.head, connection)
+            guard (0...overview.steps.count).contains(position) else {
+                throw HistoryError.positionOutOfRange(position, valid: 0...overview.steps.count)
+            }
+            var at = overview.position
+            while at > position, try await self.undoStep(connection, &loaded) != nil { at -= 1 }
+            while at < position, try await self.redoStep(connection, &loaded) != nil { at += 1 }
+        }
+    }
+
+    /// Moves to the step numbered `number` of ``historyTree()``, on any
+    /// branch: undoes the steps up to where its branch leaves the current
+    /// one, then redoes the steps down to it, in one transaction.
+    ///
+    /// - Throws: ``HistoryError/stepNotFound(_:)`` when the tree holds no
+    ///   such step; nothing changes then.
+    public func jump(toStep number: Int64) async throws {
+        try await write { connection, loaded in
+            var upward: Set<Int64> = [loaded.head.node]
+            var node = loaded.head.node
+            while let parent = try await self.log.parent(of: node, connection), !upward.contains(parent) {
+                node = parent
+                upward.insert(node)
+            }
+            var downward: [Int64] = []
+            var meeting = number
+            while !upward.contains(meeting) {
+                guard meeting > 0, downward.count <= loaded.head.lastSeq,
+                    let parent = try await self.log.parent(of: meeting, connection)
+                else { throw HistoryError.stepNotFound(number) }
+                downward.append(meeting)
+                meeting = parent
+            }
+            while loaded.head.node != meeting {
+                guard try await self.undoStep(connection, &loaded) != nil else { throw HistoryError.stepNotFound(number) }
+            }
+            for step in downward.reversed() {
+                if let top = loaded.head.redoTop, let undo = try await self.log.row(top, connection), undo.before == step {
+                    _ = try await self.redoStep(connection, &loaded)
+                } else {
+                    guard let undo = try await self.log.newestUndo(leaving: step, connection) else {
+                        throw HistoryError.stepNotFound(number)
+                    }
+                    try await self.cross(undo, as: "redo", toNode: step, redoTop: nil, connection, &loaded)
+                }
+            }
+        }
+    }
+
+    /// Deletes every item and step of the list.
+    public func reset() async throws {
+        try await write { connection, loaded in
+            loaded.head = try await self.log.reset(connection)
+            loaded.state = AppState()
+            loaded.ranks = ItemRanks()
+        }
+    }
+
+    /// Deletes every item and step of the list and ends every update
+    /// stream. The tables stay, so that other instances keep working.
+    public func destroy() async throws {
+        try await reset()
+        updateStreams.finishAll()
+    }
+
+    /// A stream with an element after every operation of this instance.
+    public func updates() -> AsyncStream<Void> {
+        updateStreams.subscribe()
+    }
+
+    // MARK: Crossing steps
+
+    /// Undoes the step at the current node and appends an undo row that
+    /// pushes itself on the redo stack; `nil` when there is nothing to undo.
+    private func undoStep(_ connection: PostgresConnection, _ loaded: inout Loaded) async throws -> String? {
+        let head = loaded.head
+        guard let row = try await log.forwardRow(into: head.node, connection) else { return nil }
+        try await cross(row, as: "undo", toNode: row.before, redoTop: nil, pushing: head.redoTop, connection, &loaded)
+        return row.name
+    }
+
+    /// Redoes the undo row at the top of the redo stack and appends a redo
+    /// row that pops it; `nil` when there is nothing to redo.
+    private func redoStep(_ connection: PostgresConnection, _ loaded: inout Loaded) async throws -> String? {
+        guard let top = loaded.head.redoTop, let row = try await log.row(top, connection), row.kind == "undo" else {
+            return nil
+        }
+        try await cross(row, as: "redo", toNode: row.before, redoTop: row.redoNext, connection, &loaded)
+        return row.name
+    }
+
+    /// Takes back what `row` did (all or nothing) and appends a row of
+    /// `kind` that moves to `node`, after which the redo stack's top is
+    /// `redoTop`; or, for an undo (`pushing` the old top, perhaps `nil`),
+    /// the new row itself.
+    private func cross(
+        _ row: PostgresLog.Row, as kind: String, toNode node: Int64, redoTop: Int64?, pushing redoNext: Int64?? = .none,
+        _ connection: PostgresConnection, _ loaded: inout Loaded
+    ) async throws {
+        let changes: [AppState.Change]
+        do {
+            changes = try TodoJSON.makeDecoder(reading: .store).decode([AppState.Change].self, from: Data(row.inverse.utf8))
+        } catch {
+            throw StoreError.corrupt(
+                path: log.location, detail: "history step \(row.seq) (“\(row.name)”) cannot be read: \(error)")
+        }
+        let again = try await apply(changes, connection, &loaded)
+        let seq = try await log.nextSeq(connection)
+        let top = redoNext == nil ? redoTop : seq
+        try await log.append(PostgresLog.Row(
+            seq: seq, kind: kind, name: row.name, date: PostgresLog.milliseconds(now()), before: loaded.head.node,
+            node: node, redoTop: top, redoNext: redoNext ?? nil, reverts: row.seq, forward: row.inverse,
+            inverse: try Self.json(again)), connection)
+        loaded.head = PostgresLog.Head(lastSeq: seq, node: node, redoTop: top, epoch: loaded.head.epoch)
+    }
+
+    /// Applies `changes` (all or nothing) to the list in memory, writes the
+    /// rows of the items their inverse names, and returns the inverse.
+    private func apply(
+        _ changes: [AppState.Change], _ connection: PostgresConnection, _ loaded: inout Loaded
+    ) async throws -> [AppState.Change] {
+        let inverse = try loaded.state.apply(all: changes)
+        var touched: Set<UUID>? = []
+        for change in inverse {
+            guard let ids = change.touchedItemIDs else { touched = nil; break }
+            touched?.formUnion(ids)
+        }
+        try await rows.write(loaded.ranks.writes(touched: touched, list: loaded.state.todos), connection)
+        return inverse
+    }
+
+    private static func json(_ changes: [AppState.Change]) throws -> String {
+        String(decoding: try TodoJSON.makeEncoder().encode(changes), as: UTF8.self)
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction on the list in memory, after locking
+    /// the list's row and reading the list again if another instance wrote
+    /// since. `body` changes the list in place; it is kept when the
+    /// transaction commits, and when the domain refused the operation
+    /// before anything moved; otherwise it is read again next time.
+    func write<Result: Sendable>(
+        _ body: (PostgresConnection, inout Loaded) async throws -> Result
+    ) async throws -> Result {
+        try await exclusively {
+            // The only reference, so that the list changes in place.
+            var taken = self.loaded
+            self.loaded = nil
+            var kept: Loaded?
+            do {
+                let (result, after) = try await Self.transaction(self.database, logger: self.logger) { connection in
+                    let head = try await self.log.lockHead(connection)
+                    var current: Loaded
+                    if let list = taken, list.head == head {
+                        taken = nil
+                        current = list
+                    } else {
+                        taken = nil
+                        current = try await self.load(head, connection)
+                    }
+                    current.shown = nil
+                    current.tree = nil
+                    let start = current.head
+                    do {
+                        let result = try await body(connection, &current)
+                        try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
+                        return (result, current)
+                    } catch let error where error is TodoError || error is HistoryError {
+                        if current.head == start { kept = current }
+                        throw error
+                    }
+                }
+                self.loaded = after
+                self.updateStreams.notify()
+                return result
+            } catch {
+                self.loaded = kept
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction that only reads.
+    private func reading<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await Self.transaction(database, logger: logger, body)
+    }
+
+    /// Runs `body` in a transaction of `database`'s pool, committed when
+    /// it returns and rolled back when it throws; the error thrown is
+    /// `body`'s own (a refusal of the domain), or a ``StoreError`` that
+    /// names the database and what went wrong.
+    static func transaction<Result: Sendable>(
+        _ database: PostgresTodoDatabase, logger: Logger, isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await database.client.withTransaction(logger: logger, isolation: isolation) { connection in
+                try await body(connection)
+            }
+        } catch {
+            throw database.storeError(error)
+        }
+    }
+
+    /// Runs `body` when the operations asked for before have finished.
+    private func exclusively<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
+    }
+}

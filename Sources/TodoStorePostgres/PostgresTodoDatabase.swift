@@ -1,0 +1,176 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+import Rewind
+import TodoStore
+import Todos
+
+/// A PostgreSQL database of the to-do app: its URL and the connection pool
+/// (`PostgresClient`) over it. The pool works only while ``client`` runs:
+/// as a service of the Hummingbird application (`rewind serve`), or in a
+/// task of its own (``run()``).
+///
+/// ```swift
+/// let database = try PostgresTodoDatabase(url: DatabaseURL("postgres://rewind@db:5432/todos"))
+/// try await database.check()                 // one clear error, within seconds, when it cannot be reached
+/// let running = Task { await database.run() }
+/// let store = try await PostgresStore.open(database)
+/// ```
+public struct PostgresTodoDatabase: Sendable {
+    /// Where the database is.
+    public let url: DatabaseURL
+    /// The connection pool; run it (it is a ServiceLifecycle `Service`).
+    public let client: PostgresClient
+    /// How long connecting, logging in included, may take.
+    public let connectTimeout: Duration
+
+    /// A pool of connections to `url`, with `extraStartupParameters` sent at
+    /// every connection (`search_path`, for instance). Nothing connects yet.
+    ///
+    /// - Throws: When TLS (`sslmode=prefer|require`) cannot be set up.
+    public init(
+        url: DatabaseURL, connectTimeout: Duration = .seconds(5), extraStartupParameters: [(String, String)] = [],
+        maximumConnections: Int = 20
+    ) throws {
+        self.url = url
+        self.connectTimeout = connectTimeout
+        var configuration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
+            tls: try Self.clientTLS(url.tls))
+        configuration.options.connectTimeout = connectTimeout
+        configuration.options.additionalStartupParameters = extraStartupParameters
+        configuration.options.maximumConnections = maximumConnections
+        client = PostgresClient(configuration: configuration)
+        self.extraStartupParameters = extraStartupParameters
+    }
+
+    private let extraStartupParameters: [(String, String)]
+
+    /// Runs the pool until the task is cancelled (or, as a service, until
+    /// the graceful shutdown).
+    public func run() async {
+        await client.run()
+    }
+
+    /// Connects once, outside the pool, and logs in: a bad host, a server
+    /// that does not answer, a wrong password or an unknown database is
+    /// then one clear error within ``connectTimeout`` (twice that at most
+    /// when the server accepts the connection and then says nothing).
+    ///
+    /// - Throws: ``StoreError/io(path:detail:)`` naming the database (never
+    ///   its password) and what went wrong.
+    public func check() async throws {
+        try await withDirectConnection { connection, logger in
+            _ = try await connection.query("SELECT 1", logger: logger)
+        }
+    }
+
+    /// Runs `body` on a connection of its own, outside the pool (which
+    /// need not run yet), and closes it. Connecting fails as ``check()``
+    /// says; `body`'s errors are its own, or a ``StoreError`` that names
+    /// the database.
+    func withDirectConnection<Result: Sendable>(
+        _ body: (PostgresConnection, Logger) async throws -> Result
+    ) async throws -> Result {
+        let logger = Logger(label: "rewind.postgres.connection", factory: { _ in SwiftLogNoOpLogHandler() })
+        let connection = try await connect(logger: logger)
+        do {
+            let result = try await body(connection, logger)
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw storeError(error)
+        }
+    }
+
+    /// A new connection, logged in, within twice ``connectTimeout``.
+    private func connect(logger: Logger) async throws -> PostgresConnection {
+        var configuration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
+            tls: try connectionTLS())
+        configuration.options.connectTimeout = .seconds(connectTimeout.components.seconds)
+        configuration.options.additionalStartupParameters = extraStartupParameters
+        let limit = connectTimeout * 2
+        let finished = configuration
+        do {
+            return try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
+                group.addTask { try await PostgresConnection.connect(configuration: finished, id: 0, logger: logger) }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let connection = first else {
+                    throw StoreError.io(
+                        path: url.redacted, detail: "no answer within \(limit.components.seconds) seconds")
+                }
+                return connection
+            }
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// `error` as the store throws it: the domain's and the store's own
+    /// errors as they are, any other a ``StoreError/io(path:detail:)`` that
+    /// names the database and says what went wrong.
+    func storeError(_ error: any Error) -> any Error {
+        if let error = error as? PostgresTransactionError,
+            let inner = error.closureError ?? error.commitError ?? error.beginError {
+            return storeError(inner)
+        }
+        switch error {
+        case is TodoError, is HistoryError, is StoreError, is CancellationError: return error
+        default:
+            return StoreError.io(path: url.redacted, detail: Self.explain(error, connectTimeout: connectTimeout.components.seconds))
+        }
+    }
+
+    /// What went wrong talking to the server, in a few words (PostgreSQL's
+    /// own message when the server said something).
+    static func explain(_ error: any Error, connectTimeout seconds: Int64 = 5) -> String {
+        guard let error = error as? PSQLError else { return "\(error)" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying {
+            if let connect = underlying as? NIOConnectionError {
+                if connect.dnsAError != nil || connect.dnsAAAAError != nil { return "the host \(connect.host) is not known" }
+                if let first = connect.connectionErrors.first { return explainSocket(first.error, seconds) }
+            }
+            return explainSocket(underlying, seconds)
+        }
+        switch error.code {
+        case .serverClosedConnection: return "the server closed the connection"
+        case .sslUnsupported: return "the server does not offer TLS (sslmode=require)"
+        case .authMechanismRequiresPassword: return "the server asks for a password and the URL holds none"
+        default: return "\(error.code)"
+        }
+    }
+
+    private static func explainSocket(_ error: any Error, _ seconds: Int64) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
+        if let error = error as? ChannelError, case .connectTimeout = error {
+            return "no answer within \(seconds) seconds"
+        }
+        return "\(error)"
+    }
+
+    private static func clientTLS(_ mode: DatabaseURL.TLSMode) throws -> PostgresClient.Configuration.TLS {
+        switch mode {
+        case .disable: .disable
+        case .prefer: .prefer(.makeClientConfiguration())
+        case .require: .require(.makeClientConfiguration())
+        }
+    }
+
+    private func connectionTLS() throws -> PostgresConnection.Configuration.TLS {
+        switch url.tls {
+        case .disable: .disable
+        case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+    }
+}

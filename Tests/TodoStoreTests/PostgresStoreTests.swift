@@ -1,0 +1,167 @@
+import Foundation
+import PostgresNIO
+import Testing
+import Rewind
+import TestSupport
+import Todos
+import TodoStore
+import TodoStorePostgres
+
+/// What only the PostgreSQL store has: several instances over one
+/// database, and its schema's versions. (The shared suite,
+/// `StoreSuiteTests`, runs against it too.)
+@Suite("PostgreSQL store", .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+struct PostgresStoreTests {
+    /// A second pool over the same schema: another server instance.
+    func anotherInstance(of first: PostgresTestDatabase) throws -> (PostgresTodoDatabase, Task<Void, Never>) {
+        let database = try PostgresTodoDatabase(
+            url: first.database.url, extraStartupParameters: [("search_path", first.schema)], maximumConnections: 4)
+        return (database, Task { await database.run() })
+    }
+
+    @Test func concurrentWritersOnTwoInstancesKeepOneGapFreeHistory() async throws {
+        let fixture = try StoreFixture(.postgres)
+        let first = try await fixture.open()
+        let shared = try #require(fixture.postgresDatabase)
+        let (otherDatabase, otherRunning) = try anotherInstance(of: shared)
+        defer { otherRunning.cancel() }
+        let second = try await PostgresStore.open(otherDatabase, now: fixture.clock.now)
+        let perWriter = 15
+        let stores: [any AppStore] = [first, second]
+        // Both instances add at once, then both undo at once: the history
+        // is one, so each undo takes back the newest step, whoever made it.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    for number in 0..<perWriter {
+                        let item = try TodoItem(id: UUID(), title: "Writer \(index) item \(number)", created: Date(timeIntervalSince1970: 0))
+                        try await store.change(.add(item))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores {
+                group.addTask {
+                    for _ in 0..<5 { try await store.undo() }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // 30 changes and 10 undos: 40 rows numbered 1…40.
+        let numbers = try await shared.database.client.query("SELECT seq FROM rewind_step ORDER BY seq")
+            .decode(Int64.self).reduce(into: [Int64]()) { $0.append($1) }
+        #expect(numbers == Array(1...Int64(2 * perWriter + 10)))
+        let reopened = try await fixture.open()
+        let state = try await reopened.state()
+        let history = try await reopened.history()
+        #expect(state.todos.count == 2 * perWriter - 10)
+        #expect(history.steps.count == 2 * perWriter)
+        #expect(history.position == 2 * perWriter - 10)
+        // Every writer's adds are there, in the order they were made.
+        for index in 0..<2 {
+            let titles = history.steps.map(\.name).filter { $0.contains("Writer \(index)") }
+            #expect(titles == (0..<perWriter).map { "Add “Writer \(index) item \($0)”" })
+        }
+        // Each instance sees what the other wrote.
+        #expect(try await first.state() == state)
+        #expect(try await second.state() == state)
+        #expect(try await first.history() == history)
+        #expect(try await second.history() == history)
+    }
+
+    @Test func aDatabaseOfANewerSchemaIsRefusedAndLeftUnchanged() async throws {
+        let fixture = try StoreFixture(.postgres)
+        let store = try await fixture.open()
+        try await store.change(.add(try fixture.item("Buy milk")))
+        let shared = try #require(fixture.postgresDatabase)
+        let client = shared.database.client
+        try await client.query("INSERT INTO rewind_schema (version) VALUES ('v99')")
+        func snapshot() async throws -> [String] {
+            var rows: [String] = []
+            for query: PostgresQuery in [
+                "SELECT string_agg(version, ',' ORDER BY version) FROM rewind_schema",
+                "SELECT string_agg(id::text || title, ',' ORDER BY id) FROM rewind_item",
+                "SELECT string_agg(seq::text || kind || name, ',' ORDER BY seq) FROM rewind_step",
+                "SELECT string_agg(id::text || last_seq::text || node::text || epoch::text, ',') FROM rewind_list",
+            ] {
+                for try await value in try await client.query(query).decode(String?.self) { rows.append(value ?? "") }
+            }
+            return rows
+        }
+        let before = try await snapshot()
+        await #expect(throws: StoreError.newerSchema(path: shared.database.url.redacted, unknownMigrations: ["v99"])) {
+            _ = try await fixture.open()
+        }
+        #expect(try await snapshot() == before)
+        #expect(StoreError.newerSchema(path: "x", unknownMigrations: ["v99"]).description.contains("Upgrade Rewind"))
+    }
+
+    @Test func aWrongPasswordIsNamedAsSuch() async throws {
+        let given = try DatabaseURL(try #require(PostgresTestDatabase.url))
+        let wrong = try DatabaseURL("postgres://\(given.username):not-the-password@\(given.host):\(given.port)/\(given.database)")
+        do {
+            try await PostgresTodoDatabase(url: wrong).check()
+            Issue.record("a wrong password was accepted")
+        } catch {
+            #expect("\(error)".contains("password authentication failed"))
+            #expect(!"\(error)".contains("not-the-password"))
+        }
+    }
+}
+
+@Suite("PostgreSQL URLs and connections")
+struct DatabaseURLTests {
+    @Test func anUnreachableServerIsNamedAtOnce() async throws {
+        // Nothing listens on port 1 of this machine.
+        let database = try PostgresTodoDatabase(url: DatabaseURL("postgres://rewind@127.0.0.1:1/rewind"), connectTimeout: .seconds(2))
+        await #expect(throws: StoreError.self) { try await database.check() }
+        do {
+            try await database.check()
+        } catch {
+            #expect("\(error)".contains("postgres://rewind@127.0.0.1:1/rewind"))
+            #expect("\(error)".contains("connection refused"))
+        }
+    }
+
+    @Test func aFullURLIsReadWithItsParts() throws {
+        let url = try DatabaseURL("postgresql://anna:s%40cret@db.example:6543/to%20dos?sslmode=require")
+        #expect(url.username == "anna")
+        #expect(url.password == "s@cret")
+        #expect(url.host == "db.example")
+        #expect(url.port == 6543)
+        #expect(url.database == "to dos")
+        #expect(url.tls == .require)
+        #expect(url.redacted == "postgres://anna@db.example:6543/to dos")
+        #expect(try DatabaseURL("postgres://anna@db/todos").port == 5432)
+    }
+
+    @Test(arguments: [
+        ("http://anna@db/todos", "scheme"),
+        ("postgres:///todos", "no host"),
+        ("postgres://db/todos", "no user"),
+        ("postgres://anna@db", "no database"),
+        ("postgres://anna@db:0/todos", "port"),
+        ("postgres://anna@db/todos?pool=3", "pool=3"),
+        ("todos", "not a URL"),
+    ])
+    func aMalformedURLSaysWhatIsWrong(_ text: String, _ problem: String) {
+        #expect(throws: DatabaseURLError.self) { try DatabaseURL(text) }
+        do {
+            _ = try DatabaseURL(text)
+        } catch {
+            #expect(error.description.contains(problem))
+            #expect(error.description.contains("postgres://user[:password]@host[:port]/database"))
+        }
+    }
+
+    @Test func aRefusedURLNeverShowsItsPassword() {
+        do {
+            _ = try DatabaseURL("mysql://anna:s3cret@db/todos")
+            Issue.record("accepted")
+        } catch {
+            #expect(!error.description.contains("s3cret"))
+        }
+    }
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster for the tests: Debian's PostgreSQL 15 run
+# as the `postgres` user from a data directory under /tmp, listening on
+# 127.0.0.1 only, with a password role and a database for Rewind.
+#
+#   scripts/postgres-test-cluster.sh start   # starts it (idempotent) and prints its URL
+#   scripts/postgres-test-cluster.sh url     # prints the URL (of a started cluster)
+#   scripts/postgres-test-cluster.sh stop    # stops it and deletes its data directory
+#
+# Tests read the URL from REWIND_TEST_DATABASE_URL:
+#   export REWIND_TEST_DATABASE_URL=$(scripts/postgres-test-cluster.sh start)
+#
+# Settings (environment): REWIND_PG_PORT (55432), REWIND_PG_DIR
+# (/tmp/rewind-postgres-test), REWIND_PG_BIN (/usr/lib/postgresql/15/bin).
+# fsync stays on: the tests check what an acknowledged change survives.
+set -euo pipefail
+
+port="${REWIND_PG_PORT:-55432}"
+dir="${REWIND_PG_DIR:-/tmp/rewind-postgres-test}"
+bin="${REWIND_PG_BIN:-/usr/lib/postgresql/15/bin}"
+role=rewind
+password=rewind
+database=rewind
+data="$dir/data"
+
+url() {
+    echo "postgres://$role:$password@127.0.0.1:$port/$database"
+}
+
+# Runs a command as the `postgres` user (the cluster refuses to run as root).
+as_postgres() {
+    if [ "$(id -un)" = postgres ]; then
+        "$@"
+    else
+        runuser -u postgres -- "$@"
+    fi
+}
+
+running() {
+    [ -f "$data/postmaster.pid" ] && as_postgres "$bin/pg_ctl" -D "$data" status >/dev/null 2>&1
+}
+
+start() {
+    if [ ! -x "$bin/initdb" ]; then
+        echo "postgres-test-cluster: no PostgreSQL in $bin (Debian: apt-get install postgresql)" >&2
+        exit 1
+    fi
+    if ! running; then
+        if [ ! -f "$data/PG_VERSION" ]; then
+            rm -rf "$dir"
+            mkdir -p "$dir"
+            chown postgres: "$dir" 2>/dev/null || true
+            # The superuser connects through the socket only (peer); every
+            # TCP connection needs a password.
+            as_postgres "$bin/initdb" -D "$data" -U postgres --auth-local=peer --auth-host=scram-sha-256 \
+                -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+                || { cat "$dir/initdb.log" >&2; exit 1; }
+        fi
+        as_postgres "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 \
+            -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=on -c max_connections=200" \
+            start >/dev/null \
+            || { tail -20 "$dir/server.log" >&2; exit 1; }
+    fi
+    psql() {
+        as_postgres "$bin/psql" -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -qAt "$@"
+    }
+    if [ "$(psql -c "SELECT 1 FROM pg_roles WHERE rolname = '$role'")" != 1 ]; then
+        psql -c "CREATE ROLE $role LOGIN PASSWORD '$password'"
+    fi
+    if [ "$(psql -c "SELECT 1 FROM pg_database WHERE datname = '$database'")" != 1 ]; then
+        psql -c "CREATE DATABASE $database OWNER $role"
+    fi
+    url
+}
+
+stop() {
+    if running; then
+        as_postgres "$bin/pg_ctl" -D "$data" -m fast -w stop >/dev/null
+    fi
+    rm -rf "$dir"
+}
+
+case "${1:-}" in
+    start) start ;;
+    stop) stop ;;
+    url) url ;;
+    *)
+        echo "usage: $0 start|stop|url" >&2
+        exit 64
+        ;;
+esac
