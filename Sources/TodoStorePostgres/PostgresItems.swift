@@ -38,7 +38,7 @@ struct PostgresItems: Sendable {
                 }
             }
             guard let state = TodoItem.State(rawValue: state) else {
-                throw corrupt("item \(id) has the state “\(state)”, not unfinished or finished")
+                throw corrupt("item \(id) has the state “\(state)”, not active or completed")
             }
             do {
                 items.append(try TodoItem(

@@ -36,7 +36,7 @@ enum PostgresSchema {
                 rank DOUBLE PRECISION NOT NULL,
                 title TEXT NOT NULL CHECK (length(title) > 0),
                 details TEXT NOT NULL,
-                state TEXT NOT NULL CHECK (state IN ('unfinished', 'finished')),
+                state TEXT NOT NULL CHECK (state IN ('active', 'completed')),
                 created BIGINT NOT NULL,
                 changed BIGINT NOT NULL,
                 due JSON,

@@ -266,7 +266,7 @@ public actor PostgresStore: AppStore {
     /// stream. The tables stay, so that other instances keep working.
     public func destroy() async throws {
         try await reset()
-        updateStreams.finishAll()
+        updateStreams.endAll()
     }
 
     /// A stream with an element after every operation of this instance.

@@ -95,10 +95,10 @@ public struct PostgresTodoDatabase: Sendable {
         configuration.options.connectTimeout = .seconds(connectTimeout.components.seconds)
         configuration.options.additionalStartupParameters = extraStartupParameters
         let limit = connectTimeout * 2
-        let finished = configuration
+        let settings = configuration
         do {
             return try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
-                group.addTask { try await PostgresConnection.connect(configuration: finished, id: 0, logger: logger) }
+                group.addTask { try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger) }
                 group.addTask {
                     try await Task.sleep(for: limit)
                     return nil

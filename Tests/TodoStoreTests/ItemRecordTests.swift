@@ -38,13 +38,14 @@ struct ItemRecordTests {
         let queue = try DatabaseQueue()
         try queue.write { db in
             try TodoDatabase.createSchemaV2(db)
+            try TodoDatabase.migrateV2ToV3(db)
             let encoder = TodoJSON.makeEncoder()
             let created = Date(timeIntervalSince1970: 1_790_000_000.123)
             let plain = try ItemRecord(
                 TodoItem(id: UUID(), title: "Buy milk", created: created), rank: 1, encoder: encoder)
             let full = try ItemRecord(
                 TodoItem(
-                    id: UUID(), title: "Dentist", details: "Bring the card", state: .finished,
+                    id: UUID(), title: "Dentist", details: "Bring the card", state: .completed,
                     due: .date(created.addingTimeInterval(86_400)),
                     location: .address(.init(street: "1 Main St", city: "Springfield", zipCode: "12345", country: "US")),
                     created: created, changed: created.addingTimeInterval(5)),
@@ -55,7 +56,7 @@ struct ItemRecordTests {
             var changed = plain
             changed.title = "Buy oat milk"
             changed.rank = 0.5
-            changed.state = TodoItem.State.finished.rawValue
+            changed.state = TodoItem.State.completed.rawValue
             changed.due = full.due
             changed.changed += 1_000
             try changed.updateRow(db)
@@ -72,6 +73,7 @@ struct ItemRecordTests {
         let queue = try DatabaseQueue()
         try queue.write { db in
             try TodoDatabase.createSchemaV2(db)
+            try TodoDatabase.migrateV2ToV3(db)
             let records = [
                 StepRecord(
                     seq: 1, kind: .do, name: "Add “Buy milk”", date: 1_790_000_000_123, groupKey: "typing", before: 0, node: 1,

@@ -42,7 +42,8 @@ struct ServeStore: Sendable {
         if let database {
             let postgres = try PostgresTodoDatabase(url: database)
             let store = try await PostgresStore.open(postgres)
-            return ServeStore(store: store, location: database.redacted, services: [postgres.client], close: {})
+            return ServeStore(
+                store: store, location: database.redacted, services: [postgres.client], close: {}, checked: {})
         }
         if inMemory {
             return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {}, checked: {})
