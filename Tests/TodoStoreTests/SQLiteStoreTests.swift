@@ -263,11 +263,11 @@ struct SQLiteStoreTests {
     }
 
     @Test func theRankBetweenTwoNeighboursLiesStrictlyBetween() {
-        #expect(ItemRows.rank(between: nil, and: nil) == 0)
-        #expect(ItemRows.rank(between: 4, and: nil) == 5)
-        #expect(ItemRows.rank(between: nil, and: 4) == 3)
-        #expect(ItemRows.rank(between: 1, and: 2) == 1.5)
-        #expect(ItemRows.rank(between: 1, and: 1.0.nextUp) == nil)
+        #expect(ItemRanks.rank(between: nil, and: nil) == 0)
+        #expect(ItemRanks.rank(between: 4, and: nil) == 5)
+        #expect(ItemRanks.rank(between: nil, and: 4) == 3)
+        #expect(ItemRanks.rank(between: 1, and: 2) == 1.5)
+        #expect(ItemRanks.rank(between: 1, and: 1.0.nextUp) == nil)
     }
 
     @Test func insertingAtTheSamePlaceOverAndOverKeepsTheOrder() async throws {

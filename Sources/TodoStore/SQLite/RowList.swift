@@ -142,10 +142,10 @@ struct RowList {
         if let position {
             let count = try self.count()
             guard (0...count).contains(position) else { throw TodoError.positionOutOfRange(position, valid: 0...count) }
-            placed = ItemRows.rank(
+            placed = ItemRanks.rank(
                 between: position > 0 ? try rank(at: position - 1) : nil, and: position < count ? try rank(at: position) : nil)
         } else {
-            placed = ItemRows.rank(between: try Double.fetchOne(db.cachedStatement(sql: "SELECT max(rank) FROM item")), and: nil)
+            placed = ItemRanks.rank(between: try Double.fetchOne(db.cachedStatement(sql: "SELECT max(rank) FROM item")), and: nil)
         }
         guard let placed else { throw NeedsWholeList() }
         try ItemRecord(item, rank: placed, encoder: encoder).insertRow(db)
@@ -222,7 +222,7 @@ struct RowList {
         // Without the item, the neighbours at `target` are those at
         // `target - 1` and `target` before it, or one further on after it.
         let (left, right) = target < position ? (target - 1, target) : (target, target + 1)
-        let placed = ItemRows.rank(
+        let placed = ItemRanks.rank(
             between: left >= 0 ? try rank(at: left) : nil, and: right < count ? try rank(at: right) : nil)
         guard let placed else { throw NeedsWholeList() }
         try db.cachedStatement(sql: "UPDATE item SET rank = ? WHERE id = ?").execute(arguments: [placed, id.uuidString])

@@ -1,30 +1,34 @@
 import Foundation
 import Todos
 
-/// The ranks that order the `rewind_item` rows, and what an operation must
-/// write to keep the rows equal to the list in memory: the rows of the items
-/// it touched, placed between their neighbours' ranks, and the deletions of
-/// those no longer in the list. One change writes O(1) rows.
+/// The ranks that order the item rows of a database (SQLite's `item`,
+/// PostgreSQL's `rewind_item`), and what an operation must write to keep the
+/// rows equal to the list in memory: the rows of the items it touched, placed
+/// between their neighbours' ranks, and the deletions of those no longer in
+/// the list. One change writes O(1) rows. Each store carries out the plan in
+/// its own SQL.
 ///
-/// The same rules as the SQLite store's rows: a kept item keeps its rank
-/// while it still lies between its neighbours'; an item placed anew gets a
-/// rank between them, a run of new neighbours sharing the room evenly; when
-/// a double has no room left, the whole list is numbered again.
-struct ItemRanks {
+/// A kept item keeps its rank while it still lies between its neighbours';
+/// an item placed anew gets a rank between them, a run of new neighbours
+/// sharing the room evenly; when a double has no room left, the whole list
+/// is numbered again.
+package struct ItemRanks: Sendable {
     /// What to write.
-    struct Writes {
-        /// Rows to insert or update, with their ranks.
-        var rows: [(item: TodoItem, rank: Double)] = []
+    package struct Writes {
+        /// Rows to insert or update, with their ranks; `isNew` when the item
+        /// had no row (or every row is deleted first).
+        package var rows: [(item: TodoItem, rank: Double, isNew: Bool)] = []
         /// Rows to delete.
-        var deletions: [UUID] = []
+        package var deletions: [UUID] = []
         /// Whether every row is deleted first (the list numbered again).
-        var replacesAll = false
+        package var replacesAll = false
     }
 
     /// The rank of every item, as saved.
-    private(set) var ranks: [UUID: Double]
+    package private(set) var ranks: [UUID: Double]
 
-    init(ranks: [UUID: Double] = [:]) {
+    /// Plans for rows saved with `ranks`.
+    package init(ranks: [UUID: Double] = [:]) {
         self.ranks = ranks
     }
 
@@ -34,7 +38,7 @@ struct ItemRanks {
     /// - Complexity: O(*k* log *k*) for *k* touched items, plus O(*n*) for a
     ///   list of *n* items when more than a few are touched or the list is
     ///   numbered again.
-    mutating func writes(touched: Set<UUID>?, list: TodoList) -> Writes {
+    package mutating func writes(touched: Set<UUID>?, list: TodoList) -> Writes {
         guard let touched else { return renumbered(list) }
         var writes = Writes()
         var present: [(position: Int, id: UUID)] = []
@@ -75,21 +79,21 @@ struct ItemRanks {
                 return renumbered(list)
             }
             guard let item = list[id: id] else { continue }
-            planned[id] = rank
-            writes.rows.append((item, rank))
+            let isNew = planned.updateValue(rank, forKey: id) == nil
+            writes.rows.append((item, rank, isNew))
         }
         ranks = planned
         return writes
     }
 
     /// Every row written again, ranked 0, 1, 2, …
-    mutating func renumbered(_ list: TodoList) -> Writes {
+    package mutating func renumbered(_ list: TodoList) -> Writes {
         ranks.removeAll(keepingCapacity: true)
         var writes = Writes(replacesAll: true)
         writes.rows.reserveCapacity(list.count)
         for (position, item) in list.items.enumerated() {
             ranks[item.id] = Double(position)
-            writes.rows.append((item, Double(position)))
+            writes.rows.append((item, Double(position), true))
         }
         return writes
     }
@@ -106,7 +110,7 @@ struct ItemRanks {
     /// A rank strictly between two neighbours' that leaves room for
     /// `following` more ranks after it before `right`; `nil` when a double
     /// has no room left.
-    static func rank(between left: Double?, and right: Double?, leaving following: Int) -> Double? {
+    package static func rank(between left: Double?, and right: Double?, leaving following: Int = 0) -> Double? {
         let rank: Double
         switch (left, right) {
         case (nil, nil): rank = 0
