@@ -212,6 +212,7 @@ def test_killing_one_instance_during_a_burst_loses_no_acknowledged_add(cluster):
     for worker in workers:
         worker.join(120)
 
+    print(f"burst: {len(acknowledged)} adds acknowledged ({len(after_kill)} after the kill), {len(failed)} refused")
     # Every add answered 2xx is in the database, read through B alone.
     kept = set(api(cluster.b_url).titles())
     lost = [title for title in acknowledged if title not in kept]

@@ -14,7 +14,7 @@
 #   REWIND_CLUSTER_PORT      nginx, the address to open (8090)
 #   REWIND_CLUSTER_A_PORT    instance A (8091)
 #   REWIND_CLUSTER_B_PORT    instance B (8092)
-#   REWIND_CLUSTER_PG_PORT   PostgreSQL (55433; the tests' cluster has 55432)
+#   REWIND_CLUSTER_PG_PORT   PostgreSQL (55532; the tests' cluster has 55432)
 #   REWIND_BIN               the `rewind` binary (.build/debug/rewind)
 #   REWIND_PG_BIN            PostgreSQL's programs (/usr/lib/postgresql/15/bin)
 #   NGINX                    nginx (the one on PATH)
@@ -25,7 +25,7 @@ dir="${REWIND_CLUSTER_DIR:-/tmp/rewind-cluster}"
 port="${REWIND_CLUSTER_PORT:-8090}"
 a_port="${REWIND_CLUSTER_A_PORT:-8091}"
 b_port="${REWIND_CLUSTER_B_PORT:-8092}"
-pg_port="${REWIND_CLUSTER_PG_PORT:-55433}"
+pg_port="${REWIND_CLUSTER_PG_PORT:-55532}"
 rewind="${REWIND_BIN:-$repo/.build/debug/rewind}"
 pg_bin="${REWIND_PG_BIN:-/usr/lib/postgresql/15/bin}"
 nginx="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
