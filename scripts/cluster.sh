@@ -30,6 +30,9 @@ rewind="${REWIND_BIN:-$repo/.build/debug/rewind}"
 pg_bin="${REWIND_PG_BIN:-/usr/lib/postgresql/15/bin}"
 nginx="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 address="http://127.0.0.1:$port"
+# What an instance's command line contains (whatever the binary), to tell
+# its pid from one the system has since given to another process.
+instance_command="serve --host 127.0.0.1 --port"
 
 say() { echo "cluster: $*" >&2; }
 fail() { say "$*"; exit 1; }
@@ -92,7 +95,7 @@ stop_pid() {
 
 start_instance() {
     local name="$1" instance_port="$2" variable="$3" url="$4" pid
-    if live_pid "$dir/$name.pid" "$rewind" >/dev/null; then
+    if live_pid "$dir/$name.pid" "$instance_command" >/dev/null; then
         return
     fi
     require_free "$instance_port" "instance $name" "$variable"
@@ -223,7 +226,7 @@ status() {
     for name in A B; do
         local instance_port="$a_port"
         [ "$name" = B ] && instance_port="$b_port"
-        if pid="$(live_pid "$dir/$name.pid" "$rewind")"; then
+        if pid="$(live_pid "$dir/$name.pid" "$instance_command")"; then
             echo "instance $name: running on http://127.0.0.1:$instance_port (pid $pid)"
         else
             echo "instance $name: not running"; all=3
@@ -239,8 +242,8 @@ status() {
 
 stop() {
     stop_pid "$dir/nginx.pid" nginx
-    stop_pid "$dir/A.pid" "$rewind"
-    stop_pid "$dir/B.pid" "$rewind"
+    stop_pid "$dir/A.pid" "$instance_command"
+    stop_pid "$dir/B.pid" "$instance_command"
     if [ -d "$dir/postgres" ]; then
         postgres stop
     fi
