@@ -10,15 +10,15 @@ struct WebApp: Sendable {
     let calculators: CalculatorSessions
     /// The files under `/assets/`.
     let assets: Assets
-    /// The token state-changing requests carry; new at every start.
+    /// The token state-changing requests carry: the configuration's, else
+    /// new at every start.
     let csrfToken: String
 
     init(
         configuration: WebAppConfiguration,
         todos: TodoService,
         calculatorConfiguration: ButtonConfiguration,
-        assets: Assets,
-        csrfToken: String = CalculatorSessions.makeID()
+        assets: Assets
     ) {
         self.configuration = configuration
         self.todos = todos
@@ -29,7 +29,7 @@ struct WebApp: Sendable {
             configuration: calculatorConfiguration, capacity: configuration.maxCalculatorSessions
         )
         self.assets = assets
-        self.csrfToken = csrfToken
+        self.csrfToken = configuration.csrfToken ?? CalculatorSessions.makeID()
     }
 
     /// Warnings and errors, to standard error.

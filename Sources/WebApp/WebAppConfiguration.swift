@@ -30,6 +30,11 @@ public struct WebAppConfiguration: Sendable {
     /// seconds, before it is closed. A response in progress (an event
     /// stream) is never idle.
     public var idleTimeout: Double
+    /// The token that state-changing requests must carry in `X-Rewind-CSRF`;
+    /// `nil` (the default) makes a new random one at every start. Instances
+    /// behind one load balancer are given the same one, so that a page one
+    /// of them served may make changes through another.
+    public var csrfToken: String?
 
     /// Creates a configuration; every parameter has the default that
     /// `rewind serve` uses.
@@ -42,7 +47,8 @@ public struct WebAppConfiguration: Sendable {
         maxEventStreams: Int = 256,
         additionalAllowedHosts: [String] = [],
         requestHeadTimeout: Double = 10,
-        idleTimeout: Double = 60
+        idleTimeout: Double = 60,
+        csrfToken: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -53,6 +59,7 @@ public struct WebAppConfiguration: Sendable {
         self.additionalAllowedHosts = additionalAllowedHosts
         self.requestHeadTimeout = requestHeadTimeout
         self.idleTimeout = idleTimeout
+        self.csrfToken = csrfToken
     }
 
     /// The address a browser opens, such as `http://127.0.0.1:8080`.

@@ -88,6 +88,26 @@ struct SecurityTests {
             }
         }
 
+        @Test func instancesGivenOneTokenAcceptEachOthersChanges() async throws {
+            let shared = String(repeating: "ab12", count: 8)
+            let first = try TestServer(configuration: WebAppConfiguration(csrfToken: shared))
+            let second = try TestServer(configuration: WebAppConfiguration(csrfToken: shared), store: first.store)
+            let token = try await first.test { client in
+                try #require(try await client.get("/api/csrf").object["token"] as? String)
+            }
+            #expect(token == shared)
+            try await second.test { client in
+                let response = try await client.send(.post, "/api/todos", json: #"{"title": "x"}"#, token: token)
+                #expect(response.status == .created)
+            }
+            #expect(try await first.store.state().todos.count == 1)
+        }
+
+        @Test func instancesWithoutAGivenTokenEachMakeTheirOwn() throws {
+            #expect(try TestServer().token != TestServer().token)
+            #expect(try TestServer().token.count >= 32)
+        }
+
         @Test(arguments: ["http://evil.example", "http://localhost:3000", "null", "https://localhost"])
         func anotherOriginIsRefusedEvenWithTheToken(origin: String) async throws {
             let server = try TestServer()

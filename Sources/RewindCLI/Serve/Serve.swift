@@ -22,7 +22,9 @@ extension RewindCommand {
                 else $XDG_DATA_HOME/rewind, else ~/.local/share/rewind), shared with \
                 `rewind todo`: a change made by either shows up in the other. With \
                 --database (or $REWIND_DATABASE_URL) they live in a PostgreSQL database \
-                instead, which several servers can share.
+                instead, which several servers can share. Servers behind one load balancer \
+                also share the token that changes must carry: give each the same \
+                $REWIND_CSRF_TOKEN (32 to 256 letters, digits, '-' or '_').
 
                 Examples:
                   rewind serve
@@ -100,6 +102,13 @@ extension RewindCommand {
                 FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
                 throw ExitCode.validationFailure
             }
+            let sharedToken: String?
+            do {
+                sharedToken = try SharedCSRFToken.token()
+            } catch {
+                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                throw ExitCode.validationFailure
+            }
             let store: ServeStore
             do {
                 store = try await ServeStore.open(database: databaseURL, dataDirectory: dataDir, inMemory: inMemory)
@@ -109,7 +118,9 @@ extension RewindCommand {
             }
             defer { store.close() }
 
-            let configuration = WebAppConfiguration(host: host, port: port, additionalAllowedHosts: allowedHosts)
+            let configuration = WebAppConfiguration(
+                host: host, port: port, additionalAllowedHosts: allowedHosts, csrfToken: sharedToken
+            )
             let location = store.location
             let app = buildApplication(
                 configuration: configuration,
