@@ -30,7 +30,9 @@ import Todos
 /// try await store.undo()                      // "Add “Buy milk”"
 /// ```
 public actor PostgresStore: AppStore {
-    private let database: PostgresTodoDatabase
+    let database: PostgresTodoDatabase
+    /// The list of this store.
+    let list: Int64
     private let log: PostgresLog
     private let rows: PostgresItems
     private let limit: Int?
@@ -39,8 +41,13 @@ public actor PostgresStore: AppStore {
     private let executor = StoreExecutor(label: "rewind.postgres.store")
     /// The list in memory and where the log stood when it was read; `nil`
     /// until first needed, and after a failure left it unsure.
-    private var loaded: Loaded?
+    var loaded: Loaded?
     private var updateStreams = StoreUpdates()
+    /// The task that listens for the other instances' changes, once
+    /// ``updates()`` was asked for (`PostgresStore+Listening.swift`).
+    var listener: Task<Void, Never>?
+    /// How many times the listener connected (for the tests).
+    var listenerConnections = 0
     /// Whether an operation is under way, and those waiting for their turn:
     /// operations of one instance run one at a time, in order.
     private var busy = false
@@ -71,12 +78,17 @@ public actor PostgresStore: AppStore {
 
     private init(database: PostgresTodoDatabase, list: Int64, limit: Int?, now: @escaping @Sendable () -> Date, logger: Logger) {
         self.database = database
+        self.list = list
         let location = database.url.redacted
         log = PostgresLog(list: list, location: location, logger: logger)
         rows = PostgresItems(list: list, location: location, logger: logger)
         self.limit = limit
         self.now = now
         self.logger = logger
+    }
+
+    deinit {
+        listener?.cancel()
     }
 
     /// Opens the store in `database` after bringing its schema up to date,
@@ -267,11 +279,35 @@ public actor PostgresStore: AppStore {
     public func destroy() async throws {
         try await reset()
         updateStreams.endAll()
+        listener?.cancel()
+        listener = nil
     }
 
-    /// A stream with an element after every operation of this instance.
+    /// A stream with an element after every operation of this instance,
+    /// and after every change another instance made (heard through
+    /// PostgreSQL's `LISTEN`, `PostgresStore+Listening.swift`).
     public func updates() -> AsyncStream<Void> {
-        updateStreams.subscribe()
+        startListening()
+        return updateStreams.subscribe()
+    }
+
+    /// `<epoch>.<sequence>` of the list's log: the same on every instance
+    /// that has caught up, new after every operation (a reset counts the
+    /// epoch up).
+    public func updateMark() async throws -> String? {
+        let head = if let loaded { loaded.head } else { try await catchUp() }
+        return "\(head.epoch).\(head.lastSeq)"
+    }
+
+    /// Tells every update stream.
+    func notifyUpdates() {
+        updateStreams.notify()
+    }
+
+    /// Where the log stands, the list read again first when another
+    /// instance moved it.
+    func catchUp() async throws -> PostgresLog.Head {
+        try await exclusively { try await self.current().head }
     }
 
     // MARK: Crossing steps
@@ -371,6 +407,7 @@ public actor PostgresStore: AppStore {
                     do {
                         let result = try await body(connection, &current)
                         try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
+                        if current.head != start { try await self.log.announce(current.head, connection) }
                         return (result, current)
                     } catch let error where error is TodoError || error is HistoryError {
                         if current.head == start { kept = current }
