@@ -117,14 +117,21 @@ struct EventStreamTests {
         }
     }
 
+    /// The id a page's stream gets for a change (“One”); the stream is
+    /// closed afterwards, as when the connection dropped.
+    static func idSeenByAPage(of server: TestServer, _ client: any TestClientProtocol) async throws -> String {
+        async let first = client.get("/events?max=1")
+        try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
+        try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+        let seen = try #require(Self.eventIDs(try await first.text).first)
+        try await waitUntil("0 open event streams") { await server.webApp.broadcaster.subscriberCount == 0 }
+        return seen
+    }
+
     @Test func aStreamResumedWithTheCurrentIDStartsWithNothing() async throws {
         let server = try TestServer()
         try await server.test { client in
-            async let first = client.get("/events?max=1")
-            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
-            try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
-            let seen = try #require(Self.eventIDs(try await first.text).first)
-            try await waitUntil("0 open event streams") { await server.webApp.broadcaster.subscriberCount == 0 }
+            let seen = try await Self.idSeenByAPage(of: server, client)
             // The page reconnects having seen the newest change: the next
             // event is the next change's, nothing before it.
             async let resumed = client.get("/events?max=1", headers: [.lastEventID: seen])
@@ -139,11 +146,7 @@ struct EventStreamTests {
     @Test func aStreamResumedWithAnOlderIDStartsWithTheCurrentState() async throws {
         let server = try TestServer()
         try await server.test { client in
-            async let first = client.get("/events?max=1")
-            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
-            try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
-            let seen = try #require(Self.eventIDs(try await first.text).first)
-            try await waitUntil("0 open event streams") { await server.webApp.broadcaster.subscriberCount == 0 }
+            let seen = try await Self.idSeenByAPage(of: server, client)
             // Two changes while the page was away.
             try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
             try await client.send(.post, "/api/todos", json: #"{"title": "Three"}"#, token: server.token)
