@@ -94,11 +94,3 @@ extension PostgresStore {
         }
     }
 }
-
-extension PostgresLog {
-    /// Tells every listening instance, at the commit, where the list is.
-    func announce(_ head: Head, _ connection: PostgresConnection) async throws {
-        let payload = "\(list):\(head.lastSeq)"
-        try await connection.query("SELECT pg_notify(\(PostgresStore.channel), \(payload))", logger: logger)
-    }
-}

@@ -20,7 +20,10 @@ import Todos
 /// sequence number and the list's epoch; a read or an operation that finds
 /// the database further along (another instance wrote) reads the list
 /// again first. A step's changes are read when an undo, redo or jump
-/// crosses it.
+/// crosses it. Every commit notifies the other instances, and a store whose
+/// ``updates()`` someone reads listens, so that it reads the list again
+/// and tells its streams as soon as another instance wrote
+/// (`PostgresStore+Listening.swift`).
 ///
 /// ```swift
 /// let database = try PostgresTodoDatabase(url: DatabaseURL("postgres://rewind@db:5432/todos"))
@@ -407,7 +410,6 @@ public actor PostgresStore: AppStore {
                     do {
                         let result = try await body(connection, &current)
                         try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
-                        if current.head != start { try await self.log.announce(current.head, connection) }
                         return (result, current)
                     } catch let error where error is TodoError || error is HistoryError {
                         if current.head == start { kept = current }

@@ -8,8 +8,9 @@ import Todos
 /// Live updates across instances: a change committed through one instance
 /// reaches the update streams of the others (PostgreSQL's `LISTEN` and
 /// `NOTIFY`), and an instance whose listening connection dropped catches
-/// up when it connects again.
-@Suite("PostgreSQL store: live updates across instances", .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+/// up when it connects again. One test at a time: the second kills every
+/// listening connection, the first's too.
+@Suite("PostgreSQL store: live updates across instances", .serialized, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
 struct PostgresListeningTests {
     /// A second instance over `fixture`'s schema, its update stream counted.
     func listeningInstance(
