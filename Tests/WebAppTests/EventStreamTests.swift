@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Rewind
 import TestSupport
 import Testing
 import Todos
@@ -175,6 +176,19 @@ struct EventStreamTests {
         }
     }
 
+    @Test func theStoresMarkIsTheEventsIDAndAResumeComparesWithIt() async throws {
+        let server = try TestServer(todos: MarkedStore())
+        try await server.test { client in
+            let seen = try await Self.idSeenByAPage(of: server, client)
+            #expect(seen == "7.1")
+            try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
+            async let resumed = client.get("/events?max=2", headers: [.lastEventID: seen])
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await client.send(.post, "/api/history/undo", token: server.token)
+            #expect(Self.eventIDs(try await resumed.text) == ["7.2", "7.3"])
+        }
+    }
+
     @Test func aStoreMarkIsTheIDAndIsToldOnce() async throws {
         let broadcaster = EventBroadcaster(heartbeatInterval: 60, maxSubscribers: 4)
         let stream = try #require(await broadcaster.subscribe())
@@ -201,4 +215,35 @@ struct EventStreamTests {
         #expect(event == .todosChanged(version: 4, id: "\(broadcaster.run)-4"))
         await broadcaster.close()
     }
+}
+
+/// The in-memory store with an update mark (`<epoch>.<operations>`), as
+/// the PostgreSQL store names where its log stands.
+private actor MarkedStore: AppStore {
+    let inner = InMemoryStore(now: { TestServer.now })
+    private var operations = 0
+
+    func updateMark() -> String? { "7.\(operations)" }
+
+    private func counted<Result>(_ operation: () async throws -> Result) async rethrows -> Result {
+        let result = try await operation()
+        operations += 1
+        return result
+    }
+
+    func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result {
+        try await inner.read(body)
+    }
+    func history() async -> HistoryOverview { await inner.history() }
+    func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
+        try await counted { try await inner.change(changes, named: name) }
+    }
+    func undo() async throws -> String? { try await counted { try await inner.undo() } }
+    func redo() async throws -> String? { try await counted { try await inner.redo() } }
+    func jump(to position: Int) async throws { try await counted { try await inner.jump(to: position) } }
+    func historyTree() async -> HistoryTree { await inner.historyTree() }
+    func jump(toStep number: Int64) async throws { try await counted { try await inner.jump(toStep: number) } }
+    func reset() async throws { try await counted { try await inner.reset() } }
+    func destroy() async throws { try await counted { try await inner.destroy() } }
+    func updates() async -> AsyncStream<Void> { await inner.updates() }
 }
