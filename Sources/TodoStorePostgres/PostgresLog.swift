@@ -58,10 +58,16 @@ struct PostgresLog: Sendable {
         throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
     }
 
-    /// Records where the list is after an operation.
+    /// Records where the list is after an operation and, in the same
+    /// statement, tells every listening instance at the commit: `NOTIFY` on
+    /// ``PostgresStore/channel`` with `<list>:<last sequence>`
+    /// (`PostgresStore+Listening.swift`).
     func move(to node: Int64, redoTop: Int64?, _ connection: PostgresConnection) async throws {
-        try await connection.query(
-            "UPDATE rewind_list SET node = \(node), redo_top = \(redoTop) WHERE id = \(list)", logger: logger)
+        let rows = try await connection.query("""
+            WITH moved AS (UPDATE rewind_list SET node = \(node), redo_top = \(redoTop) WHERE id = \(list) RETURNING id, last_seq)
+            SELECT pg_notify(\(PostgresStore.channel), id::text || ':' || last_seq::text) FROM moved
+            """, logger: logger)
+        for try await _ in rows {}
     }
 
     /// Empties the log and counts the epoch up.

@@ -20,7 +20,10 @@ import Todos
 /// sequence number and the list's epoch; a read or an operation that finds
 /// the database further along (another instance wrote) reads the list
 /// again first. A step's changes are read when an undo, redo or jump
-/// crosses it.
+/// crosses it. Every commit notifies the other instances, and a store whose
+/// ``updates()`` someone reads listens, so that it reads the list again
+/// and tells its streams as soon as another instance wrote
+/// (`PostgresStore+Listening.swift`).
 ///
 /// ```swift
 /// let database = try PostgresTodoDatabase(url: DatabaseURL("postgres://rewind@db:5432/todos"))
@@ -30,7 +33,9 @@ import Todos
 /// try await store.undo()                      // "Add “Buy milk”"
 /// ```
 public actor PostgresStore: AppStore {
-    private let database: PostgresTodoDatabase
+    let database: PostgresTodoDatabase
+    /// The list of this store.
+    let list: Int64
     private let log: PostgresLog
     private let rows: PostgresItems
     private let limit: Int?
@@ -39,8 +44,13 @@ public actor PostgresStore: AppStore {
     private let executor = StoreExecutor(label: "rewind.postgres.store")
     /// The list in memory and where the log stood when it was read; `nil`
     /// until first needed, and after a failure left it unsure.
-    private var loaded: Loaded?
+    var loaded: Loaded?
     private var updateStreams = StoreUpdates()
+    /// The task that listens for the other instances' changes, once
+    /// ``updates()`` was asked for (`PostgresStore+Listening.swift`).
+    var listener: Task<Void, Never>?
+    /// How many times the listener connected (for the tests).
+    var listenerConnections = 0
     /// Whether an operation is under way, and those waiting for their turn:
     /// operations of one instance run one at a time, in order.
     private var busy = false
@@ -71,12 +81,17 @@ public actor PostgresStore: AppStore {
 
     private init(database: PostgresTodoDatabase, list: Int64, limit: Int?, now: @escaping @Sendable () -> Date, logger: Logger) {
         self.database = database
+        self.list = list
         let location = database.url.redacted
         log = PostgresLog(list: list, location: location, logger: logger)
         rows = PostgresItems(list: list, location: location, logger: logger)
         self.limit = limit
         self.now = now
         self.logger = logger
+    }
+
+    deinit {
+        listener?.cancel()
     }
 
     /// Opens the store in `database` after bringing its schema up to date,
@@ -267,11 +282,35 @@ public actor PostgresStore: AppStore {
     public func destroy() async throws {
         try await reset()
         updateStreams.endAll()
+        listener?.cancel()
+        listener = nil
     }
 
-    /// A stream with an element after every operation of this instance.
+    /// A stream with an element after every operation of this instance,
+    /// and after every change another instance made (heard through
+    /// PostgreSQL's `LISTEN`, `PostgresStore+Listening.swift`).
     public func updates() -> AsyncStream<Void> {
-        updateStreams.subscribe()
+        startListening()
+        return updateStreams.subscribe()
+    }
+
+    /// `<epoch>.<sequence>` of the list's log: the same on every instance
+    /// that has caught up, new after every operation (a reset counts the
+    /// epoch up).
+    public func updateMark() async throws -> String? {
+        let head = if let loaded { loaded.head } else { try await catchUp() }
+        return "\(head.epoch).\(head.lastSeq)"
+    }
+
+    /// Tells every update stream.
+    func notifyUpdates() {
+        updateStreams.notify()
+    }
+
+    /// Where the log stands, the list read again first when another
+    /// instance moved it.
+    func catchUp() async throws -> PostgresLog.Head {
+        try await exclusively { try await self.current().head }
     }
 
     // MARK: Crossing steps

@@ -87,13 +87,14 @@ public struct PostgresTodoDatabase: Sendable {
         }
     }
 
-    /// A new connection, logged in, within twice ``connectTimeout``.
-    private func connect(logger: Logger) async throws -> PostgresConnection {
+    /// A new connection, logged in, within twice ``connectTimeout``, with
+    /// `extraStartupParameters` sent besides the database's own.
+    func connect(logger: Logger, extraStartupParameters extra: [(String, String)] = []) async throws -> PostgresConnection {
         var configuration = PostgresConnection.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
             tls: try connectionTLS())
         configuration.options.connectTimeout = .seconds(connectTimeout.components.seconds)
-        configuration.options.additionalStartupParameters = extraStartupParameters
+        configuration.options.additionalStartupParameters = extraStartupParameters + extra
         let limit = connectTimeout * 2
         let settings = configuration
         do {

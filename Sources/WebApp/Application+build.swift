@@ -81,7 +81,7 @@ extension WebApp {
     private func addRoutes(to router: Router<BasicRequestContext>) {
         PageController(service: todos, csrfToken: csrfToken).addRoutes(to: router)
         CalculatorController(sessions: calculators, csrfToken: csrfToken).addRoutes(to: router)
-        EventsController(broadcaster: broadcaster).addRoutes(to: router)
+        EventsController(broadcaster: broadcaster, todos: todos).addRoutes(to: router)
         OpenAPIDocument.addRoutes(to: router)
         assets.addRoutes(to: router)
         // Registering throws only when the server URL (the default, `/`) is
@@ -141,7 +141,7 @@ private struct StoreUpdatesService: Service {
         let broadcaster = broadcaster
         await cancelWhenGracefulShutdown {
             for await _ in updates {
-                broadcaster.noteTodosChanged()
+                broadcaster.noteTodosChanged(mark: await todos.updateMark())
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Rewind
 import TestSupport
 import Testing
 import Todos
@@ -20,7 +21,8 @@ struct EventStreamTests {
             #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
             #expect(response.headers[.cacheControl] == "no-store")
             #expect(response.text.hasPrefix("retry: 1000\n"))
-            #expect(response.text.contains("event: todos\nid: 1\ndata: {\"version\":1}\n\n"))
+            let run = server.webApp.broadcaster.run
+            #expect(response.text.contains("event: todos\nid: \(run)-1\ndata: {\"version\":1}\n\n"))
         }
     }
 
@@ -108,6 +110,98 @@ struct EventStreamTests {
         }
     }
 
+    /// The ids of the change events in an event stream's text.
+    static func eventIDs(_ text: String) -> [String] {
+        text.components(separatedBy: "\n\n").compactMap { event in
+            guard event.hasPrefix("event: todos\n") else { return nil }
+            return event.split(separator: "\n").first { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
+        }
+    }
+
+    /// The id a page's stream gets for a change (“One”); the stream is
+    /// closed afterwards, as when the connection dropped.
+    static func idSeenByAPage(of server: TestServer, _ client: any TestClientProtocol) async throws -> String {
+        async let first = client.get("/events?max=1")
+        try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
+        try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+        let seen = try #require(Self.eventIDs(try await first.text).first)
+        try await waitUntil("0 open event streams") { await server.webApp.broadcaster.subscriberCount == 0 }
+        return seen
+    }
+
+    @Test func aStreamResumedWithTheCurrentIDStartsWithNothing() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let seen = try await Self.idSeenByAPage(of: server, client)
+            // The page reconnects having seen the newest change: the next
+            // event is the next change's, nothing before it.
+            async let resumed = client.get("/events?max=1", headers: [.lastEventID: seen])
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
+            let ids = Self.eventIDs(try await resumed.text)
+            #expect(ids.count == 1)
+            #expect(ids.first != seen)
+        }
+    }
+
+    @Test func aStreamResumedWithAnOlderIDStartsWithTheCurrentState() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let seen = try await Self.idSeenByAPage(of: server, client)
+            // Two changes while the page was away.
+            try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
+            try await client.send(.post, "/api/todos", json: #"{"title": "Three"}"#, token: server.token)
+            let current = try #require(await server.webApp.broadcaster.currentEvent(mark: nil).id)
+            #expect(current != seen)
+            // The current state's event at once, then the next change's.
+            async let resumed = client.get("/events?max=2", headers: [.lastEventID: seen])
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await client.send(.post, "/api/todos", json: #"{"title": "Four"}"#, token: server.token)
+            try await client.send(.post, "/api/todos", json: #"{"title": "Five"}"#, token: server.token)
+            let ids = Self.eventIDs(try await resumed.text)
+            #expect(ids.first == current)
+            #expect(ids.count == 2)
+        }
+    }
+
+    @Test func anIDFromAnotherRunOfTheServerIsOlder() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            async let resumed = client.get("/events?max=2", headers: [.lastEventID: "1"])
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+            try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
+            let run = server.webApp.broadcaster.run
+            #expect(Self.eventIDs(try await resumed.text).prefix(2) == ["\(run)-0", "\(run)-1"])
+        }
+    }
+
+    @Test func theStoresMarkIsTheEventsIDAndAResumeComparesWithIt() async throws {
+        let server = try TestServer(todos: MarkedStore())
+        try await server.test { client in
+            let seen = try await Self.idSeenByAPage(of: server, client)
+            #expect(seen == "7.1")
+            try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
+            async let resumed = client.get("/events?max=2", headers: [.lastEventID: seen])
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await client.send(.post, "/api/history/undo", token: server.token)
+            #expect(Self.eventIDs(try await resumed.text) == ["7.2", "7.3"])
+        }
+    }
+
+    @Test func aStoreMarkIsTheIDAndIsToldOnce() async throws {
+        let broadcaster = EventBroadcaster(heartbeatInterval: 60, maxSubscribers: 4)
+        let stream = try #require(await broadcaster.subscribe())
+        await broadcaster.publishTodosChanged(mark: "1.7")
+        await broadcaster.publishTodosChanged(mark: "1.7")
+        await broadcaster.publishTodosChanged(mark: "1.8")
+        await broadcaster.close()
+        var ids: [String] = []
+        for await event in stream { if let id = event.id { ids.append(id) } }
+        #expect(ids == ["1.7", "1.8"])
+        #expect(ServerEvent.todosChanged(version: 3, id: "1.8").wireFormat == "event: todos\nid: 1.8\ndata: {\"version\":3}\n\n")
+    }
+
     @Test func changesWhileNoStreamIsOpenStillCountInTheVersion() async throws {
         let broadcaster = EventBroadcaster(heartbeatInterval: 60, maxSubscribers: 4)
         for _ in 0..<3 { broadcaster.noteTodosChanged() }
@@ -118,7 +212,38 @@ struct EventStreamTests {
         var iterator = stream.makeAsyncIterator()
         var event = await iterator.next()
         while event == .heartbeat { event = await iterator.next() }
-        #expect(event == .todosChanged(version: 4))
+        #expect(event == .todosChanged(version: 4, id: "\(broadcaster.run)-4"))
         await broadcaster.close()
     }
+}
+
+/// The in-memory store with an update mark (`<epoch>.<operations>`), as
+/// the PostgreSQL store names where its log stands.
+private actor MarkedStore: AppStore {
+    let inner = InMemoryStore(now: { TestServer.now })
+    private var operations = 0
+
+    func updateMark() -> String? { "7.\(operations)" }
+
+    private func counted<Result>(_ operation: () async throws -> Result) async rethrows -> Result {
+        let result = try await operation()
+        operations += 1
+        return result
+    }
+
+    func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result {
+        try await inner.read(body)
+    }
+    func history() async -> HistoryOverview { await inner.history() }
+    func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
+        try await counted { try await inner.change(changes, named: name) }
+    }
+    func undo() async throws -> String? { try await counted { try await inner.undo() } }
+    func redo() async throws -> String? { try await counted { try await inner.redo() } }
+    func jump(to position: Int) async throws { try await counted { try await inner.jump(to: position) } }
+    func historyTree() async -> HistoryTree { await inner.historyTree() }
+    func jump(toStep number: Int64) async throws { try await counted { try await inner.jump(toStep: number) } }
+    func reset() async throws { try await counted { try await inner.reset() } }
+    func destroy() async throws { try await counted { try await inner.destroy() } }
+    func updates() async -> AsyncStream<Void> { await inner.updates() }
 }

@@ -87,9 +87,18 @@ public protocol AppStore: AnyObject, Sendable {
     /// Removes the store's data for good (a persistent store deletes its
     /// files); the store is empty afterwards and its update streams end.
     func destroy() async throws
+
+    /// Where the state and history stand, named alike by every instance
+    /// over the same data and named anew by every change: the `id:` of the
+    /// web app's change events, which a page that reconnects sends back.
+    /// `nil` (the default) when the store has no such name.
+    func updateMark() async throws -> String?
 }
 
 extension AppStore {
+    /// No name: the web app counts the changes itself.
+    public func updateMark() async throws -> String? { nil }
+
     /// The current state (a copy: prefer ``read(_:)`` for a quick look).
     public func state() async throws -> AppState {
         try await read { $0 }

@@ -3,8 +3,13 @@ import ServiceLifecycle
 
 /// `GET /events`: a Server-Sent Events stream that tells the page when the
 /// to-do state changed, so that it fetches fresh content.
+///
+/// Every change event has an `id:`; a reconnecting `EventSource` sends the
+/// last one it saw as `Last-Event-ID`, and when the list has moved since,
+/// the stream starts with the current state's event (the same id: nothing).
 struct EventsController {
     let broadcaster: EventBroadcaster
+    let todos: TodoService
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/events") { request, _ in
@@ -18,16 +23,34 @@ struct EventsController {
                 .cacheControl: "no-store",
             ]
             let broadcaster = self.broadcaster
+            // After subscribing, so that a change in between is not missed.
+            var resumed: ServerEvent?
+            if let seen = request.headers[.lastEventID] {
+                let current = await broadcaster.currentEvent(mark: await todos.updateMark())
+                if current.id != seen { resumed = current }
+            }
+            let first = resumed
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: ServerEvent.preamble))
                 // The HTTP server is the first service told to shut down, and it waits
                 // for open responses: end the streams as soon as shutdown starts.
                 try await withGracefulShutdownHandler {
                     var sent = 0
-                    for await event in stream {
+                    var lastID: String?
+                    var iterator = stream.makeAsyncIterator()
+                    if let first {
+                        try await writer.write(ByteBuffer(string: first.wireFormat))
+                        sent += 1
+                        lastID = first.id
+                    }
+                    while limit.map({ sent < $0 }) ?? true, let event = await iterator.next() {
+                        // Told already by the resumed stream's first event.
+                        if let id = event.id, id == lastID { continue }
                         try await writer.write(ByteBuffer(string: event.wireFormat))
-                        if case .todosChanged = event { sent += 1 }
-                        if let limit, sent >= limit { break }
+                        if let id = event.id {
+                            sent += 1
+                            lastID = id
+                        }
                     }
                 } onGracefulShutdown: {
                     Task { await broadcaster.close() }

@@ -17,6 +17,15 @@ actor EventBroadcaster: Service {
     /// The number of changes published so far.
     private(set) var version = 0
 
+    /// Names this run of the server in the ids of the events it counts
+    /// itself (a store without ``Todos/AppStore/updateMark()``), so that
+    /// an id from before a restart never matches one after it.
+    nonisolated let run = String(UInt32.random(in: .min ... .max), radix: 36)
+
+    /// The store's mark of the newest change published, so that a change
+    /// told twice (two updates read at once) goes out once.
+    private var publishedMark: String?
+
     /// Whether any stream is open, and the changes nobody was told of, for
     /// ``noteTodosChanged()``, which runs outside the actor.
     private nonisolated let listening = ListenerTally()
@@ -71,19 +80,37 @@ actor EventBroadcaster: Service {
     /// hops onto the actor to tell the open streams only when there are
     /// some, so that a change nobody watches costs a lock, not a task.
     /// The changes nobody was told of still count in ``version``.
-    nonisolated func noteTodosChanged() {
+    ///
+    /// - Parameter mark: The store's ``Todos/AppStore/updateMark()`` after
+    ///   the change, the event's id; `nil` when it has none.
+    nonisolated func noteTodosChanged(mark: String? = nil) {
         guard listening.noteChange() else { return }
-        Task { await publishTodosChanged() }
+        Task { await publishTodosChanged(mark: mark) }
     }
 
-    /// Tells every open stream that the to-do state changed.
-    func publishTodosChanged() {
+    /// Tells every open stream that the to-do state changed, unless it was
+    /// told of `mark` already.
+    func publishTodosChanged(mark: String? = nil) {
         version += 1 + listening.takeUnannounced()
-        let event = ServerEvent.todosChanged(version: version)
+        if let mark {
+            guard mark != publishedMark else { return }
+            publishedMark = mark
+        }
+        let event = ServerEvent.todosChanged(version: version, id: mark ?? countedID(version))
         for subscriber in subscribers.values {
             subscriber.continuation.yield(event)
         }
     }
+
+    /// The event of the current state, for a stream that resumes: its id
+    /// is `mark` (the store's), or this server's count of changes, those
+    /// nobody was told of included.
+    func currentEvent(mark: String?) -> ServerEvent {
+        let current = version + listening.pending
+        return .todosChanged(version: current, id: mark ?? countedID(current))
+    }
+
+    private func countedID(_ count: Int) -> String { "\(run)-\(count)" }
 
     /// Ends every stream and refuses new ones.
     func close() {
@@ -131,6 +158,11 @@ private final class ListenerTally: @unchecked Sendable {
             unannounced += 1
             return false
         }
+    }
+
+    /// The changes recorded while no stream was open.
+    var pending: Int {
+        lock.withLock { unannounced }
     }
 
     /// The changes recorded while no stream was open, reset to zero.

@@ -145,6 +145,8 @@ extension HTTPField.Name {
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
     /// `X-Rewind-CSRF`: the token that state-changing requests carry.
     static let rewindCSRF = HTTPField.Name("X-Rewind-CSRF")!
+    /// `Last-Event-ID`: the id of the last event a reconnecting `EventSource` saw.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
     /// `Host` as a header field: HTTP/1 servers turn it into the request's
     /// authority, but a request built in tests (or by a proxy) may carry it as
     /// a field too, and then it must pass the same check.

@@ -95,4 +95,10 @@ struct TodoService: Sendable {
     func updates() async -> AsyncStream<Void> {
         await store.updates()
     }
+
+    /// The store's name of where the list stands (the event stream's id),
+    /// `nil` when it has none or cannot say.
+    func updateMark() async -> String? {
+        try? await store.updateMark()
+    }
 }

@@ -62,10 +62,16 @@ export function listenForChanges(refresh) {
   if (!window.EventSource) { return; }
   var source = new EventSource('/events');
   var opened = false;
-  source.addEventListener('todos', function () { refresh(); });
+  var seenID = false;
+  source.addEventListener('todos', function (event) {
+    seenID = event.lastEventId !== '';
+    refresh();
+  });
   source.addEventListener('open', function () {
-    // After a reconnect (a server restart), catch up.
-    if (opened) { refresh(); }
+    // After a reconnect, the browser sends the last event's id and the
+    // server starts with the current state's event when the list moved;
+    // a page that saw no event yet catches up itself.
+    if (opened && !seenID) { refresh(); }
     opened = true;
   });
   window.addEventListener('pagehide', function () { source.close(); });

@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Todos
+
+/// Live updates across instances: every commit that moves the list sends
+/// `NOTIFY rewind, '<list>:<seq>'` inside its transaction, and each store
+/// whose ``PostgresStore/updates()`` someone reads keeps one connection of
+/// its own that listens on that channel. A notification for a sequence
+/// other than the one in memory, and every (re)connection of the listener
+/// (notifications sent while it was away are lost), make the store read
+/// the head again, and the list when it moved, and tell its update streams.
+extension PostgresStore {
+    /// The channel of the notifications.
+    static let channel = "rewind"
+
+    /// The `application_name` of the listening connections.
+    static let listenerName = "rewind listen"
+
+    /// Starts the listener unless it runs already.
+    func startListening() {
+        guard listener == nil else { return }
+        let database = database
+        let logger = logger
+        // Weakly: the store ends the listener when it goes.
+        let handle: @Sendable (ListenerEvent) async -> Void = { [weak self] event in await self?.heard(event) }
+        listener = Task { await Self.listen(to: database, logger: logger, handle) }
+    }
+
+    /// What the listener heard.
+    enum ListenerEvent: Sendable {
+        /// It (re)connected; `first` on its first connection.
+        case connected(first: Bool)
+        /// A notification of the channel, its payload as sent.
+        case notified(String)
+    }
+
+    /// Reads again and tells the update streams when the database is further
+    /// along than the list in memory.
+    func heard(_ event: ListenerEvent) async {
+        switch event {
+        case .connected(let first):
+            listenerConnections += 1
+            // Nobody was told of a list never read; after a failure forgot
+            // it, the pages may show an old one.
+            guard loaded != nil || !first else { return }
+        case .notified(let payload):
+            let parts = payload.split(separator: ":")
+            guard parts.count == 2, Int64(parts[0]) == list else { return }
+            if let loaded, let seq = Int64(parts[1]), seq == loaded.head.lastSeq { return }
+        }
+        let before = loaded?.head
+        do {
+            let after = try await catchUp()
+            if after != before { notifyUpdates() }
+        } catch {
+            logger.warning("could not read the list after a notification: \(error)")
+            notifyUpdates()
+        }
+    }
+
+    /// Keeps one connection listening on ``channel`` until the task is
+    /// cancelled, connecting again after 0.1 s, doubling to 5 s, when it
+    /// cannot connect or the connection drops.
+    private static func listen(
+        to database: PostgresTodoDatabase, logger: Logger, _ handle: @escaping @Sendable (ListenerEvent) async -> Void
+    ) async {
+        let shortest = Duration.milliseconds(100)
+        var delay = shortest
+        var first = true
+        while !Task.isCancelled {
+            do {
+                let connection = try await database.connect(
+                    logger: logger, extraStartupParameters: [("application_name", listenerName)])
+                do {
+                    try await connection.listen(on: channel) { notifications in
+                        delay = shortest
+                        await handle(.connected(first: first))
+                        first = false
+                        for try await notification in notifications {
+                            await handle(.notified(notification.payload))
+                        }
+                    }
+                } catch {
+                    logger.debug("the listening connection dropped: \(error)")
+                }
+                try? await connection.close()
+            } catch {
+                logger.debug("the listening connection could not connect: \(error)")
+            }
+            guard !Task.isCancelled else { return }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+}
