@@ -5,9 +5,9 @@ PostgreSQL port, 55432).
 
 Skipped, with the reason, when PostgreSQL or nginx is not installed.
 
-A page of one instance hearing at once of a change made through the other
-needs the instances to tell each other (LISTEN/NOTIFY); it is not tested
-here.
+A page of one instance hears of a change made through the other live: the
+instances tell each other through PostgreSQL (NOTIFY at each commit, one
+LISTEN connection per instance).
 """
 
 import os
@@ -26,7 +26,7 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import REPO, Api, free_port
-from helpers import add_and_wait, open_todos, wait_for_titles
+from helpers import LIVE_TIMEOUT, add_and_wait, open_todos, wait_for_titles
 
 CLUSTER = REPO / "scripts" / "cluster.sh"
 PG_BIN = Path(os.environ.get("REWIND_PG_BIN", "/usr/lib/postgresql/15/bin"))
@@ -98,6 +98,15 @@ def cluster(rewind_bin):
         yield instance
     finally:
         instance.run("stop", check=False)
+
+
+def mark_page(driver):
+    """Marks the document, so that a test can tell a live update from a reload."""
+    driver.execute_script("window.__rewindNoReload = true;")
+
+
+def assert_not_reloaded(driver):
+    assert driver.execute_script("return window.__rewindNoReload === true"), "the page reloaded instead of updating live"
 
 
 def api(url):
@@ -224,3 +233,21 @@ def test_killing_one_instance_during_a_burst_loses_no_acknowledged_add(cluster):
     assert not answers(cluster.a_url)
     # Failures are answers from nginx (502) for requests A had when it died, not lost writes.
     assert all("→ 502" in error for _, error in failed), failed[:3]
+
+
+def test_a_change_made_through_a_reaches_an_open_page_of_b_live(driver, cluster):
+    open_todos(driver, cluster.b_url)
+    mark_page(driver)
+    through_a = api(cluster.a_url)
+    # The first change also waits for the page's event stream and B's
+    # listener to be connected.
+    through_a.add("first through A")
+    wait_for_titles(driver, ["first through A"])
+    assert_not_reloaded(driver)
+    # Then each change made through A is on B's page within LIVE_TIMEOUT
+    # seconds, without a reload.
+    through_a.add("second through A")
+    wait_for_titles(driver, ["first through A", "second through A"], timeout=LIVE_TIMEOUT)
+    through_a.request("POST", "/api/history/undo")
+    wait_for_titles(driver, ["first through A"], timeout=LIVE_TIMEOUT)
+    assert_not_reloaded(driver)
