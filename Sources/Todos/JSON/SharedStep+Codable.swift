@@ -2,11 +2,13 @@ import Foundation
 
 /// A shared list's log row:
 /// `{"seq": 3, "author": "ann", "name": "Rename “Milk”", "kind": "undo", "of": 2,
-/// "changes": [change], "patch": [entry], "skipped": [skipped part]}`, where
-/// `kind` is `change`, `undo` or `redo` and `of` names the row an undo or
-/// redo takes back (absent for a change).
+/// "date": "2026-12-01T09:30:00.000Z", "changes": [change], "patch": [entry],
+/// "skipped": [skipped part]}`, where `kind` is `change`, `undo` or `redo`
+/// and `of` names the row an undo or redo takes back (absent for a change).
+/// A change may add `"coalescingKey"` and `"joins"` (the first row of the
+/// step it joined).
 extension SharedStep: Codable {
-    private enum Key: String, CodingKey { case seq, author, name, kind, of, changes, patch, skipped }
+    private enum Key: String, CodingKey { case seq, author, name, kind, of, date, changes, patch, skipped, coalescingKey, joins }
 
     /// Reads a log row in the documented shape.
     public init(from decoder: any Decoder) throws {
@@ -22,7 +24,10 @@ extension SharedStep: Codable {
             name: try container.decode(String.self, forKey: .name), kind: kind,
             changes: try container.decode([TodoList.Change].self, forKey: .changes),
             patch: StepPatch(entries: try container.decode([StepPatch.Entry].self, forKey: .patch)),
-            skipped: try container.decode([SkippedPart].self, forKey: .skipped))
+            skipped: try container.decode([SkippedPart].self, forKey: .skipped),
+            date: try container.decodeDate(forKey: .date, checkingRange: false),
+            coalescingKey: try container.decodeIfPresent(String.self, forKey: .coalescingKey),
+            joins: try container.decodeIfPresent(Int.self, forKey: .joins))
     }
 
     /// Writes the log row in the documented shape.
@@ -41,9 +46,12 @@ extension SharedStep: Codable {
             try container.encode("redo", forKey: .kind)
             try container.encode(row, forKey: .of)
         }
+        try container.encodeDate(date, forKey: .date)
         try container.encode(changes, forKey: .changes)
         try container.encode(patch.entries, forKey: .patch)
         try container.encode(skipped, forKey: .skipped)
+        try container.encodeIfPresent(coalescingKey, forKey: .coalescingKey)
+        try container.encodeIfPresent(joins, forKey: .joins)
     }
 }
 

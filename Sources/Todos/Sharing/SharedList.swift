@@ -17,8 +17,8 @@ import Foundation
 ///
 /// ```swift
 /// var shared = SharedList()
-/// try shared.perform([.add(milk)], named: "Add “Milk”", by: "ann")
-/// try shared.perform([.update(milk.id, [.complete], at: now)], named: "Complete “Milk”", by: "bob")
+/// try shared.perform([.add(milk)], named: "Add “Milk”", by: "ann", at: now)
+/// try shared.perform([.update(milk.id, [.complete], at: now)], named: "Complete “Milk”", by: "bob", at: now)
 /// let undo = try shared.undo(by: "ann", at: now)
 /// undo.messages   // ["Kept “Milk”: bob changed it since."]: Milk stays
 /// ```
@@ -32,14 +32,20 @@ public struct SharedList: Sendable {
     private var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
     /// Where each removed item stood: the id it followed when it was last removed.
     private var removedAfter: [UUID: UUID?] = [:]
-    /// Per person, the rows their Undo takes back, newest last.
-    private var undoable: [String: [Int]] = [:]
+    /// Per person, the steps their Undo takes back, newest last; each step
+    /// is its rows, first row first (more than one when changes joined it).
+    private var undoable: [String: [[Int]]] = [:]
     /// Per person, the undo rows their Redo takes back, newest last.
     private var redoable: [String: [Int]] = [:]
 
+    /// How long after a step's last row a change with the same coalescing
+    /// key by the same person still joins that step, in seconds.
+    public var coalescingWindow: TimeInterval
+
     /// A shared list that starts as `list` with an empty log.
-    public init(list: TodoList = TodoList()) {
+    public init(list: TodoList = TodoList(), coalescingWindow: TimeInterval = 0.5) {
         self.list = list
+        self.coalescingWindow = coalescingWindow
         log = []
     }
 
@@ -47,8 +53,10 @@ public struct SharedList: Sendable {
     ///
     /// - Throws: ``SharingError/refused(_:)`` when a row's changes do not
     ///   apply, which means the log is not the one this list wrote.
-    public init(replaying log: [SharedStep], from list: TodoList = TodoList()) throws(SharingError) {
-        self.init(list: list)
+    public init(replaying log: [SharedStep], from list: TodoList = TodoList(), coalescingWindow: TimeInterval = 0.5)
+        throws(SharingError)
+    {
+        self.init(list: list, coalescingWindow: coalescingWindow)
         for step in log {
             record(step, on: try self.list.applying(step.changes))
         }
@@ -56,7 +64,7 @@ public struct SharedList: Sendable {
 
     /// The step `author`'s Undo would take back, if any.
     public func nextUndo(of author: String) -> SharedStep? {
-        undoable[author]?.last.map { log[$0 - 1] }
+        undoable[author]?.last?.first.map { log[$0 - 1] }
     }
 
     /// The undo row `author`'s Redo would take back, if any.
@@ -67,15 +75,22 @@ public struct SharedList: Sendable {
     /// Applies `changes` in order as one step by `author`, and clears
     /// `author`'s redo steps (nobody else's).
     ///
+    /// With a `coalescingKey`, the changes join `author`'s latest step
+    /// instead when that step is a change with the same key whose last row
+    /// is at most ``coalescingWindow`` old; others' rows in between do not
+    /// matter. One Undo then takes back the whole step.
+    ///
     /// - Throws: ``SharingError/refused(_:)``; the list is then unchanged.
     @discardableResult
-    public mutating func perform(_ changes: [TodoList.Change], named name: String, by author: String)
-        throws(SharingError) -> SharedStep
-    {
+    public mutating func perform(
+        _ changes: [TodoList.Change], named name: String, by author: String, at date: Date,
+        coalescingKey: String? = nil
+    ) throws(SharingError) -> SharedStep {
         let altered = try list.applying(changes)
         let step = SharedStep(
             seq: log.count + 1, author: author, name: name, kind: .change, changes: changes,
-            patch: .between(list, altered, changes: changes), skipped: [])
+            patch: .between(list, altered, changes: changes), skipped: [], date: date, coalescingKey: coalescingKey,
+            joins: coalescingKey.flatMap { joinableStep(of: author, key: $0, at: date) })
         record(step, on: altered)
         return step
     }
@@ -125,14 +140,25 @@ public struct SharedList: Sendable {
     ) throws(SharingError) -> SharedStep {
         guard let target else { throw missing }
         if let expected, expected != target.seq { throw .notTheNextStep(asked: expected, next: target.seq) }
-        let kind: SharedStep.Kind = if case .undo = target.kind { .redo(of: target.seq) } else { .undo(of: target.seq) }
-        return try revert(target, by: author, at: date, kind: kind)
+        if case .undo = target.kind { return try revert([target], by: author, at: date, kind: .redo(of: target.seq)) }
+        let rows = undoable[author]?.last?.map { log[$0 - 1] } ?? [target]
+        return try revert(rows, by: author, at: date, kind: .undo(of: target.seq))
     }
 
-    /// Appends a row that sets every part `target` wrote back to its value
-    /// before `target`, except parts that someone other than `author` wrote
-    /// after it.
-    private mutating func revert(_ target: SharedStep, by author: String, at date: Date, kind: SharedStep.Kind)
+    /// The first row of `author`'s latest step when a change with `key` at
+    /// `date` may join it.
+    private func joinableStep(of author: String, key: String, at date: Date) -> Int? {
+        guard let rows = undoable[author]?.last, let first = rows.first, let last = rows.last,
+            log[first - 1].kind == .change, log[first - 1].coalescingKey == key,
+            case let elapsed = date.timeIntervalSince(log[last - 1].date), elapsed >= 0, elapsed <= coalescingWindow
+        else { return nil }
+        return first
+    }
+
+    /// Appends one row that sets every part the `rows` of one step wrote
+    /// back to its value before them, newest row first, except parts that
+    /// someone other than `author` wrote after the row.
+    private mutating func revert(_ rows: [SharedStep], by author: String, at date: Date, kind: SharedStep.Kind)
         throws(SharingError) -> SharedStep
     {
         var working = list
@@ -143,59 +169,62 @@ public struct SharedList: Sendable {
             changes.append(change)
         }
         let writers = writers
-        for entry in target.patch.entries {
-            // The title the person knew when they made the step.
-            let known = entry.before?.item.title ?? entry.after?.item.title ?? ""
-            let otherWriter = { (part: ItemPart) in
-                Self.writer(of: ItemPartKey(entry.id, part), in: writers, after: target.seq, besides: author)
-            }
-            switch (entry.before, working[id: entry.id]) {
-            case (nil, nil):
-                // The step added it and it is gone already.
-                if let by = otherWriter(.existence) {
-                    skipped.append(SkippedPart(item: entry.id, title: known, reason: .deleted, by: by))
+        for target in rows.reversed() {
+            for entry in target.patch.entries {
+                // The title the person knew when they made the step.
+                let known = entry.before?.item.title ?? entry.after?.item.title ?? ""
+                let otherWriter = { (part: ItemPart) in
+                    Self.writer(of: ItemPartKey(entry.id, part), in: writers, after: target.seq, besides: author)
                 }
-            case (nil, let current?):
-                // The step added it: remove it, unless someone else has written any part of it since.
-                if let by = ItemPart.allCases.compactMap(otherWriter).first {
-                    skipped.append(SkippedPart(item: entry.id, title: current.title, reason: .keptAdded, by: by))
-                } else {
-                    try apply(.remove(entry.id))
-                }
-            case (let before?, nil):
-                if entry.after == nil {
-                    // The step removed it: bring it back after its nearest surviving neighbour.
-                    try apply(.insert(before.item, at: insertionPosition(after: before.after, in: working)))
-                } else if let by = otherWriter(.existence) {
-                    skipped.append(SkippedPart(item: entry.id, title: known, reason: .deleted, by: by))
-                }
-            case (let before?, let current?):
-                guard entry.after != nil else { continue }
-                var fieldChanges: [TodoItem.Change] = []
-                var skippedHere = false
-                for part in entry.parts {
-                    if let by = otherWriter(part) {
-                        skippedHere = true
-                        skipped.append(
-                            SkippedPart(
-                                item: entry.id, title: known, reason: .written(part), by: by,
-                                isCompletedNow: current.isCompleted))
-                    } else if part == .position {
-                        let target = movePosition(of: entry.id, after: before.after, in: working)
-                        if working.position(of: entry.id) != target { try apply(.move(entry.id, to: target)) }
-                    } else if let change = part.change(toValueOf: before.item), part.differs(current, before.item) {
-                        fieldChanges.append(change)
+                switch (entry.before, working[id: entry.id]) {
+                case (nil, nil):
+                    // The step added it and it is gone already.
+                    if let by = otherWriter(.existence) {
+                        skipped.append(SkippedPart(item: entry.id, title: known, reason: .deleted, by: by))
                     }
-                }
-                if !fieldChanges.isEmpty {
-                    // Put back exactly, `changed` included, when no part was left alone.
-                    try apply(.update(entry.id, fieldChanges, at: skippedHere ? date : before.item.changed))
+                case (nil, let current?):
+                    // The step added it: remove it, unless someone else has written any part of it since.
+                    if let by = ItemPart.allCases.compactMap(otherWriter).first {
+                        skipped.append(SkippedPart(item: entry.id, title: current.title, reason: .keptAdded, by: by))
+                    } else {
+                        try apply(.remove(entry.id))
+                    }
+                case (let before?, nil):
+                    if entry.after == nil {
+                        // The step removed it: bring it back after its nearest surviving neighbour.
+                        try apply(.insert(before.item, at: insertionPosition(after: before.after, in: working)))
+                    } else if let by = otherWriter(.existence) {
+                        skipped.append(SkippedPart(item: entry.id, title: known, reason: .deleted, by: by))
+                    }
+                case (let before?, let current?):
+                    guard entry.after != nil else { continue }
+                    var fieldChanges: [TodoItem.Change] = []
+                    var skippedHere = false
+                    for part in entry.parts {
+                        if let by = otherWriter(part) {
+                            skippedHere = true
+                            skipped.append(
+                                SkippedPart(
+                                    item: entry.id, title: known, reason: .written(part), by: by,
+                                    isCompletedNow: current.isCompleted))
+                        } else if part == .position {
+                            let place = movePosition(of: entry.id, after: before.after, in: working)
+                            if working.position(of: entry.id) != place { try apply(.move(entry.id, to: place)) }
+                        } else if let change = part.change(toValueOf: before.item), part.differs(current, before.item) {
+                            fieldChanges.append(change)
+                        }
+                    }
+                    if !fieldChanges.isEmpty {
+                        // Put back exactly, `changed` included, when no part was left alone.
+                        try apply(.update(entry.id, fieldChanges, at: skippedHere ? date : before.item.changed))
+                    }
                 }
             }
         }
         let step = SharedStep(
-            seq: log.count + 1, author: author, name: target.name, kind: kind, changes: changes,
-            patch: .between(list, working, changes: changes), skipped: skipped)
+            seq: log.count + 1, author: author, name: rows.first?.name ?? "", kind: kind, changes: changes,
+            patch: .between(list, working, changes: changes), skipped: skipped.keepingLastOfEachPart(),
+            date: date)
         record(step, on: working)
         return step
     }
@@ -248,14 +277,18 @@ public struct SharedList: Sendable {
         }
         switch step.kind {
         case .change:
-            undoable[step.author, default: []].append(step.seq)
+            if let first = step.joins, let index = undoable[step.author]?.lastIndex(where: { $0.first == first }) {
+                undoable[step.author]?[index].append(step.seq)
+            } else {
+                undoable[step.author, default: []].append([step.seq])
+            }
             redoable[step.author] = []
         case .undo(let seq):
-            undoable[step.author]?.removeLast(where: seq)
+            undoable[step.author]?.removeLast { $0.first == seq }
             redoable[step.author, default: []].append(step.seq)
         case .redo(let seq):
-            redoable[step.author]?.removeLast(where: seq)
-            undoable[step.author, default: []].append(step.seq)
+            redoable[step.author]?.removeLast { $0 == seq }
+            undoable[step.author, default: []].append([step.seq])
         }
     }
 }
@@ -271,9 +304,25 @@ extension TodoList {
     }
 }
 
-extension Array where Element == Int {
-    /// Removes `seq`: the last element when it is the one (the usual case), else wherever it is.
-    fileprivate mutating func removeLast(where seq: Int) {
-        if last == seq { removeLast() } else { removeAll { $0 == seq } }
+extension Array {
+    /// Removes the last element that matches: the usual case is the last element itself.
+    fileprivate mutating func removeLast(where matches: (Element) -> Bool) {
+        if let index = lastIndex(where: matches) { remove(at: index) }
     }
+}
+
+extension [SkippedPart] {
+    /// One part per item and reason: the rows of a joined step are taken
+    /// back newest first, so the last one names the title the step started from.
+    fileprivate func keepingLastOfEachPart() -> [SkippedPart] {
+        var last: [SkippedPartKey: Int] = [:]
+        for (index, part) in enumerated() { last[SkippedPartKey(item: part.item, reason: part.reason)] = index }
+        return last.values.sorted().map { self[$0] }
+    }
+}
+
+/// An item and a reason: what tells two skipped parts apart.
+private struct SkippedPartKey: Hashable {
+    let item: UUID
+    let reason: SkippedPart.Reason
 }

@@ -28,11 +28,19 @@ public struct SharedStep: Equatable, Sendable {
     public let patch: StepPatch
     /// The parts an undo or redo left alone, with the reason for each.
     public let skipped: [SkippedPart]
+    /// When the row was appended.
+    public let date: Date
+    /// The key under which the person's next change of the same kind joins
+    /// this step (typing a title is one step), if any.
+    public let coalescingKey: String?
+    /// For a change that joined the person's step before it, the first row
+    /// of that step; their Undo takes back the rows of one step together.
+    public let joins: Int?
 
     /// A row as a store read it back.
     public init(
         seq: Int, author: String, name: String, kind: Kind, changes: [TodoList.Change], patch: StepPatch,
-        skipped: [SkippedPart]
+        skipped: [SkippedPart], date: Date, coalescingKey: String? = nil, joins: Int? = nil
     ) {
         self.seq = seq
         self.author = author
@@ -41,6 +49,9 @@ public struct SharedStep: Equatable, Sendable {
         self.changes = changes
         self.patch = patch
         self.skipped = skipped
+        self.date = date
+        self.coalescingKey = coalescingKey
+        self.joins = joins
     }
 
     /// The sentences that tell the person what this undo or redo left alone

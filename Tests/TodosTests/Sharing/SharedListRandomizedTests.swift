@@ -48,34 +48,49 @@ struct SharedListRandomizedTests {
     func invariantsHoldAfterEveryOperation(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         var shared = SharedList()
+        var previous = Self.people[0]
         var reference = ReferenceWriters()
         var nextID = 0
         for round in 0..<400 {
-            let person = Self.people[Int.random(in: 0..<Self.people.count, using: &random)]
+            // Half the time the same person acts again, so that their renames can join.
+            let person = Bool.random(using: &random) ? previous : Self.people[Int.random(in: 0..<Self.people.count, using: &random)]
+            previous = person
             let before = shared.list
             let roll = Int.random(in: 0..<100, using: &random)
-            let date = Sharing.start.addingTimeInterval(Double(round))
+            let date = Sharing.start.addingTimeInterval(Double(round) * 0.3)
             switch roll {
             case 0..<15 where before.count < 12, 0..<3:
                 nextID += 1
                 let item = try TodoItem(id: Sharing.id(nextID), title: "Item \(nextID)", created: date)
                 let position = Int.random(in: 0...before.count, using: &random)
-                try shared.perform([.insert(item, at: position)], named: "Add", by: person)
+                try shared.perform([.insert(item, at: position)], named: "Add", by: person, at: date)
             case 0..<55 where !before.isEmpty:
-                let id = try #require(before.item(at: Int.random(in: 0..<before.count, using: &random))).id
+                let picked = try #require(before.item(at: Int.random(in: 0..<before.count, using: &random))).id
+                let id = before.count > 1 && Bool.random(using: &random) ? (before.ids.last ?? picked) : picked
+                let choice = Int.random(in: 0..<5, using: &random)
                 let change: TodoList.Change =
-                    switch Int.random(in: 0..<5, using: &random) {
+                    switch choice {
                     case 0: .update(id, [.title(to: "\(person) \(round)")], at: date)
                     case 1: .update(id, [before[id: id]?.isCompleted == true ? .reopen : .complete], at: date)
                     case 2: .update(id, [.details(to: "\(round)"), .title(to: "both \(round)")], at: date)
                     case 3: .remove(id)
                     default: .move(id, to: Int.random(in: 0..<before.count, using: &random))
                     }
-                _ = try? shared.perform([change], named: "Change", by: person)
+                // Renames join the person's previous rename of the item within the window.
+                let key: String? = choice == 0 ? "title \(id)" : nil
+                _ = try? shared.perform([change], named: "Change", by: person, at: date, coalescingKey: key)
             case 55..<80:
                 try checkUndo(by: person, on: &shared, at: date)
-            case 80..<92:
+            case 80..<88:
                 _ = try? shared.redo(by: person, at: date)
+            case 88..<94 where !before.isEmpty:
+                // Typing a title: renames a tenth of a second apart join one step.
+                let id = try #require(before.item(at: Int.random(in: 0..<before.count, using: &random))).id
+                for key in 1...Int.random(in: 2...4, using: &random) {
+                    try shared.perform(
+                        [.update(id, [.title(to: "\(person) typed \(round).\(key)")], at: date)], named: "Rename",
+                        by: person, at: date.addingTimeInterval(Double(key) / 10), coalescingKey: "title \(id)")
+                }
             default:
                 try checkUndosThenRedos(by: person, count: Int.random(in: 1...3, using: &random), on: &shared, at: date)
             }
@@ -85,6 +100,7 @@ struct SharedListRandomizedTests {
             }
         }
         #expect(try SharedList(replaying: shared.log).list == shared.list, "the log replays to the list (seed \(seed))")
+        #expect(shared.log.contains { $0.joins != nil }, "no rename joined a step: the run did not try coalescing (seed \(seed))")
 
         /// One undo takes back exactly the person's next step, and changes no
         /// field whose latest writer (by the reference) is someone else.

@@ -20,13 +20,13 @@ enum Sharing {
     static func list(_ titles: [String], by author: String = "ann") throws -> SharedList {
         var shared = SharedList()
         for (n, title) in titles.enumerated() {
-            try shared.perform([.add(item(title, n))], named: "Add “\(title)”", by: author)
+            try shared.perform([.add(item(title, n))], named: "Add “\(title)”", by: author, at: Sharing.later)
         }
         return shared
     }
 
     static func rename(_ n: Int, to title: String, by author: String, in shared: inout SharedList) throws {
-        try shared.perform([.update(id(n), [.title(to: title)], at: later)], named: "Rename", by: author)
+        try shared.perform([.update(id(n), [.title(to: title)], at: later)], named: "Rename", by: author, at: Sharing.later)
     }
 
     static func titles(_ shared: SharedList) -> [String] {
@@ -41,7 +41,7 @@ struct SharedListSpecs {
         @Test func undoingMyRenameKeepsTheCompletionAnotherMadeSince() throws {
             var shared = try Sharing.list(["Milk"])
             try Sharing.rename(0, to: "Oat milk", by: "ann", in: &shared)
-            try shared.perform([.update(Sharing.id(0), [.complete], at: Sharing.later)], named: "Complete", by: "bob")
+            try shared.perform([.update(Sharing.id(0), [.complete], at: Sharing.later)], named: "Complete", by: "bob", at: Sharing.later)
 
             let undo = try shared.undo(by: "ann", at: Sharing.later)
 
@@ -92,11 +92,11 @@ struct SharedListSpecs {
     struct DeleteAgainstNeighbours {
         @Test func theItemComesBackAfterItsNearestSurvivingNeighbourWithItsIDAndFields() throws {
             var shared = try Sharing.list(["A", "B", "C", "D"])
-            try shared.perform([.update(Sharing.id(2), [.details(to: "two"), .complete], at: Sharing.later)], named: "Edit", by: "ann")
+            try shared.perform([.update(Sharing.id(2), [.details(to: "two"), .complete], at: Sharing.later)], named: "Edit", by: "ann", at: Sharing.later)
             let before = try #require(shared.list[id: Sharing.id(2)])
-            try shared.perform([.remove(Sharing.id(2))], named: "Delete “C”", by: "ann")
-            try shared.perform([.remove(Sharing.id(1))], named: "Delete “B”", by: "bob")
-            try shared.perform([.move(Sharing.id(3), to: 0)], named: "Move “D”", by: "bob")
+            try shared.perform([.remove(Sharing.id(2))], named: "Delete “C”", by: "ann", at: Sharing.later)
+            try shared.perform([.remove(Sharing.id(1))], named: "Delete “B”", by: "bob", at: Sharing.later)
+            try shared.perform([.move(Sharing.id(3), to: 0)], named: "Move “D”", by: "bob", at: Sharing.later)
 
             let undo = try shared.undo(by: "ann", at: Sharing.later)
 
@@ -107,9 +107,9 @@ struct SharedListSpecs {
 
         @Test func anItemWhoseNeighboursAreAllGoneComesBackFirst() throws {
             var shared = try Sharing.list(["A", "B"])
-            try shared.perform([.remove(Sharing.id(1))], named: "Delete “B”", by: "ann")
-            try shared.perform([.remove(Sharing.id(0))], named: "Delete “A”", by: "bob")
-            try shared.perform([.add(Sharing.item("Z", 9))], named: "Add “Z”", by: "bob")
+            try shared.perform([.remove(Sharing.id(1))], named: "Delete “B”", by: "ann", at: Sharing.later)
+            try shared.perform([.remove(Sharing.id(0))], named: "Delete “A”", by: "bob", at: Sharing.later)
+            try shared.perform([.add(Sharing.item("Z", 9))], named: "Add “Z”", by: "bob", at: Sharing.later)
 
             try shared.undo(by: "ann", at: Sharing.later)
 
@@ -119,7 +119,7 @@ struct SharedListSpecs {
         @Test func undoingMyEditOfAnItemAnotherDeletedSaysSoAndChangesNothing() throws {
             var shared = try Sharing.list(["Milk"], by: "bob")
             try Sharing.rename(0, to: "Oat milk", by: "ann", in: &shared)
-            try shared.perform([.remove(Sharing.id(0))], named: "Delete", by: "bob")
+            try shared.perform([.remove(Sharing.id(0))], named: "Delete", by: "bob", at: Sharing.later)
 
             let undo = try shared.undo(by: "ann", at: Sharing.later)
 
@@ -132,7 +132,7 @@ struct SharedListSpecs {
     struct UndoOfAddAfterEdit {
         @Test func theItemIsKeptAndThePersonIsTold() throws {
             var shared = try Sharing.list(["Milk"])
-            try shared.perform([.update(Sharing.id(0), [.complete], at: Sharing.later)], named: "Complete", by: "bob")
+            try shared.perform([.update(Sharing.id(0), [.complete], at: Sharing.later)], named: "Complete", by: "bob", at: Sharing.later)
 
             let undo = try shared.undo(by: "ann", at: Sharing.later)
 
@@ -143,7 +143,7 @@ struct SharedListSpecs {
 
         @Test func anAddNobodyElseTouchedIsRemoved() throws {
             var shared = try Sharing.list(["Milk"])
-            try shared.perform([.add(Sharing.item("Bread", 5))], named: "Add", by: "bob")
+            try shared.perform([.add(Sharing.item("Bread", 5))], named: "Add", by: "bob", at: Sharing.later)
 
             try shared.undo(by: "ann", at: Sharing.later)
 
@@ -157,8 +157,8 @@ struct SharedListSpecs {
             var shared = try Sharing.list(["Milk", "Bread"])
             try Sharing.rename(0, to: "Oat milk", by: "ann", in: &shared)
             try shared.undo(by: "ann", at: Sharing.later)
-            try shared.perform([.update(Sharing.id(1), [.complete], at: Sharing.later)], named: "Complete", by: "bob")
-            try shared.perform([.add(Sharing.item("Eggs", 7))], named: "Add", by: "bob")
+            try shared.perform([.update(Sharing.id(1), [.complete], at: Sharing.later)], named: "Complete", by: "bob", at: Sharing.later)
+            try shared.perform([.add(Sharing.item("Eggs", 7))], named: "Add", by: "bob", at: Sharing.later)
 
             try shared.redo(by: "ann", at: Sharing.later)
 
@@ -169,11 +169,11 @@ struct SharedListSpecs {
         @Test func myOwnNewChangeClearsMyRedoButNotTheirs() throws {
             var shared = try Sharing.list(["Milk"])
             try Sharing.rename(0, to: "Oat milk", by: "ann", in: &shared)
-            try shared.perform([.add(Sharing.item("Eggs", 7))], named: "Add", by: "bob")
+            try shared.perform([.add(Sharing.item("Eggs", 7))], named: "Add", by: "bob", at: Sharing.later)
             try shared.undo(by: "ann", at: Sharing.later)
             try shared.undo(by: "bob", at: Sharing.later)
 
-            try shared.perform([.add(Sharing.item("Tea", 8))], named: "Add", by: "ann")
+            try shared.perform([.add(Sharing.item("Tea", 8))], named: "Add", by: "ann", at: Sharing.later)
 
             #expect(shared.nextRedo(of: "ann") == nil)
             #expect(shared.nextRedo(of: "bob") != nil)
@@ -208,14 +208,61 @@ struct SharedListSpecs {
     struct CompleteAll {
         @Test func undoingMyCompleteAllLeavesTheItemAnotherTouchedSince() throws {
             var shared = try Sharing.list(["Milk", "Bread"])
-            try shared.perform([.completeAll(at: Sharing.later)], named: "Complete all", by: "ann")
-            try shared.perform([.update(Sharing.id(0), [.reopen], at: Sharing.later)], named: "Reopen", by: "bob")
-            try shared.perform([.update(Sharing.id(0), [.complete], at: Sharing.later)], named: "Complete", by: "bob")
+            try shared.perform([.completeAll(at: Sharing.later)], named: "Complete all", by: "ann", at: Sharing.later)
+            try shared.perform([.update(Sharing.id(0), [.reopen], at: Sharing.later)], named: "Reopen", by: "bob", at: Sharing.later)
+            try shared.perform([.update(Sharing.id(0), [.complete], at: Sharing.later)], named: "Complete", by: "bob", at: Sharing.later)
 
             let undo = try shared.undo(by: "ann", at: Sharing.later)
 
             #expect(shared.list.items.map(\.isCompleted) == [true, false])
             #expect(undo.messages == ["Could not undo the change of the state of “Milk”: bob completed it since."])
+        }
+    }
+
+    @Suite("coalescing is per person")
+    struct Coalescing {
+        static func type(_ title: String, after seconds: Double, by author: String, in shared: inout SharedList) throws {
+            try shared.perform(
+                [.update(Sharing.id(0), [.title(to: title)], at: Sharing.later)], named: "Rename “Milk”", by: author,
+                at: Sharing.later.addingTimeInterval(seconds), coalescingKey: "title")
+        }
+
+        @Test func typingIsOneStepEvenWhenAnotherChangesTheListMeanwhile() throws {
+            var shared = try Sharing.list(["Milk"])
+            try Self.type("M", after: 0, by: "ann", in: &shared)
+            try shared.perform([.add(Sharing.item("Bread", 5))], named: "Add", by: "bob", at: Sharing.later)
+            try Self.type("Mi", after: 0.2, by: "ann", in: &shared)
+            try Self.type("Mil", after: 0.4, by: "ann", in: &shared)
+
+            let undo = try shared.undo(by: "ann", at: Sharing.later)
+
+            #expect(Sharing.titles(shared) == ["Milk", "Bread"])
+            #expect(undo.name == "Rename “Milk”")
+            #expect(shared.nextUndo(of: "ann")?.seq == 1)
+            try shared.redo(by: "ann", at: Sharing.later)
+            #expect(Sharing.titles(shared) == ["Mil", "Bread"])
+        }
+
+        @Test func aPauseLongerThanTheWindowStartsANewStep() throws {
+            var shared = try Sharing.list(["Milk"])
+            try Self.type("M", after: 0, by: "ann", in: &shared)
+            try Self.type("Mi", after: 2, by: "ann", in: &shared)
+
+            try shared.undo(by: "ann", at: Sharing.later)
+
+            #expect(Sharing.titles(shared) == ["M"])
+        }
+
+        @Test func anotherPersonsChangeWithTheSameKeyNeverJoinsMyStep() throws {
+            var shared = try Sharing.list(["Milk"])
+            try Self.type("M", after: 0, by: "ann", in: &shared)
+            try Self.type("Bo", after: 0.1, by: "bob", in: &shared)
+
+            let undo = try shared.undo(by: "ann", at: Sharing.later)
+
+            #expect(Sharing.titles(shared) == ["Bo"])
+            #expect(undo.messages == ["Could not undo the rename of “Milk”: bob renamed it since."])
+            #expect(shared.nextUndo(of: "bob")?.seq == 3)
         }
     }
 
