@@ -1,0 +1,78 @@
+import Foundation
+
+/// Who may open a shared list and what each of them may do: its owner, and
+/// the accounts it is shared with.
+///
+/// Every member may read and change the list, and undo and redo their own
+/// steps; only the owner may share, unshare, rename or delete it. Anyone
+/// else is told the list does not exist (``AccountError/listNotFound``), so
+/// another account's list ids give nothing away.
+///
+/// ```swift
+/// var access = ListAccess(owner: ann)
+/// try access.share(with: bob, by: ann)
+/// try access.check(.change, by: bob)      // passes
+/// try access.check(.delete, by: bob)      // AccountError.ownerOnly(action: "delete")
+/// ```
+public struct ListAccess: Equatable, Hashable, Sendable {
+    /// What a person asks to do with a list.
+    public enum Action: String, Sendable, CaseIterable {
+        /// Open the list, its items, its history and its event stream.
+        case read
+        /// Change items, undo or redo their own steps.
+        case change
+        /// Rename the list.
+        case rename
+        /// Share it with another account or stop sharing it.
+        case share
+        /// Delete it.
+        case delete
+
+        /// Whether only the owner may do it.
+        var isOwnersOnly: Bool { self == .rename || self == .share || self == .delete }
+    }
+
+    /// The account that made the list.
+    public let owner: AccountName
+    /// The accounts the owner shared it with (never the owner).
+    public private(set) var members: Set<AccountName>
+
+    /// A list that only `owner` can open.
+    public init(owner: AccountName, members: Set<AccountName> = []) {
+        self.owner = owner
+        self.members = members.subtracting([owner])
+    }
+
+    /// Whether `person` can open the list.
+    public func canOpen(_ person: AccountName) -> Bool {
+        person == owner || members.contains(person)
+    }
+
+    /// Checks that `person` may do `action`.
+    ///
+    /// - Throws: ``AccountError/listNotFound`` when `person` cannot open the
+    ///   list at all; ``AccountError/ownerOnly(action:)`` when only the owner may.
+    public func check(_ action: Action, by person: AccountName) throws(AccountError) {
+        guard canOpen(person) else { throw .listNotFound }
+        if action.isOwnersOnly, person != owner { throw .ownerOnly(action: action.rawValue) }
+    }
+
+    /// Shares the list with `account`, asked by `person`.
+    ///
+    /// - Throws: ``AccountError``: only the owner may share; an account that
+    ///   can open the list already is refused.
+    public mutating func share(with account: AccountName, by person: AccountName) throws(AccountError) {
+        try check(.share, by: person)
+        guard !canOpen(account) else { throw .alreadyMember(account.text) }
+        members.insert(account)
+    }
+
+    /// Stops sharing the list with `account`, asked by `person`.
+    ///
+    /// - Throws: ``AccountError``: only the owner may unshare; an account
+    ///   that is not a member is refused.
+    public mutating func unshare(with account: AccountName, by person: AccountName) throws(AccountError) {
+        try check(.share, by: person)
+        guard members.remove(account) != nil else { throw .notMember(account.text) }
+    }
+}

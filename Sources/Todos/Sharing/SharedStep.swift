@@ -1,0 +1,66 @@
+import Foundation
+
+/// One row of a shared list's log: a change, an undo or a redo, by one
+/// person. The log is append-only; an undo is a new row, never a deletion.
+public struct SharedStep: Equatable, Sendable {
+    /// What the row did.
+    public enum Kind: Equatable, Hashable, Sendable {
+        /// A change the person made.
+        case change
+        /// An undo of the person's row with this number.
+        case undo(of: Int)
+        /// A redo: takes back the person's undo row with this number.
+        case redo(of: Int)
+    }
+
+    /// The row's number in the log, from 1.
+    public let seq: Int
+    /// Who made it.
+    public let author: String
+    /// The step's name, as the history shows it ("Rename “Milk”").
+    public let name: String
+    /// What the row did.
+    public let kind: Kind
+    /// The changes it applied, in order: replaying every row's changes
+    /// from the first gives the list.
+    public let changes: [TodoList.Change]
+    /// What it did to each item it touched.
+    public let patch: StepPatch
+    /// The parts an undo or redo left alone, with the reason for each.
+    public let skipped: [SkippedPart]
+    /// When the row was appended.
+    public let date: Date
+    /// The key under which the person's next change of the same kind joins
+    /// this step (typing a title is one step), if any.
+    public let coalescingKey: String?
+    /// For a change that joined the person's step before it, the first row
+    /// of that step; their Undo takes back the rows of one step together.
+    public let joins: Int?
+
+    /// A row as a store read it back.
+    public init(
+        seq: Int, author: String, name: String, kind: Kind, changes: [TodoList.Change], patch: StepPatch,
+        skipped: [SkippedPart], date: Date, coalescingKey: String? = nil, joins: Int? = nil
+    ) {
+        self.seq = seq
+        self.author = author
+        self.name = name
+        self.kind = kind
+        self.changes = changes
+        self.patch = patch
+        self.skipped = skipped
+        self.date = date
+        self.coalescingKey = coalescingKey
+        self.joins = joins
+    }
+
+    /// The sentences that tell the person what this undo or redo left alone
+    /// (none for a change).
+    public var messages: [String] {
+        switch kind {
+        case .change: []
+        case .undo: skipped.map { $0.sentence(undoing: true) }
+        case .redo: skipped.map { $0.sentence(undoing: false) }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Why a shared list refused an undo, a redo or a change.
+public enum SharingError: Error, Equatable, Hashable, Sendable {
+    /// The person has no step of their own left to undo.
+    case nothingToUndo(author: String)
+    /// The person has no undone step of their own to redo.
+    case nothingToRedo(author: String)
+    /// The person asked to undo or redo a step that is no longer their next
+    /// one (say, a second click on the same Undo button).
+    case notTheNextStep(asked: Int, next: Int?)
+    /// The change itself was refused.
+    case refused(TodoError)
+}
+
+extension SharingError: CustomStringConvertible {
+    /// A sentence that says what was wrong and what is allowed.
+    public var description: String {
+        switch self {
+        case .nothingToUndo(let author):
+            "\(author) has no change of their own to undo on this list."
+        case .nothingToRedo(let author):
+            "\(author) has no undone change of their own to redo on this list."
+        case .notTheNextStep(let asked, let next?):
+            "Step \(asked) is not the next one to take back; the next one is step \(next). Nothing was changed."
+        case .notTheNextStep(let asked, nil):
+            "Step \(asked) is not the next one to take back, and there is none. Nothing was changed."
+        case .refused(let error):
+            error.description
+        }
+    }
+}

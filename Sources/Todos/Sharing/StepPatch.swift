@@ -1,0 +1,88 @@
+import Foundation
+
+/// What one step of a shared list did to each item it touched: the item
+/// before and after, with its place. Undo and redo work from a patch, part
+/// by part, so a step can be taken back in part when others have written
+/// some of its parts since.
+public struct StepPatch: Equatable, Sendable {
+    /// One touched item.
+    public struct Entry: Equatable, Sendable {
+        /// The item's id.
+        public let id: UUID
+        /// The item and its place before the step, `nil` when the step added it.
+        public let before: PlacedItem?
+        /// The item and its place after the step, `nil` when the step removed it.
+        public let after: PlacedItem?
+        /// Whether the step moved the item (a changed neighbour alone is no move).
+        public let moved: Bool
+
+        /// The parts the step wrote: existence for an add or a delete; else
+        /// each field that differs, and the position after a move.
+        public var parts: [ItemPart] {
+            switch (before, after) {
+            case (nil, nil): []
+            case (nil, _), (_, nil): [.existence]
+            case (let before?, let after?):
+                (moved && before.after != after.after ? [.position] : [])
+                    + ItemPart.fields.filter { $0.differs(before.item, after.item) }
+            }
+        }
+    }
+
+    /// The touched items, in the order they stood before the step (added
+    /// items last, in the order they were added).
+    public let entries: [Entry]
+
+    /// Every part the step wrote.
+    public var parts: [ItemPartKey] {
+        entries.flatMap { entry in entry.parts.map { ItemPartKey(entry.id, $0) } }
+    }
+
+    /// Whether the step wrote nothing.
+    public var isEmpty: Bool { parts.isEmpty }
+
+    /// The patch of `changes` applied to `list`, which becomes `altered`.
+    ///
+    /// - Complexity: O(*k* log *n*) for *k* touched items.
+    static func between(_ list: TodoList, _ altered: TodoList, changes: [TodoList.Change]) -> StepPatch {
+        var touched: [UUID] = []
+        var seen = Set<UUID>()
+        var moved = Set<UUID>()
+        for change in changes {
+            if case .move(let id, _) = change { moved.insert(id) }
+            for id in change.touchedIDs(in: list) where seen.insert(id).inserted { touched.append(id) }
+        }
+        let entries = touched.map { id in
+            Entry(
+                id: id, before: PlacedItem.find(id, in: list), after: PlacedItem.find(id, in: altered),
+                moved: moved.contains(id))
+        }
+        // Items that stood in the list first, by position; added ones after, in order.
+        let ordered = entries.enumerated().sorted { a, b in
+            a.element.sortKey(in: list, index: a.offset) < b.element.sortKey(in: list, index: b.offset)
+        }.map(\.element)
+        return StepPatch(entries: ordered)
+    }
+}
+
+extension StepPatch.Entry {
+    /// Its position before the step, or past the end (by `index`) for an added item.
+    fileprivate func sortKey(in list: TodoList, index: Int) -> (Int, Int) {
+        (before.flatMap { list.position(of: $0.item.id) } ?? Int.max, index)
+    }
+}
+
+extension TodoList.Change {
+    /// The ids of the items this change touches when applied to `list`.
+    func touchedIDs(in list: TodoList) -> [UUID] {
+        switch self {
+        case .add(let item), .insert(let item, _): [item.id]
+        case .remove(let id), .update(let id, _, _), .move(let id, _): [id]
+        case .removeItems(let ids): ids
+        case .restore(let placements): placements.map(\.item.id)
+        case .replace(let items): items.map(\.id)
+        case .completeAll: list.items.filter { !$0.isCompleted }.map(\.id)
+        case .reopenAll, .removeCompleted: list.items.filter(\.isCompleted).map(\.id)
+        }
+    }
+}

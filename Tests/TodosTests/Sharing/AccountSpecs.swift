@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+@testable import Todos
+
+@Suite("Accounts, list access and sign-in throttling")
+struct AccountSpecs {
+    @Suite("an account name")
+    struct Names {
+        @Test func isComparedWithoutCaseAndKeptAsTyped() throws {
+            let typed = try AccountName("Ann.Lee")
+            #expect(typed == (try AccountName("ann.lee")))
+            #expect(typed.text == "Ann.Lee")
+            #expect(typed.key == "ann.lee")
+        }
+
+        @Test(arguments: [
+            ("", "must not be empty"),
+            ("ann lee", "“ ” is not allowed"),
+            ("anné", "“é” is not allowed"),
+            ("-ann", "must start with a letter or a digit"),
+            (String(repeating: "a", count: 65), "at most 64 characters; this one has 65"),
+        ])
+        func breakingARuleSaysWhichAndWhatIsAllowed(name: String, expected: String) {
+            #expect {
+                try AccountName(name)
+            } throws: { error in
+                "\(error)".contains(expected)
+            }
+        }
+
+        @Test func aPasswordNeedsTenCharactersAndAtMost72Bytes() throws {
+            #expect(throws: AccountError.weakPassword("A password needs at least 10 characters; this one has 9.")) {
+                try PasswordRule.check("123456789")
+            }
+            #expect(throws: AccountError.self) { try PasswordRule.check(String(repeating: "ü", count: 37)) }
+            try PasswordRule.check("correct horse")
+        }
+    }
+
+    @Suite("a list's access")
+    struct Access {
+        let ann: AccountName
+        let bob: AccountName
+        let cem: AccountName
+
+        init() throws {
+            ann = try AccountName("ann")
+            bob = try AccountName("bob")
+            cem = try AccountName("cem")
+        }
+
+        @Test func membersReadAndChangeButOnlyTheOwnerSharesRenamesAndDeletes() throws {
+            var access = ListAccess(owner: ann)
+            try access.share(with: bob, by: ann)
+
+            for action in [ListAccess.Action.read, .change] { try access.check(action, by: bob) }
+            for action in [ListAccess.Action.rename, .share, .delete] {
+                #expect(throws: AccountError.ownerOnly(action: action.rawValue)) { try access.check(action, by: bob) }
+                try access.check(action, by: ann)
+            }
+        }
+
+        @Test func anyoneElseIsToldTheListDoesNotExistWhateverTheyAsk() {
+            let access = ListAccess(owner: ann, members: [bob])
+            for action in ListAccess.Action.allCases {
+                #expect(throws: AccountError.listNotFound) { try access.check(action, by: cem) }
+            }
+        }
+
+        @Test func aMemberCannotShareFurtherAndUnsharingTakesAccessAway() throws {
+            var access = ListAccess(owner: ann)
+            try access.share(with: bob, by: ann)
+            #expect(throws: AccountError.ownerOnly(action: "share")) { try access.share(with: cem, by: bob) }
+            #expect(throws: AccountError.alreadyMember("ann")) { try access.share(with: ann, by: ann) }
+
+            try access.unshare(with: bob, by: ann)
+
+            #expect(throws: AccountError.listNotFound) { try access.check(.read, by: bob) }
+            #expect(throws: AccountError.notMember("bob")) { try access.unshare(with: bob, by: ann) }
+        }
+    }
+
+    @Suite("the sign-in throttle")
+    struct Throttle {
+        static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+        @Test func freeFailuresThenWaitsThatDoubleUpToTheLongest() {
+            var throttle = SignInThrottle(freeFailures: 2, firstWait: 1, longestWait: 4)
+            let keys = SignInThrottle.keys(account: "Ann", address: "10.0.0.1")
+            var waits: [TimeInterval?] = []
+            for _ in 0..<6 {
+                throttle.recordFailure(for: keys, at: Self.now)
+                waits.append(throttle.wait(for: keys, at: Self.now))
+            }
+            #expect(waits == [nil, nil, 1, 2, 4, 4])
+            #expect(throttle.wait(for: keys, at: Self.now.addingTimeInterval(4)) == nil)
+        }
+
+        @Test func failuresOnOneAccountFromManyAddressesSlowThatAccountDown() {
+            var throttle = SignInThrottle(freeFailures: 2)
+            for n in 0..<3 { throttle.recordFailure(for: SignInThrottle.keys(account: "ann", address: "10.0.0.\(n)"), at: Self.now) }
+
+            #expect(throttle.wait(for: SignInThrottle.keys(account: "ANN", address: "10.9.9.9"), at: Self.now) != nil)
+            #expect(throttle.wait(for: SignInThrottle.keys(account: "bob", address: "10.9.9.9"), at: Self.now) == nil)
+        }
+
+        @Test func aSuccessClearsTheAccountButNotTheAddress() {
+            var throttle = SignInThrottle(freeFailures: 1)
+            let keys = SignInThrottle.keys(account: "ann", address: "10.0.0.1")
+            throttle.recordFailure(for: keys, at: Self.now)
+            throttle.recordFailure(for: keys, at: Self.now)
+
+            throttle.recordSuccess(account: "ann")
+
+            #expect(throttle.wait(for: SignInThrottle.keys(account: "ann", address: "10.0.0.2"), at: Self.now) == nil)
+            #expect(throttle.wait(for: SignInThrottle.keys(account: "bob", address: "10.0.0.1"), at: Self.now) != nil)
+        }
+    }
+}
