@@ -268,14 +268,15 @@ def cli(rewind_cli_bin, data_dir):
 # Browsers
 # ---------------------------------------------------------------------------
 
-def make_driver(size=DESKTOP, dark=False):
+def make_driver(size=DESKTOP, dark=False, arguments=()):
+    """A headless Chromium; `arguments` are added to its command line."""
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("CHROME_BIN", "/usr/bin/chromium")
     for argument in (
         "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
         "--disable-extensions", "--no-first-run", "--no-default-browser-check",
         "--disable-background-networking", "--disable-sync", "--disable-translate",
-        "--hide-scrollbars", "--lang=en-US", f"--window-size={size[0]},{size[1]}",
+        "--hide-scrollbars", "--lang=en-US", f"--window-size={size[0]},{size[1]}", *arguments,
     ):
         options.add_argument(argument)
     if dark:

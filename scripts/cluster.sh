@@ -17,6 +17,8 @@
 #   REWIND_CLUSTER_PG_PORT   PostgreSQL (55532; the tests' cluster has 55432)
 #   REWIND_BIN               the `rewind` binary (.build/debug/rewind)
 #   REWIND_PG_BIN            PostgreSQL's programs (/usr/lib/postgresql/15/bin)
+#   REWIND_PUBLIC_ORIGIN     passed on to both instances: the origin(s) browsers see
+#                            when a proxy in front ends TLS (https://todo.example)
 #   NGINX                    nginx (the one on PATH)
 set -euo pipefail
 
@@ -102,6 +104,7 @@ start_instance() {
     # The URL (with its password) and the shared token go through the
     # environment, not the command line that `ps` shows.
     REWIND_DATABASE_URL="$url" REWIND_CSRF_TOKEN="$(cat "$dir/csrf-token")" \
+        REWIND_PUBLIC_ORIGIN="${REWIND_PUBLIC_ORIGIN:-}" \
         setsid "$rewind" serve --host 127.0.0.1 --port "$instance_port" \
         </dev/null >>"$dir/$name.log" 2>&1 &
     pid=$!

@@ -91,7 +91,8 @@ extension WebApp {
                 on: router,
                 configuration: .rewind,
                 middlewares: [
-                    RequestBodyMiddleware(limit: configuration.maxBodySize), ListQueryMiddleware(), CalculatorCookieMiddleware(),
+                    RequestBodyMiddleware(limit: configuration.maxBodySize), ListQueryMiddleware(),
+                    CalculatorCookieMiddleware(secure: configuration.secureCookies),
                 ]
             )
         } catch {

@@ -35,6 +35,12 @@ public struct WebAppConfiguration: Sendable {
     /// behind one load balancer are given the same one, so that a page one
     /// of them served may make changes through another.
     public var csrfToken: String?
+    /// The origins browsers see when a proxy in front of the server ends TLS
+    /// (`https://todo.example`). Changes from their pages are accepted besides
+    /// those from the server's own `http://` origin, the `Host` check accepts
+    /// their host names, and with an `https` one every cookie is `Secure`.
+    /// Empty (the default): only the server's own origin.
+    public var publicOrigins: [PublicOrigin]
 
     /// Creates a configuration; every parameter has the default that
     /// `rewind serve` uses.
@@ -48,7 +54,8 @@ public struct WebAppConfiguration: Sendable {
         additionalAllowedHosts: [String] = [],
         requestHeadTimeout: Double = 10,
         idleTimeout: Double = 60,
-        csrfToken: String? = nil
+        csrfToken: String? = nil,
+        publicOrigins: [PublicOrigin] = []
     ) {
         self.host = host
         self.port = port
@@ -60,6 +67,13 @@ public struct WebAppConfiguration: Sendable {
         self.requestHeadTimeout = requestHeadTimeout
         self.idleTimeout = idleTimeout
         self.csrfToken = csrfToken
+        self.publicOrigins = publicOrigins
+    }
+
+    /// Whether the cookies the server sets must be `Secure`: when browsers
+    /// reach it through an `https` public origin.
+    var secureCookies: Bool {
+        publicOrigins.contains { $0.isSecure }
     }
 
     /// The address a browser opens, such as `http://127.0.0.1:8080`.

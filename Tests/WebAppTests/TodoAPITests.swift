@@ -155,6 +155,44 @@ struct TodoAPITests {
             }
         }
 
+        /// The body check and the decoder could read a name given twice
+        /// differently (one the `null`, the other the value), so such a
+        /// body is refused before either acts on it.
+        @Test(arguments: [
+            (#"{"title": null, "title": "x"}"#, "title"),
+            (#"{"title": "x", "title": null}"#, "title"),
+            (#"{"title": "x", "\u0074itle": "y"}"#, "title"),
+            (#"{"title": "x", "due": null, "due": {"kind": "unknown"}}"#, "due"),
+        ])
+        func aFieldGivenTwiceIsRefused(json: String, field: String) async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage == "the field “\(field)” is given twice")
+                #expect(try await server.store.state().todos.isEmpty)
+            }
+        }
+
+        @Test func anEditThatGivesAFieldTwiceChangesNothing() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let added = try await client.send(
+                    .post, "/api/todos", json: #"{"title": "Walk", "dueText": "2027-02-01", "timeZone": "UTC"}"#,
+                    token: server.token
+                )
+                let id = try #require(added.object["id"] as? String)
+                let before = try await server.store.state()
+                let response = try await client.send(
+                    .patch, "/api/todos/\(id)", json: #"{"due": null, "title": "Run", "due": {"kind": "unknown"}}"#,
+                    token: server.token
+                )
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage == "the field “due” is given twice")
+                #expect(try await server.store.state() == before)
+            }
+        }
+
         @Test func aBodyThatIsNotJSONIs415() async throws {
             let server = try TestServer()
             try await server.test { client in

@@ -24,7 +24,9 @@ extension RewindCommand {
                 --database (or $REWIND_DATABASE_URL) they live in a PostgreSQL database \
                 instead, which several servers can share. Servers behind one load balancer \
                 also share the token that changes must carry: give each the same \
-                $REWIND_CSRF_TOKEN (32 to 256 letters, digits, '-' or '_').
+                $REWIND_CSRF_TOKEN (32 to 256 letters, digits, '-' or '_'). Behind a proxy \
+                that ends TLS, --public-origin (or $REWIND_PUBLIC_ORIGIN) names the https:// \
+                origin the browsers see, so that its pages may make changes.
 
                 Examples:
                   rewind serve
@@ -32,6 +34,7 @@ extension RewindCommand {
                   rewind serve --in-memory --calculator-config keypad.json
                   rewind serve --database postgres://rewind@db.example:5432/rewind
                   rewind serve --host 0.0.0.0 --allow-host laptop.local
+                  rewind serve --host 10.0.0.5 --public-origin https://todo.example
                 """
         )
 
@@ -49,6 +52,15 @@ extension RewindCommand {
             )
         )
         var allowedHosts: [String] = []
+
+        @Option(
+            name: .customLong("public-origin"),
+            help: ArgumentHelp(
+                "The origin browsers see in front of a TLS proxy (https://todo.example), whose pages may make changes; repeatable (default: $REWIND_PUBLIC_ORIGIN, comma-separated).",
+                valueName: "origin"
+            )
+        )
+        var publicOrigins: [String] = []
 
         @Option(help: ArgumentHelp("The data directory of the to-do list.", valueName: "dir"))
         var dataDir: String?
@@ -109,6 +121,13 @@ extension RewindCommand {
                 FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
                 throw ExitCode.validationFailure
             }
+            let origins: [PublicOrigin]
+            do {
+                origins = try PublicOriginOption.origins(options: publicOrigins)
+            } catch {
+                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                throw ExitCode.validationFailure
+            }
             let store: ServeStore
             do {
                 store = try await ServeStore.open(database: databaseURL, dataDirectory: dataDir, inMemory: inMemory)
@@ -119,7 +138,8 @@ extension RewindCommand {
             defer { store.close() }
 
             let configuration = WebAppConfiguration(
-                host: host, port: port, additionalAllowedHosts: allowedHosts, csrfToken: sharedToken
+                host: host, port: port, additionalAllowedHosts: allowedHosts, csrfToken: sharedToken,
+                publicOrigins: origins
             )
             let location = store.location
             let app = buildApplication(

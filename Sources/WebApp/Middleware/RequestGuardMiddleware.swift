@@ -8,6 +8,10 @@ import Hummingbird
 /// - a state-changing request (POST, PUT, PATCH, DELETE) gets 403 when its
 ///   `Origin` is another origin, when `Sec-Fetch-Site` says it crossed sites,
 ///   or when it lacks the `X-Rewind-CSRF` header with this server's token.
+///   The server's own origin is `http://` and the request's `Host`; the
+///   configured public origins (a TLS proxy's `https://todo.example`) are
+///   accepted too, and with them a request without `Origin` is held to its
+///   `Referer`'s origin.
 ///   A plain HTML form cannot send that header, and a cross-origin script
 ///   that tries is stopped by the browser's preflight, which this server
 ///   never approves.
@@ -15,10 +19,13 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The name of the header that carries the CSRF token.
     static var csrfHeaderName: String { "X-Rewind-CSRF" }
 
-    /// Host names (lower case, no port) that the `Host` header may carry.
+    /// Host names (lower case, no port) of this server's own `http://`
+    /// origins; the `Host` header may carry them.
     let allowedHosts: Set<String>
     /// The token that state-changing requests must carry.
     let csrfToken: String
+    /// The origins browsers see in front of the server, besides its own.
+    let publicOrigins: Set<PublicOrigin>
 
     init(configuration: WebAppConfiguration, csrfToken: String) {
         var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
@@ -29,6 +36,7 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         for host in configuration.additionalAllowedHosts { hosts.insert(host.lowercased()) }
         self.allowedHosts = hosts
         self.csrfToken = csrfToken
+        self.publicOrigins = Set(configuration.publicOrigins)
     }
 
     func handle(
@@ -61,10 +69,19 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         method != .get && method != .head && method != .options
     }
 
-    /// Whether `host` (`name` or `name:port`) names this server.
+    /// Whether `host` (`name` or `name:port`) names this server: one of its
+    /// own names or a public origin's.
     func isAllowed(host: String) -> Bool {
         guard let name = Self.name(ofHost: host.lowercased()) else { return false }
-        return allowedHosts.contains(name)
+        return allowedHosts.contains(name) || publicOrigins.contains { $0.host == name }
+    }
+
+    /// Whether `host` is one of this server's own names, whose `http://`
+    /// pages it serves itself. A name that only a public origin gives is
+    /// not: its pages are the public origin's, with that origin's scheme
+    /// and port.
+    private func isOwn(host: String) -> Bool {
+        Self.name(ofHost: host.lowercased()).map(allowedHosts.contains) ?? false
     }
 
     /// `host` without its port: `localhost:8080` → `localhost`,
@@ -103,10 +120,13 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(.forbidden, "cross-site request refused (Sec-Fetch-Site: \(site))")
         }
         if let origin = request.headers[.origin] {
-            guard let host = Self.host(ofOrigin: origin), isAllowed(host: host),
-                request.head.authority.map({ $0.lowercased() == host.lowercased() }) ?? true
-            else {
+            guard accepts(origin: origin, authority: request.head.authority) else {
                 throw APIError(.forbidden, "cross-origin request refused (Origin: \(origin))")
+            }
+        } else if !publicOrigins.isEmpty, let referer = request.headers[.referer] {
+            guard let origin = PublicOrigin.origin(ofURL: referer), accepts(origin: origin, authority: request.head.authority)
+            else {
+                throw APIError(.forbidden, "cross-origin request refused (Referer: \(referer))")
             }
         }
         guard let token = request.headers[.rewindCSRF] else {
@@ -117,9 +137,23 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
+    /// Whether a page of `origin` may make changes: the server's own origin
+    /// (`http://` and the request's `Host`, which names this server) or one
+    /// of the public origins.
+    private func accepts(origin: String, authority: String?) -> Bool {
+        if let host = Self.host(ofOrigin: origin), isOwn(host: host),
+            authority.map({ $0.lowercased() == host.lowercased() }) ?? true
+        {
+            return true
+        }
+        guard !publicOrigins.isEmpty, let parsed = try? PublicOrigin(origin) else { return false }
+        return publicOrigins.contains(parsed)
+    }
+
     /// The `host[:port]` of an `Origin` such as `http://localhost:8080`, or
     /// `nil` for `null` and anything that is not an `http` origin (this
-    /// server speaks plain HTTP, so an `https` page is another origin).
+    /// server speaks plain HTTP, so an `https` page is another origin unless
+    /// it is a public origin).
     static func host(ofOrigin origin: String) -> String? {
         let lowered = origin.lowercased()
         guard lowered.hasPrefix("http://") else { return nil }

@@ -5,8 +5,12 @@ import OpenAPIRuntime
 /// Finds the browser's calculator session for the calculator operations:
 /// the id its HttpOnly, SameSite=Strict cookie names, or a new one, which
 /// the answer of a successful change sets as the cookie. Looking
-/// (`GET /api/calculator`) makes no session and sets no cookie.
+/// (`GET /api/calculator`) makes no session and sets no cookie. Behind an
+/// `https` public origin the cookie is also `Secure`.
 struct CalculatorCookieMiddleware: ServerMiddleware {
+    /// Whether the cookie is `Secure` (sent over TLS only).
+    var secure = false
+
     /// The session of the request being handled.
     struct Session: Sendable {
         /// The session's id.
@@ -40,7 +44,8 @@ struct CalculatorCookieMiddleware: ServerMiddleware {
         }
         if session.isNew, Self.changes.contains(operationID), response.status == .ok {
             let cookie = Cookie(
-                name: CalculatorSessions.cookieName, value: session.id, path: "/", httpOnly: true, sameSite: .strict
+                name: CalculatorSessions.cookieName, value: session.id, path: "/", secure: secure, httpOnly: true,
+                sameSite: .strict
             )
             response.headerFields.append(HTTPField(name: .setCookie, value: cookie.description))
         }

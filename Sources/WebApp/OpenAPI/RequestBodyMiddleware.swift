@@ -7,8 +7,9 @@ import Todos
 /// code decodes it: declared as JSON in UTF-8 (else 415), within the size
 /// limit (else 413), not empty, and JSON exactly as RFC 8259 writes it (else
 /// 400; Foundation's decoder would also take trailing commas, UTF-16 and
-/// UTF-32), with no field the schema lacks (400 that lists the allowed
-/// ones; the generated decoder would first complain of a missing field). It
+/// UTF-32), with no field given twice and none the schema lacks (400 that
+/// lists the allowed ones; the generated decoder would first complain of a
+/// missing field). It
 /// also notes which top-level fields are `null`, which the generated types
 /// cannot tell from fields left out (``nullFields``).
 struct RequestBodyMiddleware: ServerMiddleware {
@@ -40,15 +41,18 @@ struct RequestBodyMiddleware: ServerMiddleware {
         // The members are found by the check of the grammar: no second
         // parse into Foundation objects for every request.
         let members = try JSONBody.validate(bytes)
+        // A name given twice would be read two ways (Foundation's decoder
+        // takes the first value), so it is refused before anything reads it.
+        var names = Set<String>()
+        if let repeated = members.first(where: { !names.insert($0.name).inserted }) {
+            throw APIError.badRequest("the field “\(repeated.name)” is given twice")
+        }
         if let allowed = OpenAPIDocument.shipped?.bodyFields[operationID],
             let unknown = members.lazy.map(\.name).filter({ !allowed.contains($0) }).min()
         {
             throw APIError.badRequest("invalid field “\(unknown)”: unknown field; the allowed fields are \(allowed.joined(separator: ", "))")
         }
-        // A name given twice counts as its last value, as the decoders read it.
-        let nulls = members.reduce(into: Set<String>()) { nulls, member in
-            if member.isNull { nulls.insert(member.name) } else { nulls.remove(member.name) }
-        }
+        let nulls = Set(members.filter(\.isNull).map(\.name))
         do {
             return try await Self.$nullFields.withValue(nulls) {
                 try await next(request, HTTPBody(bytes), metadata)
