@@ -81,7 +81,8 @@ struct PostgresRoundTripTests {
 final class StatementLog: Sendable {
     private let sent = Locked<[String]>([])
 
-    /// The statements sent since the last ``clear()``, oldest first.
+    /// The statements sent since the last ``clear()``, oldest first, each
+    /// by the first line of its text.
     var statements: [String] { sent.value }
 
     /// Forgets the statements sent so far.
@@ -99,9 +100,12 @@ final class StatementLog: Sendable {
 
     private func record(_ action: String) {
         for prefix in ["sendParseDescribeBindExecuteSync(", "sendBindExecuteSync("] where action.hasPrefix(prefix) {
-            let statement = action.dropFirst(prefix.count).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !statement.hasPrefix("SELECT 1;") else { return }
-            sent.withLock { $0.append(statement) }
+            // "PostgresQuery(sql: <text>, binds: […]))": the text's first line.
+            var statement = action.dropFirst(prefix.count)
+            if statement.hasPrefix("PostgresQuery(sql: ") { statement = statement.dropFirst("PostgresQuery(sql: ".count) }
+            let firstLine = statement.prefix { $0 != "\n" && $0 != "," }.trimmingCharacters(in: .whitespaces)
+            guard !firstLine.hasPrefix("SELECT 1;") else { return }
+            sent.withLock { $0.append(firstLine) }
         }
     }
 }
