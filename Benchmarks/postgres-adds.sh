@@ -45,7 +45,7 @@ sql() {
     psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qAt -c "$1"
 }
 empty() {
-    sql "DROP TABLE IF EXISTS rewind_step, rewind_item, rewind_list, rewind_schema, bench_add"
+    sql "SET client_min_messages = warning; DROP TABLE IF EXISTS rewind_step, rewind_item, rewind_list, rewind_schema, bench_add"
 }
 
 # Prints "adds/s".
