@@ -73,8 +73,13 @@ extension PostgresStore {
             let start = current.head
             var pending = PendingChanges()
             let outcomes = try plan(batch, &current, &pending)
-            var written = true
-            if !pending.rows.isEmpty {
+            if pending.rows.isEmpty {
+                // Only refusals, and no statement to check that they were
+                // made against the database's list: they are made again
+                // below, under its lock (the refusals left the list as it was).
+                loaded = current
+            } else {
+                let written: Bool
                 do {
                     written = try await database.client.withConnection { connection in
                         try await self.writing(pending, after: start, &current, connection)
@@ -82,14 +87,14 @@ extension PostgresStore {
                 } catch {
                     throw database.storeError(error)
                 }
+                if written {
+                    loaded = current
+                    notifyUpdates()
+                    return outcomes
+                }
+                // Another instance wrote since the list was read: nothing
+                // was written, and the list in memory is read again below.
             }
-            if written {
-                loaded = current
-                if !pending.rows.isEmpty { notifyUpdates() }
-                return outcomes
-            }
-            // Another instance wrote since the list was read: nothing was
-            // written, and the list in memory is read again below.
         }
         return try await transacting(movingHead: false) { connection, loaded in
             let start = loaded.head
