@@ -107,7 +107,7 @@ let package = Package(
             ]
         ),
         // What the tests share: a clock, ids, counters, a seeded generator, waiting.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "RewindTests", dependencies: ["Rewind", "TestSupport"]),
         .testTarget(name: "CalculatorTests", dependencies: ["Calculator", "Rewind"]),
         .testTarget(name: "TodosTests", dependencies: ["Todos", "Rewind", "TestSupport"]),

@@ -126,14 +126,8 @@ if [ "$before" != "$ITEMS" ]; then
     exit 1
 fi
 
-cat >"$work/add.lua" <<EOF
-wrk.method = "POST"
-wrk.body = '{"title": "Benchmark: buy oat milk"}'
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["X-Rewind-CSRF"] = "$token"
-wrk.headers["Origin"] = "$origin"
-wrk.headers["Sec-Fetch-Site"] = "same-origin"
-EOF
+. "$root/Benchmarks/add-request.sh"
+add_lua "$token" "$origin" >"$work/add.lua"
 sed "s|$origin|http://127.0.0.1:$BARE_PORT|" "$work/add.lua" >"$work/bare-add.lua"
 
 # One wrk run; prints "requests/s p99 non-2xx".

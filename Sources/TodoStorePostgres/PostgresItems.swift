@@ -60,42 +60,77 @@ struct PostgresItems: Sendable {
         }
     }
 
-    /// Writes what ``ItemRanks/writes(touched:list:)`` planned: one
-    /// statement for the rows (however many), one for the deletions.
+    /// Writes what ``ItemRanks/writes(touched:list:)`` planned, in one
+    /// statement however many rows it deletes and writes.
     func write(_ writes: ItemRanks.Writes, _ connection: PostgresConnection) async throws {
+        var statement = PostgresStatement()
+        let parts = try parts(writing: writes, when: "TRUE", into: &statement)
+        guard !parts.isEmpty else { return }
+        statement.compose(Self.named(parts), then: "SELECT 1")
+        try await connection.query(statement.query, logger: logger)
+    }
+
+    /// The parts of a statement (each for a common table expression) that
+    /// carry out `writes`, their values bound in `statement`, each acting
+    /// only when `condition` holds (SQL, which may name the statement's
+    /// other parts): the deletion of the rows of items no longer in the
+    /// list, and the upsert of the rows written, each left out when it has
+    /// nothing to do. The two never touch the same row, as the parts of one
+    /// statement must not.
+    func parts(writing writes: ItemRanks.Writes, when condition: String, into statement: inout PostgresStatement) throws -> [String] {
+        var parts: [String] = []
+        let rows = writes.rows
+        let ids = rows.map(\.item.id)
         if writes.replacesAll {
-            try await connection.query("DELETE FROM rewind_item WHERE list_id = \(list)", logger: logger)
+            // The list numbered again: every row not written goes (a hashed
+            // subquery, not a search of the array for each row).
+            parts.append("""
+                DELETE FROM rewind_item WHERE list_id = \(try statement.bind(list))
+                AND id NOT IN (SELECT unnest(\(try statement.bind(ids))::uuid[])) AND \(condition)
+                """)
         } else if !writes.deletions.isEmpty {
-            try await connection.query(
-                "DELETE FROM rewind_item WHERE list_id = \(list) AND id = ANY(\(writes.deletions))", logger: logger)
+            parts.append("""
+                DELETE FROM rewind_item WHERE list_id = \(try statement.bind(list))
+                AND id = ANY(\(try statement.bind(writes.deletions))::uuid[]) AND \(condition)
+                """)
         }
-        guard !writes.rows.isEmpty else { return }
+        guard !rows.isEmpty else { return parts }
         let encoder = TodoJSON.makeEncoder()
         func json<Value: Encodable>(_ value: Value, unknown: Bool) throws -> String {
             // "" stands for NULL in the arrays below: no JSON document is empty.
             unknown ? "" : String(decoding: try encoder.encode(value), as: UTF8.self)
         }
-        let rows = writes.rows
-        let ids = rows.map(\.item.id)
-        let ranks = rows.map(\.rank)
-        let titles = rows.map(\.item.title)
-        let details = rows.map(\.item.details)
-        let states = rows.map(\.item.state.rawValue)
         let created = rows.map { PostgresLog.milliseconds($0.item.created) }
         let changed = rows.map { PostgresLog.milliseconds($0.item.changed) }
         let dues = try rows.map { try json($0.item.due, unknown: $0.item.due == .unknown) }
         let locations = try rows.map { try json($0.item.location, unknown: $0.item.location == .unknown) }
-        try await connection.query("""
+        var columns: [String] = []
+        columns.append(try statement.bind(ids) + "::uuid[]")
+        columns.append(try statement.bind(rows.map(\.rank)) + "::float8[]")
+        columns.append(try statement.bind(rows.map(\.item.title)) + "::text[]")
+        columns.append(try statement.bind(rows.map(\.item.details)) + "::text[]")
+        columns.append(try statement.bind(rows.map(\.item.state.rawValue)) + "::text[]")
+        columns.append(try statement.bind(created) + "::int8[]")
+        columns.append(try statement.bind(changed) + "::int8[]")
+        columns.append(try statement.bind(dues) + "::text[]")
+        columns.append(try statement.bind(locations) + "::text[]")
+        parts.append("""
             INSERT INTO rewind_item (list_id, id, rank, title, details, state, created, changed, due, location)
-            SELECT \(list), row.id, row.rank, row.title, row.details, row.state, row.created, row.changed,
+            SELECT \(try statement.bind(list)), row.id, row.rank, row.title, row.details, row.state, row.created, row.changed,
                    NULLIF(row.due, '')::json, NULLIF(row.location, '')::json
-            FROM unnest(\(ids)::uuid[], \(ranks)::float8[], \(titles)::text[], \(details)::text[], \(states)::text[],
-                        \(created)::int8[], \(changed)::int8[], \(dues)::text[], \(locations)::text[])
+            FROM unnest(\(columns.joined(separator: ", ")))
                  AS row(id, rank, title, details, state, created, changed, due, location)
+            WHERE \(condition)
             ON CONFLICT (list_id, id) DO UPDATE SET
                 rank = excluded.rank, title = excluded.title, details = excluded.details, state = excluded.state,
                 created = excluded.created, changed = excluded.changed, due = excluded.due, location = excluded.location
-            """, logger: logger)
+            """)
+        return parts
+    }
+
+    /// `parts` named `items0`, `items1`, … for ``PostgresStatement/compose(_:then:)``.
+    static func named(_ parts: [String]) -> [(name: String, sql: String)] {
+        parts.enumerated().map { ("items\($0.offset)", $0.element) }
     }
 
     private func corrupt(_ detail: String) -> StoreError {

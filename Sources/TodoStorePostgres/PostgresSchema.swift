@@ -9,9 +9,10 @@ import TodoStore
 /// - `rewind_schema(version)`: the migrations applied, by name.
 /// - `rewind_list(id, last_seq, node, redo_top, epoch)`: one row per list,
 ///   the head of its log. Every operation locks its list's row first
-///   (`SELECT … FOR UPDATE`), so writers on any number of instances take
-///   turns, and takes each new sequence number from it inside the
-///   transaction (`UPDATE … RETURNING`): one gap-free log per list.
+///   (`SELECT … FOR UPDATE`, or the `UPDATE` that opens a batch's one
+///   statement), so writers on any number of instances take turns, and
+///   takes each new sequence number from it inside its transaction: one
+///   gap-free log per list.
 /// - `rewind_item`: an item per row, a column per field, as SQLite's `item`
 ///   (`rank` orders the list; `due` and `location` are JSON).
 /// - `rewind_step`: the append-only history log, as SQLite's `step`

@@ -1,19 +1,36 @@
 import Foundation
 import PostgresNIO
 import Rewind
+import TodoStore
 import Todos
 
-/// Group commit: the changes asked for while a transaction is under way
-/// wait, and the next transaction commits them all, each in a savepoint of
-/// its own, so that one the domain refuses fails alone. Every change is
-/// answered after the commit that holds it; one wait for the server's disk
-/// serves the whole batch.
+/// Group commit: the changes asked for while a batch is being written
+/// wait, and the next batch writes them all. Every change is answered after
+/// the commit that holds it; one wait for the server's disk serves the
+/// whole batch.
+///
+/// A batch is applied to the list in memory first, where a change the
+/// domain refuses fails alone before anything is written, and takes no
+/// number. What the others did is then one statement, outside a
+/// transaction, that locks the list's row, checks that no other instance
+/// wrote since the list was read, takes the numbers, writes the item rows,
+/// appends the log rows and notifies (``PostgresLog/append(changes:after:items:of:_:)``):
+/// one round trip to the server. When another instance did write, or the
+/// list was never read, the batch is applied again in a transaction that
+/// locks the list's row and reads it first.
 extension PostgresStore {
     /// A change waiting for the next batch, and who waits for its answer.
     struct WaitingChange {
         let changes: [AppState.Change]
         let name: String?
         let answer: CheckedContinuation<HistoryStep<AppState.Change>, any Error>
+    }
+
+    /// What a batch applied in memory has to write: its log rows, and the
+    /// items its changes touched (`nil` for every item).
+    struct PendingChanges {
+        var rows: [PostgresLog.Row] = []
+        var touched: Set<UUID>? = []
     }
 
     /// Queues `changes` for the next batch and waits for its commit.
@@ -33,28 +50,77 @@ extension PostgresStore {
         while !waitingChanges.isEmpty {
             let batch = waitingChanges
             waitingChanges.removeAll()
-            var outcomes = [Result<HistoryStep<AppState.Change>, any Error>](
-                repeating: .failure(CancellationError()), count: batch.count)
+            let outcomes: [Result<HistoryStep<AppState.Change>, any Error>]
             do {
-                try await write { connection, loaded in
-                    for (index, change) in batch.enumerated() {
-                        try await connection.query("SAVEPOINT change", logger: self.logger)
-                        do {
-                            outcomes[index] = .success(try await self.changing(change.changes, named: change.name, connection, &loaded))
-                            try await connection.query("RELEASE SAVEPOINT change", logger: self.logger)
-                        } catch let refusal where refusal is TodoError || refusal is HistoryError {
-                            // Refused before anything was written or changed.
-                            try await connection.query("ROLLBACK TO SAVEPOINT change", logger: self.logger)
-                            outcomes[index] = .failure(refusal)
-                        }
-                    }
-                }
+                outcomes = try await exclusively { try await self.commit(batch) }
                 batchesWritten += 1
             } catch {
-                outcomes = outcomes.map { _ in .failure(error) }
+                outcomes = batch.map { _ in .failure(error) }
             }
             for (change, outcome) in zip(batch, outcomes) { change.answer.resume(with: outcome) }
         }
         committing = false
+    }
+
+    /// Writes `batch` in one statement when the list in memory is still the
+    /// database's, else in a transaction that reads it again first.
+    private func commit(_ batch: [WaitingChange]) async throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
+        if writesInOneStatement, var current = loaded {
+            // The only reference, so that the list changes in place.
+            loaded = nil
+            current.shown = nil
+            current.tree = nil
+            let start = current.head
+            var pending = PendingChanges()
+            let outcomes = try plan(batch, &current, &pending)
+            if pending.rows.isEmpty {
+                // Only refusals, and no statement to check that they were
+                // made against the database's list: they are made again
+                // below, under its lock (the refusals left the list as it was).
+                loaded = current
+            } else {
+                let written: Bool
+                do {
+                    written = try await database.client.withConnection { connection in
+                        try await self.writing(pending, after: start, &current, connection)
+                    }
+                } catch {
+                    throw database.storeError(error)
+                }
+                if written {
+                    loaded = current
+                    notifyUpdates()
+                    return outcomes
+                }
+                // Another instance wrote since the list was read: nothing
+                // was written, and the list in memory is read again below.
+            }
+        }
+        return try await transacting(movingHead: false) { connection, loaded in
+            let start = loaded.head
+            var pending = PendingChanges()
+            let outcomes = try self.plan(batch, &loaded, &pending)
+            guard try await self.writing(pending, after: start, &loaded, connection) else {
+                throw StoreError.corrupt(path: database.url.redacted, detail: "the list's row moved while it was locked")
+            }
+            return outcomes
+        }
+    }
+
+    /// Applies each change of `batch` in memory, in order: the answer for
+    /// each, the domain's refusal for those that fail alone. Any other
+    /// error fails the whole batch (the list in memory is read again then).
+    private func plan(
+        _ batch: [WaitingChange], _ loaded: inout Loaded, _ pending: inout PendingChanges
+    ) throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
+        var outcomes: [Result<HistoryStep<AppState.Change>, any Error>] = []
+        for change in batch {
+            do {
+                outcomes.append(.success(try planning(change.changes, named: change.name, &loaded, &pending)))
+            } catch let refusal where refusal is TodoError || refusal is HistoryError {
+                outcomes.append(.failure(refusal))
+            }
+        }
+        return outcomes
     }
 }

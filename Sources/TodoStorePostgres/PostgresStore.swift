@@ -10,11 +10,12 @@ import Todos
 /// store keeps them (undo and redo append, abandoned branches stay, the
 /// history tree reaches them), through postgres-nio.
 ///
-/// Every operation is one transaction that first locks the list's row, so
-/// that writers on any number of instances take turns, takes each new
-/// sequence number from that row, writes the touched item rows and appends
-/// the log rows; it returns only after the commit. Every query has bind
-/// parameters.
+/// Every operation first locks the list's row, so that writers on any
+/// number of instances take turns, takes each new sequence number from that
+/// row, writes the touched item rows and appends the log rows; it returns
+/// only after the commit. A batch of changes does all that in one statement
+/// (`PostgresStore+GroupCommit.swift`); an undo, redo, jump or reset in a
+/// transaction. Every query has bind parameters.
 ///
 /// Each instance keeps the list in memory, marked with the log's newest
 /// sequence number and the list's epoch; a read or an operation that finds
@@ -185,22 +186,46 @@ public actor PostgresStore: AppStore {
         return try await submit(changes, named: name)
     }
 
-    /// The work of ``change(_:named:)`` inside a transaction. A refusal of
-    /// the domain comes before anything is written or changed.
-    func changing(
-        _ changes: [AppState.Change], named name: String?, _ connection: PostgresConnection, _ loaded: inout Loaded
-    ) async throws -> HistoryStep<AppState.Change> {
+    /// Applies `changes` to the list in memory as the next step of
+    /// `pending` (the batch to be written by one statement,
+    /// `PostgresStore+GroupCommit.swift`). A refusal of the domain leaves
+    /// the list and `pending` as they were.
+    func planning(
+        _ changes: [AppState.Change], named name: String?, _ loaded: inout Loaded, _ pending: inout PendingChanges
+    ) throws -> HistoryStep<AppState.Change> {
         let stepName = name ?? loaded.state.stepName(for: changes)
         let date = now()
-        let inverse = try await apply(changes, connection, &loaded)
-        let seq = try await log.nextSeq(connection)
-        try await log.append(PostgresLog.Row(
+        let forward = try Self.json(changes)
+        let inverse = try loaded.state.apply(all: changes)
+        for change in inverse {
+            guard let ids = change.touchedItemIDs else { pending.touched = nil; break }
+            pending.touched?.formUnion(ids)
+        }
+        let seq = loaded.head.lastSeq + 1
+        pending.rows.append(PostgresLog.Row(
             seq: seq, kind: "do", name: stepName, date: PostgresLog.milliseconds(date), before: loaded.head.node,
-            node: seq, forward: try Self.json(changes), inverse: try Self.json(inverse)), connection)
+            node: seq, forward: forward, inverse: try Self.json(inverse)))
         loaded.head = PostgresLog.Head(lastSeq: seq, node: seq, redoTop: nil, epoch: loaded.head.epoch)
-        if let limit { _ = try await log.prune(keepingSteps: limit, head: loaded.head, connection) }
         return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
     }
+
+    /// Writes the batch `pending` that ``planning(_:named:_:_:)`` applied
+    /// to `loaded` (from `start` on) in one statement, and prunes the log
+    /// when the history has a limit; `false` when the list's head is no
+    /// longer `start` (another instance wrote since), and nothing was written.
+    func writing(
+        _ pending: PendingChanges, after start: PostgresLog.Head, _ loaded: inout Loaded, _ connection: PostgresConnection
+    ) async throws -> Bool {
+        guard !pending.rows.isEmpty else { return true }
+        let writes = loaded.ranks.writes(touched: pending.touched, list: loaded.state.todos)
+        guard try await log.append(changes: pending.rows, after: start, items: writes, of: rows, connection) else { return false }
+        if let limit { _ = try await log.prune(keepingSteps: limit, head: loaded.head, connection) }
+        return true
+    }
+
+    /// Whether a batch can be written outside a transaction: pruning the
+    /// history to its limit takes more statements.
+    var writesInOneStatement: Bool { limit == nil }
 
     /// Reverts the newest done step, committed before it returns.
     @discardableResult
@@ -388,41 +413,50 @@ public actor PostgresStore: AppStore {
     func write<Result: Sendable>(
         _ body: (PostgresConnection, inout Loaded) async throws -> Result
     ) async throws -> Result {
-        try await exclusively {
-            // The only reference, so that the list changes in place.
-            var taken = self.loaded
-            self.loaded = nil
-            var kept: Loaded?
-            do {
-                let (result, after) = try await Self.transaction(self.database, logger: self.logger) { connection in
-                    let head = try await self.log.lockHead(connection)
-                    var current: Loaded
-                    if let list = taken, list.head == head {
-                        taken = nil
-                        current = list
-                    } else {
-                        taken = nil
-                        current = try await self.load(head, connection)
-                    }
-                    current.shown = nil
-                    current.tree = nil
-                    let start = current.head
-                    do {
-                        let result = try await body(connection, &current)
-                        try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
-                        return (result, current)
-                    } catch let error where error is TodoError || error is HistoryError {
-                        if current.head == start { kept = current }
-                        throw error
-                    }
+        try await exclusively { try await self.transacting(movingHead: true, body) }
+    }
+
+    /// ``write(_:)`` when the operations asked for before have finished;
+    /// unless `movingHead`, `body` records where the list's head is and
+    /// notifies (as ``PostgresLog/append(changes:after:items:of:_:)`` does).
+    func transacting<Result: Sendable>(
+        movingHead: Bool, _ body: (PostgresConnection, inout Loaded) async throws -> Result
+    ) async throws -> Result {
+        // The only reference, so that the list changes in place.
+        var taken = loaded
+        loaded = nil
+        var kept: Loaded?
+        do {
+            let (result, after) = try await Self.transaction(database, logger: logger) { connection in
+                let head = try await self.log.lockHead(connection)
+                var current: Loaded
+                if let list = taken, list.head == head {
+                    taken = nil
+                    current = list
+                } else {
+                    taken = nil
+                    current = try await self.load(head, connection)
                 }
-                self.loaded = after
-                self.updateStreams.notify()
-                return result
-            } catch {
-                self.loaded = kept
-                throw error
+                current.shown = nil
+                current.tree = nil
+                let start = current.head
+                do {
+                    let result = try await body(connection, &current)
+                    if movingHead {
+                        try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
+                    }
+                    return (result, current)
+                } catch let error where error is TodoError || error is HistoryError {
+                    if current.head == start { kept = current }
+                    throw error
+                }
             }
+            loaded = after
+            updateStreams.notify()
+            return result
+        } catch {
+            loaded = kept
+            throw error
         }
     }
 
@@ -449,7 +483,7 @@ public actor PostgresStore: AppStore {
     }
 
     /// Runs `body` when the operations asked for before have finished.
-    private func exclusively<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+    func exclusively<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         if busy {
             await withCheckedContinuation { waiting.append($0) }
         } else {

@@ -28,12 +28,14 @@ public struct PostgresTodoDatabase: Sendable {
     public let connectTimeout: Duration
 
     /// A pool of connections to `url`, with `extraStartupParameters` sent at
-    /// every connection (`search_path`, for instance). Nothing connects yet.
+    /// every connection (`search_path`, for instance), logging what its
+    /// connections do to `backgroundLogger` (nothing when `nil`). Nothing
+    /// connects yet.
     ///
     /// - Throws: When TLS (`sslmode=prefer|require`) cannot be set up.
     public init(
         url: DatabaseURL, connectTimeout: Duration = .seconds(5), extraStartupParameters: [(String, String)] = [],
-        maximumConnections: Int = 20
+        maximumConnections: Int = 20, backgroundLogger: Logger? = nil
     ) throws {
         self.url = url
         self.connectTimeout = connectTimeout
@@ -43,7 +45,11 @@ public struct PostgresTodoDatabase: Sendable {
         configuration.options.connectTimeout = connectTimeout
         configuration.options.additionalStartupParameters = extraStartupParameters
         configuration.options.maximumConnections = maximumConnections
-        client = PostgresClient(configuration: configuration)
+        client = if let backgroundLogger {
+            PostgresClient(configuration: configuration, backgroundLogger: backgroundLogger)
+        } else {
+            PostgresClient(configuration: configuration)
+        }
         self.extraStartupParameters = extraStartupParameters
     }
 

@@ -71,6 +71,23 @@ struct PostgresStoreTests {
         #expect(try await second.history() == history)
     }
 
+    @Test func aChangeToAnItemAnotherInstanceJustAddedIsMadeNotRefused() async throws {
+        let fixture = try StoreFixture(.postgres)
+        let first = try await fixture.open()
+        try await first.change(.add(try fixture.item("Buy milk")))
+        let shared = try #require(fixture.postgresDatabase)
+        let (otherDatabase, otherRunning) = try anotherInstance(of: shared)
+        defer { otherRunning.cancel() }
+        let second = try await PostgresStore.open(otherDatabase, now: fixture.clock.now)
+        let bread = try fixture.item("Buy bread")
+        try await second.change(.add(bread))
+        // The first instance's list in memory has no such item: the removal
+        // must be weighed against the database's list, not refused.
+        try await first.change(.remove(bread.id))
+        #expect(try await second.state().todos.items.map(\.title) == ["Buy milk"])
+        #expect(try await first.history().steps.map(\.name) == ["Add “Buy milk”", "Add “Buy bread”", "Delete “Buy bread”"])
+    }
+
     @Test func aDatabaseOfANewerSchemaIsRefusedAndLeftUnchanged() async throws {
         let fixture = try StoreFixture(.postgres)
         let store = try await fixture.open()

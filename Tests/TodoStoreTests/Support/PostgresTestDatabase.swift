@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 import Testing
 import TodoStorePostgres
@@ -31,13 +32,16 @@ final class PostgresTestDatabase: Sendable {
         running.cancel()
     }
 
-    /// A new, empty schema; cancels the test (with the reason) when there is no server.
-    static func make() async throws -> PostgresTestDatabase {
+    /// A new, empty schema, its pool's connections logging to
+    /// `backgroundLogger`; cancels the test (with the reason) when there is
+    /// no server.
+    static func make(backgroundLogger: Logger? = nil) async throws -> PostgresTestDatabase {
         guard let url else { try Test.cancel(missing) }
         let schema = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let made = PostgresTestDatabase(
             database: try PostgresTodoDatabase(
-                url: DatabaseURL(url), extraStartupParameters: [("search_path", schema)], maximumConnections: 4),
+                url: DatabaseURL(url), extraStartupParameters: [("search_path", schema)], maximumConnections: 4,
+                backgroundLogger: backgroundLogger),
             schema: schema)
         // The name is made of hex digits above: no quoting can go wrong.
         try await made.database.client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))

@@ -80,7 +80,9 @@ final class LogCapture: Sendable {
 
     /// A logger that writes here, at every level.
     var logger: Logger {
-        var logger = Logger(label: "WebAppTests") { _ in Handler(capture: self) }
+        var logger = Logger(label: "WebAppTests") { _ in
+            EventLogHandler { event in self.append(event.level, event.message.description) }
+        }
         logger.logLevel = .trace
         return logger
     }
@@ -90,20 +92,5 @@ final class LogCapture: Sendable {
 
     fileprivate func append(_ level: Logger.Level, _ message: String) {
         entries.withLockedValue { $0.append((level, message)) }
-    }
-
-    private struct Handler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            capture.append(event.level, event.message.description)
-        }
     }
 }

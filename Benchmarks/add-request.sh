@@ -1,0 +1,14 @@
+# The wrk script of an add: POST /api/todos as the page's own script sends
+# it from the same origin (JSON, the X-Rewind-CSRF token read from
+# GET /api/csrf, Origin and Sec-Fetch-Site). Sourced by server.sh and
+# postgres-adds.sh.
+add_lua() { # TOKEN ORIGIN
+    cat <<LUA
+wrk.method = "POST"
+wrk.body = '{"title": "Benchmark: buy oat milk"}'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-Rewind-CSRF"] = "$1"
+wrk.headers["Origin"] = "$2"
+wrk.headers["Sec-Fetch-Site"] = "same-origin"
+LUA
+}

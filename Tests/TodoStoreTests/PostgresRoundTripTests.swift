@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+import TestSupport
+import Todos
+import TodoStore
+@testable import TodoStorePostgres
+
+/// How many statements (each one round trip to the server: postgres-nio
+/// sends the next only after the last is answered) a change costs, counted
+/// on the pool's connections as they send them.
+@Suite("PostgreSQL store: round trips", .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+struct PostgresRoundTripTests {
+    /// A store over a schema of its own whose pool reports every statement it sends.
+    func store() async throws -> (PostgresStore, PostgresTestDatabase, StatementLog) {
+        let log = StatementLog()
+        let database = try await PostgresTestDatabase.make(
+            backgroundLogger: Logger(label: "rewind.test.statements", factory: { _ in log.handler() }))
+        let store = try await PostgresStore.open(database.database)
+        return (store, database, log)
+    }
+
+    @Test func anAddOnAListAlreadyReadIsOneStatementOutsideATransaction() async throws {
+        let (store, database, log) = try await store()
+        try await store.change(.add(TodoItem(id: UUID(), title: "First", created: Date(timeIntervalSince1970: 0))))
+        log.clear()
+        try await store.change(.add(TodoItem(id: UUID(), title: "Buy milk", created: Date(timeIntervalSince1970: 0))))
+        let sent = log.statements
+        #expect(sent.count == 1, "one add sent \(sent.count) statements: \(sent)")
+        #expect(!sent.contains { $0.hasPrefix("BEGIN") || $0.hasPrefix("SAVEPOINT") })
+        // Committed when answered: another connection sees it.
+        let titles = try await database.database.client.query("SELECT title FROM rewind_item ORDER BY rank")
+            .decode(String.self).reduce(into: [String]()) { $0.append($1) }
+        #expect(titles == ["First", "Buy milk"])
+    }
+
+    @Test func aBatchOfAddsIsOneStatement() async throws {
+        let (store, database, log) = try await store()
+        try await store.change(.add(TodoItem(id: UUID(), title: "First", created: Date(timeIntervalSince1970: 0))))
+        // Another instance (a connection outside the counted pool) holds the
+        // list's row, so that the adds asked for meanwhile line up behind
+        // the first batch.
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let locker = Task {
+            try await database.database.withDirectConnection { connection, logger in
+                try await connection.withTransaction(logger: logger) { connection in
+                    try await connection.query("SELECT id FROM rewind_list FOR UPDATE", logger: logger)
+                    holding.yield()
+                    for await _ in released { break }
+                }
+            }
+        }
+        for await _ in held { break }
+        let batchesBefore = await store.batchesWritten
+        log.clear()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<10 {
+                group.addTask {
+                    try await store.change(.add(TodoItem(id: UUID(), title: "Item \(index)", created: Date(timeIntervalSince1970: 0))))
+                }
+            }
+            try await waitUntil("10 adds waiting") { await store.unansweredChanges == 10 }
+            release.yield()
+            try await group.waitForAll()
+        }
+        try await locker.value
+        let batches = await store.batchesWritten - batchesBefore
+        let sent = log.statements
+        #expect(batches < 10, "the adds shared batches")
+        #expect(sent.count == batches, "\(batches) batches sent \(sent.count) statements: \(sent)")
+        let numbers = try await database.database.client.query("SELECT seq FROM rewind_step ORDER BY seq")
+            .decode(Int64.self).reduce(into: [Int64]()) { $0.append($1) }
+        #expect(numbers == Array(1...11))
+    }
+}
+
+/// The statements the connections of a pool send, read from postgres-nio's
+/// trace of the actions it runs (the pool's keep-alive left out).
+final class StatementLog: Sendable {
+    private let sent = Locked<[String]>([])
+
+    /// The statements sent since the last ``clear()``, oldest first, each
+    /// by the first line of its text.
+    var statements: [String] { sent.value }
+
+    /// Forgets the statements sent so far.
+    func clear() {
+        sent.withLock { $0.removeAll() }
+    }
+
+    /// A log handler that records into this log.
+    func handler() -> some LogHandler {
+        EventLogHandler { event in
+            guard event.message.description == "Run action", let action = event.metadata?["psql_connection_action"] else { return }
+            self.record(action.description)
+        }
+    }
+
+    private func record(_ action: String) {
+        for prefix in ["sendParseDescribeBindExecuteSync(", "sendBindExecuteSync("] where action.hasPrefix(prefix) {
+            // "PostgresQuery(sql: <text>, binds: […]))": the text's first line.
+            var statement = action.dropFirst(prefix.count)
+            if statement.hasPrefix("PostgresQuery(sql: ") { statement = statement.dropFirst("PostgresQuery(sql: ".count) }
+            let firstLine = statement.prefix { $0 != "\n" && $0 != "," }.trimmingCharacters(in: .whitespaces)
+            guard !firstLine.hasPrefix("SELECT 1;") else { return }
+            sent.withLock { $0.append(firstLine) }
+        }
+    }
+}
