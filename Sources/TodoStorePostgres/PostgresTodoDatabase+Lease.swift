@@ -16,7 +16,8 @@ extension PostgresTodoDatabase {
     /// connection goes back to the pool when `body` returns or throws.
     ///
     /// - Throws: `body`'s errors; the pool's when it cannot lend one; or
-    ///   ``StoreError/io(path:detail:)`` when no connection came in time.
+    ///   ``StoreError/io(path:detail:)`` when no connection came in time,
+    ///   or the one lent is closed already.
     func withPooledConnection<Value: Sendable>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> Value
@@ -54,7 +55,14 @@ extension PostgresTodoDatabase {
                     path: url.redacted,
                     detail: "no connection to the server within \(seconds) second\(seconds == 1 ? "" : "s"); is it running?")
             }
-            return try await body(try leased.get())
+            let connection = try leased.get()
+            // The pool may still lend a connection the server has just
+            // closed (it learns of the close a moment later); a query on it
+            // would never be answered, and hold up every operation after it.
+            guard !connection.isClosed else {
+                throw StoreError.io(path: url.redacted, detail: "the server closed the connection")
+            }
+            return try await body(connection)
         }
     }
 
@@ -62,16 +70,28 @@ extension PostgresTodoDatabase {
     /// for one as ``withPooledConnection(isolation:_:)`` says), committed
     /// when it returns and rolled back when it throws.
     ///
-    /// - Throws: What `withPooledConnection` throws, `PostgresTransactionError` around
-    ///   `body`'s error or a failed `BEGIN` or `COMMIT`.
+    /// Unlike `PostgresConnection.withTransaction`, it sends no `ROLLBACK`
+    /// on a connection that closed (the server rolled the transaction
+    /// back as it ended it): a query on a closed connection is never
+    /// answered, and would hold up every operation of the store after it.
+    ///
+    /// - Throws: What `withPooledConnection` throws, `body`'s errors, or the
+    ///   server's for `BEGIN` or `COMMIT`.
     func withPooledTransaction<Value: Sendable>(
         logger: Logger, isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         try await withPooledConnection(isolation: isolation) { connection in
-            try await connection.withTransaction(logger: logger, isolation: isolation) { connection in
-                try await body(connection)
+            try await connection.query("BEGIN", logger: logger)
+            let value: Value
+            do {
+                value = try await body(connection)
+            } catch {
+                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                throw error
             }
+            try await connection.query("COMMIT", logger: logger)
+            return value
         }
     }
 }
