@@ -262,6 +262,9 @@ def test_a_taken_port_is_named_and_nothing_is_left_running(rewind_bin):
         pytest.skip(reason)
     instance = Cluster(rewind_bin)
     with socket.socket() as taken:
+        # The port may be one a cluster of an earlier test used (REWIND_CLUSTER_A_PORT),
+        # with connections still in TIME_WAIT.
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         taken.bind(("127.0.0.1", int(instance.env["REWIND_CLUSTER_A_PORT"])))
         taken.listen()
         try:
