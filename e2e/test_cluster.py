@@ -1,7 +1,10 @@
 """The local cluster of scripts/cluster.sh: a throwaway PostgreSQL, two
 `rewind serve` instances on it and nginx in front of them (round robin),
 each test with a cluster of its own on free ports (never the tests'
-PostgreSQL port, 55432).
+PostgreSQL port, 55432), or on the ports and in the directory that
+REWIND_CLUSTER_PORT, REWIND_CLUSTER_A_PORT, REWIND_CLUSTER_B_PORT,
+REWIND_CLUSTER_PG_PORT and REWIND_CLUSTER_DIR name when they are set (the
+tests then run one cluster at a time, as they do).
 
 Skipped, with the reason, when PostgreSQL or nginx is not installed.
 
@@ -10,6 +13,7 @@ instances tell each other through PostgreSQL (NOTIFY at each commit, one
 LISTEN connection per instance).
 """
 
+import json
 import os
 import shutil
 import signal
@@ -52,12 +56,33 @@ def distinct_free_ports(count):
     return list(ports)
 
 
+CLUSTER_PORT_VARIABLES = ("REWIND_CLUSTER_PORT", "REWIND_CLUSTER_A_PORT", "REWIND_CLUSTER_B_PORT", "REWIND_CLUSTER_PG_PORT")
+
+
+def cluster_ports():
+    """The four ports the environment names, or four free ones."""
+    if all(os.environ.get(name) for name in CLUSTER_PORT_VARIABLES):
+        return [int(os.environ[name]) for name in CLUSTER_PORT_VARIABLES]
+    return distinct_free_ports(4)
+
+
+def cluster_dir():
+    """REWIND_CLUSTER_DIR (which must not exist yet), or a new directory under /tmp."""
+    named = os.environ.get("REWIND_CLUSTER_DIR")
+    if named:
+        path = Path(named)
+        assert not path.exists(), f"REWIND_CLUSTER_DIR={named} exists: another cluster runs there, or a stopped one left it"
+        return path
+    return Path(tempfile.mkdtemp(prefix="rewind-cluster-e2e-", dir="/tmp"))
+
+
 class Cluster:
     """One run of scripts/cluster.sh with its own directory and ports."""
 
     def __init__(self, rewind_bin):
-        self.dir = Path(tempfile.mkdtemp(prefix="rewind-cluster-e2e-", dir="/tmp"))
-        port, a_port, b_port, pg_port = distinct_free_ports(4)
+        self.dir = cluster_dir()
+        port, a_port, b_port, pg_port = cluster_ports()
+        self.pg_port = pg_port
         self.env = dict(
             os.environ,
             REWIND_BIN=rewind_bin,
@@ -83,6 +108,69 @@ class Cluster:
 
     def pid(self, name):
         return int((self.dir / f"{name}.pid").read_text().strip())
+
+    def as_postgres(self, *command):
+        """Runs one of PostgreSQL's programs as the `postgres` user, as the cluster script does."""
+        prefix = [] if os.geteuid() != 0 else ["runuser", "-u", "postgres", "--"]
+        return subprocess.run(prefix + list(command), capture_output=True, text=True, timeout=STARTUP_TIMEOUT)
+
+    def restart_postgres(self):
+        """`pg_ctl restart -m fast`, waiting until the server accepts connections again."""
+        data = self.dir / "postgres" / "data"
+        result = self.as_postgres(
+            str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(self.dir / "postgres" / "server.log"),
+            "-m", "fast", "-w", "-t", "60", "restart",
+        )
+        assert result.returncode == 0, f"pg_ctl restart exited {result.returncode}\n{result.stdout}\n{result.stderr}"
+
+    def sql(self, query):
+        """The rows of `query`, run as the superuser through the cluster's socket, as lists of strings."""
+        result = self.as_postgres(
+            str(PG_BIN / "psql"), "-h", str(self.dir / "postgres"), "-p", str(self.pg_port), "-U", "postgres",
+            "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qAt", "-F", "\t", "-c", query,
+        )
+        assert result.returncode == 0, f"psql: {result.stderr}"
+        return [line.split("\t") for line in result.stdout.splitlines() if line]
+
+    def database_ports(self, name):
+        """The local ports of instance `name`'s connections to PostgreSQL (read from /proc)."""
+        sockets = set()
+        fd_dir = Path(f"/proc/{self.pid(name)}/fd")
+        for fd in fd_dir.iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target.startswith("socket:["):
+                sockets.add(target[len("socket:["):-1])
+        ports = set()
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            fields = line.split()
+            local, remote, inode = fields[1], fields[2], fields[9]
+            if inode in sockets and int(remote.split(":")[1], 16) == self.pg_port:
+                ports.add(int(local.split(":")[1], 16))
+        return ports
+
+    def listener_started(self, name):
+        """When instance `name`'s listening connection started (seconds since the epoch), or None
+        while it has none."""
+        ports = self.database_ports(name)
+        if not ports:
+            return None
+        rows = self.sql(
+            "SELECT extract(epoch FROM backend_start), pid FROM pg_stat_activity "
+            f"WHERE application_name = 'rewind listen' AND client_port IN ({', '.join(map(str, ports))})"
+        )
+        return float(rows[0][0]) if rows else None
+
+    def end_listener(self, name):
+        """Ends instance `name`'s listening connection from the server's side."""
+        ports = self.database_ports(name)
+        if ports:
+            self.sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                f"WHERE application_name = 'rewind listen' AND client_port IN ({', '.join(map(str, ports))})"
+            )
 
 
 @pytest.fixture
@@ -174,6 +262,9 @@ def test_a_taken_port_is_named_and_nothing_is_left_running(rewind_bin):
         pytest.skip(reason)
     instance = Cluster(rewind_bin)
     with socket.socket() as taken:
+        # The port may be one a cluster of an earlier test used (REWIND_CLUSTER_A_PORT),
+        # with connections still in TIME_WAIT.
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         taken.bind(("127.0.0.1", int(instance.env["REWIND_CLUSTER_A_PORT"])))
         taken.listen()
         try:
@@ -251,3 +342,136 @@ def test_a_change_made_through_a_reaches_an_open_page_of_b_live(driver, cluster)
     through_a.request("POST", "/api/history/undo")
     wait_for_titles(driver, ["first through A"], timeout=LIVE_TIMEOUT)
     assert_not_reloaded(driver)
+
+
+def answer_of(url, path="/api/todos"):
+    """GET `path`: (status, decoded JSON body or None), never raising."""
+    request = urllib.request.Request(url + path, headers={"Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read().decode() or "null")
+    except urllib.error.HTTPError as error:
+        text = error.read().decode()
+        try:
+            return error.code, json.loads(text)
+        except ValueError:
+            return error.code, text
+    except (urllib.error.URLError, ConnectionError, OSError) as error:
+        return None, str(error)
+
+
+def add_until_answered(through, title, deadline):
+    """Adds `title`, again (with a new title) after each error answer, until one is
+    answered 2xx or `deadline` (time.monotonic()) passes. Returns the title that was
+    acknowledged and the error answers before it."""
+    errors = []
+    attempt = 0
+    while True:
+        attempt += 1
+        name = title if attempt == 1 else f"{title} (attempt {attempt})"
+        try:
+            through.add(name)
+            return name, errors
+        except AssertionError as error:
+            errors.append(str(error))
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{title!r} was not acknowledged in time; answers: {errors[-3:]}")
+        time.sleep(0.05)
+
+
+def test_after_postgresql_restarts_both_instances_serve_within_10_seconds_and_no_page_misses_an_update(
+    driver, second_driver, cluster
+):
+    on_a, on_b = driver, second_driver
+    through_a, through_b = api(cluster.a_url), api(cluster.b_url)
+    open_todos(on_a, cluster.a_url)
+    open_todos(on_b, cluster.b_url)
+    mark_page(on_a)
+    mark_page(on_b)
+    # Both pages' streams and both listeners are connected once a change
+    # through each instance reaches the page of the other.
+    through_a.add("before the restart, through A")
+    through_b.add("before the restart, through B")
+    titles = ["before the restart, through A", "before the restart, through B"]
+    wait_for_titles(on_a, titles)
+    wait_for_titles(on_b, titles)
+    assert cluster.listener_started("B") is not None
+
+    # Requests made while the server restarts are answered: 2xx, or a 503
+    # with a JSON error; never a hang or a 500.
+    during = []
+    restarting = threading.Event()
+
+    def ask_during_restart():
+        while restarting.is_set():
+            for url in (cluster.a_url, cluster.b_url):
+                started = time.monotonic()
+                status, body = answer_of(url)
+                during.append((url, status, body, time.monotonic() - started))
+
+    restarting.set()
+    asking = threading.Thread(target=ask_during_restart)
+    asking.start()
+    restart_started = time.monotonic()
+    try:
+        cluster.restart_postgres()
+    finally:
+        back = time.monotonic()
+        back_wall = time.time()
+        restarting.clear()
+        asking.join(60)
+    print(f"restart: pg_ctl restart took {back - restart_started:.2f}s")
+
+    # (a) Both instances serve again within 10 seconds of PostgreSQL being back.
+    deadline = back + 10
+    made_through_a, errors_a = add_until_answered(through_a, "after the restart, through A", deadline)
+    acknowledged_a = time.monotonic()
+    acknowledged_a_wall = time.time()
+    made_through_b, errors_b = add_until_answered(through_b, "after the restart, through B", deadline)
+    acknowledged_b = time.monotonic()
+    for url in (cluster.a_url, cluster.b_url):
+        wait_for(lambda: answer_of(url)[0] == 200, f"GET /api/todos of {url} to be answered", timeout=deadline - time.monotonic())
+    served = time.monotonic()
+    print(
+        f"restart: add through A acknowledged {acknowledged_a - back:.2f}s after PostgreSQL was back "
+        f"({len(errors_a)} error answers before), through B {acknowledged_b - back:.2f}s ({len(errors_b)}); "
+        f"both answer GETs {served - back:.2f}s after"
+    )
+    print(f"restart: {len(during)} requests during the restart: " + ", ".join(
+        sorted({f"{status}" for _, status, _, _ in during})) + f"; slowest {max((d[3] for d in during), default=0):.2f}s")
+    for url, status, body, seconds in during:
+        assert status == 200 or (status == 503 and isinstance(body, dict) and body.get("error")), (url, status, body)
+        assert seconds < 8, f"{url} took {seconds:.1f}s to answer during the restart"
+    titles += [made_through_a, made_through_b]
+
+    # (b) The add through A was committed before B's listener was back (a
+    # notification B could not hear): B's page shows it all the same, by the
+    # catch-up at the listener's reconnection. Should B's listener have been
+    # back already, it is ended once more and another add is made while it is away.
+    wait_for(lambda: cluster.listener_started("B") is not None, "B's listener to connect again", timeout=15)
+    caught_up = cluster.listener_started("B") > acknowledged_a_wall
+    print(f"restart: B's listener connected again {cluster.listener_started('B') - back_wall:.2f}s after PostgreSQL was back")
+    attempts = 0
+    while not caught_up:
+        attempts += 1
+        assert attempts <= 20, "no add could be made while B's listener was away"
+        cluster.end_listener("B")
+        title = f"while B's listener is away ({attempts})"
+        through_a.add(title)
+        acknowledged = time.time()
+        titles.append(title)
+        wait_for(lambda: cluster.listener_started("B") is not None, "B's listener to connect again", timeout=15)
+        caught_up = cluster.listener_started("B") > acknowledged
+    wait_for_titles(on_b, titles, timeout=LIVE_TIMEOUT)
+    wait_for_titles(on_a, titles, timeout=LIVE_TIMEOUT)
+
+    # A change through A after everything is back reaches B's page live.
+    through_a.add("live after the restart")
+    titles.append("live after the restart")
+    wait_for_titles(on_b, titles, timeout=LIVE_TIMEOUT)
+    wait_for_titles(on_a, titles, timeout=LIVE_TIMEOUT)
+    assert_not_reloaded(on_a)
+    assert_not_reloaded(on_b)
+    # Every page shows what the server holds; nothing acknowledged was lost.
+    assert through_a.titles() == titles
+    assert through_b.titles() == titles

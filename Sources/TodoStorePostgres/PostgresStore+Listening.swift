@@ -49,12 +49,13 @@ extension PostgresStore {
             guard parts.count == 2, Int64(parts[0]) == list else { return }
             if let loaded, let seq = Int64(parts[1]), seq == loaded.head.lastSeq { return }
         }
-        let before = loaded?.head
         do {
-            let after = try await catchUp()
-            if after != before { notifyUpdates() }
+            // Tells the update streams when it reads the list again.
+            _ = try await catchUp()
         } catch {
             logger.warning("could not read the list after a notification: \(error)")
+            // The next read reads it again, and tells the streams then.
+            loaded = nil
             notifyUpdates()
         }
     }

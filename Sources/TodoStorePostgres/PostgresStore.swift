@@ -150,12 +150,15 @@ public actor PostgresStore: AppStore {
         }
     }
 
-    /// The list in memory, read again when the database is further along.
+    /// The list in memory, read again when the database is further along;
+    /// then the update streams are told, since the change that moved it
+    /// may be one whose notification this instance has not heard yet, or
+    /// missed (the listener hears it later as a change already read).
     private func current() async throws -> Loaded {
         // One query, outside a transaction: most of the time nothing changed.
         let head: PostgresLog.Head
         do {
-            head = try await database.client.withConnection { connection in try await self.log.readHead(connection) }
+            head = try await database.withPooledConnection { connection in try await self.log.readHead(connection) }
         } catch {
             throw database.storeError(error)
         }
@@ -167,6 +170,7 @@ public actor PostgresStore: AppStore {
             return try await self.load(head, connection)
         }
         loaded = fresh
+        updateStreams.notify()
         return fresh
     }
 
@@ -474,7 +478,7 @@ public actor PostgresStore: AppStore {
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         do {
-            return try await database.client.withTransaction(logger: logger, isolation: isolation) { connection in
+            return try await database.withPooledTransaction(logger: logger, isolation: isolation) { connection in
                 try await body(connection)
             }
         } catch {

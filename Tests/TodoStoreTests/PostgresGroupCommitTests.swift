@@ -9,7 +9,7 @@ import Todos
 /// Changes asked for while a transaction is under way share the next one;
 /// each is answered after the commit that holds it, and one that the domain
 /// refuses fails alone.
-@Suite("PostgreSQL store: group commit", .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+@Suite("PostgreSQL store: group commit", .dropsPostgresSchemas, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
 struct PostgresGroupCommitTests {
     @Test func changesAskedForTogetherShareOneCommitAndARefusedOneFailsAlone() async throws {
         let fixture = try StoreFixture(.postgres)

@@ -10,7 +10,7 @@ import Todos
 /// `NOTIFY`), and an instance whose listening connection dropped catches
 /// up when it connects again. One test at a time: the second kills every
 /// listening connection, the first's too.
-@Suite("PostgreSQL store: live updates across instances", .serialized, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+@Suite("PostgreSQL store: live updates across instances", .serialized, .dropsPostgresSchemas, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
 struct PostgresListeningTests {
     /// A second instance over `fixture`'s schema, its update stream counted.
     func listeningInstance(
@@ -20,13 +20,26 @@ struct PostgresListeningTests {
         let database = try PostgresTodoDatabase(
             url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 4)
         let running = Task { await database.run() }
-        let store = try await PostgresStore.open(database, now: fixture.clock.now)
+        let store: PostgresStore
+        do {
+            store = try await PostgresStore.open(database, now: fixture.clock.now)
+        } catch {
+            running.cancel()
+            throw error
+        }
         let updates = Counter()
         let stream = await store.updates()
         let reading = Task {
             for await _ in stream { _ = updates.increment() }
         }
-        try await waitUntil("the listener connected") { await store.listenerConnections >= 1 }
+        do {
+            try await waitUntil("the listener connected") { await store.listenerConnections >= 1 }
+        } catch {
+            // Nothing of this instance outlives a failed test.
+            reading.cancel()
+            running.cancel()
+            throw error
+        }
         return (store, updates, running, reading)
     }
 
@@ -54,23 +67,41 @@ struct PostgresListeningTests {
         #expect(try await second.store.state() == AppState())
     }
 
+    /// Ends every listening connection of the server (those of other
+    /// tests too: they reconnect and catch up alike).
+    func endEveryListener(of fixture: StoreFixture) async throws {
+        let shared = try #require(fixture.postgresDatabase)
+        try await shared.database.client.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(PostgresStore.listenerName)")
+    }
+
     @Test func anInstanceWhoseListenerWasKilledReconnectsAndCatchesUp() async throws {
         let fixture = try StoreFixture(.postgres)
         let first = try await fixture.open()
         let second = try await listeningInstance(of: fixture)
         defer { second.reading.cancel(); second.running.cancel() }
         _ = try await second.store.state()
-        let shared = try #require(fixture.postgresDatabase)
-        // Every listening connection of the server ends (those of other
-        // tests too: they reconnect and catch up alike).
-        try await shared.database.client.query(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(PostgresStore.listenerName)")
+        try await endEveryListener(of: fixture)
         // Made while the listener is away, most likely: its notification is lost.
         try await first.change(.add(try fixture.item("Made while away")))
         try await waitUntil("the listener connected again") { await second.store.listenerConnections >= 2 }
         try await waitUntil("the second instance was told") { second.updates.value >= 1 }
         #expect(try await second.store.read { $0.todos.items.map(\.title) } == ["Made while away"])
         #expect(try await second.store.updateMark() == (try await first.updateMark()))
+    }
+
+    @Test func aReadThatFindsAnotherInstancesChangeFirstStillTellsTheUpdates() async throws {
+        let fixture = try StoreFixture(.postgres)
+        let first = try await fixture.open()
+        let second = try await listeningInstance(of: fixture)
+        defer { second.reading.cancel(); second.running.cancel() }
+        #expect(try await second.store.state().todos.isEmpty)
+        try await endEveryListener(of: fixture)
+        // While the listener is away, a read (a page's request) finds the
+        // change first: the pages must be told all the same.
+        try await first.change(.add(try fixture.item("Read before heard")))
+        #expect(try await second.store.read { $0.todos.items.map(\.title) } == ["Read before heard"])
+        try await waitUntil("the second instance's pages were told") { second.updates.value >= 1 }
     }
 
     @Test func theUpdateMarkNamesWhereTheLogStands() async throws {

@@ -10,7 +10,7 @@ import TodoStorePostgres
 /// What only the PostgreSQL store has: several instances over one
 /// database, and its schema's versions. (The shared suite,
 /// `StoreSuiteTests`, runs against it too.)
-@Suite("PostgreSQL store", .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+@Suite("PostgreSQL store", .dropsPostgresSchemas, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
 struct PostgresStoreTests {
     /// A second pool over the same schema: another server instance.
     func anotherInstance(of first: PostgresTestDatabase) throws -> (PostgresTodoDatabase, Task<Void, Never>) {

@@ -6,7 +6,7 @@ import Todos
 import TodoStore
 
 /// One suite, run against every store: what any store must do.
-@Suite("Every store")
+@Suite("Every store", .dropsPostgresSchemas)
 struct StoreSuiteTests {
     @Test(.enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
     func runsAgainstPostgreSQLWhenThereIsAServer() {
@@ -192,7 +192,7 @@ struct StoreSuiteTests {
 /// The history tree and the jump to a step of it, as every store has them:
 /// the steps of the history are the tree's done and undone steps; only the
 /// SQLite and PostgreSQL stores keep the abandoned ones.
-@Suite("Every store: the history tree")
+@Suite("Every store: the history tree", .dropsPostgresSchemas)
 struct StoreTreeSuiteTests {
     @Test(arguments: StoreKind.tested)
     func theTreeHoldsTheHistorysStepsAndAJumpToAStepMovesThere(_ kind: StoreKind) async throws {

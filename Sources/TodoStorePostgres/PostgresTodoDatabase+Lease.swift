@@ -1,0 +1,97 @@
+import Foundation
+import PostgresNIO
+import TodoStore
+
+/// Connections of the pool with a bounded wait. While the server cannot be
+/// reached (a restart, an outage), `PostgresClient` keeps a request for a
+/// connection waiting until it connects again, or until its circuit breaker
+/// trips after a minute; an operation then fails after ``connectTimeout``
+/// instead, with an error that says so, and the operations queued behind
+/// it on the instance are not held up longer. Once the server is back, the
+/// pool connects again within its own back-off (under a second for a
+/// restart that takes a few).
+extension PostgresTodoDatabase {
+    /// Runs `body` with a connection of the pool, waiting for one at most
+    /// ``connectTimeout``; `body` itself runs as long as it takes. The
+    /// connection goes back to the pool when `body` returns or throws.
+    ///
+    /// - Throws: `body`'s errors; the pool's when it cannot lend one; or
+    ///   ``StoreError/io(path:detail:)`` when no connection came in time,
+    ///   or the one lent is closed already.
+    func withPooledConnection<Value: Sendable>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let (leases, lease) = AsyncStream.makeStream(of: Result<PostgresConnection, any Error>.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let client = client
+        let limit = connectTimeout
+        return try await withThrowingTaskGroup(of: Void.self, isolation: isolation) { group in
+            // Holds the lease until `body` is done with the connection.
+            group.addTask {
+                do {
+                    try await client.withConnection { connection in
+                        lease.yield(.success(connection))
+                        for await _ in released {}
+                    }
+                } catch {
+                    lease.yield(.failure(error))
+                }
+                lease.finish()
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                lease.finish()
+            }
+            defer {
+                release.finish()
+                // Ends the timer, and a request for a connection still waiting.
+                group.cancelAll()
+            }
+            var waiting = leases.makeAsyncIterator()
+            guard let leased = await waiting.next() else {
+                let seconds = limit.components.seconds
+                throw StoreError.io(
+                    path: url.redacted,
+                    detail: "no connection to the server within \(seconds) second\(seconds == 1 ? "" : "s"); is it running?")
+            }
+            let connection = try leased.get()
+            // The pool may still lend a connection the server has just
+            // closed (it learns of the close a moment later); a query on it
+            // would never be answered, and hold up every operation after it.
+            guard !connection.isClosed else {
+                throw StoreError.io(path: url.redacted, detail: "the server closed the connection")
+            }
+            return try await body(connection)
+        }
+    }
+
+    /// Runs `body` in a transaction on a connection of the pool (waiting
+    /// for one as ``withPooledConnection(isolation:_:)`` says), committed
+    /// when it returns and rolled back when it throws.
+    ///
+    /// Unlike `PostgresConnection.withTransaction`, it sends no `ROLLBACK`
+    /// on a connection that closed (the server rolled the transaction
+    /// back as it ended it): a query on a closed connection is never
+    /// answered, and would hold up every operation of the store after it.
+    ///
+    /// - Throws: What `withPooledConnection` throws, `body`'s errors, or the
+    ///   server's for `BEGIN` or `COMMIT`.
+    func withPooledTransaction<Value: Sendable>(
+        logger: Logger, isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        try await withPooledConnection(isolation: isolation) { connection in
+            try await connection.query("BEGIN", logger: logger)
+            let value: Value
+            do {
+                value = try await body(connection)
+            } catch {
+                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                throw error
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return value
+        }
+    }
+}

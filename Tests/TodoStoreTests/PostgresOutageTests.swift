@@ -1,0 +1,65 @@
+import Foundation
+import PostgresNIO
+import Testing
+import TestSupport
+import Todos
+import TodoStore
+@testable import TodoStorePostgres
+
+/// A server whose connections end (a restart, an administrator) or that
+/// cannot be reached: the next operation after it is back succeeds, and
+/// one made while it cannot be reached fails with a clear error within the
+/// connect timeout instead of waiting for the pool's circuit breaker.
+@Suite("PostgreSQL store: connections that end", .dropsPostgresSchemas, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+struct PostgresOutageTests {
+    @Test func aChangeAfterTheServerEndedEveryConnectionOfThePoolSucceeds() async throws {
+        let fixture = try StoreFixture(.postgres)
+        let first = try await fixture.open()
+        let shared = try #require(fixture.postgresDatabase)
+        // An instance of its own whose connections the server can tell apart.
+        let name = "rewind test \(UUID().uuidString.prefix(8))"
+        let database = try PostgresTodoDatabase(
+            url: shared.database.url,
+            extraStartupParameters: [("search_path", shared.schema), ("application_name", name)],
+            maximumConnections: 4)
+        let running = Task { await database.run() }
+        defer { running.cancel() }
+        let second = try await PostgresStore.open(database, now: fixture.clock.now)
+        try await second.change(.add(try fixture.item("Before")))
+        let ended = try await shared.database.client.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(name)")
+        var count = 0
+        for try await _ in ended { count += 1 }
+        #expect(count >= 1)
+        try await waitUntil("the server ended the connections") {
+            var left = 0
+            for try await _ in try await shared.database.client.query(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = \(name)") { left += 1 }
+            return left == 0
+        }
+        try await second.change(.add(try fixture.item("After")))
+        #expect(try await second.read { $0.todos.items.map(\.title) } == ["Before", "After"])
+        #expect(try await first.read { $0.todos.items.map(\.title) } == ["Before", "After"])
+    }
+
+    @Test func aPoolThatCannotConnectFailsWithinTheConnectTimeoutSayingSo() async throws {
+        let given = try DatabaseURL(try #require(PostgresTestDatabase.url))
+        // Port 1, where nothing listens: every connection is refused, and the
+        // pool would keep a request waiting until its breaker trips (a minute).
+        let closed = try DatabaseURL("postgres://\(given.username):x@127.0.0.1:1/\(given.database)")
+        let database = try PostgresTodoDatabase(url: closed, connectTimeout: .seconds(1))
+        let running = Task { await database.run() }
+        defer { running.cancel() }
+        let error = await #expect(throws: StoreError.self) {
+            try await database.withPooledConnection { connection in
+                try await connection.query("SELECT 1", logger: Logger(label: "test"))
+            }
+        }
+        guard case .io(let path, let detail) = error else {
+            Issue.record("expected StoreError.io, got \(String(describing: error))")
+            return
+        }
+        #expect(path == closed.redacted)
+        #expect(detail == "no connection to the server within 1 second; is it running?")
+    }
+}
