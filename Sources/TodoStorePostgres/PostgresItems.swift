@@ -21,7 +21,7 @@ struct PostgresItems: Sendable {
     ///   that does not decode.
     func load(_ connection: PostgresConnection) async throws -> (state: AppState, ranks: [UUID: Double]) {
         let decoder = TodoJSON.makeDecoder(reading: .store)
-        let rows = try await connection.query("""
+        let rows = try await connection.answered("""
             SELECT id, rank, title, details, state, created, changed, due::text, location::text
             FROM rewind_item WHERE list_id = \(list) ORDER BY rank, id
             """, logger: logger)
@@ -67,7 +67,7 @@ struct PostgresItems: Sendable {
         let parts = try parts(writing: writes, when: "TRUE", into: &statement)
         guard !parts.isEmpty else { return }
         statement.compose(Self.named(parts), then: "SELECT 1")
-        try await connection.query(statement.query, logger: logger)
+        try await connection.answered(statement.query, logger: logger)
     }
 
     /// The parts of a statement (each for a common table expression) that

@@ -39,7 +39,7 @@ struct PostgresLog: Sendable {
     }
 
     private func head(_ connection: PostgresConnection, sql query: PostgresQuery) async throws -> Head {
-        let rows = try await connection.query(query, logger: logger).decode((Int64, Int64, Int64?, Int64).self)
+        let rows = try await connection.answered(query, logger: logger).decode((Int64, Int64, Int64?, Int64).self)
         for try await (lastSeq, node, redoTop, epoch) in rows {
             guard lastSeq < Int64.max / 2, (0...lastSeq).contains(node) else {
                 throw StoreError.corrupt(path: location, detail: "the history rows are not numbered 1, 2, 3, …")
@@ -52,7 +52,7 @@ struct PostgresLog: Sendable {
     /// The next sequence number of the list, taken in the transaction: a
     /// rolled-back operation gives it back, so the log has no gaps.
     func nextSeq(_ connection: PostgresConnection) async throws -> Int64 {
-        let rows = try await connection.query(
+        let rows = try await connection.answered(
             "UPDATE rewind_list SET last_seq = last_seq + 1 WHERE id = \(list) RETURNING last_seq", logger: logger)
         for try await seq in rows.decode(Int64.self) { return seq }
         throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
@@ -63,7 +63,7 @@ struct PostgresLog: Sendable {
     /// ``PostgresStore/channel`` with `<list>:<last sequence>`
     /// (`PostgresStore+Listening.swift`).
     func move(to node: Int64, redoTop: Int64?, _ connection: PostgresConnection) async throws {
-        let rows = try await connection.query("""
+        let rows = try await connection.answered("""
             WITH moved AS (UPDATE rewind_list SET node = \(node), redo_top = \(redoTop) WHERE id = \(list) RETURNING id, last_seq)
             SELECT pg_notify(\(PostgresStore.channel), id::text || ':' || last_seq::text) FROM moved
             """, logger: logger)
@@ -106,14 +106,14 @@ struct PostgresLog: Sendable {
             [("head", head)] + PostgresItems.named(writes) + [("steps", steps)],
             then: "SELECT pg_notify(\(try statement.bind(PostgresStore.channel)), head.id::text || ':' || head.last_seq::text) FROM head")
         var appended = false
-        for try await _ in try await connection.query(statement.query, logger: logger) { appended = true }
+        for try await _ in try await connection.answered(statement.query, logger: logger) { appended = true }
         return appended
     }
 
     /// Empties the log and counts the epoch up.
     func reset(_ connection: PostgresConnection) async throws -> Head {
-        try await connection.query("DELETE FROM rewind_step WHERE list_id = \(list)", logger: logger)
-        try await connection.query("DELETE FROM rewind_item WHERE list_id = \(list)", logger: logger)
+        try await connection.answered("DELETE FROM rewind_step WHERE list_id = \(list)", logger: logger)
+        try await connection.answered("DELETE FROM rewind_item WHERE list_id = \(list)", logger: logger)
         return try await head(connection, sql: """
             UPDATE rewind_list SET last_seq = 0, node = 0, redo_top = NULL, epoch = epoch + 1 WHERE id = \(list)
             RETURNING last_seq, node, redo_top, epoch
@@ -139,7 +139,7 @@ struct PostgresLog: Sendable {
 
     /// Appends `row`.
     func append(_ row: Row, _ connection: PostgresConnection) async throws {
-        try await connection.query("""
+        try await connection.answered("""
             INSERT INTO rewind_step (list_id, seq, kind, name, date, author, before, node, redo_top, redo_next, reverts, forward, inverse)
             VALUES (\(list), \(row.seq), \(row.kind), \(row.name), \(row.date), \(Self.localAuthor), \(row.before), \(row.node),
                     \(row.redoTop), \(row.redoNext), \(row.reverts), \(row.forward)::json, \(row.inverse)::json)
@@ -178,7 +178,7 @@ struct PostgresLog: Sendable {
         "seq, kind, name, date, before, node, redo_top, redo_next, reverts, forward::text, inverse::text"
 
     private func row(_ connection: PostgresConnection, _ query: PostgresQuery) async throws -> Row? {
-        let rows = try await connection.query(query, logger: logger)
+        let rows = try await connection.answered(query, logger: logger)
             .decode((Int64, String, String, Int64, Int64, Int64, Int64?, Int64?, Int64?, String, String).self)
         do {
             for try await (seq, kind, name, date, before, node, redoTop, redoNext, reverts, forward, inverse) in rows {
@@ -251,7 +251,7 @@ struct PostgresLog: Sendable {
         upward.binds.append(head.node)
         upward.binds.append(deepest)
         var done: [Header] = []
-        for try await (node, seq, name, date, before) in try await connection.query(upward, logger: logger)
+        for try await (node, seq, name, date, before) in try await connection.answered(upward, logger: logger)
             .decode((Int64, Int64, String, Int64, Int64).self) {
             done.append(Header(node: node, seq: seq, name: name, date: date, before: before))
         }
@@ -273,7 +273,7 @@ struct PostgresLog: Sendable {
         downward.binds.append(list)
         downward.binds.append(top)
         downward.binds.append(deepest)
-        for try await (node, seq, name, date, before) in try await connection.query(downward, logger: logger)
+        for try await (node, seq, name, date, before) in try await connection.answered(downward, logger: logger)
             .decode((Int64, Int64, String, Int64, Int64).self) {
             undone.append(Header(node: node, seq: seq, name: name, date: date, before: before))
         }
@@ -297,7 +297,7 @@ struct PostgresLog: Sendable {
         let done = Set(doneSteps.map(\.node))
         let undone = Set(undoneSteps.map(\.before))
         var steps: [HistoryTree.Step] = []
-        let rows = try await connection.query(
+        let rows = try await connection.answered(
             "SELECT seq, before, name, date FROM rewind_step WHERE list_id = \(list) AND kind = 'do' ORDER BY seq",
             logger: logger)
         for try await (number, parent, name, date) in rows.decode((Int64, Int64, String, Int64).self) {
@@ -321,7 +321,7 @@ struct PostgresLog: Sendable {
             node = step.before
         }
         guard let oldestKept, try await forwardStep(into: node, connection) != nil else { return false }
-        try await connection.query("DELETE FROM rewind_step WHERE list_id = \(list) AND seq < \(oldestKept)", logger: logger)
+        try await connection.answered("DELETE FROM rewind_step WHERE list_id = \(list) AND seq < \(oldestKept)", logger: logger)
         return true
     }
 

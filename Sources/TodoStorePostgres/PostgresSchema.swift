@@ -81,12 +81,12 @@ enum PostgresSchema {
         _ connection: PostgresConnection, in database: PostgresTodoDatabase, list: Int64, logger: Logger
     ) async throws {
         try await connection.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            try await connection.answered("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             var applied: Set<String> = []
-            let exists = try await connection.query("SELECT to_regclass('rewind_schema') IS NOT NULL", logger: logger)
+            let exists = try await connection.answered("SELECT to_regclass('rewind_schema') IS NOT NULL", logger: logger)
                 .decode(Bool.self).first { _ in true } ?? false
             if exists {
-                for try await version in try await connection.query("SELECT version FROM rewind_schema", logger: logger)
+                for try await version in try await connection.answered("SELECT version FROM rewind_schema", logger: logger)
                     .decode(String.self) {
                     applied.insert(version)
                 }
@@ -97,13 +97,13 @@ enum PostgresSchema {
                 throw StoreError.newerSchema(path: database.url.redacted, unknownMigrations: unknown)
             }
             if !exists {
-                try await connection.query("CREATE TABLE rewind_schema (version TEXT PRIMARY KEY)", logger: logger)
+                try await connection.answered("CREATE TABLE rewind_schema (version TEXT PRIMARY KEY)", logger: logger)
             }
             for migration in migrations where !applied.contains(migration.name) {
-                for statement in migration.sql { try await connection.query(statement, logger: logger) }
-                try await connection.query("INSERT INTO rewind_schema (version) VALUES (\(migration.name))", logger: logger)
+                for statement in migration.sql { try await connection.answered(statement, logger: logger) }
+                try await connection.answered("INSERT INTO rewind_schema (version) VALUES (\(migration.name))", logger: logger)
             }
-            try await connection.query(
+            try await connection.answered(
                 "INSERT INTO rewind_list (id) VALUES (\(list)) ON CONFLICT (id) DO NOTHING", logger: logger)
         }
     }

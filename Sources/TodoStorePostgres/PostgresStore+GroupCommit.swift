@@ -81,7 +81,7 @@ extension PostgresStore {
             } else {
                 let written: Bool
                 do {
-                    written = try await database.client.withConnection { connection in
+                    written = try await database.withPooledConnection { connection in
                         try await self.writing(pending, after: start, &current, connection)
                     }
                 } catch {

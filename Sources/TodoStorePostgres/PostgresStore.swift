@@ -165,7 +165,7 @@ public actor PostgresStore: AppStore {
         if let loaded, loaded.head == head { return loaded }
         let fresh = try await reading { connection in
             // The items and the head of one snapshot.
-            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: self.logger)
+            try await connection.answered("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: self.logger)
             let head = try await self.log.readHead(connection)
             return try await self.load(head, connection)
         }

@@ -82,15 +82,15 @@ extension PostgresTodoDatabase {
         _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         try await withPooledConnection(isolation: isolation) { connection in
-            try await connection.query("BEGIN", logger: logger)
+            try await connection.answered("BEGIN", logger: logger)
             let value: Value
             do {
                 value = try await body(connection)
             } catch {
-                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                if !connection.isClosed { _ = try? await connection.answered("ROLLBACK", logger: logger) }
                 throw error
             }
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.answered("COMMIT", logger: logger)
             return value
         }
     }

@@ -70,7 +70,7 @@ public struct PostgresTodoDatabase: Sendable {
     ///   its password) and what went wrong.
     public func check() async throws {
         try await withDirectConnection { connection, logger in
-            _ = try await connection.query("SELECT 1", logger: logger)
+            _ = try await connection.answered("SELECT 1", logger: logger)
         }
     }
 

@@ -62,4 +62,40 @@ struct PostgresOutageTests {
         #expect(path == closed.redacted)
         #expect(detail == "no connection to the server within 1 second; is it running?")
     }
+
+    /// A query written to a connection that has closed is never answered by
+    /// postgres-nio (awaited directly, it waits forever, whatever the test's
+    /// time limit); the store's queries give up on it instead of holding
+    /// the store up for good.
+    @Test func aQueryOnAConnectionThatClosedFailsInsteadOfWaitingForever() async throws {
+        let given = try DatabaseURL(try #require(PostgresTestDatabase.url))
+        let database = try PostgresTodoDatabase(url: given)
+        let outcome = try await database.withDirectConnection { connection, logger in
+            try await connection.close()
+            return await Self.firstOf(seconds: 30) {
+                do {
+                    try await connection.answered("SELECT 1", logger: logger)
+                    return "answered"
+                } catch {
+                    return "failed: \(error)"
+                }
+            }
+        }
+        #expect(outcome == "failed: the server closed the connection before it answered")
+    }
+
+    /// What `body` returns, or "no answer" after `seconds`, without waiting
+    /// for `body` to end (a hung query never does).
+    private static func firstOf(seconds: Int, _ body: @escaping @Sendable () async -> String) async -> String {
+        let first = Locked<CheckedContinuation<String, Never>?>(nil)
+        return await withCheckedContinuation { continuation in
+            first.withLock { $0 = continuation }
+            let give = { @Sendable (text: String) in first.withLock { waiting in waiting.take() }?.resume(returning: text) }
+            Task { give(await body()) }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                give("no answer")
+            }
+        }
+    }
 }

@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+extension PostgresConnection {
+    /// Sends `query` and waits for the server's answer, as
+    /// `query(_:logger:)` does, but throws when the connection closes while
+    /// the answer is awaited.
+    ///
+    /// postgres-nio writes a query to its channel without a promise: a query
+    /// written just as the server closes the connection (a restart, an
+    /// outage) is dropped and never answered. Awaited directly, it would hold
+    /// up the store's operation, and every operation queued behind it, for
+    /// good. Here the query is sent by a task of its own, and a watch checks
+    /// the connection while the answer is awaited; a query left unanswered
+    /// on a closed connection is given up (its task waits on, harmlessly).
+    @discardableResult
+    func answered(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        let answer = Answer()
+        return try await withCheckedThrowingContinuation { continuation in
+            answer.wait(continuation)
+            Task {
+                do {
+                    answer.give(.success(try await self.query(query, logger: logger)))
+                } catch {
+                    answer.give(.failure(error))
+                }
+            }
+            Task {
+                // Most answers come before the first look.
+                while !answer.isGiven {
+                    try? await Task.sleep(for: Answer.watchInterval)
+                    if self.isClosed { answer.give(.failure(ConnectionClosedBeforeAnswer())) }
+                }
+            }
+        }
+    }
+}
+
+/// The answer to one query, given once: by the server or by the watch.
+private final class Answer: Sendable {
+    /// How often the watch looks at the connection while an answer is awaited.
+    static let watchInterval: Duration = .milliseconds(200)
+
+    private struct State {
+        var continuation: CheckedContinuation<PostgresRowSequence, any Error>?
+        var result: Result<PostgresRowSequence, any Error>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Whether the answer has been given.
+    var isGiven: Bool { state.withLock { $0.result != nil } }
+
+    /// Keeps `continuation`, resumed when the answer is given.
+    func wait(_ continuation: CheckedContinuation<PostgresRowSequence, any Error>) {
+        let given = state.withLock { state -> Result<PostgresRowSequence, any Error>? in
+            guard let result = state.result else {
+                state.continuation = continuation
+                return nil
+            }
+            return result
+        }
+        if let given { continuation.resume(with: given) }
+    }
+
+    /// Gives the answer, unless one was given already.
+    func give(_ result: Result<PostgresRowSequence, any Error>) {
+        let waiting = state.withLock { state -> CheckedContinuation<PostgresRowSequence, any Error>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        waiting?.resume(with: result)
+    }
+}
+
+/// The connection closed before the server answered a query.
+struct ConnectionClosedBeforeAnswer: Error, CustomStringConvertible {
+    var description: String { "the server closed the connection before it answered" }
+}
