@@ -119,7 +119,7 @@ struct SQLiteAccountsMigrationTests {
         try await accounts.add(name: AccountName("ann"), passwordHash: "ann-1")
         #expect(try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4"])
         let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
-        #expect(try store.state().todos.items.map(\.title) == ["Buy milk"])
+        #expect(try await store.state().todos.items.map(\.title) == ["Buy milk"])
         #expect(try await store.undo() == "Add “Buy milk”")
     }
 
