@@ -35,7 +35,8 @@ enum PasswordInput {
     static func newPassword(for name: AccountName, fromStandardInput: Bool) throws -> String {
         let password: String
         if fromStandardInput {
-            guard let line = try line(hidden: false) else {
+            // Unechoed, too, when standard input is a terminal.
+            guard let line = try line(hidden: true) else {
                 throw TodoCommandError.usage("--password-stdin: standard input held no password; nothing was saved.")
             }
             password = line
@@ -96,7 +97,8 @@ enum PasswordInput {
             echoingSettings = original
             for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
                 signal(signalNumber) { received in
-                    if var settings = echoingSettings { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+                    // TCSAFLUSH: half a password typed is dropped, not left for the shell.
+                    if var settings = echoingSettings { tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings) }
                     _ = write(STDERR_FILENO, "\n", 1)
                     _exit(128 + received)
                 }
