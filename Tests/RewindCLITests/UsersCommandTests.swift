@@ -150,6 +150,35 @@ struct UsersCommandTests {
         #expect(try await users.accounts().map(\.name.text) == ["ann"])
     }
 
+    @Test(.enabled(if: TodoPostgresTests.testURL != nil, TodoPostgresTests.missing))
+    func theAccountsLiveInThePostgreSQLDatabaseOfTheList() throws {
+        let url = try #require(TodoPostgresTests.testURL)
+        // The database's own schema, shared with other tests: a name of this test's own.
+        let name = "Pg-" + UUID().uuidString.prefix(8).lowercased()
+        let directory = try TodoDirectory()
+        func users(_ arguments: [String], stdin: String? = nil) throws -> RewindRun {
+            let run = try runRewind(
+                ["users"] + arguments, stdin: stdin,
+                environment: ["REWIND_DATA_DIR": directory.url.path, "REWIND_DATABASE_URL": url])
+            for password in UsersDirectory.passwords { #expect(!run.stdout.contains(password) && !run.stderr.contains(password)) }
+            return run
+        }
+        func names() throws -> [String] {
+            let object = try JSONSerialization.jsonObject(with: Data(try users(["list", "--json"]).stdout.utf8)) as? [String: Any]
+            return (object?["accounts"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        }
+        #expect(try users(["add", name, "--password-stdin"], stdin: UsersDirectory.passwords[0] + "\n").status == 0)
+        #expect(try names().contains(name))
+        expectRefused(
+            try users(["add", name.uppercased(), "--password-stdin"], stdin: UsersDirectory.passwords[1] + "\n"),
+            status: 64, containing: ["“\(name)” exists already"])
+        #expect(try users(["passwd", name, "--password-stdin"], stdin: UsersDirectory.passwords[1] + "\n").status == 0)
+        #expect(try users(["rm", name.lowercased(), "--yes"]).status == 0)
+        #expect(try !names().contains(name))
+        // Nothing went to the data directory's SQLite file.
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("rewind.sqlite").path))
+    }
+
     @Test func helpListsUsersAndItsCommands() throws {
         let top = try runRewind(["--help"])
         #expect(top.stdout.contains("users"), "\(top.stdout)")
