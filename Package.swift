@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Bcrypt (its HummingbirdBcrypt product only) for the accounts' password hashes.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         // Used directly by WebApp as well as through Hummingbird.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -49,10 +51,14 @@ let package = Package(
         ),
         // The to-do domain: items, lists, change DSL, use cases, features. No I/O.
         .target(name: "Todos", dependencies: ["Rewind"]),
-        // Persistence of the to-do app: memory, JSON file, SQLite (GRDB).
+        // Persistence of the to-do app: memory, JSON file, SQLite (GRDB);
+        // the accounts of team mode and their password hashes (bcrypt).
         .target(
             name: "TodoStore",
-            dependencies: ["Rewind", "Todos", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Rewind", "Todos", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ]
         ),
         // Persistence of the to-do app in PostgreSQL (postgres-nio), for several
         // server instances over one database; kept apart so that the other
@@ -127,6 +133,8 @@ let package = Package(
             name: "RewindCLITests",
             dependencies: [
                 "RewindCLI", "Todos", "TestSupport",
+                // Reads the accounts `rewind users` saved, and checks their hashes.
+                "TodoStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -7,6 +7,7 @@ extension RewindCommand {
             Calc.self,
             Todo.self,
             Serve.self,
+            Users.self,
         ]
     }
 }

@@ -18,6 +18,7 @@ struct RewindCommand: AsyncParsableCommand {
               rewind calc 12 + 3 = undo
               rewind todo add "Buy milk" --due tomorrow
               rewind serve
+              rewind users add ann
             """,
         version: version,
         subcommands: RewindCommand.subcommandList

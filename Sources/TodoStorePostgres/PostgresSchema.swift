@@ -17,6 +17,8 @@ import TodoStore
 ///   (`rank` orders the list; `due` and `location` are JSON).
 /// - `rewind_step`: the append-only history log, as SQLite's `step`
 ///   (a row per change, undo and redo, with its forward and inverse changes).
+/// - `rewind_account(key, name, password_hash, created)`: the accounts of
+///   team mode (migration `accounts`).
 enum PostgresSchema {
     /// The migrations this version knows, oldest first.
     static let migrations: [(name: String, sql: [PostgresQuery])] = [
@@ -67,6 +69,19 @@ enum PostgresSchema {
             """,
             "CREATE INDEX rewind_step_node ON rewind_step (list_id, node, seq)",
             "CREATE INDEX rewind_step_before ON rewind_step (list_id, before, seq)",
+        ]),
+        // The accounts of team mode (PostgresAccountStore): found by the
+        // name in lower case, kept as typed, with the bcrypt hash of the
+        // password and when the account was made (milliseconds since 1970).
+        ("accounts", [
+            """
+            CREATE TABLE rewind_account (
+                key TEXT PRIMARY KEY CHECK (length(key) > 0),
+                name TEXT NOT NULL CHECK (length(name) > 0),
+                password_hash TEXT NOT NULL,
+                created BIGINT NOT NULL
+            )
+            """,
         ]),
     ]
 

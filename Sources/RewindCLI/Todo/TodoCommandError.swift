@@ -30,38 +30,44 @@ struct TodoCommandError: Error, CustomStringConvertible {
 }
 
 /// Runs `body`; on an error writes one line on standard error
-/// (`rewind todo: …`) and throws the exit code to leave with.
+/// (`rewind todo: …`, or `rewind users: …` for `command` "users") and
+/// throws the exit code to leave with.
 ///
 /// - Parameter exitCode: The status for errors that carry none of their own;
 ///   input checks pass 64, the work keeps 1.
-func reportingErrors<Result>(exitCode: ExitCode = .failure, _ body: () throws -> Result) throws -> Result {
+func reportingErrors<Result>(
+    exitCode: ExitCode = .failure, command: String = "todo", _ body: () throws -> Result
+) throws -> Result {
     do {
         return try body()
     } catch {
-        throw reported(error, exitCode: exitCode)
+        throw reported(error, exitCode: exitCode, command: command)
     }
 }
 
 /// Runs `body`, which awaits the store; on an error writes one line on
-/// standard error (`rewind todo: …`) and throws the exit code to leave with.
-func reportingErrors<Result>(exitCode: ExitCode = .failure, _ body: () async throws -> Result) async throws -> Result {
+/// standard error (`rewind todo: …`, or `rewind users: …` for `command`
+/// "users") and throws the exit code to leave with.
+func reportingErrors<Result>(
+    exitCode: ExitCode = .failure, command: String = "todo", _ body: () async throws -> Result
+) async throws -> Result {
     do {
         return try await body()
     } catch {
-        throw reported(error, exitCode: exitCode)
+        throw reported(error, exitCode: exitCode, command: command)
     }
 }
 
 /// Writes the line for `error`, if it needs one, and returns the exit code.
-private func reported(_ error: any Error, exitCode: ExitCode) -> ExitCode {
+private func reported(_ error: any Error, exitCode: ExitCode, command: String) -> ExitCode {
     switch error {
     case let error as ExitCode:
         return error
     case let error as TodoCommandError:
-        TodoTerminal.warn(error.description)
+        TodoTerminal.warn(error.description, command: command)
         return error.exitCode
     default:
-        TodoTerminal.warn(sentence(for: error))
+        TodoTerminal.warn(sentence(for: error), command: command)
         return exitCode
     }
 }

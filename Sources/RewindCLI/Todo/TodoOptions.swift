@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import TodoStore
+import TodoStorePostgres
 
 /// The options every `rewind todo` subcommand takes: where the data is.
 struct TodoOptions: ParsableArguments {
@@ -29,5 +31,25 @@ struct TodoOptions: ParsableArguments {
         if database != nil, dataDirectory != nil {
             throw ValidationError("--database and --data-dir exclude each other; give one of them")
         }
+    }
+}
+
+extension TodoOptions {
+    /// The data directory, created if needed, and the PostgreSQL database
+    /// of `--database` or `REWIND_DATABASE_URL` if one is chosen (`nil`:
+    /// the SQLite file of the directory).
+    ///
+    /// - Throws: ``TodoCommandError`` (exit status 64) for a malformed
+    ///   database URL; ``StoreError`` when the directory cannot be made.
+    func storage() throws -> (directory: DataDirectory, database: DatabaseURL?) {
+        let directory = DataDirectory.resolve(explicitPath: dataDirectory)
+        let url: DatabaseURL?
+        do {
+            url = try DatabaseChoice.url(option: database, otherStoreChosen: dataDirectory != nil)
+        } catch {
+            throw TodoCommandError.usage(error.description)
+        }
+        try directory.create()
+        return (directory, url)
     }
 }

@@ -32,14 +32,7 @@ struct TodoSession: Sendable {
     ///   (nothing is changed then); ``TodoCommandError`` (exit status 64)
     ///   for a malformed database URL.
     static func open(options: TodoOptions) async throws -> TodoSession {
-        let directory = DataDirectory.resolve(explicitPath: options.dataDirectory)
-        let url: DatabaseURL?
-        do {
-            url = try DatabaseChoice.url(option: options.database, otherStoreChosen: options.dataDirectory != nil)
-        } catch {
-            throw TodoCommandError.usage(error.description)
-        }
-        try directory.create()
+        let (directory, url) = try options.storage()
         if let url {
             let database = try PostgresTodoDatabase(url: url, maximumConnections: 2)
             let store = try await PostgresStore.open(database)

@@ -41,10 +41,11 @@ struct TodoTerminal: Sendable {
         print(lines.joined(separator: "\n"))
     }
 
-    /// Writes `message` as one line on standard error: `rewind todo: message`,
-    /// its control characters made visible (``visible(_:keepingLineBreaks:)``).
-    static func warn(_ message: String) {
-        note("rewind todo: " + visible(message))
+    /// Writes `message` as one line on standard error: `rewind todo: message`
+    /// (`rewind users: message` for `command` "users"), its control
+    /// characters made visible (``visible(_:keepingLineBreaks:)``).
+    static func warn(_ message: String, command: String = "todo") {
+        note("rewind \(command): " + visible(message))
     }
 
     /// Writes `message` as one line on standard error, as it is.

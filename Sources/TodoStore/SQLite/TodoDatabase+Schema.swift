@@ -182,4 +182,18 @@ extension TodoDatabase {
             CREATE INDEX item_rank ON item (rank);
             """)
     }
+
+    /// Creates the accounts' table of schema v4: a row per account, found by
+    /// its name in lower case (`key`, unique), the name as typed, the bcrypt
+    /// hash of its password and when it was made (milliseconds since 1970).
+    static func createAccountTable(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE account (
+                key TEXT PRIMARY KEY NOT NULL CHECK (length(key) > 0),
+                name TEXT NOT NULL CHECK (length(name) > 0),
+                passwordHash TEXT NOT NULL,
+                created INTEGER NOT NULL
+            );
+            """)
+    }
 }

@@ -7,7 +7,7 @@ import Todos
 /// in one file opened in WAL mode, its schema made and upgraded by a
 /// `DatabaseMigrator`.
 ///
-/// Tables (schema v3; see docs/json-format.md, "The SQLite file"):
+/// Tables (schema v4; see docs/json-format.md, "The SQLite file"):
 /// - `item`: one row per item (``ItemRecord``), a column per field; `rank`
 ///   orders the list (a number between its neighbours', so inserting
 ///   anywhere writes one row).
@@ -15,6 +15,7 @@ import Todos
 ///   change, undo and redo, with the changes that made it and revert it.
 /// - `meta(key, value)`: `epoch`, counted up by each reset (which starts
 ///   the log's numbers again).
+/// - `account`: the accounts of team mode (``SQLiteAccountStore``).
 struct TodoDatabase: Sendable {
     let queue: DatabaseQueue
     let url: URL
@@ -56,6 +57,10 @@ struct TodoDatabase: Sendable {
         // v3: the item rows' states are `active` and `completed`.
         migrator.registerMigration("v3") { db in
             try migrateV2ToV3(db)
+        }
+        // v4: the accounts of team mode.
+        migrator.registerMigration("v4") { db in
+            try createAccountTable(db)
         }
         return migrator
     }

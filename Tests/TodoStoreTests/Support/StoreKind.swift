@@ -33,6 +33,7 @@ final class StoreFixture: @unchecked Sendable {
     let kind: StoreKind
     let directory: URL
     private var memory: InMemoryStore?
+    private var memoryAccounts: InMemoryAccountStore?
     /// The test's own PostgreSQL schema, made at the first open.
     private var postgres: PostgresTestDatabase?
 
@@ -74,6 +75,27 @@ final class StoreFixture: @unchecked Sendable {
             if postgres == nil { postgres = try await PostgresTestDatabase.make() }
             guard let postgres else { throw CancellationError() }
             return try await PostgresStore.open(postgres.database, limit: limit, now: now)
+        }
+    }
+
+    /// Opens the accounts kept with the store (not in a JSON file: there,
+    /// in memory); for a persistent kind a second call opens the same file
+    /// (or database) again, as a new process would.
+    func accounts() async throws -> any AccountStore {
+        let now = clock.now
+        switch kind {
+        case .memory, .jsonFile:
+            if let memoryAccounts { return memoryAccounts }
+            let accounts = InMemoryAccountStore(now: now)
+            memoryAccounts = accounts
+            return accounts
+        case .sqlite:
+            return try await SQLiteAccountStore.open(url: fileURL, now: now)
+        case .postgres:
+            // The test's own schema, made by the list's store.
+            _ = try await open()
+            guard let postgres else { throw CancellationError() }
+            return try await PostgresAccountStore.open(postgres.database, now: now)
         }
     }
 

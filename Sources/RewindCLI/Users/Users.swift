@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import TodoStore
+import TodoStorePostgres
+import Todos
+
+extension RewindCommand {
+    /// `rewind users`: the accounts of team mode, made by an administrator
+    /// in the terminal (there is no sign-up). They are kept in the same
+    /// database as the list.
+    struct Users: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "users",
+            abstract: "Make, list, remove and change the accounts of team mode.",
+            discussion: """
+                Accounts are kept with the list: in the data directory's SQLite file (--data-dir, \
+                else $REWIND_DATA_DIR, else $XDG_DATA_HOME/rewind, else ~/.local/share/rewind), or \
+                in the PostgreSQL database of --database or $REWIND_DATABASE_URL. Signing in to \
+                them in the browser comes in a later version.
+
+                Names: 1 to 64 characters, letters a-z, digits, ".", "-" and "_", starting with a \
+                letter or digit; compared without case ("Ann" and "ann" are one account). \
+                Passwords: at least 10 characters and at most 72 bytes; they are asked for on the \
+                terminal, not echoed, or read as one line of standard input with --password-stdin, \
+                never taken from the command line. Only their bcrypt hash (cost 12) is kept.
+
+                Exit status: 0 on success; 1 when the command could not be done (unknown account, \
+                unreadable data, a removal not confirmed); 64 when the input is wrong (a name \
+                against the rules or taken, a weak password, passwords that differ, no terminal \
+                to ask on).
+
+                Examples:
+                  rewind users add ann
+                  printf '%s\\n' "$PASSWORD" | rewind users add bob --password-stdin
+                  rewind users list
+                  rewind users passwd ann
+                  rewind users rm bob --yes
+                """,
+            subcommands: [List.self, Add.self, Passwd.self, Remove.self],
+            defaultSubcommand: List.self
+        )
+    }
+}
+
+/// One `rewind users` command's way to the accounts: the store of the
+/// data directory's SQLite file or of the PostgreSQL database, chosen as
+/// `rewind todo` chooses.
+enum UsersSession {
+    /// The accounts of the store `options` choose.
+    ///
+    /// - Throws: ``StoreError`` when the directory cannot be made or the
+    ///   database cannot be reached or is not one this version can use
+    ///   (nothing is changed then); ``TodoCommandError`` (exit status 64)
+    ///   for a malformed database URL.
+    static func open(options: TodoOptions) async throws -> any AccountStore {
+        let (directory, url) = try options.storage()
+        if let url {
+            let database = try PostgresTodoDatabase(url: url, maximumConnections: 2)
+            let accounts = try await PostgresAccountStore.open(database)
+            // The pool runs while the process does, which ends with the command.
+            Task { await database.run() }
+            return accounts
+        }
+        return try await SQLiteAccountStore.open(url: directory.databaseURL)
+    }
+
+    /// The account name `text`, checked against the rules.
+    ///
+    /// - Throws: ``TodoCommandError`` (exit status 64) saying what is allowed.
+    static func name(_ text: String) throws -> AccountName {
+        do {
+            return try AccountName(text)
+        } catch {
+            throw TodoCommandError.usage(error.description)
+        }
+    }
+
+    /// Runs `body` with the account name `text`, checked, and the accounts
+    /// `options` choose; on an error writes one line on standard error
+    /// (`rewind users: …`) and throws the exit status to leave with: 64 for
+    /// a name against the rules or taken, 1 for an unknown account.
+    static func run(
+        options: TodoOptions, name text: String, _ body: (AccountName, any AccountStore) async throws -> Void
+    ) async throws {
+        try await reportingErrors(command: "users") {
+            let name = try name(text)
+            let accounts = try await open(options: options)
+            try await explaining { try await body(name, accounts) }
+        }
+    }
+
+    /// Throws ``AccountStoreError/noSuchAccount(_:)`` as a could-not-do
+    /// error (exit status 1), and ``AccountStoreError/nameTaken(existing:)``
+    /// as a wrong input (exit status 64).
+    private static func explaining<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let error as AccountStoreError {
+            switch error {
+            case .nameTaken: throw TodoCommandError.usage(error.description)
+            case .noSuchAccount: throw TodoCommandError(error.description)
+            }
+        }
+    }
+}
+
+/// The argument that names an account.
+struct AccountNameArgument: ParsableArguments {
+    @Argument(help: ArgumentHelp("The account's name (compared without case).", valueName: "name"))
+    var name: String
+}

@@ -1,0 +1,70 @@
+import Dispatch
+import HummingbirdBcrypt
+import Todos
+
+/// Makes and checks the bcrypt hashes of passwords (hummingbird-auth's
+/// `HummingbirdBcrypt`), away from Swift's cooperative threads: a hash at
+/// cost 12 keeps a core busy for a quarter of a second or so, which would
+/// stall every other task sharing those few threads.
+///
+/// ```swift
+/// let hash = try await PasswordHasher.standard.hash("correct horse battery")   // "$2b$12$…"
+/// let right = await PasswordHasher.standard.verify("correct horse battery", against: hash)   // true
+/// ```
+public struct PasswordHasher: Sendable {
+    /// The cost of the hashes made for people: 2¹² rounds.
+    public static let standardCost = 12
+
+    /// The costs bcrypt accepts.
+    public static let costs = 4...31
+
+    /// The hasher of the accounts: cost ``standardCost``.
+    public static let standard = PasswordHasher(checkedCost: standardCost)
+
+    /// The cost (log₂ of the rounds) of the hashes this hasher makes;
+    /// ``verify(_:against:)`` reads the cost from the hash itself.
+    public let cost: Int
+
+    /// A hasher with `cost` (tests pass the lowest, 4, to run fast), or
+    /// `nil` when bcrypt does not accept it (see ``costs``).
+    public init?(cost: Int) {
+        guard Self.costs.contains(cost) else { return nil }
+        self.cost = cost
+    }
+
+    private init(checkedCost: Int) {
+        cost = checkedCost
+    }
+
+    /// The bcrypt hash of `password`, with a new random salt.
+    ///
+    /// - Throws: ``AccountError/weakPassword(_:)`` when `password` holds a
+    ///   NUL character, after which bcrypt would read nothing.
+    public func hash(_ password: String) async throws -> String {
+        try Self.refuseNUL(password)
+        let cost = UInt8(cost)
+        return await Self.offCooperativeThreads { Bcrypt.hash(password, cost: cost) }
+    }
+
+    /// Whether `password` is the one `hash` was made from. A hash that is
+    /// not bcrypt's, and a password holding a NUL character, never match.
+    public func verify(_ password: String, against hash: String) async -> Bool {
+        guard !password.utf8.contains(0), !hash.utf8.contains(0) else { return false }
+        return await Self.offCooperativeThreads { Bcrypt.verify(password, hash: hash) }
+    }
+
+    /// Refuses a password bcrypt would cut short at a NUL character.
+    private static func refuseNUL(_ password: String) throws(AccountError) {
+        if password.utf8.contains(0) {
+            throw .weakPassword("A password may not hold the NUL character.")
+        }
+    }
+
+    /// Runs `body` on a thread of Dispatch's global pool and waits for it
+    /// without holding a cooperative thread.
+    private static func offCooperativeThreads<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TodoStore
+import Todos
+
+/// The accounts of team mode in the PostgreSQL database of the list (table
+/// `rewind_account`, migration `accounts`), shared by every instance.
+/// Every query has bind parameters, and the name's key is unique, so two
+/// instances adding the same name at once cannot both succeed.
+///
+/// The pool (``PostgresTodoDatabase/client``) must run while the store is used.
+///
+/// ```swift
+/// let accounts = try await PostgresAccountStore.open(database)
+/// let running = Task { await database.run() }
+/// try await accounts.add(name: AccountName("ann"), passwordHash: hash)
+/// ```
+public struct PostgresAccountStore: AccountStore {
+    private let database: PostgresTodoDatabase
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+
+    private init(database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date, logger: Logger) {
+        self.database = database
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Opens the accounts of `database` after bringing its schema up to
+    /// date, on a connection of its own (the pool need not run yet);
+    /// accounts made are dated by `now`.
+    ///
+    /// - Throws: ``StoreError/newerSchema(path:unknownMigrations:)`` when a
+    ///   newer Rewind made the database (nothing is written then), or
+    ///   ``StoreError/io(path:detail:)`` when it cannot be reached or used.
+    public static func open(
+        _ database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date = { Date() },
+        logger: Logger = Logger(label: "rewind.postgres.accounts", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> PostgresAccountStore {
+        try await database.withDirectConnection { connection, logger in
+            try await PostgresSchema.migrate(connection, in: database, list: PostgresStore.listID, logger: logger)
+        }
+        return PostgresAccountStore(database: database, now: now, logger: logger)
+    }
+
+    /// Makes an account; see ``AccountStore/add(name:passwordHash:)``.
+    @discardableResult
+    public func add(name: AccountName, passwordHash: String) async throws -> Account {
+        let created = now().roundedToMilliseconds
+        let milliseconds = Int64((created.timeIntervalSince1970 * 1000).rounded())
+        let (key, text) = (name.key, name.text)
+        let existing: String? = try await query { connection, logger in
+            let inserted = try await connection.query(
+                """
+                INSERT INTO rewind_account (key, name, password_hash, created)
+                VALUES (\(key), \(text), \(passwordHash), \(milliseconds))
+                ON CONFLICT (key) DO NOTHING RETURNING key
+                """, logger: logger)
+            for try await _ in inserted.decode(String.self) { return nil }
+            let rows = try await connection.query("SELECT name FROM rewind_account WHERE key = \(key)", logger: logger)
+            for try await existing in rows.decode(String.self) { return existing }
+            // Removed again in between: taken a moment ago all the same.
+            return text
+        }
+        if let existing { throw AccountStoreError.nameTaken(existing: existing) }
+        return Account(name: name, created: created)
+    }
+
+    /// Every account, by name.
+    public func list() async throws -> [Account] {
+        let rows: [(String, Int64)] = try await query { connection, logger in
+            var rows: [(String, Int64)] = []
+            let found = try await connection.query("SELECT name, created FROM rewind_account ORDER BY key", logger: logger)
+            for try await row in found.decode((String, Int64).self) { rows.append(row) }
+            return rows
+        }
+        return try rows.map { try account($0) }
+    }
+
+    /// Removes an account; see ``AccountStore/remove(name:)``.
+    @discardableResult
+    public func remove(name: AccountName) async throws -> Account {
+        let key = name.key
+        let removed: (String, Int64)? = try await query { connection, logger in
+            let rows = try await connection.query(
+                "DELETE FROM rewind_account WHERE key = \(key) RETURNING name, created", logger: logger)
+            for try await row in rows.decode((String, Int64).self) { return row }
+            return nil
+        }
+        guard let removed else { throw AccountStoreError.noSuchAccount(name.text) }
+        return try account(removed)
+    }
+
+    /// Replaces a password hash; see ``AccountStore/setPasswordHash(name:_:)``.
+    public func setPasswordHash(name: AccountName, _ passwordHash: String) async throws {
+        let key = name.key
+        let changed: Bool = try await query { connection, logger in
+            let rows = try await connection.query(
+                "UPDATE rewind_account SET password_hash = \(passwordHash) WHERE key = \(key) RETURNING key", logger: logger)
+            for try await _ in rows.decode(String.self) { return true }
+            return false
+        }
+        guard changed else { throw AccountStoreError.noSuchAccount(name.text) }
+    }
+
+    /// The password hash of an account, or `nil` when there is none.
+    public func passwordHash(for name: AccountName) async throws -> String? {
+        let key = name.key
+        return try await query { connection, logger in
+            let rows = try await connection.query(
+                "SELECT password_hash FROM rewind_account WHERE key = \(key)", logger: logger)
+            for try await hash in rows.decode(String.self) { return hash }
+            return nil
+        }
+    }
+
+    /// An account from a row of `name, created`; a name against the rules is damage.
+    private func account(_ row: (String, Int64)) throws -> Account {
+        do {
+            return Account(name: try AccountName(row.0), created: Date(timeIntervalSince1970: Double(row.1) / 1000))
+        } catch {
+            throw StoreError.corrupt(
+                path: database.url.redacted, detail: "the account “\(row.0)” has a name against the rules: \(error)")
+        }
+    }
+
+    /// Runs `body` on a connection of the pool; its errors become
+    /// ``StoreError``s that name the database.
+    private func query<Result: Sendable>(
+        _ body: @Sendable (PostgresConnection, Logger) async throws -> Result
+    ) async throws -> Result {
+        let logger = logger
+        do {
+            return try await database.client.withConnection { connection in try await body(connection, logger) }
+        } catch {
+            throw database.storeError(error)
+        }
+    }
+}
