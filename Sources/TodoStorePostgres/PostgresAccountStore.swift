@@ -51,14 +51,14 @@ public struct PostgresAccountStore: AccountStore {
         let milliseconds = Int64((created.timeIntervalSince1970 * 1000).rounded())
         let (key, text) = (name.key, name.text)
         let existing: String? = try await query { connection, logger in
-            let inserted = try await connection.query(
+            let inserted = try await connection.answered(
                 """
                 INSERT INTO rewind_account (key, name, password_hash, created)
                 VALUES (\(key), \(text), \(passwordHash), \(milliseconds))
                 ON CONFLICT (key) DO NOTHING RETURNING key
                 """, logger: logger)
             for try await _ in inserted.decode(String.self) { return nil }
-            let rows = try await connection.query("SELECT name FROM rewind_account WHERE key = \(key)", logger: logger)
+            let rows = try await connection.answered("SELECT name FROM rewind_account WHERE key = \(key)", logger: logger)
             for try await existing in rows.decode(String.self) { return existing }
             // Removed again in between: taken a moment ago all the same.
             return text
@@ -71,7 +71,7 @@ public struct PostgresAccountStore: AccountStore {
     public func list() async throws -> [Account] {
         let rows: [(String, Int64)] = try await query { connection, logger in
             var rows: [(String, Int64)] = []
-            let found = try await connection.query("SELECT name, created FROM rewind_account ORDER BY key", logger: logger)
+            let found = try await connection.answered("SELECT name, created FROM rewind_account ORDER BY key", logger: logger)
             for try await row in found.decode((String, Int64).self) { rows.append(row) }
             return rows
         }
@@ -83,7 +83,7 @@ public struct PostgresAccountStore: AccountStore {
     public func remove(name: AccountName) async throws -> Account {
         let key = name.key
         let removed: (String, Int64)? = try await query { connection, logger in
-            let rows = try await connection.query(
+            let rows = try await connection.answered(
                 "DELETE FROM rewind_account WHERE key = \(key) RETURNING name, created", logger: logger)
             for try await row in rows.decode((String, Int64).self) { return row }
             return nil
@@ -96,7 +96,7 @@ public struct PostgresAccountStore: AccountStore {
     public func setPasswordHash(name: AccountName, _ passwordHash: String) async throws {
         let key = name.key
         let changed: Bool = try await query { connection, logger in
-            let rows = try await connection.query(
+            let rows = try await connection.answered(
                 "UPDATE rewind_account SET password_hash = \(passwordHash) WHERE key = \(key) RETURNING key", logger: logger)
             for try await _ in rows.decode(String.self) { return true }
             return false
@@ -108,7 +108,7 @@ public struct PostgresAccountStore: AccountStore {
     public func passwordHash(for name: AccountName) async throws -> String? {
         let key = name.key
         return try await query { connection, logger in
-            let rows = try await connection.query(
+            let rows = try await connection.answered(
                 "SELECT password_hash FROM rewind_account WHERE key = \(key)", logger: logger)
             for try await hash in rows.decode(String.self) { return hash }
             return nil
@@ -132,7 +132,7 @@ public struct PostgresAccountStore: AccountStore {
     ) async throws -> Result {
         let logger = logger
         do {
-            return try await database.client.withConnection { connection in try await body(connection, logger) }
+            return try await database.withPooledConnection { connection in try await body(connection, logger) }
         } catch {
             throw database.storeError(error)
         }
