@@ -20,16 +20,15 @@ source "$(dirname "$0")/lib.sh"
 choose_rewind "${1:-}"
 require_tools wrk pgbench curl nginx perf
 cluster="$repo/scripts/cluster.sh"
+if "$cluster" status >/dev/null 2>&1 || [ -d "$REWIND_CLUSTER_DIR" ]; then
+    fail "a cluster already runs in $REWIND_CLUSTER_DIR; stop it first (REWIND_CLUSTER_DIR=$REWIND_CLUSTER_DIR $cluster stop)"
+fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-pgbench.XXXXXX")"
 cleanup() {
     "$cluster" stop >/dev/null 2>&1 || true
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-if "$cluster" status >/dev/null 2>&1 || [ -d "$REWIND_CLUSTER_DIR" ]; then
-    fail "a cluster already runs in $REWIND_CLUSTER_DIR; stop it first (REWIND_CLUSTER_DIR=$REWIND_CLUSTER_DIR $cluster stop)"
-fi
 address="$("$cluster" start)"
 token="$(cat "$REWIND_CLUSTER_DIR/csrf-token")"
 write_add_script "$work/add.lua" "$address" "$token"
@@ -49,7 +48,7 @@ pgbench_round() {
     out="$(PGPASSWORD=bench pgbench -n -f "$work/insert.sql" -c "$CONNECTIONS" -j "$THREADS" -T "$DURATION" \
         -h 127.0.0.1 -p "$REWIND_CLUSTER_PG_PORT" -U bench bench 2>&1)"
     printf '%s\n%s\n' "== pgbench ($(uptime))" "$out" >>"$work/log"
-    echo "$out" | awk '/^tps = / {print $3}' | grep . || fail "pgbench failed: $(echo "$out" | grep error | head -2)"
+    echo "$out" | awk '/^tps = / {printf "%.1f\n", $3}' | grep . || fail "pgbench failed: $(echo "$out" | grep error | head -2)"
 }
 
 ours=() theirs=() p99s=() errors=0

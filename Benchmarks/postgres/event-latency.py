@@ -17,8 +17,13 @@ import argparse, http.client, json, math, queue, sys, threading, time
 def listen(port, events, ready):
     """Reads B's event stream; puts (arrival time, id) for every `todos` event."""
     connection = http.client.HTTPConnection("127.0.0.1", port)
-    connection.request("GET", "/events")
-    response = connection.getresponse()
+    try:
+        connection.request("GET", "/events")
+        response = connection.getresponse()
+    except OSError as error:
+        print(f"event-latency: GET /events on port {port}: {error}", file=sys.stderr)
+        events.put(None)
+        return
     if response.status != 200:
         print(f"event-latency: GET /events on port {port} answered {response.status}", file=sys.stderr)
         events.put(None)

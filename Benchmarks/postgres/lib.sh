@@ -56,9 +56,11 @@ postgres_start() {
         "$repo/scripts/postgres-test-cluster.sh" start
 }
 
+# Stops it, deleting its data and the cluster's directory if now empty.
 postgres_stop() {
     REWIND_PG_PORT="$REWIND_CLUSTER_PG_PORT" REWIND_PG_DIR="$REWIND_CLUSTER_DIR/postgres" \
         "$repo/scripts/postgres-test-cluster.sh" stop
+    rmdir "$REWIND_CLUSTER_DIR" 2>/dev/null || true
 }
 
 # psql as the superuser, through the server's socket: psql_admin [DATABASE] ARGS...
