@@ -1,0 +1,150 @@
+# Shared by the scripts in Benchmarks/postgres/ (sourced, not run): the
+# settings, the PostgreSQL server they all measure against, wrk and medians.
+#
+# Settings (environment), with the defaults every script uses:
+#   REWIND_BIN               the `rewind` binary (or the scripts' first argument)
+#   REWIND_CLUSTER_DIR       the cluster's directory (/tmp/rw-bench-cluster)
+#   REWIND_CLUSTER_PORT      nginx (9390)
+#   REWIND_CLUSTER_A_PORT    instance A (9391)
+#   REWIND_CLUSTER_B_PORT    instance B (9392)
+#   REWIND_CLUSTER_PG_PORT   PostgreSQL (59532)
+#   REWIND_PG_BIN            PostgreSQL's programs (/usr/lib/postgresql/15/bin)
+#   SINGLE_PORT, PEER_PORT   one instance alone and the peer (9393, 9394)
+#   DURATION, CONNECTIONS, THREADS, ROUNDS   the wrk load (10 s, 16, 1, 3 rounds)
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+export REWIND_CLUSTER_DIR="${REWIND_CLUSTER_DIR:-/tmp/rw-bench-cluster}"
+export REWIND_CLUSTER_PORT="${REWIND_CLUSTER_PORT:-9390}"
+export REWIND_CLUSTER_A_PORT="${REWIND_CLUSTER_A_PORT:-9391}"
+export REWIND_CLUSTER_B_PORT="${REWIND_CLUSTER_B_PORT:-9392}"
+export REWIND_CLUSTER_PG_PORT="${REWIND_CLUSTER_PG_PORT:-59532}"
+export REWIND_PG_BIN="${REWIND_PG_BIN:-/usr/lib/postgresql/15/bin}"
+SINGLE_PORT="${SINGLE_PORT:-9393}"
+PEER_PORT="${PEER_PORT:-9394}"
+DURATION="${DURATION:-10}"
+CONNECTIONS="${CONNECTIONS:-16}"
+THREADS="${THREADS:-1}"
+ROUNDS="${ROUNDS:-3}"
+# The body every add carries, ours and the peer's alike.
+ADD_BODY='{"title": "Benchmark: buy oat milk"}'
+
+bench_name="$(basename "$0")"
+say() { echo "$bench_name: $*" >&2; }
+fail() { say "$*"; exit 1; }
+note_load() { say "load: $(uptime)"; }
+
+# The `rewind` binary: $1, else $REWIND_BIN; exported for scripts/cluster.sh.
+choose_rewind() {
+    REWIND_BIN="${1:-${REWIND_BIN:-}}"
+    [ -n "$REWIND_BIN" ] || fail "give the rewind binary as the first argument or in REWIND_BIN (build it with: swift build -c release --product rewind)"
+    [ -x "$REWIND_BIN" ] || fail "no executable rewind binary at $REWIND_BIN"
+    REWIND_BIN="$(cd "$(dirname "$REWIND_BIN")" && pwd)/$(basename "$REWIND_BIN")"
+    export REWIND_BIN
+}
+
+require_tools() {
+    local tool
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null || fail "$tool is missing (Debian: apt-get install -y $tool)"
+    done
+}
+
+# The cluster's PostgreSQL server alone (no instance, no nginx), through
+# the tests' script; prints Rewind's database URL.
+postgres_start() {
+    REWIND_PG_PORT="$REWIND_CLUSTER_PG_PORT" REWIND_PG_DIR="$REWIND_CLUSTER_DIR/postgres" \
+        "$repo/scripts/postgres-test-cluster.sh" start
+}
+
+# Stops it, deleting its data and the cluster's directory if now empty.
+postgres_stop() {
+    REWIND_PG_PORT="$REWIND_CLUSTER_PG_PORT" REWIND_PG_DIR="$REWIND_CLUSTER_DIR/postgres" \
+        "$repo/scripts/postgres-test-cluster.sh" stop
+    rmdir "$REWIND_CLUSTER_DIR" 2>/dev/null || true
+}
+
+# psql as the superuser, through the server's socket: psql_admin [DATABASE] ARGS...
+psql_admin() {
+    local database="$1"
+    shift
+    runuser -u postgres -- "$REWIND_PG_BIN/psql" -h "$REWIND_CLUSTER_DIR/postgres" -p "$REWIND_CLUSTER_PG_PORT" \
+        -U postgres -d "$database" -v ON_ERROR_STOP=1 -qAt "$@"
+}
+
+# Creates role $1 (password $1) and its database $2, unless they exist.
+create_database() {
+    if [ "$(psql_admin postgres -c "SELECT 1 FROM pg_roles WHERE rolname = '$1'")" != 1 ]; then
+        psql_admin postgres -c "CREATE ROLE $1 LOGIN PASSWORD '$1'"
+    fi
+    if [ "$(psql_admin postgres -c "SELECT 1 FROM pg_database WHERE datname = '$2'")" != 1 ]; then
+        psql_admin postgres -c "CREATE DATABASE $2 OWNER $1"
+    fi
+}
+
+# Waits until GET $1 answers (at most 60 s).
+wait_for_url() {
+    local deadline=$((SECONDS + 60))
+    until curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null; do
+        [ "$SECONDS" -lt "$deadline" ] || fail "$1 did not answer within 60 s"
+        sleep 0.1
+    done
+}
+
+# Writes a wrk script to $1 that POSTs ADD_BODY as JSON, with the headers the
+# to-do page's own script sends from origin $2 and CSRF token $3.
+write_add_script() {
+    cat >"$1" <<EOF
+wrk.method = "POST"
+wrk.body = '$ADD_BODY'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-Rewind-CSRF"] = "$3"
+wrk.headers["Origin"] = "$2"
+wrk.headers["Sec-Fetch-Site"] = "same-origin"
+EOF
+}
+
+# One wrk round of POSTs to URL $1 with script $2; appends its output to
+# $3 and prints "requests/s p99 non-2xx-count".
+wrk_round() {
+    local out rps p99 errors
+    out="$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$2" "$1")"
+    printf '%s\n%s\n' "== wrk $1 ($(uptime))" "$out" >>"$3"
+    rps="$(echo "$out" | awk '/Requests\/sec/ {print $2}')"
+    p99="$(echo "$out" | awk '$1 == "99%" {print $2}')"
+    errors="$(echo "$out" | awk '/Non-2xx/ {print $5}')"
+    echo "$rps $p99 ${errors:-0}"
+}
+
+# With PROFILE set: one more wrk round (URL $2, script $3, log $4) while
+# `perf record -g` samples process $1 into the file PROFILE names.
+profile_round() {
+    [ -n "${PROFILE:-}" ] || return 0
+    say "one more wrk round with perf record -g of pid $1 into $PROFILE"
+    perf record -g -o "$PROFILE" -p "$1" -- sleep "$DURATION" 2>>"$4.perf" &
+    local perf_pid=$!
+    wrk_round "$2" "$3" "$4" >/dev/null
+    wait "$perf_pid" || say "perf record failed: $(tail -2 "$4.perf")"
+}
+
+# The head of a result table: title $1 and settings $2, the date, the
+# load before ($3) and after ($4) the rounds.
+print_table_head() {
+    echo
+    echo "$1, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores,"
+    echo "$2"
+    echo "load before: $3"
+    echo "load after:  $4"
+    echo
+    echo "| measure | rounds | median |"
+    echo "|---|---|---:|"
+}
+
+# The median of the numbers given as arguments.
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# $1 / $2 to two places.
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / b }'
+}

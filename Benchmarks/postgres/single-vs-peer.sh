@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Adds per second of one `rewind serve --database URL` instance (no nginx)
+# against the peer, hummingbird-examples' `todos-postgres-tutorial`, on the
+# same PostgreSQL server (the peer in its own database), under the same wrk
+# load; rounds in turns.
+#
+#   Benchmarks/postgres/single-vs-peer.sh .build/release/rewind /work/peer/.build/release/App
+#   ROUNDS=3 DURATION=10 CONNECTIONS=16 Benchmarks/postgres/single-vs-peer.sh REWIND PEER
+#   PROFILE=/tmp/single.perf Benchmarks/postgres/single-vs-peer.sh REWIND PEER   # then one more round of ours under `perf record -g`
+#
+# The peer is not part of this repository: BENCHMARKS.md ("PostgreSQL:
+# several instances over one database") says how to build it. It connects
+# as role `todos` (password `todos`) to database `hummingbird`, which this
+# script creates; its port comes from POSTGRES_PORT (the one line changed
+# in it, to reach this server). Both get the same requests: POST of the
+# same JSON body with the same headers (ours to /api/todos, the peer's to
+# /todos); the peer runs at log level PEER_LOG_LEVEL (warning: it then
+# logs no line per request, as ours does not).
+#
+# Starts PostgreSQL alone with the cluster's settings (lib.sh) and stops it,
+# deleting its directory, at the end.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+choose_rewind "${1:-}"
+peer="${2:-${PEER_BIN:-}}"
+[ -n "$peer" ] && [ -x "$peer" ] || fail "give the peer's binary (todos-postgres-tutorial's App) as the second argument or in PEER_BIN"
+require_tools wrk curl perf
+PEER_LOG_LEVEL="${PEER_LOG_LEVEL:-warning}"
+[ ! -d "$REWIND_CLUSTER_DIR" ] || fail "$REWIND_CLUSTER_DIR exists: a cluster or another benchmark uses it; stop it first"
+work="$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-peer.XXXXXX")"
+pids=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    postgres_stop >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+url="$(postgres_start)"
+create_database todos hummingbird
+token="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
+ours_address="http://127.0.0.1:$SINGLE_PORT"
+peer_address="http://127.0.0.1:$PEER_PORT"
+
+REWIND_DATABASE_URL="$url" REWIND_CSRF_TOKEN="$token" \
+    "$REWIND_BIN" serve --host 127.0.0.1 --port "$SINGLE_PORT" </dev/null >"$work/ours.log" 2>&1 &
+pids+=($!)
+ours_pid=$!
+HTTP_HOST=127.0.0.1 HTTP_PORT="$PEER_PORT" POSTGRES_PORT="$REWIND_CLUSTER_PG_PORT" LOG_LEVEL="$PEER_LOG_LEVEL" \
+    "$peer" </dev/null >"$work/peer.log" 2>&1 &
+pids+=($!)
+wait_for_url "$ours_address/api/csrf"
+wait_for_url "$peer_address/health"
+# The peer makes its table before it listens; a first add proves it writes.
+curl -fsS -o /dev/null -X POST -H 'Content-Type: application/json' --data "$ADD_BODY" "$peer_address/todos" \
+    || fail "the peer did not add a to-do (log: $(tail -3 "$work/peer.log"))"
+
+write_add_script "$work/ours.lua" "$ours_address" "$token"
+write_add_script "$work/peer.lua" "$peer_address" "$token"
+durability="synchronous_commit=$(psql_admin postgres -c 'SHOW synchronous_commit') fsync=$(psql_admin postgres -c 'SHOW fsync')"
+say "PostgreSQL: $durability"
+
+ours=() theirs=() ours_p99=() theirs_p99=() errors=0
+load_before="$(uptime)"
+note_load
+for round in $(seq "$ROUNDS"); do
+    read -r rps p99 non2xx < <(wrk_round "$ours_address/api/todos" "$work/ours.lua" "$work/log")
+    read -r peer_rps peer_p99 peer_non2xx < <(wrk_round "$peer_address/todos" "$work/peer.lua" "$work/log")
+    say "round $round: ours $rps adds/s (p99 $p99), peer $peer_rps adds/s (p99 $peer_p99); $(uptime)"
+    ours+=("$rps") theirs+=("$peer_rps") ours_p99+=("$p99") theirs_p99+=("$peer_p99")
+    errors=$((errors + non2xx + peer_non2xx))
+done
+load_after="$(uptime)"
+items="$(psql_admin rewind -c 'SELECT count(*) FROM rewind_item')"
+steps="$(psql_admin rewind -c 'SELECT count(*) FROM rewind_step')"
+peer_rows="$(psql_admin hummingbird -c 'SELECT count(*) FROM todos')"
+
+profile_round "$ours_pid" "$ours_address/api/todos" "$work/ours.lua" "$work/log"
+
+ours_median="$(median "${ours[@]}")"
+theirs_median="$(median "${theirs[@]}")"
+print_table_head "One instance vs the peer (todos-postgres-tutorial)" \
+    "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, body $ADD_BODY, $ROUNDS rounds in turns; $durability" \
+    "$load_before" "$load_after"
+echo "| ours: adds/s, one instance | ${ours[*]} | $ours_median |"
+echo "| ours: p99 | ${ours_p99[*]} | |"
+echo "| peer: adds/s | ${theirs[*]} | $theirs_median |"
+echo "| peer: p99 | ${theirs_p99[*]} | |"
+echo "| ours / peer | | **$(ratio "$ours_median" "$theirs_median")** (target >= 1.0) |"
+echo
+echo "Afterwards: $items items and $steps history steps in Rewind's list, $peer_rows rows in the peer's table; non-2xx answers: $errors."
+[ "$errors" = 0 ] || { cat "$work/log" >&2; fail "some adds failed; wrk's output is above"; }
