@@ -474,6 +474,10 @@ public actor PostgresStore: AppStore {
                 if let list = taken, list.head == head {
                     taken = nil
                     current = list
+                } else if let list = taken, let advanced = try await self.advancing(list, to: head, connection) {
+                    // Another instance wrote since: its rows, not the whole list.
+                    taken = nil
+                    current = advanced
                 } else {
                     taken = nil
                     current = try await self.load(head, connection)

@@ -127,6 +127,33 @@ struct PostgresCatchUpTests {
     }
 }
 
+extension PostgresCatchUpTests {
+    @Test func anUndoAfterAnotherInstancesChangeReadsItsRowsNotTheWholeList() async throws {
+        let log = StatementLog()
+        let shared = try await PostgresTestDatabase.make(
+            backgroundLogger: Logger(label: "rewind.test.statements", factory: { _ in log.handler() }))
+        let counted = try await PostgresStore.open(shared.database)
+        let other = try PostgresTodoDatabase(
+            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 2)
+        let running = Task { await other.run() }
+        defer { running.cancel() }
+        let writer = try await PostgresStore.open(other)
+        try await counted.change(.add(try Self.item("First")))
+        log.clear()
+
+        for round in 0..<3 {
+            try await writer.change(.add(try Self.item("Writer \(round)")))
+            // Without a read first: the undo's transaction finds the other's row.
+            #expect(try await counted.undo() != nil)
+        }
+
+        #expect(!log.statements.contains("SELECT id"), "the list was read again: \(log.statements)")
+        let fresh = try await PostgresStore.open(shared.database)
+        #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        #expect(try await fresh.read { $0.todos.items.map(\.title) } == ["First"])
+    }
+}
+
 /// The statements the connections of a pool send, read from postgres-nio's
 /// trace of the actions it runs (the pool's keep-alive left out).
 final class StatementLog: Sendable {
