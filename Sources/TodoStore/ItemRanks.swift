@@ -32,6 +32,12 @@ package struct ItemRanks: Sendable {
         self.ranks = ranks
     }
 
+    /// Takes the ranks another writer saved for `touched` items: `saved`
+    /// holds those still in the list; the others are gone.
+    package mutating func adopt(_ saved: [UUID: Double], touched: Set<UUID>) {
+        for id in touched { ranks[id] = saved[id] }
+    }
+
     /// The writes that make the rows of the `touched` items (all of them
     /// when `nil`) match `list`, the ranks updated as if they were done.
     ///

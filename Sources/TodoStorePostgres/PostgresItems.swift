@@ -60,6 +60,16 @@ struct PostgresItems: Sendable {
         }
     }
 
+    /// The saved ranks of those of `ids` whose rows exist.
+    func ranks(of ids: Set<UUID>, _ connection: PostgresConnection) async throws -> [UUID: Double] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await connection.answered(
+            "SELECT rank, id FROM rewind_item WHERE list_id = \(list) AND id = ANY(\(Array(ids)))", logger: logger)
+        var ranks: [UUID: Double] = [:]
+        for try await (rank, id) in rows.decode((Double, UUID).self) { ranks[id] = rank }
+        return ranks
+    }
+
     /// Writes what ``ItemRanks/writes(touched:list:)`` planned, in one
     /// statement however many rows it deletes and writes.
     func write(_ writes: ItemRanks.Writes, _ connection: PostgresConnection) async throws {

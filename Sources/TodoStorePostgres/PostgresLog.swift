@@ -173,6 +173,18 @@ struct PostgresLog: Sendable {
             """)
     }
 
+    /// The changes of the rows after `seq` up to `last`, oldest first, as
+    /// JSON arrays: what moved the list from one head to the other.
+    func forwardChanges(after seq: Int64, through last: Int64, _ connection: PostgresConnection) async throws -> [String] {
+        let rows = try await connection.answered("""
+            SELECT forward::text FROM rewind_step
+            WHERE list_id = \(list) AND seq > \(seq) AND seq <= \(last) ORDER BY seq
+            """, logger: logger)
+        var changes: [String] = []
+        for try await forward in rows.decode(String.self) { changes.append(forward) }
+        return changes
+    }
+
     /// The columns ``Row`` is read from, in order.
     private static let rowColumns =
         "seq, kind, name, date, before, node, redo_top, redo_next, reverts, forward::text, inverse::text"

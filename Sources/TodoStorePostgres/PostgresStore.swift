@@ -163,15 +163,52 @@ public actor PostgresStore: AppStore {
             throw database.storeError(error)
         }
         if let loaded, loaded.head == head { return loaded }
+        let known = loaded
         let fresh = try await reading { connection in
             // The items and the head of one snapshot.
             try await connection.answered("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: self.logger)
             let head = try await self.log.readHead(connection)
+            if let known, let advanced = try await self.advancing(known, to: head, connection) { return advanced }
             return try await self.load(head, connection)
         }
         loaded = fresh
         updateStreams.notify()
         return fresh
+    }
+
+    /// The most rows another instance may have appended for the list in
+    /// memory to be brought up to date from them rather than read again.
+    static let catchUpLimit: Int64 = 1_000
+
+    /// `known` brought up to `head` by applying the changes of the rows
+    /// appended since, and taking the saved ranks of the items they
+    /// touched: a cost that follows the changes, not the list. `nil` when
+    /// the list must be read again instead: another epoch (a reset), too
+    /// many rows, a row missing or that does not apply, or a change that
+    /// touches every item.
+    private func advancing(_ known: Loaded, to head: PostgresLog.Head, _ connection: PostgresConnection) async throws -> Loaded? {
+        let behind = head.lastSeq - known.head.lastSeq
+        guard known.head.epoch == head.epoch, behind > 0, behind <= Self.catchUpLimit else { return nil }
+        let appended = try await log.forwardChanges(after: known.head.lastSeq, through: head.lastSeq, connection)
+        guard appended.count == behind else { return nil }
+        let decoder = TodoJSON.makeDecoder(reading: .store)
+        var state = known.state
+        var touched = Set<UUID>()
+        for forward in appended {
+            guard let changes = try? decoder.decode([AppState.Change].self, from: Data(forward.utf8)),
+                let inverse = try? state.apply(all: changes)
+            else { return nil }
+            for change in inverse {
+                guard let ids = change.touchedItemIDs else { return nil }
+                touched.formUnion(ids)
+            }
+        }
+        let saved = try await rows.ranks(of: touched, connection)
+        // The rows must hold exactly the touched items the list holds.
+        guard touched.allSatisfy({ state.todos.contains(id: $0) == (saved[$0] != nil) }) else { return nil }
+        var ranks = known.ranks
+        ranks.adopt(saved, touched: touched)
+        return Loaded(state: state, ranks: ranks, head: head)
     }
 
     private func load(_ head: PostgresLog.Head, _ connection: PostgresConnection) async throws -> Loaded {
@@ -437,6 +474,10 @@ public actor PostgresStore: AppStore {
                 if let list = taken, list.head == head {
                     taken = nil
                     current = list
+                } else if let list = taken, let advanced = try await self.advancing(list, to: head, connection) {
+                    // Another instance wrote since: its rows, not the whole list.
+                    taken = nil
+                    current = advanced
                 } else {
                     taken = nil
                     current = try await self.load(head, connection)

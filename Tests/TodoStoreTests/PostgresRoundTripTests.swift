@@ -76,6 +76,84 @@ struct PostgresRoundTripTests {
     }
 }
 
+/// An instance that hears of another's changes brings its list up to date
+/// from the log rows appended since, not by reading every item again.
+@Suite("PostgreSQL store: catching up", .dropsPostgresSchemas, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+struct PostgresCatchUpTests {
+    static let date = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func item(_ title: String) throws -> TodoItem {
+        try TodoItem(id: UUID(), title: title, created: date)
+    }
+
+    @Test func anotherInstancesChangesAreReadFromTheLogAndLeaveTheSameListAsAFullRead() async throws {
+        let log = StatementLog()
+        let shared = try await PostgresTestDatabase.make(
+            backgroundLogger: Logger(label: "rewind.test.statements", factory: { _ in log.handler() }))
+        let reader = try await PostgresStore.open(shared.database)
+        // The writer: another instance, with a pool of its own.
+        let other = try PostgresTodoDatabase(
+            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 2)
+        let running = Task { await other.run() }
+        defer { running.cancel() }
+        let writer = try await PostgresStore.open(other)
+        let milk = try Self.item("Milk")
+        let bread = try Self.item("Bread")
+        let eggs = try Self.item("Eggs")
+        for item in [milk, bread, eggs] { try await writer.change(.add(item)) }
+        #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Milk", "Bread", "Eggs"])
+
+        log.clear()
+        try await writer.change(.update(bread.id, [.title(to: "Rye bread"), .complete], at: Self.date))
+        try await writer.change(.move(eggs.id, to: 0))
+        try await writer.change(.remove(milk.id))
+        try await writer.undo()
+        try await writer.redo()
+        try await writer.undo()
+        try await writer.change(.insert(try Self.item("Tea"), at: 1))
+        let caughtUp = try await reader.read { $0.todos.items }
+
+        // The log records each statement by its text up to the first comma:
+        // "SELECT id" is the read of every item.
+        #expect(!log.statements.contains("SELECT id"), "the list was read again: \(log.statements)")
+        #expect(log.statements.contains { $0.hasPrefix("SELECT forward::text FROM rewind_step") }, "\(log.statements)")
+        let fresh = try await PostgresStore.open(shared.database)
+        #expect(caughtUp == (try await fresh.read { $0.todos.items }))
+        #expect(caughtUp.map(\.title) == ["Eggs", "Tea", "Milk", "Rye bread"])
+        // The ranks taken over place the reader's own next change where a full read would.
+        try await reader.change(.insert(try Self.item("Jam"), at: 2))
+        let reread = try await PostgresStore.open(shared.database)
+        #expect(try await reader.read { $0.todos.items } == (try await reread.read { $0.todos.items }))
+    }
+}
+
+extension PostgresCatchUpTests {
+    @Test func anUndoAfterAnotherInstancesChangeReadsItsRowsNotTheWholeList() async throws {
+        let log = StatementLog()
+        let shared = try await PostgresTestDatabase.make(
+            backgroundLogger: Logger(label: "rewind.test.statements", factory: { _ in log.handler() }))
+        let counted = try await PostgresStore.open(shared.database)
+        let other = try PostgresTodoDatabase(
+            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 2)
+        let running = Task { await other.run() }
+        defer { running.cancel() }
+        let writer = try await PostgresStore.open(other)
+        try await counted.change(.add(try Self.item("First")))
+        log.clear()
+
+        for round in 0..<3 {
+            try await writer.change(.add(try Self.item("Writer \(round)")))
+            // Without a read first: the undo's transaction finds the other's row.
+            #expect(try await counted.undo() != nil)
+        }
+
+        #expect(!log.statements.contains("SELECT id"), "the list was read again: \(log.statements)")
+        let fresh = try await PostgresStore.open(shared.database)
+        #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        #expect(try await fresh.read { $0.todos.items.map(\.title) } == ["First"])
+    }
+}
+
 /// The statements the connections of a pool send, read from postgres-nio's
 /// trace of the actions it runs (the pool's keep-alive left out).
 final class StatementLog: Sendable {
