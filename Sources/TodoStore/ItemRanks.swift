@@ -72,12 +72,13 @@ package struct ItemRanks: Sendable {
                 right[index] = rank
             }
         }
-        var planned = ranks
+        // Ranks change in place (a list's worth of ranks is not copied per
+        // change); numbering again below replaces them all anyway.
         for (index, (position, id)) in present.enumerated() {
-            let left = position > 0 ? list.item(at: position - 1).flatMap { planned[$0.id] } : nil
+            let left = position > 0 ? list.item(at: position - 1).flatMap { ranks[$0.id] } : nil
             if position > 0 && left == nil { return renumbered(list) }
             let rank: Double
-            if let old = planned[id], left.map({ $0 < old }) ?? true, right[index].map({ old < $0 }) ?? true {
+            if let old = ranks[id], left.map({ $0 < old }) ?? true, right[index].map({ old < $0 }) ?? true {
                 rank = old
             } else if let new = Self.rank(between: left, and: right[index], leaving: runLeft[index] - 1) {
                 rank = new
@@ -85,10 +86,9 @@ package struct ItemRanks: Sendable {
                 return renumbered(list)
             }
             guard let item = list[id: id] else { continue }
-            let isNew = planned.updateValue(rank, forKey: id) == nil
+            let isNew = ranks.updateValue(rank, forKey: id) == nil
             writes.rows.append((item, rank, isNew))
         }
-        ranks = planned
         return writes
     }
 

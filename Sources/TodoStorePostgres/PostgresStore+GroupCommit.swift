@@ -15,9 +15,11 @@ import Todos
 /// transaction, that locks the list's row, checks that no other instance
 /// wrote since the list was read, takes the numbers, writes the item rows,
 /// appends the log rows and notifies (``PostgresLog/append(changes:after:items:of:_:)``):
-/// one round trip to the server. When another instance did write, or the
-/// list was never read, the batch is applied again in a transaction that
-/// locks the list's row and reads it first.
+/// one round trip to the server. When another instance did write, the
+/// batch is taken back in memory and applied again in a transaction that
+/// locks the list's row and first applies the rows the other appended
+/// (reading the whole list only when that cannot be done, or when the
+/// list was never read).
 extension PostgresStore {
     /// A change waiting for the next batch, and who waits for its answer.
     struct WaitingChange {
@@ -31,6 +33,10 @@ extension PostgresStore {
     struct PendingChanges {
         var rows: [PostgresLog.Row] = []
         var touched: Set<UUID>? = []
+        /// The inverse of each change applied, in the order applied.
+        var inverses: [[AppState.Change]] = []
+        /// Whether writing numbered every item row again.
+        var renumbered = false
     }
 
     /// Queues `changes` for the next batch and waits for its commit.
@@ -65,7 +71,7 @@ extension PostgresStore {
     /// Writes `batch` in one statement when the list in memory is still the
     /// database's, else in a transaction that reads it again first.
     private func commit(_ batch: [WaitingChange]) async throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
-        if writesInOneStatement, var current = loaded {
+        if writesInOneStatement, var current = loaded, current.staleRanks.isEmpty {
             // The only reference, so that the list changes in place.
             loaded = nil
             current.shown = nil
@@ -82,7 +88,7 @@ extension PostgresStore {
                 let written: Bool
                 do {
                     written = try await database.withPooledConnection { connection in
-                        try await self.writing(pending, after: start, &current, connection)
+                        try await self.writing(&pending, after: start, &current, connection)
                     }
                 } catch {
                     throw database.storeError(error)
@@ -92,15 +98,18 @@ extension PostgresStore {
                     notifyUpdates()
                     return outcomes
                 }
-                // Another instance wrote since the list was read: nothing
-                // was written, and the list in memory is read again below.
+                // Another instance wrote since the list was read, and
+                // nothing was written: the batch is taken back in memory,
+                // and below the other's rows are applied and the batch
+                // planned again, under the list's lock.
+                if current.takingBack(pending, to: start) { loaded = current }
             }
         }
         return try await transacting(movingHead: false) { connection, loaded in
             let start = loaded.head
             var pending = PendingChanges()
             let outcomes = try self.plan(batch, &loaded, &pending)
-            guard try await self.writing(pending, after: start, &loaded, connection) else {
+            guard try await self.writing(&pending, after: start, &loaded, connection) else {
                 throw StoreError.corrupt(path: database.url.redacted, detail: "the list's row moved while it was locked")
             }
             return outcomes
@@ -122,5 +131,27 @@ extension PostgresStore {
             }
         }
         return outcomes
+    }
+}
+
+extension PostgresStore.Loaded {
+    /// Takes back the batch `pending` that was applied to this list from
+    /// `start` on and not written, by applying its inverses newest first;
+    /// the ranks of the items it touched are then unknown until read again
+    /// (``staleRanks``). `false` when the list must be read again instead:
+    /// the batch touched every item, numbered the rows again, or an inverse
+    /// does not apply.
+    mutating func takingBack(_ pending: PostgresStore.PendingChanges, to start: PostgresLog.Head) -> Bool {
+        guard let touched = pending.touched, !pending.renumbered else { return false }
+        for inverse in pending.inverses.reversed() {
+            do {
+                _ = try state.apply(all: inverse)
+            } catch {
+                return false
+            }
+        }
+        head = start
+        staleRanks.formUnion(touched)
+        return true
     }
 }

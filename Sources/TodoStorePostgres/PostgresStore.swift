@@ -75,6 +75,9 @@ public actor PostgresStore: AppStore {
         var state: AppState
         var ranks: ItemRanks
         var head: PostgresLog.Head
+        /// Items whose saved ranks ``ranks`` may not hold (a batch that
+        /// was taken back planned them): read again before the next write.
+        var staleRanks: Set<UUID> = []
         /// The history shown and the tree, once asked for, at this head.
         var shown: HistoryOverview?
         var tree: HistoryTree?
@@ -182,18 +185,21 @@ public actor PostgresStore: AppStore {
 
     /// `known` brought up to `head` by applying the changes of the rows
     /// appended since, and taking the saved ranks of the items they
-    /// touched: a cost that follows the changes, not the list. `nil` when
-    /// the list must be read again instead: another epoch (a reset), too
-    /// many rows, a row missing or that does not apply, or a change that
-    /// touches every item.
+    /// touched (and the ranks of ``Loaded/staleRanks``): a cost that
+    /// follows the changes, not the list. `nil` when the list must be read
+    /// again instead: another epoch (a reset), too many rows, a row missing
+    /// or that does not apply, or a change that touches every item.
     private func advancing(_ known: Loaded, to head: PostgresLog.Head, _ connection: PostgresConnection) async throws -> Loaded? {
         let behind = head.lastSeq - known.head.lastSeq
-        guard known.head.epoch == head.epoch, behind > 0, behind <= Self.catchUpLimit else { return nil }
-        let appended = try await log.forwardChanges(after: known.head.lastSeq, through: head.lastSeq, connection)
+        guard known.head.epoch == head.epoch, behind > 0 || !known.staleRanks.isEmpty, behind >= 0,
+            behind <= Self.catchUpLimit
+        else { return nil }
+        let appended =
+            behind == 0 ? [] : try await log.forwardChanges(after: known.head.lastSeq, through: head.lastSeq, connection)
         guard appended.count == behind else { return nil }
         let decoder = TodoJSON.makeDecoder(reading: .store)
         var state = known.state
-        var touched = Set<UUID>()
+        var touched = known.staleRanks
         for forward in appended {
             guard let changes = try? decoder.decode([AppState.Change].self, from: Data(forward.utf8)),
                 let inverse = try? state.apply(all: changes)
@@ -238,6 +244,7 @@ public actor PostgresStore: AppStore {
         let date = now()
         let forward = try Self.json(changes)
         let inverse = try loaded.state.apply(all: changes)
+        pending.inverses.append(inverse)
         for change in inverse {
             guard let ids = change.touchedItemIDs else { pending.touched = nil; break }
             pending.touched?.formUnion(ids)
@@ -255,10 +262,12 @@ public actor PostgresStore: AppStore {
     /// when the history has a limit; `false` when the list's head is no
     /// longer `start` (another instance wrote since), and nothing was written.
     func writing(
-        _ pending: PendingChanges, after start: PostgresLog.Head, _ loaded: inout Loaded, _ connection: PostgresConnection
+        _ pending: inout PendingChanges, after start: PostgresLog.Head, _ loaded: inout Loaded,
+        _ connection: PostgresConnection
     ) async throws -> Bool {
         guard !pending.rows.isEmpty else { return true }
         let writes = loaded.ranks.writes(touched: pending.touched, list: loaded.state.todos)
+        pending.renumbered = writes.replacesAll
         guard try await log.append(changes: pending.rows, after: start, items: writes, of: rows, connection) else { return false }
         if let limit { _ = try await log.prune(keepingSteps: limit, head: loaded.head, connection) }
         return true
@@ -471,7 +480,7 @@ public actor PostgresStore: AppStore {
             let (result, after) = try await Self.transaction(database, logger: logger) { connection in
                 let head = try await self.log.lockHead(connection)
                 var current: Loaded
-                if let list = taken, list.head == head {
+                if let list = taken, list.head == head, list.staleRanks.isEmpty {
                     taken = nil
                     current = list
                 } else if let list = taken, let advanced = try await self.advancing(list, to: head, connection) {

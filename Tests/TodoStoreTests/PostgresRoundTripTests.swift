@@ -87,16 +87,9 @@ struct PostgresCatchUpTests {
     }
 
     @Test func anotherInstancesChangesAreReadFromTheLogAndLeaveTheSameListAsAFullRead() async throws {
-        let log = StatementLog()
-        let shared = try await PostgresTestDatabase.make(
-            backgroundLogger: Logger(label: "rewind.test.statements", factory: { _ in log.handler() }))
-        let reader = try await PostgresStore.open(shared.database)
         // The writer: another instance, with a pool of its own.
-        let other = try PostgresTodoDatabase(
-            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 2)
-        let running = Task { await other.run() }
+        let (log, shared, reader, writer, running) = try await Self.twoInstances()
         defer { running.cancel() }
-        let writer = try await PostgresStore.open(other)
         let milk = try Self.item("Milk")
         let bread = try Self.item("Bread")
         let eggs = try Self.item("Eggs")
@@ -129,15 +122,8 @@ struct PostgresCatchUpTests {
 
 extension PostgresCatchUpTests {
     @Test func anUndoAfterAnotherInstancesChangeReadsItsRowsNotTheWholeList() async throws {
-        let log = StatementLog()
-        let shared = try await PostgresTestDatabase.make(
-            backgroundLogger: Logger(label: "rewind.test.statements", factory: { _ in log.handler() }))
-        let counted = try await PostgresStore.open(shared.database)
-        let other = try PostgresTodoDatabase(
-            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 2)
-        let running = Task { await other.run() }
+        let (log, shared, counted, writer, running) = try await Self.twoInstances()
         defer { running.cancel() }
-        let writer = try await PostgresStore.open(other)
         try await counted.change(.add(try Self.item("First")))
         log.clear()
 
@@ -151,6 +137,70 @@ extension PostgresCatchUpTests {
         let fresh = try await PostgresStore.open(shared.database)
         #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
         #expect(try await fresh.read { $0.todos.items.map(\.title) } == ["First"])
+    }
+}
+
+extension PostgresCatchUpTests {
+    /// Two instances with pools of their own over one schema, and the
+    /// statements the first one sends.
+    static func twoInstances() async throws -> (
+        log: StatementLog, shared: PostgresTestDatabase, counted: PostgresStore, writer: PostgresStore, running: Task<Void, Never>
+    ) {
+        let log = StatementLog()
+        let shared = try await PostgresTestDatabase.make(
+            backgroundLogger: Logger(label: "rewind.test.statements", factory: { _ in log.handler() }))
+        let counted = try await PostgresStore.open(shared.database)
+        let other = try PostgresTodoDatabase(
+            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 2)
+        let running = Task { await other.run() }
+        return (log, shared, counted, try await PostgresStore.open(other), running)
+    }
+
+    @Test func aChangeThatFindsAnotherInstancesRowsAppliesThemInsteadOfReadingTheWholeList() async throws {
+        let (log, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        for title in ["Milk", "Bread"] { try await counted.change(.add(try Self.item(title))) }
+        log.clear()
+
+        for round in 0..<3 {
+            // The one-statement write finds the other's row and writes nothing;
+            // the change is then made again after the other's.
+            try await writer.change(.add(try Self.item("Writer \(round)")))
+            try await counted.change(.add(try Self.item("Counted \(round)")))
+        }
+
+        #expect(!log.statements.contains("SELECT id"), "the list was read again: \(log.statements)")
+        let fresh = try await PostgresStore.open(shared.database)
+        let titles = ["Milk", "Bread", "Writer 0", "Counted 0", "Writer 1", "Counted 1", "Writer 2", "Counted 2"]
+        #expect(try await fresh.read { $0.todos.items.map(\.title) } == titles)
+        #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        // The ranks read again place the next change where a full read would.
+        try await counted.change(.insert(try Self.item("Jam"), at: 3))
+        let reread = try await PostgresStore.open(shared.database)
+        #expect(try await counted.read { $0.todos.items } == (try await reread.read { $0.todos.items }))
+        #expect(try await counted.history().steps.count == 3 + 2 + 1 + 3)
+    }
+
+    @Test func aChangeToAnItemAnotherInstanceDeletedIsRefusedAfterItsBatchIsTakenBack() async throws {
+        let (_, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        let milk = try Self.item("Milk")
+        let bread = try Self.item("Bread")
+        for item in [milk, bread] { try await counted.change(.add(item)) }
+        #expect(try await writer.read { $0.todos.count } == 2)
+        try await writer.change(.remove(bread.id))
+
+        // In memory, Bread is still there: the rename applies, is taken back
+        // when the write finds the other's row, and is refused after it.
+        await #expect(throws: TodoError.self) {
+            try await counted.change(.update(bread.id, [.title(to: "Rye bread")], at: Self.date))
+        }
+
+        let fresh = try await PostgresStore.open(shared.database)
+        #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        #expect(try await fresh.read { $0.todos.items.map(\.title) } == ["Milk"])
+        try await counted.change(.update(milk.id, [.title(to: "Oat milk")], at: Self.date))
+        #expect(try await fresh.read { $0.todos.items.map(\.title) } == ["Oat milk"])
     }
 }
 
