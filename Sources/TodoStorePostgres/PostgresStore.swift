@@ -166,13 +166,15 @@ public actor PostgresStore: AppStore {
             throw database.storeError(error)
         }
         if let loaded, loaded.head == head { return loaded }
-        let known = loaded
+        // The only reference, so that the list changes in place (after a
+        // failure it is read again).
+        var known = loaded
+        loaded = nil
         let fresh = try await reading { connection in
             // The items and the head of one snapshot.
             try await connection.answered("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: self.logger)
             let head = try await self.log.readHead(connection)
-            if let known, let advanced = try await self.advancing(known, to: head, connection) { return advanced }
-            return try await self.load(head, connection)
+            return try await self.caughtUp(&known, to: head, connection)
         }
         loaded = fresh
         updateStreams.notify()
@@ -183,38 +185,52 @@ public actor PostgresStore: AppStore {
     /// memory to be brought up to date from them rather than read again.
     static let catchUpLimit: Int64 = 1_000
 
-    /// `known` brought up to `head` by applying the changes of the rows
-    /// appended since, and taking the saved ranks of the items they
-    /// touched (and the ranks of ``Loaded/staleRanks``): a cost that
-    /// follows the changes, not the list. `nil` when the list must be read
-    /// again instead: another epoch (a reset), too many rows, a row missing
-    /// or that does not apply, or a change that touches every item.
-    private func advancing(_ known: Loaded, to head: PostgresLog.Head, _ connection: PostgresConnection) async throws -> Loaded? {
-        let behind = head.lastSeq - known.head.lastSeq
-        guard known.head.epoch == head.epoch, behind > 0 || !known.staleRanks.isEmpty, behind >= 0,
-            behind <= Self.catchUpLimit
-        else { return nil }
+    /// The list in memory `known` (taken, so that it changes in place) at
+    /// `head`: as it is when the database is still there; else brought up
+    /// to it by applying the changes of the rows appended since, and
+    /// taking the saved ranks of the items they touched (and of
+    /// ``Loaded/staleRanks``): a cost that follows the changes, not the
+    /// list. The list is read again instead when there is none, or from
+    /// another epoch (a reset), too many rows behind, a row missing or
+    /// that does not apply, or a change that touches every item.
+    private func caughtUp(_ known: inout Loaded?, to head: PostgresLog.Head, _ connection: PostgresConnection) async throws -> Loaded {
+        guard var list = known else { return try await load(head, connection) }
+        known = nil
+        if list.head == head, list.staleRanks.isEmpty { return list }
+        if try await advance(&list, to: head, connection) { return list }
+        return try await load(head, connection)
+    }
+
+    /// Applies to `list` the rows appended up to `head` and takes the
+    /// ranks of the items they touched; `false` when the list must be read
+    /// again instead (it is then left half changed).
+    private func advance(_ list: inout Loaded, to head: PostgresLog.Head, _ connection: PostgresConnection) async throws -> Bool {
+        let behind = head.lastSeq - list.head.lastSeq
+        guard list.head.epoch == head.epoch, behind >= 0, behind <= Self.catchUpLimit else { return false }
         let appended =
-            behind == 0 ? [] : try await log.forwardChanges(after: known.head.lastSeq, through: head.lastSeq, connection)
-        guard appended.count == behind else { return nil }
+            behind == 0 ? [] : try await log.forwardChanges(after: list.head.lastSeq, through: head.lastSeq, connection)
+        guard appended.count == behind else { return false }
         let decoder = TodoJSON.makeDecoder(reading: .store)
-        var state = known.state
-        var touched = known.staleRanks
+        var touched = list.staleRanks
         for forward in appended {
             guard let changes = try? decoder.decode([AppState.Change].self, from: Data(forward.utf8)),
-                let inverse = try? state.apply(all: changes)
-            else { return nil }
+                let inverse = try? list.state.apply(all: changes)
+            else { return false }
             for change in inverse {
-                guard let ids = change.touchedItemIDs else { return nil }
+                guard let ids = change.touchedItemIDs else { return false }
                 touched.formUnion(ids)
             }
         }
         let saved = try await rows.ranks(of: touched, connection)
         // The rows must hold exactly the touched items the list holds.
-        guard touched.allSatisfy({ state.todos.contains(id: $0) == (saved[$0] != nil) }) else { return nil }
-        var ranks = known.ranks
-        ranks.adopt(saved, touched: touched)
-        return Loaded(state: state, ranks: ranks, head: head)
+        guard touched.allSatisfy({ list.state.todos.contains(id: $0) == (saved[$0] != nil) }) else { return false }
+        list.ranks.adopt(saved, touched: touched)
+        list.staleRanks = []
+        list.head = head
+        // The history shown and the tree moved on too.
+        list.shown = nil
+        list.tree = nil
+        return true
     }
 
     private func load(_ head: PostgresLog.Head, _ connection: PostgresConnection) async throws -> Loaded {
@@ -479,18 +495,8 @@ public actor PostgresStore: AppStore {
         do {
             let (result, after) = try await Self.transaction(database, logger: logger) { connection in
                 let head = try await self.log.lockHead(connection)
-                var current: Loaded
-                if let list = taken, list.head == head, list.staleRanks.isEmpty {
-                    taken = nil
-                    current = list
-                } else if let list = taken, let advanced = try await self.advancing(list, to: head, connection) {
-                    // Another instance wrote since: its rows, not the whole list.
-                    taken = nil
-                    current = advanced
-                } else {
-                    taken = nil
-                    current = try await self.load(head, connection)
-                }
+                // When another instance wrote since: its rows, not the whole list.
+                var current = try await self.caughtUp(&taken, to: head, connection)
                 current.shown = nil
                 current.tree = nil
                 let start = current.head

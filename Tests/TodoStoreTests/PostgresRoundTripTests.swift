@@ -95,6 +95,8 @@ struct PostgresCatchUpTests {
         let eggs = try Self.item("Eggs")
         for item in [milk, bread, eggs] { try await writer.change(.add(item)) }
         #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Milk", "Bread", "Eggs"])
+        // Shown once: the history shown must move on with the list.
+        #expect(try await reader.history().steps.count == 3)
 
         log.clear()
         try await writer.change(.update(bread.id, [.title(to: "Rye bread"), .complete], at: Self.date))
@@ -113,6 +115,7 @@ struct PostgresCatchUpTests {
         let fresh = try await PostgresStore.open(shared.database)
         #expect(caughtUp == (try await fresh.read { $0.todos.items }))
         #expect(caughtUp.map(\.title) == ["Eggs", "Tea", "Milk", "Rye bread"])
+        #expect(try await reader.history() == (try await fresh.history()))
         // The ranks taken over place the reader's own next change where a full read would.
         try await reader.change(.insert(try Self.item("Jam"), at: 2))
         let reread = try await PostgresStore.open(shared.database)
