@@ -41,9 +41,8 @@ package struct ItemRanks: Sendable {
     /// The writes that make the rows of the `touched` items (all of them
     /// when `nil`) match `list`, the ranks updated as if they were done.
     ///
-    /// - Complexity: O(*k* log *k*) for *k* touched items, plus O(*n*) for a
-    ///   list of *n* items when more than a few are touched or the list is
-    ///   numbered again.
+    /// - Complexity: O(*k* log *n*) for *k* touched items of a list of *n*
+    ///   items, at most O(*n*); O(*n*) when the list is numbered again.
     package mutating func writes(touched: Set<UUID>?, list: TodoList) -> Writes {
         guard let touched else { return renumbered(list) }
         var writes = Writes()
@@ -104,9 +103,12 @@ package struct ItemRanks: Sendable {
         return writes
     }
 
-    /// The positions of the `ids` in `list`, `nil` for an id not in it.
+    /// The positions of the `ids` in `list`, `nil` for an id not in it: a
+    /// lookup of O(log *n*) for each, or one pass over the list when that
+    /// costs less (more than about *n* / log *n* ids).
     private static func positions(of ids: Set<UUID>, in list: TodoList) -> [(UUID, Int?)] {
-        guard ids.count > 8 else { return ids.map { ($0, list.position(of: $0)) } }
+        let logarithm = Int.bitWidth - list.count.leadingZeroBitCount
+        guard ids.count * logarithm >= list.count else { return ids.map { ($0, list.position(of: $0)) } }
         var found: [UUID: Int] = [:]
         found.reserveCapacity(ids.count)
         for (position, id) in list.ids.enumerated() where ids.contains(id) { found[id] = position }
