@@ -6,6 +6,13 @@
 #   Benchmarks/postgres/cluster-vs-pgbench.sh .build/release/rewind
 #   ROUNDS=3 DURATION=10 CONNECTIONS=16 Benchmarks/postgres/cluster-vs-pgbench.sh BINARY
 #   PROFILE=/tmp/a.perf Benchmarks/postgres/cluster-vs-pgbench.sh BINARY   # then one more wrk round under `perf record -g` of instance A
+#   Benchmarks/postgres/cluster-vs-pgbench.sh BINARY /work/peer/.build/release/App   # and the peer the same way
+#
+# With the peer's binary as the second argument (or PEER_BIN; see
+# single-vs-peer.sh and BENCHMARKS.md), two instances of the peer behind an
+# nginx of their own, set up as the cluster's, get the same wrk load in the
+# same rounds: what a minimal app that inserts one row per request reaches
+# through nginx on this machine.
 #
 # Ours: wrk with CONNECTIONS connections POSTing /api/todos through nginx,
 # with the headers the page's script sends (the instances share the
@@ -23,8 +30,16 @@ cluster="$repo/scripts/cluster.sh"
 if "$cluster" status >/dev/null 2>&1 || [ -d "$REWIND_CLUSTER_DIR" ]; then
     fail "a cluster already runs in $REWIND_CLUSTER_DIR; stop it first (REWIND_CLUSTER_DIR=$REWIND_CLUSTER_DIR $cluster stop)"
 fi
+peer="${2:-${PEER_BIN:-}}"
+[ -z "$peer" ] || [ -x "$peer" ] || fail "no executable peer binary at $peer"
+PEER_LOG_LEVEL="${PEER_LOG_LEVEL:-warning}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-pgbench.XXXXXX")"
+pids=()
 cleanup() {
+    local pid
+    [ ! -f "$work/peer-nginx.pid" ] || kill -QUIT "$(cat "$work/peer-nginx.pid")" 2>/dev/null || true
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     "$cluster" stop >/dev/null 2>&1 || true
     rm -rf "$work"
 }
@@ -39,6 +54,57 @@ psql_admin bench -c "CREATE TABLE IF NOT EXISTS scratch (id BIGSERIAL PRIMARY KE
 cat >"$work/insert.sql" <<EOF
 INSERT INTO scratch (title) VALUES ('Benchmark: buy oat milk');
 EOF
+peer_address="http://127.0.0.1:$((PEER_PORT + 2))"
+if [ -n "$peer" ]; then
+    # Two instances of the peer on PEER_PORT and the port after it, and an
+    # nginx in front of them on the port after those, as the cluster's.
+    create_database todos hummingbird
+    mkdir -p "$work/peer-nginx"
+    [ "$(id -u)" != 0 ] || chown nobody:nogroup "$work/peer-nginx"
+    for port in "$PEER_PORT" "$((PEER_PORT + 1))"; do
+        HTTP_HOST=127.0.0.1 HTTP_PORT="$port" POSTGRES_PORT="$REWIND_CLUSTER_PG_PORT" LOG_LEVEL="$PEER_LOG_LEVEL" \
+            "$peer" </dev/null >"$work/peer-$port.log" 2>&1 &
+        pids+=($!)
+        wait_for_url "http://127.0.0.1:$port/health"
+    done
+    cat >"$work/peer-nginx.conf" <<EOF
+$([ "$(id -u)" != 0 ] || echo "user nobody nogroup;")
+worker_processes 1;
+pid $work/peer-nginx.pid;
+error_log $work/peer-nginx-error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $work/peer-nginx/client-body;
+    proxy_temp_path $work/peer-nginx/proxy;
+    fastcgi_temp_path $work/peer-nginx/fastcgi;
+    uwsgi_temp_path $work/peer-nginx/uwsgi;
+    scgi_temp_path $work/peer-nginx/scgi;
+    upstream peer {
+        server 127.0.0.1:$PEER_PORT;
+        server 127.0.0.1:$((PEER_PORT + 1));
+        keepalive 16;
+    }
+    server {
+        listen 127.0.0.1:$((PEER_PORT + 2));
+        location / {
+            proxy_pass http://peer;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host \$http_host;
+            proxy_buffering off;
+        }
+    }
+}
+EOF
+    nginx -c "$work/peer-nginx.conf" -p "$work/peer-nginx" -e "$work/peer-nginx-error.log" \
+        || fail "nginx in front of the peer did not start: $(tail -2 "$work/peer-nginx-error.log")"
+    wait_for_url "$peer_address/health"
+    # The peer makes its table before it listens; a first add proves it writes.
+    curl -fsS -o /dev/null -X POST -H 'Content-Type: application/json' --data "$ADD_BODY" "$peer_address/todos" \
+        || fail "the peer did not add a to-do through nginx"
+    write_add_script "$work/peer.lua" "$peer_address" "$token"
+fi
 durability="synchronous_commit=$(psql_admin postgres -c 'SHOW synchronous_commit') fsync=$(psql_admin postgres -c 'SHOW fsync')"
 say "PostgreSQL: $durability"
 
@@ -51,7 +117,7 @@ pgbench_round() {
     echo "$out" | awk '/^tps = / {printf "%.1f\n", $3}' | grep . || fail "pgbench failed: $(echo "$out" | grep error | head -2)"
 }
 
-ours=() theirs=() p99s=() errors=0
+ours=() theirs=() p99s=() peers=() peer_p99s=() errors=0
 load_before="$(uptime)"
 note_load
 for round in $(seq "$ROUNDS"); do
@@ -60,6 +126,12 @@ for round in $(seq "$ROUNDS"); do
     say "round $round: ours $rps adds/s (p99 $p99, non-2xx $non2xx), pgbench $tps tps; $(uptime)"
     ours+=("$rps") theirs+=("$tps") p99s+=("$p99")
     errors=$((errors + non2xx))
+    if [ -n "$peer" ]; then
+        read -r peer_rps peer_p99 peer_non2xx < <(wrk_round "$peer_address/todos" "$work/peer.lua" "$work/log")
+        say "round $round: peer $peer_rps adds/s through nginx (p99 $peer_p99)"
+        peers+=("$peer_rps") peer_p99s+=("$peer_p99")
+        errors=$((errors + peer_non2xx))
+    fi
 done
 load_after="$(uptime)"
 items="$(psql_admin rewind -c 'SELECT count(*) FROM rewind_item')"
@@ -77,6 +149,13 @@ echo "| ours: adds/s through nginx (A + B) | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${p99s[*]} | |"
 echo "| pgbench: one-row INSERT transactions/s | ${theirs[*]} | $theirs_median |"
 echo "| ours / pgbench | | **$(ratio "$ours_median" "$theirs_median")** (target >= 0.5) |"
+if [ -n "$peer" ]; then
+    peer_median="$(median "${peers[@]}")"
+    echo "| peer: adds/s through nginx (two instances) | ${peers[*]} | $peer_median |"
+    echo "| peer: p99 | ${peer_p99s[*]} | |"
+    echo "| peer / pgbench | | $(ratio "$peer_median" "$theirs_median") |"
+    echo "| ours / peer, both through nginx | | $(ratio "$ours_median" "$peer_median") |"
+fi
 echo
 echo "Afterwards: $items items and $steps history steps in Rewind's list, $rows rows in the scratch table; non-2xx answers: $errors."
 [ "$errors" = 0 ] || { cat "$work/log" >&2; fail "some adds failed; wrk's output is above"; }
