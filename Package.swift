@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Bcrypt (its HummingbirdBcrypt product only) for the accounts' password hashes.
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        // SHA-256 of the sign-in sessions' ids (the store keeps only the hash).
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // Used directly by WebApp as well as through Hummingbird.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -52,12 +54,13 @@ let package = Package(
         // The to-do domain: items, lists, change DSL, use cases, features. No I/O.
         .target(name: "Todos", dependencies: ["Rewind"]),
         // Persistence of the to-do app: memory, JSON file, SQLite (GRDB);
-        // the accounts of team mode and their password hashes (bcrypt).
+        // the accounts of team mode, their password hashes (bcrypt) and sign-in sessions.
         .target(
             name: "TodoStore",
             dependencies: [
                 "Rewind", "Todos", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Persistence of the to-do app in PostgreSQL (postgres-nio), for several
@@ -74,11 +77,12 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The web app of `rewind serve`: Hummingbird routes, JSON API, HTML components, assets.
+        // The web app of `rewind serve`: Hummingbird routes, JSON API, HTML components, assets;
+        // in team mode the sign-in against the accounts and sessions of TodoStore.
         .target(
             name: "WebApp",
             dependencies: [
-                "Rewind", "Calculator", "Todos", "BundledResources",
+                "Rewind", "Calculator", "Todos", "TodoStore", "BundledResources",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -4,8 +4,9 @@ import PostgresNIO
 import TodoStore
 import Todos
 
-/// The accounts of team mode in the PostgreSQL database of the list (table
-/// `rewind_account`, migration `accounts`), shared by every instance.
+/// The accounts of team mode and their sign-in sessions in the PostgreSQL
+/// database of the list (tables `rewind_account`, migration `accounts`, and
+/// `rewind_session`, migration `sessions`), shared by every instance.
 /// Every query has bind parameters, and the name's key is unique, so two
 /// instances adding the same name at once cannot both succeed.
 ///
@@ -16,7 +17,7 @@ import Todos
 /// let running = Task { await database.run() }
 /// try await accounts.add(name: AccountName("ann"), passwordHash: hash)
 /// ```
-public struct PostgresAccountStore: AccountStore {
+public struct PostgresAccountStore: SessionStore {
     private let database: PostgresTodoDatabase
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -78,7 +79,8 @@ public struct PostgresAccountStore: AccountStore {
         return try rows.map { try account($0) }
     }
 
-    /// Removes an account; see ``AccountStore/remove(name:)``.
+    /// Removes an account and (by the sessions' foreign key) its sessions;
+    /// see ``AccountStore/remove(name:)``.
     @discardableResult
     public func remove(name: AccountName) async throws -> Account {
         let key = name.key
@@ -92,12 +94,20 @@ public struct PostgresAccountStore: AccountStore {
         return try account(removed)
     }
 
-    /// Replaces a password hash; see ``AccountStore/setPasswordHash(name:_:)``.
+    /// Replaces a password hash and ends the account's sessions, in one
+    /// statement; see ``AccountStore/setPasswordHash(name:_:)``.
     public func setPasswordHash(name: AccountName, _ passwordHash: String) async throws {
         let key = name.key
         let changed: Bool = try await query { connection, logger in
             let rows = try await connection.answered(
-                "UPDATE rewind_account SET password_hash = \(passwordHash) WHERE key = \(key) RETURNING key", logger: logger)
+                """
+                WITH changed AS (
+                    UPDATE rewind_account SET password_hash = \(passwordHash) WHERE key = \(key) RETURNING key
+                ), ended AS (
+                    DELETE FROM rewind_session WHERE account_key IN (SELECT key FROM changed)
+                )
+                SELECT key FROM changed
+                """, logger: logger)
             for try await _ in rows.decode(String.self) { return true }
             return false
         }
@@ -116,7 +126,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     /// An account from a row of `name, created`; a name against the rules is damage.
-    private func account(_ row: (String, Int64)) throws -> Account {
+    func account(_ row: (String, Int64)) throws -> Account {
         do {
             return Account(name: try AccountName(row.0), created: Date(timeIntervalSince1970: Double(row.1) / 1000))
         } catch {
@@ -127,7 +137,7 @@ public struct PostgresAccountStore: AccountStore {
 
     /// Runs `body` on a connection of the pool; its errors become
     /// ``StoreError``s that name the database.
-    private func query<Result: Sendable>(
+    func query<Result: Sendable>(
         _ body: @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws -> Result {
         let logger = logger

@@ -19,6 +19,8 @@ import TodoStore
 ///   (a row per change, undo and redo, with its forward and inverse changes).
 /// - `rewind_account(key, name, password_hash, created)`: the accounts of
 ///   team mode (migration `accounts`).
+/// - `rewind_session(id_hash, account_key, created, expires)`: their sign-in
+///   sessions (migration `sessions`).
 enum PostgresSchema {
     /// The migrations this version knows, oldest first.
     static let migrations: [(name: String, sql: [PostgresQuery])] = [
@@ -82,6 +84,21 @@ enum PostgresSchema {
                 created BIGINT NOT NULL
             )
             """,
+        ]),
+        // The sign-in sessions of team mode (PostgresAccountStore+Sessions):
+        // found by the SHA-256 of the session id (never the id itself), with
+        // the account's key and when the session began and ends.
+        ("sessions", [
+            """
+            CREATE TABLE rewind_session (
+                id_hash TEXT PRIMARY KEY CHECK (length(id_hash) = 64),
+                account_key TEXT NOT NULL REFERENCES rewind_account (key) ON DELETE CASCADE,
+                created BIGINT NOT NULL,
+                expires BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX rewind_session_account ON rewind_session (account_key)",
+            "CREATE INDEX rewind_session_expires ON rewind_session (expires)",
         ]),
     ]
 

@@ -35,6 +35,9 @@ import Todos
 ///   - makeID: Where new items get their ids (injected in tests).
 ///   - services: What must run as long as the server, started before it and
 ///     stopped after it (the PostgreSQL store's connection pool).
+///   - teamMode: With accounts (`rewind serve --accounts`): every page, the
+///     API and the event stream need a session begun at `/signin`; `nil`
+///     (local mode) asks nobody to sign in.
 ///   - onServerRunning: Called once the server listens, with the port it
 ///     listens on (useful with port 0).
 public func buildApplication(
@@ -46,13 +49,16 @@ public func buildApplication(
     now: @escaping @Sendable () -> Date = { Date() },
     makeID: @escaping @Sendable () -> UUID = { UUID() },
     services: [any Service] = [],
+    teamMode: TeamMode? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let app = WebApp(
         configuration: configuration,
         todos: TodoService(store: store, now: now, makeID: makeID),
         calculatorConfiguration: calculatorConfiguration,
-        assets: assets
+        assets: assets,
+        teamMode: teamMode,
+        now: now
     )
     return app.application(logger: logger ?? WebApp.defaultLogger(), services: services, onServerRunning: onServerRunning)
 }
@@ -60,17 +66,20 @@ public func buildApplication(
 extension WebApp {
     /// Every route, behind the security middleware; `HEAD` for every `GET`
     /// route, and 405 with `Allow` for a routed path's other methods.
-    func buildRouter() -> Router<BasicRequestContext> {
+    func buildRouter() -> Router<RewindRequestContext> {
         // The routes once without middleware, to know each path's methods.
-        let table = Router(context: BasicRequestContext.self)
+        let table = Router(context: RewindRequestContext.self)
         addRoutes(to: table)
         let routes = table.routes.map { (path: $0.path.description, method: $0.method) }
 
-        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let router = Router(context: RewindRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middleware applies to the routes added after it.
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
+        // In team mode the session is found first: the guard checks the
+        // CSRF token bound to it.
+        if let teamMode { router.add(middleware: SessionGateMiddleware(teamMode: teamMode, now: now)) }
         router.add(middleware: RequestGuardMiddleware(configuration: configuration, csrfToken: csrfToken))
         addRoutes(to: router)
         return router
@@ -78,8 +87,14 @@ extension WebApp {
 
     /// Adds the routes of every controller to `router`: the JSON API's
     /// from the code generated from openapi.yaml, the others by hand.
-    private func addRoutes(to router: Router<BasicRequestContext>) {
+    private func addRoutes(to router: Router<RewindRequestContext>) {
         PageController(service: todos, csrfToken: csrfToken).addRoutes(to: router)
+        if let teamMode {
+            SignInController<RewindRequestContext>(
+                teamMode: teamMode, csrfToken: csrfToken, secureCookies: configuration.secureCookies,
+                maxBodySize: configuration.maxBodySize, now: now
+            ).addRoutes(to: router)
+        }
         CalculatorController(sessions: calculators, csrfToken: csrfToken).addRoutes(to: router)
         EventsController(broadcaster: broadcaster, todos: todos).addRoutes(to: router)
         OpenAPIDocument.addRoutes(to: router)

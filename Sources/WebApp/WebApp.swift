@@ -1,4 +1,5 @@
 import Calculator
+import Foundation
 import Logging
 
 /// The parts of the web app and how they are wired; tests build one to
@@ -13,12 +14,18 @@ struct WebApp: Sendable {
     /// The token state-changing requests carry: the configuration's, else
     /// new at every start.
     let csrfToken: String
+    /// Sign-in and sessions, in team mode; `nil` in local mode.
+    let teamMode: TeamMode?
+    /// The clock sessions are begun and checked by.
+    let now: @Sendable () -> Date
 
     init(
         configuration: WebAppConfiguration,
         todos: TodoService,
         calculatorConfiguration: ButtonConfiguration,
-        assets: Assets
+        assets: Assets,
+        teamMode: TeamMode? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration
         self.todos = todos
@@ -30,6 +37,8 @@ struct WebApp: Sendable {
         )
         self.assets = assets
         self.csrfToken = configuration.csrfToken ?? CalculatorSessions.makeID()
+        self.teamMode = teamMode
+        self.now = now
     }
 
     /// Warnings and errors, to standard error.

@@ -98,7 +98,10 @@ struct SQLiteAccountsMigrationTests {
         try await store.change(.add(try fixture.item("Buy milk")))
         let queue = try DatabaseQueue(path: fixture.fileURL.path)
         try await queue.write { db in
-            try db.execute(sql: "DROP TABLE account; DELETE FROM grdb_migrations WHERE identifier = 'v4'")
+            try db.execute(sql: """
+                DROP TABLE session; DROP TABLE account;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v4', 'v5')
+                """)
         }
         try queue.close()
         return fixture
@@ -117,7 +120,7 @@ struct SQLiteAccountsMigrationTests {
         #expect(try await migrations(fixture.fileURL) == ["v1", "v2", "v3"])
         let accounts = try await SQLiteAccountStore.open(url: fixture.fileURL)
         try await accounts.add(name: AccountName("ann"), passwordHash: "ann-1")
-        #expect(try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4"])
+        #expect(try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5"])
         let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
         #expect(try await store.state().todos.items.map(\.title) == ["Buy milk"])
         #expect(try await store.undo() == "Add “Buy milk”")
@@ -139,11 +142,11 @@ struct SQLiteAccountsMigrationTests {
         let fixture = try StoreFixture(.sqlite)
         let accounts = try SQLiteAccountStore(url: fixture.fileURL)
         try await accounts.add(name: AccountName("ann"), passwordHash: "ann-1")
-        // What the version before knew: the same migrations but v4.
+        // What the version before accounts knew: the migrations up to v3.
         var before = DatabaseMigrator()
         for identifier in ["v1", "v2", "v3"] { before.registerMigration(identifier) { _ in } }
         let bytes = try Data(contentsOf: fixture.fileURL)
-        #expect(throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v4"])) {
+        #expect(throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v4", "v5"])) {
             try DatabaseFile.check(fixture.fileURL, migrator: before)
         }
         #expect(try Data(contentsOf: fixture.fileURL) == bytes)
@@ -164,6 +167,7 @@ struct PostgresAccountsMigrationTests {
             versions.append(version)
         }
         #expect(versions.contains("accounts"))
+        #expect(versions.contains("sessions"))
         #expect(versions.contains("v1"))
     }
 }

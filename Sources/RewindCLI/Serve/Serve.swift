@@ -28,6 +28,11 @@ extension RewindCommand {
                 that ends TLS, --public-origin (or $REWIND_PUBLIC_ORIGIN) names the https:// \
                 origin the browsers see, so that its pages may make changes.
 
+                --accounts turns team mode on (always on with a PostgreSQL database): every \
+                page, the API and the event stream then need a sign-in at /signin with an \
+                account made by `rewind users add NAME`; the server refuses to start while \
+                there is none.
+
                 Examples:
                   rewind serve
                   rewind serve --port 9000 --data-dir ~/todos
@@ -35,6 +40,7 @@ extension RewindCommand {
                   rewind serve --database postgres://rewind@db.example:5432/rewind
                   rewind serve --host 0.0.0.0 --allow-host laptop.local
                   rewind serve --host 10.0.0.5 --public-origin https://todo.example
+                  rewind serve --accounts --host 0.0.0.0 --allow-host todo.lan
                 """
         )
 
@@ -74,6 +80,9 @@ extension RewindCommand {
         ))
         var database: String?
 
+        @Flag(help: "Team mode: sign-in with the accounts of `rewind users` (always on with --database).")
+        var accounts = false
+
         @Option(help: ArgumentHelp(
             "A calculator keypad layout: {\"labels\": [...], \"columnCount\": 4}.",
             valueName: "file"
@@ -89,6 +98,9 @@ extension RewindCommand {
             }
             if database != nil, inMemory || dataDir != nil {
                 throw ValidationError("--database excludes --data-dir and --in-memory; give one of them")
+            }
+            if accounts, inMemory {
+                throw ValidationError("--accounts needs the accounts of a data directory or database; it excludes --in-memory")
             }
             if host.trimmingCharacters(in: .whitespaces).isEmpty {
                 throw ValidationError("--host must not be empty")
@@ -129,8 +141,12 @@ extension RewindCommand {
                 throw ExitCode.validationFailure
             }
             let store: ServeStore
+            let teamMode: TeamMode?
             do {
                 store = try await ServeStore.open(database: databaseURL, dataDirectory: dataDir, inMemory: inMemory)
+                // No account in team mode: exit status 1 (the command line
+                // is right; the data directory or database lacks an account).
+                teamMode = try await store.teamMode(asked: accounts)
             } catch {
                 FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
                 throw ExitCode.failure
@@ -148,6 +164,7 @@ extension RewindCommand {
                 calculatorConfiguration: calculatorConfiguration,
                 assets: assets,
                 services: store.services,
+                teamMode: teamMode,
                 onServerRunning: { port in
                     FileHandle.standardOutput.write(Data("Rewind is running at \(configuration.url(port: port))\n".utf8))
                     FileHandle.standardError.write(Data("To-dos: \(location). Press Ctrl+C to stop.\n".utf8))

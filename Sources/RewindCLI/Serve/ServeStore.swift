@@ -3,6 +3,7 @@ import ServiceLifecycle
 import TodoStore
 import TodoStorePostgres
 import Todos
+import WebApp
 
 /// The to-do store `rewind serve` works on, and how to close it.
 struct ServeStore: Sendable {
@@ -13,6 +14,9 @@ struct ServeStore: Sendable {
     let location: String
     /// What must run with the server: the PostgreSQL connection pool.
     var services: [any Service] = []
+    /// Opens the accounts and sessions of team mode, in the same database
+    /// as the list (only when team mode is on); `nil` for `--in-memory`.
+    var sessions: @Sendable () async throws -> (any SessionStore)? = { nil }
     /// Closes the store after the server stopped.
     let close: @Sendable () -> Void
     /// Returns once the file is known to be whole (the check of every page
@@ -43,7 +47,8 @@ struct ServeStore: Sendable {
             let postgres = try PostgresTodoDatabase(url: database)
             let store = try await PostgresStore.open(postgres)
             return ServeStore(
-                store: store, location: database.redacted, services: [postgres.client], close: {}, checked: {})
+                store: store, location: database.redacted, services: [postgres.client],
+                sessions: { try await PostgresAccountStore.open(postgres) }, close: {}, checked: {}, isShared: true)
         }
         if inMemory {
             return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {}, checked: {})
@@ -51,8 +56,37 @@ struct ServeStore: Sendable {
         let directory = DataDirectory.resolve(explicitPath: dataDirectory)
         try directory.create()
         let store = try await SQLiteStore.open(url: directory.databaseURL, items: .inMemoryAfterOpen)
+        let url = directory.databaseURL
         return ServeStore(
-            store: store, location: directory.databaseURL.path, close: { store.close() },
+            store: store, location: url.path, sessions: { try await SQLiteAccountStore.open(url: url) },
+            close: { store.close() },
             checked: { try await store.checkedForDamage() })
+    }
+
+    /// Whether the store is a database several servers share (PostgreSQL),
+    /// where team mode is always on.
+    var isShared = false
+
+    /// Team mode is on and there is no account to sign in with.
+    struct NoAccount: Error, CustomStringConvertible {
+        /// Where the accounts were looked for.
+        let location: String
+
+        var description: String {
+            "team mode needs an account to sign in with, and \(location) has none; make one first with `rewind users add NAME`"
+        }
+    }
+
+    /// Team mode over this store's accounts when `asked` (`--accounts`) or
+    /// the database is shared; `nil` (local mode) otherwise.
+    ///
+    /// - Throws: ``NoAccount`` when team mode is on and there is no
+    ///   account; ``StoreError`` when the accounts cannot be read.
+    func teamMode(asked: Bool) async throws -> TeamMode? {
+        guard asked || isShared else { return nil }
+        guard let sessions = try await sessions(), try await !sessions.list().isEmpty else {
+            throw NoAccount(location: location)
+        }
+        return TeamMode(sessions: sessions)
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 import Todos
 
-/// The accounts of team mode in the SQLite file of the list (table
-/// `account`, schema v4): opening a file of an earlier schema adds the
-/// table; a file from a newer Rewind is refused and left as it is.
+/// The accounts of team mode and their sign-in sessions in the SQLite file
+/// of the list (tables `account`, schema v4, and `session`, v5): opening a
+/// file of an earlier schema adds the tables; a file from a newer Rewind is
+/// refused and left as it is.
 ///
 /// Its work runs on a thread of its own, never on Swift's cooperative pool,
 /// each write in one immediate transaction, so that two processes adding the
@@ -14,7 +15,7 @@ import Todos
 /// let accounts = try await SQLiteAccountStore.open(url: DataDirectory.resolve().databaseURL)
 /// try await accounts.add(name: AccountName("ann"), passwordHash: hash)
 /// ```
-public actor SQLiteAccountStore: AccountStore {
+public actor SQLiteAccountStore: SessionStore {
     private let database: TodoDatabase
     private let now: @Sendable () -> Date
     private let executor = StoreExecutor(label: "rewind.sqlite.accounts")
@@ -73,23 +74,26 @@ public actor SQLiteAccountStore: AccountStore {
         }
     }
 
-    /// Removes an account; see ``AccountStore/remove(name:)``.
+    /// Removes an account and ends its sessions; see ``AccountStore/remove(name:)``.
     @discardableResult
     public func remove(name: AccountName) throws -> Account {
         try write { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT name, created FROM account WHERE key = ?", arguments: [name.key])
             else { throw AccountStoreError.noSuchAccount(name.text) }
             let account = try self.account(row)
+            try db.execute(sql: "DELETE FROM session WHERE account = ?", arguments: [name.key])
             try db.execute(sql: "DELETE FROM account WHERE key = ?", arguments: [name.key])
             return account
         }
     }
 
-    /// Replaces a password hash; see ``AccountStore/setPasswordHash(name:_:)``.
+    /// Replaces a password hash and ends the account's sessions; see
+    /// ``AccountStore/setPasswordHash(name:_:)``.
     public func setPasswordHash(name: AccountName, _ passwordHash: String) throws {
         try write { db in
             try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE key = ?", arguments: [passwordHash, name.key])
             guard db.changesCount == 1 else { throw AccountStoreError.noSuchAccount(name.text) }
+            try db.execute(sql: "DELETE FROM session WHERE account = ?", arguments: [name.key])
         }
     }
 
@@ -104,7 +108,7 @@ public actor SQLiteAccountStore: AccountStore {
 
     /// An account from a row of `name, created`; a name against the rules
     /// is damage.
-    private nonisolated func account(_ row: Row) throws -> Account {
+    nonisolated func account(_ row: Row) throws -> Account {
         let text: String = try row.decode(String.self, atIndex: 0)
         let milliseconds: Int64 = try row.decode(Int64.self, atIndex: 1)
         do {
@@ -114,14 +118,14 @@ public actor SQLiteAccountStore: AccountStore {
         }
     }
 
-    private func read<Result>(_ body: (Database) throws -> Result) throws -> Result {
+    func read<Result>(_ body: (Database) throws -> Result) throws -> Result {
         let path = database.url.path
         return try TodoDatabase.readingSaved(path: path) { try database.queue.read(body) }
     }
 
     /// Runs `body` in one immediate transaction: committed when it returns,
     /// rolled back when it throws.
-    private func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
+    func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
         if let readOnly = database.readOnlyError { throw readOnly }
         let path = database.url.path
         return try TodoDatabase.readingSaved(path: path) {

@@ -196,4 +196,21 @@ extension TodoDatabase {
             );
             """)
     }
+
+    /// Creates the sessions' table of schema v5: a row per sign-in session,
+    /// found by the SHA-256 of its id (hexadecimal; the id itself is never
+    /// kept), the account's key, and when it began and ends (milliseconds
+    /// since 1970). Removing the account removes its rows.
+    static func createSessionTable(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE session (
+                idHash TEXT PRIMARY KEY NOT NULL CHECK (length(idHash) = 64),
+                account TEXT NOT NULL REFERENCES account(key) ON DELETE CASCADE,
+                created INTEGER NOT NULL,
+                expires INTEGER NOT NULL
+            );
+            CREATE INDEX session_account ON session (account);
+            CREATE INDEX session_expires ON session (expires);
+            """)
+    }
 }

@@ -7,7 +7,7 @@ import Todos
 /// in one file opened in WAL mode, its schema made and upgraded by a
 /// `DatabaseMigrator`.
 ///
-/// Tables (schema v4; see docs/json-format.md, "The SQLite file"):
+/// Tables (schema v5; see docs/json-format.md, "The SQLite file"):
 /// - `item`: one row per item (``ItemRecord``), a column per field; `rank`
 ///   orders the list (a number between its neighbours', so inserting
 ///   anywhere writes one row).
@@ -16,6 +16,7 @@ import Todos
 /// - `meta(key, value)`: `epoch`, counted up by each reset (which starts
 ///   the log's numbers again).
 /// - `account`: the accounts of team mode (``SQLiteAccountStore``).
+/// - `session`: their sign-in sessions, by the SHA-256 of the session id.
 struct TodoDatabase: Sendable {
     let queue: DatabaseQueue
     let url: URL
@@ -61,6 +62,10 @@ struct TodoDatabase: Sendable {
         // v4: the accounts of team mode.
         migrator.registerMigration("v4") { db in
             try createAccountTable(db)
+        }
+        // v5: the sign-in sessions of team mode.
+        migrator.registerMigration("v5") { db in
+            try createSessionTable(db)
         }
         return migrator
     }

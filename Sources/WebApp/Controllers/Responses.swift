@@ -16,9 +16,13 @@ enum Responses {
     /// dispatch pool: a long list takes milliseconds to write, which would
     /// hold one of the few threads of Swift's cooperative pool (and the
     /// requests waiting for it).
+    /// The signed-in session (team mode) goes along to the other thread.
     static func html(rendering render: @escaping @Sendable () -> HTML) async -> Response {
+        let signedIn = SignedIn.current
         let html = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: render()) }
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: SignedIn.$current.withValue(signedIn) { render() })
+            }
         }
         return Responses.html(html)
     }

@@ -14,7 +14,11 @@ import Hummingbird
 ///   `Referer`'s origin.
 ///   A plain HTML form cannot send that header, and a cross-origin script
 ///   that tries is stopped by the browser's preflight, which this server
-///   never approves.
+///   never approves. In team mode the token is the signed-in session's
+///   (``SignedIn/csrfToken``), so a token read from another session is
+///   refused. The sign-in and sign-out forms (`POST /signin`, `/signout`,
+///   plain form posts) carry their token in a `csrf` field instead, which
+///   their controller checks; the `Origin` checks apply to them as to all.
 struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The name of the header that carries the CSRF token.
     static var csrfHeaderName: String { "X-Rewind-CSRF" }
@@ -129,10 +133,15 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw APIError(.forbidden, "cross-origin request refused (Referer: \(referer))")
             }
         }
+        if Self.formPaths.contains(request.uri.path),
+            request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+        {
+            return
+        }
         guard let token = request.headers[.rewindCSRF] else {
             throw APIError(.forbidden, "missing \(Self.csrfHeaderName) header; read the token from GET /api/csrf")
         }
-        guard Self.constantTimeEquals(token, csrfToken) else {
+        guard Self.constantTimeEquals(token, SignedIn.csrfToken(server: csrfToken)) else {
             throw APIError(.forbidden, "wrong \(Self.csrfHeaderName) token; read the current one from GET /api/csrf")
         }
     }
@@ -162,7 +171,12 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         return String(rest)
     }
 
-    private static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+    /// The paths whose forms carry the token in a `csrf` field, checked by
+    /// ``SignInController``.
+    static var formPaths: Set<String> { ["/signin", "/signout"] }
+
+    /// Whether two tokens are equal, in a time that does not depend on where they differ.
+    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
         let lhs = Array(lhs.utf8)
         let rhs = Array(rhs.utf8)
         guard lhs.count == rhs.count else { return false }

@@ -18,7 +18,10 @@ struct APIHandler: APIProtocol {
     let csrfToken: String
 
     func csrf(_ input: Operations.Csrf.Input) async throws -> Operations.Csrf.Output {
-        .ok(.init(body: .json(.init(token: csrfToken, header: RequestGuardMiddleware<BasicRequestContext>.csrfHeaderName))))
+        // In team mode, the signed-in session's token.
+        .ok(.init(body: .json(.init(
+            token: SignedIn.csrfToken(server: csrfToken),
+            header: RequestGuardMiddleware<BasicRequestContext>.csrfHeaderName))))
     }
 }
 

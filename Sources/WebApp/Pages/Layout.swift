@@ -1,16 +1,17 @@
 /// The frame of every page: the document head (the stylesheet, the page's
 /// script as an ES module, the CSRF token for the script), the site
-/// navigation, and the page's content.
+/// navigation with, in team mode, who is signed in and a Sign out button,
+/// and the page's content.
 struct Layout {
     /// Which page is shown (`body[data-page]`); the navigation marks it as
     /// the current one.
     enum Page: String, CaseIterable {
-        case home, todos, todoDetail = "todo-detail", calculator
+        case home, todos, todoDetail = "todo-detail", calculator, signIn = "signin"
 
         /// The page's script in `Sources/WebApp/Resources/assets/`, if it has one.
         var script: String? {
             switch self {
-            case .home: nil
+            case .home, .signIn: nil
             case .todos: "todos.js"
             case .todoDetail: "todo-detail.js"
             case .calculator: "calculator.js"
@@ -22,7 +23,8 @@ struct Layout {
     var title: String
     /// The page shown.
     var page: Page
-    /// The token that the script sends with state-changing requests.
+    /// The token that the script sends with state-changing requests: the
+    /// server's; in team mode the signed-in session's replaces it.
     var csrfToken: String
 
     /// The whole document around `content`.
@@ -38,7 +40,7 @@ struct Layout {
                     html.void("meta", [Attribute("charset", "utf-8")])
                     html.void("meta", [.name("viewport"), Attribute("content", "width=device-width, initial-scale=1")])
                     html.void("meta", [.name("color-scheme"), Attribute("content", "light dark")])
-                    html.void("meta", [.name("rewind-csrf"), Attribute("content", csrfToken)])
+                    html.void("meta", [.name("rewind-csrf"), Attribute("content", SignedIn.csrfToken(server: csrfToken))])
                     html.element("title") { $0.text(title) }
                     html.void("link", [Attribute("rel", "stylesheet"), .href(Assets.stylesheetPath)])
                     html.void("link", [Attribute("rel", "icon"), .href(Assets.iconPath)])
@@ -49,7 +51,7 @@ struct Layout {
                 }
                 html.element("body", [.data("page", page.rawValue)]) { html in
                     html.element("a", [.class("skip-link"), .href("#content")]) { $0.text("Skip to content") }
-                    navigation(into: &html)
+                    if page != .signIn { navigation(into: &html) }
                     html.element("div", [.id("content"), .class("content")]) { html in
                         content(&html)
                     }
@@ -71,6 +73,22 @@ struct Layout {
                         html.element("a", attributes: navigationAttributes(target: target, path: path)) { $0.text(label) }
                     }
                 }
+                if let signedIn = SignedIn.current { account(signedIn, into: &html) }
+            }
+        }
+    }
+
+    /// “Signed in as ann” and the Sign out button (a plain form: it works
+    /// without the page's script).
+    private func account(_ signedIn: SignedIn, into html: inout HTMLWriter) {
+        html.element("li", [.class("signed-in")]) { html in
+            html.element("span", [.class("signed-in-as")]) { html in
+                html.text("Signed in as ")
+                html.element("strong") { $0.text(signedIn.account.text) }
+            }
+            html.element("form", [.class("sign-out"), Attribute("method", "post"), Attribute("action", "/signout")]) { html in
+                html.void("input", [.type("hidden"), .name("csrf"), .value(signedIn.csrfToken)])
+                html.element("button", [.type("submit"), .class("button")]) { $0.text("Sign out") }
             }
         }
     }

@@ -81,7 +81,7 @@ final class StoreFixture: @unchecked Sendable {
     /// Opens the accounts kept with the store (not in a JSON file: there,
     /// in memory); for a persistent kind a second call opens the same file
     /// (or database) again, as a new process would.
-    func accounts() async throws -> any AccountStore {
+    func accounts() async throws -> any SessionStore {
         let now = clock.now
         switch kind {
         case .memory, .jsonFile:

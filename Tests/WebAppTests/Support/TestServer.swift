@@ -23,13 +23,17 @@ struct TestServer: Sendable {
     ///   - calculator: The keypad; the shipped one by default.
     ///   - todos: The store the web app works on, if not ``store`` (a SQLite
     ///     store, which keeps the abandoned branches of the history).
+    ///   - teamMode: Sign-in and sessions; `nil` for local mode.
+    ///   - now: The clock sessions are begun and checked by.
     /// - Throws: When the shipped keypad or the web app's files are not
     ///   beside the test bundle.
     init(
         configuration: WebAppConfiguration = WebAppConfiguration(),
         calculator: ButtonConfiguration? = nil,
         store: InMemoryStore = InMemoryStore(now: { TestServer.now }),
-        todos: (any AppStore)? = nil
+        todos: (any AppStore)? = nil,
+        teamMode: TeamMode? = nil,
+        now: @escaping @Sendable () -> Date = { TestServer.now }
     ) throws {
         self.store = store
         let todos = TodoService(store: todos ?? store, now: { TestServer.now }, makeID: IncrementingIDs().makeID)
@@ -37,7 +41,9 @@ struct TestServer: Sendable {
             configuration: configuration,
             todos: todos,
             calculatorConfiguration: try calculator ?? .shipped(),
-            assets: try .bundled()
+            assets: try .bundled(),
+            teamMode: teamMode,
+            now: now
         )
     }
 

@@ -1,0 +1,49 @@
+/// `/signin` in team mode: the account name and password form, with what
+/// went wrong the last time, if anything.
+struct SignInPage {
+    /// The token the form carries.
+    var csrfToken: String
+    /// The page to go to after signing in (already checked to be of this site).
+    var next: String
+    /// The name typed before, kept in the field after a refusal.
+    var name = ""
+    /// Why the last attempt was refused, if it was.
+    var message: String?
+
+    /// The whole document.
+    func render() -> HTML {
+        Layout(title: "Sign in · Rewind", page: .signIn, csrfToken: csrfToken).render { html in
+            html.element("main", [.class("sign-in")]) { html in
+                html.element("h1") { $0.text("Sign in to Rewind") }
+                if let message {
+                    html.element("p", [.class("sign-in-error"), Attribute("role", "alert")]) { $0.text(message) }
+                }
+                html.element("form", [.class("sign-in-form"), Attribute("method", "post"), Attribute("action", "/signin")]) { html in
+                    html.void("input", [.type("hidden"), .name("csrf"), .value(csrfToken)])
+                    html.void("input", [.type("hidden"), .name("next"), .value(next)])
+                    html.element("label", [.class("field")]) { html in
+                        html.element("span") { $0.text("Account name") }
+                        html.void("input", [
+                            .type("text"), .name("name"), .value(name), .id("signin-name"),
+                            Attribute("autocomplete", "username"), Attribute("autocapitalize", "none"),
+                            Attribute("spellcheck", "false"), Attribute("required", isOn: true),
+                            Attribute("autofocus", isOn: name.isEmpty),
+                        ])
+                    }
+                    html.element("label", [.class("field")]) { html in
+                        html.element("span") { $0.text("Password") }
+                        html.void("input", [
+                            .type("password"), .name("password"), .id("signin-password"),
+                            Attribute("autocomplete", "current-password"), Attribute("required", isOn: true),
+                            Attribute("autofocus", isOn: !name.isEmpty),
+                        ])
+                    }
+                    html.element("button", [.type("submit"), .class("primary")]) { $0.text("Sign in") }
+                }
+                html.element("p", [.class("sign-in-note")]) {
+                    $0.text("Accounts are made by the server's administrator with “rewind users add NAME”.")
+                }
+            }
+        }
+    }
+}

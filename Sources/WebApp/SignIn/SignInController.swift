@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import TodoStore
+import Todos
+
+/// `GET /signin` (the form), `POST /signin` (checks the password, begins a
+/// session with a new id, and goes to the page asked for) and
+/// `POST /signout` (ends the session) of team mode.
+///
+/// A wrong password and an unknown account get the same answer, after the
+/// same bcrypt work (an unknown account is checked against a stand-in
+/// hash). After 5 failures for one account or from one address further
+/// attempts wait (``SignInThrottle``): they get 429 with `Retry-After`
+/// without any password being checked.
+struct SignInController<Context: RemoteAddressRequestContext> {
+    let teamMode: TeamMode
+    /// The token the sign-in form carries (no session yet).
+    let csrfToken: String
+    /// Whether cookies are `Secure` (an `https` public origin).
+    let secureCookies: Bool
+    /// The largest form accepted, in bytes.
+    let maxBodySize: Int
+    let now: @Sendable () -> Date
+
+    /// What a refused sign-in says, whichever of the two was wrong.
+    static var wrongNameOrPassword: String { "Wrong account name or password." }
+
+    func addRoutes(to router: Router<Context>) {
+        router.get("/signin") { request, _ in
+            let next = request.uri.queryParameters["next"].map(String.init) ?? ""
+            return Responses.html(SignInPage(csrfToken: csrfToken, next: SignInForm.safeNext(next)).render())
+        }
+        router.post("/signin") { request, context in
+            try await signIn(request, address: context.remoteAddress?.ipAddress ?? "unknown")
+        }
+        router.post("/signout") { request, _ in
+            try await signOut(request)
+        }
+    }
+
+    private func form(_ request: Request) async throws -> SignInForm {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maxBodySize)
+        } catch {
+            throw APIError(.contentTooLarge, "the form may have at most \(maxBodySize) bytes")
+        }
+        return SignInForm(body: String(buffer: body))
+    }
+
+    private func signIn(_ request: Request, address: String) async throws -> Response {
+        let form = try await form(request)
+        guard RequestGuardMiddleware<Context>.constantTimeEquals(form.csrf, csrfToken) else {
+            throw APIError(.forbidden, "the sign-in form's token is not this server's; reload the sign-in page")
+        }
+        let next = SignInForm.safeNext(form.next)
+        let keys = SignInThrottle.keys(account: form.name, address: address)
+        let attempts = teamMode.attempts
+        if let wait = attempts.wait(for: keys, at: now()) {
+            let seconds = Int(wait.rounded(.up))
+            var response = page(
+                status: .tooManyRequests, name: form.name, next: next,
+                message: "Too many failed sign-ins for this account or from this address; try again in \(Self.duration(seconds)).")
+            response.headers[.retryAfter] = String(seconds)
+            return response
+        }
+        let name = try? AccountName(form.name)
+        var hash: String?
+        if let name { hash = try await teamMode.sessions.passwordHash(for: name) }
+        let checked = if let hash { hash } else { await attempts.standInHash }
+        let matches = await teamMode.hasher.verify(form.password, against: checked)
+        guard let name, hash != nil, matches else {
+            attempts.recordFailure(for: keys, at: now())
+            return page(status: .unauthorized, name: form.name, next: next, message: Self.wrongNameOrPassword)
+        }
+        attempts.recordSuccess(account: form.name)
+        // A new id at every sign-in; the one the browser had, if any, ends.
+        if let old = SignedIn.sessionID(in: request) { try await teamMode.sessions.endSession(old) }
+        let id = SessionID.random()
+        do {
+            try await teamMode.sessions.beginSession(id, for: name, at: now(), lifetime: teamMode.sessionLifetime)
+        } catch AccountStoreError.noSuchAccount {
+            // Removed between the check and now.
+            return page(status: .unauthorized, name: form.name, next: next, message: Self.wrongNameOrPassword)
+        }
+        var response = Response(status: .seeOther, headers: [.location: next])
+        response.setCookie(SignedIn.cookie(id, lifetime: teamMode.sessionLifetime, secure: secureCookies))
+        return response
+    }
+
+    private func signOut(_ request: Request) async throws -> Response {
+        let form = try await form(request)
+        guard let signedIn = SignedIn.current else { throw APIError(.unauthorized, "sign in first") }
+        guard RequestGuardMiddleware<Context>.constantTimeEquals(form.csrf, signedIn.csrfToken) else {
+            throw APIError(.forbidden, "the sign-out form's token is not this session's; reload the page")
+        }
+        try await teamMode.sessions.endSession(signedIn.id)
+        var response = Response(status: .seeOther, headers: [.location: "/signin"])
+        response.setCookie(SignedIn.clearedCookie(secure: secureCookies))
+        return response
+    }
+
+    private func page(status: HTTPResponse.Status, name: String, next: String, message: String) -> Response {
+        Responses.html(SignInPage(csrfToken: csrfToken, next: next, name: name, message: message).render(), status: status)
+    }
+
+    /// `seconds` in words: “1 second”, “40 seconds”, “2 minutes”.
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 120 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
+        return "\((seconds + 59) / 60) minutes"
+    }
+}

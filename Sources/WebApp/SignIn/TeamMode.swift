@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import TodoStore
+import Todos
+
+/// What `rewind serve --accounts` adds: every page, the API and the event
+/// stream need a signed-in session, made at `/signin` against the accounts
+/// of `rewind users` and kept in the same database.
+///
+/// ```swift
+/// let app = buildApplication(
+///     configuration: configuration, store: store, calculatorConfiguration: keypad, assets: assets,
+///     teamMode: TeamMode(sessions: try await SQLiteAccountStore.open(url: databaseURL))
+/// )
+/// ```
+public struct TeamMode: Sendable {
+    /// The accounts and their sessions.
+    public let sessions: any SessionStore
+    /// Checks passwords against the stored bcrypt hashes (and makes the
+    /// hash an unknown account is checked against, so that it takes as long).
+    public let hasher: PasswordHasher
+    /// How long a session lasts from sign-in.
+    public let sessionLifetime: TimeInterval
+    /// Failed sign-ins per account and per address, kept by this instance.
+    let attempts: SignInAttempts
+
+    /// Team mode over `sessions`; tests pass a cheaper `hasher` and a
+    /// shorter `sessionLifetime` or `throttle`.
+    public init(
+        sessions: any SessionStore,
+        hasher: PasswordHasher = .standard,
+        sessionLifetime: TimeInterval = SessionLifetime.standard,
+        throttle: SignInThrottle = SignInThrottle()
+    ) {
+        self.sessions = sessions
+        self.hasher = hasher
+        self.sessionLifetime = sessionLifetime
+        self.attempts = SignInAttempts(throttle: throttle, hasher: hasher)
+    }
+}
+
+/// The sign-in throttle of one instance, and the hash that stands in for
+/// an unknown account's.
+final class SignInAttempts: Sendable {
+    private let throttle: Mutex<SignInThrottle>
+    private let dummyHash: Task<String, Never>
+
+    init(throttle: SignInThrottle, hasher: PasswordHasher) {
+        self.throttle = Mutex(throttle)
+        // Made once, at the hasher's cost, so that checking a password
+        // against it takes as long as against a real account's hash.
+        dummyHash = Task { (try? await hasher.hash("not the password of any account")) ?? "" }
+    }
+
+    /// How long the attempt with `keys` must still wait, or `nil`.
+    func wait(for keys: [String], at now: Date) -> TimeInterval? {
+        throttle.withLock { $0.wait(for: keys, at: now) }
+    }
+
+    /// Counts a failure for every key.
+    func recordFailure(for keys: [String], at now: Date) {
+        throttle.withLock { $0.recordFailure(for: keys, at: now) }
+    }
+
+    /// Clears the account's failures.
+    func recordSuccess(account: String) {
+        throttle.withLock { $0.recordSuccess(account: account) }
+    }
+
+    /// The hash an unknown account's password is checked against.
+    var standInHash: String {
+        get async { await dummyHash.value }
+    }
+}

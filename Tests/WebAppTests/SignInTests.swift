@@ -1,0 +1,275 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import TestSupport
+import Testing
+import TodoStore
+import Todos
+
+@testable import WebApp
+
+/// Team mode: the sign-in page, sessions kept in the store, sign-out, the
+/// throttle, and the CSRF token bound to the session.
+@Suite("Team mode: sign-in and sessions")
+struct SignInTests {
+    static let password = "correct horse battery"
+
+    /// A server in team mode with the accounts `names` (password ``password``),
+    /// over `sessions` (in memory by default), dated by `clock`.
+    static func server(
+        _ names: [String] = ["ann"],
+        sessions: (any SessionStore)? = nil,
+        clock: TestClock = TestClock(),
+        lifetime: TimeInterval = 3_600,
+        throttle: SignInThrottle = SignInThrottle(),
+        configuration: WebAppConfiguration = WebAppConfiguration()
+    ) async throws -> TestServer {
+        let hasher = try #require(PasswordHasher(cost: 4))
+        let sessions = sessions ?? InMemoryAccountStore()
+        for name in names where try await sessions.passwordHash(for: AccountName(name)) == nil {
+            try await sessions.add(name: AccountName(name), passwordHash: try await hasher.hash(password))
+        }
+        let teamMode = TeamMode(sessions: sessions, hasher: hasher, sessionLifetime: lifetime, throttle: throttle)
+        return try TestServer(configuration: configuration, teamMode: teamMode, now: clock.now)
+    }
+
+    /// Posts the sign-in form as a browser does.
+    static func signIn(
+        _ client: some TestClientProtocol, server: TestServer, name: String, password: String = password,
+        next: String = "/todos", cookie: String? = nil
+    ) async throws -> TestResponse {
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "http://localhost"]
+        if let cookie { headers[.cookie] = "\(SignedIn.cookieName)=\(cookie)" }
+        let form = [("csrf", server.token), ("name", name), ("password", password), ("next", next)]
+            .map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+            .joined(separator: "&")
+        return try await client.executeRequest(uri: "/signin", method: .post, headers: headers, body: ByteBuffer(string: form))
+    }
+
+    /// The session id a response's `Set-Cookie` gives, and the whole header.
+    static func sessionCookie(_ response: TestResponse) -> (id: String, header: String)? {
+        guard let header = response.headers[values: .setCookie].first(where: { $0.hasPrefix(SignedIn.cookieName + "=") })
+        else { return nil }
+        let value = header.dropFirst(SignedIn.cookieName.count + 1).prefix { $0 != ";" }
+        return value.isEmpty ? nil : (String(value), header)
+    }
+
+    /// The headers of a request in session `id`.
+    static func session(_ id: String, token: String? = nil) -> HTTPFields {
+        var headers: HTTPFields = [.cookie: "\(SignedIn.cookieName)=\(id)"]
+        if let token { headers[HTTPField.Name("X-Rewind-CSRF")!] = token }
+        return headers
+    }
+
+    /// The CSRF token of session `id`, as `GET /api/csrf` gives it.
+    static func token(_ client: some TestClientProtocol, session id: String) async throws -> String {
+        let response = try await client.get("/api/csrf", headers: session(id))
+        return try #require(response.object["token"] as? String)
+    }
+
+    @Test func aSignInSetsAnHttpOnlyLaxSiteWideCookieWithANewIdEachTimeAndGoesToTheNextPage() async throws {
+        let server = try await Self.server()
+        try await server.test { client in
+            let first = try await Self.signIn(client, server: server, name: "Ann", next: "/todos?filter=active")
+            #expect(first.status == .seeOther)
+            #expect(first.headers[.location] == "/todos?filter=active")
+            let cookie = try #require(Self.sessionCookie(first))
+            #expect(cookie.header.contains("HttpOnly"))
+            #expect(cookie.header.contains("SameSite=Lax"))
+            #expect(cookie.header.contains("Path=/"))
+            #expect(!cookie.header.contains("Secure"))
+            #expect(SessionID(cookie: cookie.id) != nil)
+            // Signing in again, even from the same browser, makes a new id
+            // and ends the old one.
+            let second = try await Self.signIn(client, server: server, name: "ann", cookie: cookie.id)
+            let renewed = try #require(Self.sessionCookie(second))
+            #expect(renewed.id != cookie.id)
+            #expect(try await client.get("/api/todos", headers: Self.session(cookie.id)).status == .unauthorized)
+            #expect(try await client.get("/api/todos", headers: Self.session(renewed.id)).status == .ok)
+        }
+    }
+
+    @Test func theCookieIsSecureBehindAnHTTPSPublicOrigin() async throws {
+        let configuration = WebAppConfiguration(publicOrigins: [try PublicOrigin("https://todo.example")])
+        let server = try await Self.server(configuration: configuration)
+        try await server.test { client in
+            let response = try await Self.signIn(client, server: server, name: "ann")
+            let cookie = try #require(Self.sessionCookie(response))
+            #expect(cookie.header.contains("Secure"))
+        }
+    }
+
+    @Test func aWrongPasswordAndAnUnknownAccountGetTheSame401AndNoCookie() async throws {
+        let server = try await Self.server()
+        try await server.test { client in
+            for (name, password) in [("ann", "wrong password"), ("nobody", Self.password), ("no such name!", "x")] {
+                let response = try await Self.signIn(client, server: server, name: name, password: password)
+                #expect(response.status == .unauthorized, "\(name)")
+                #expect(response.text.contains("Wrong account name or password."))
+                #expect(Self.sessionCookie(response) == nil)
+                #expect(response.headers[.location] == nil)
+            }
+        }
+    }
+
+    @Test func afterTheFreeFailuresAnAttemptGets429WithRetryAfterEvenWithTheRightPassword() async throws {
+        let server = try await Self.server(throttle: SignInThrottle(freeFailures: 2, firstWait: 30))
+        try await server.test { client in
+            for _ in 0..<3 {
+                let response = try await Self.signIn(client, server: server, name: "ann", password: "wrong password")
+                #expect(response.status == .unauthorized)
+            }
+            let refused = try await Self.signIn(client, server: server, name: "ann")
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "30")
+            #expect(refused.text.contains("try again in 30 seconds"))
+            #expect(Self.sessionCookie(refused) == nil)
+        }
+    }
+
+    @Test func withoutASessionPagesGoToSignInAndTheAPIAndEventsGet401() async throws {
+        let server = try await Self.server()
+        try await server.test { client in
+            let page = try await client.get("/todos?filter=active")
+            #expect(page.status == .seeOther)
+            #expect(page.headers[.location] == "/signin?next=/todos%3Ffilter%3Dactive")
+            #expect(try await client.get("/").headers[.location] == "/signin")
+            for path in ["/api/todos", "/events", "/api/csrf", "/todos/fragment"] {
+                let response = try await client.get(path)
+                #expect(response.status == .unauthorized, "\(path)")
+                #expect(response.errorMessage == "sign in first", "\(path)")
+            }
+            let added = try await client.send(.post, "/api/todos", json: #"{"title": "x"}"#, token: server.token)
+            #expect(added.status == .unauthorized)
+            #expect(try await server.store.state().todos.items.isEmpty)
+            #expect(try await client.get("/signin").status == .ok)
+            #expect(try await client.get("/assets/app.css").status == .ok)
+            let form = try await client.get("/signin?next=/calculator")
+            #expect(form.text.contains(#"name="next" value="/calculator""#))
+        }
+    }
+
+    @Test func aSignedInPageSaysWhoAndCarriesTheSessionsTokenAndASignOutButton() async throws {
+        let server = try await Self.server(["Ann"])
+        try await server.test { client in
+            let id = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
+            let token = try await Self.token(client, session: id)
+            #expect(token != server.token)
+            for path in ["/", "/todos", "/calculator"] {
+                let page = try await client.get(path, headers: Self.session(id))
+                #expect(page.status == .ok)
+                #expect(page.text.contains("Signed in as <strong>Ann</strong>"), "\(path)")
+                #expect(page.text.contains(#"<meta name="rewind-csrf" content="\#(token)">"#), "\(path)")
+                #expect(page.text.contains(#"action="/signout""#), "\(path)")
+            }
+            let added = try await client.send(.post, "/api/todos", json: #"{"title": "Buy milk"}"#, token: token,
+                                              headers: Self.session(id))
+            #expect(added.status == .created || added.status == .ok)
+            #expect(try await server.store.state().todos.items.map(\.title) == ["Buy milk"])
+        }
+    }
+
+    @Test func anExpiredSessionGoesBackToSignIn() async throws {
+        let clock = TestClock()
+        let server = try await Self.server(clock: clock, lifetime: 600)
+        try await server.test { client in
+            let id = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .ok)
+            clock.advance(by: 600)
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .unauthorized)
+            #expect(try await client.get("/todos", headers: Self.session(id)).headers[.location] == "/signin?next=/todos")
+        }
+    }
+
+    @Test func aSignedOutSessionIsRefusedAndSignOutNeedsTheSessionsToken() async throws {
+        let server = try await Self.server()
+        try await server.test { client in
+            let id = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
+            let token = try await Self.token(client, session: id)
+            var headers = Self.session(id)
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            let wrong = try await client.executeRequest(
+                uri: "/signout", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(server.token)"))
+            #expect(wrong.status == .forbidden)
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .ok)
+            let out = try await client.executeRequest(
+                uri: "/signout", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(token)"))
+            #expect(out.status == .seeOther)
+            #expect(out.headers[.location] == "/signin")
+            #expect(out.headers[values: .setCookie].contains { $0.hasPrefix("\(SignedIn.cookieName)=;") && $0.contains("Max-Age=0") })
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .unauthorized)
+        }
+    }
+
+    @Test func aTokenFromAnotherAccountsSessionIsRefusedAndChangesNothing() async throws {
+        let server = try await Self.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
+            let bob = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "bob"))).id
+            let bobsToken = try await Self.token(client, session: bob)
+            for token in [bobsToken, server.token] {
+                let response = try await client.send(.post, "/api/todos", json: #"{"title": "Stolen"}"#, token: token,
+                                                     headers: Self.session(ann))
+                #expect(response.status == .forbidden)
+            }
+            #expect(try await server.store.state().todos.items.isEmpty)
+        }
+    }
+
+    @Test func aSessionBegunByOneInstanceIsAcceptedByAnotherOverTheSameSQLiteFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-signin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("rewind.sqlite")
+        let first = try await Self.server(sessions: try await SQLiteAccountStore.open(url: file))
+        let second = try await Self.server(sessions: try await SQLiteAccountStore.open(url: file))
+        let id = try await first.test { client in
+            try #require(Self.sessionCookie(try await Self.signIn(client, server: first, name: "ann"))).id
+        }
+        try await second.test { client in
+            let page = try await client.get("/todos", headers: Self.session(id))
+            #expect(page.status == .ok)
+            #expect(page.text.contains("Signed in as <strong>ann</strong>"))
+        }
+        // And after a restart: a store opened anew on the file.
+        let restarted = try await Self.server(sessions: try await SQLiteAccountStore.open(url: file))
+        let status = try await restarted.test { client in try await client.get("/api/todos", headers: Self.session(id)).status }
+        #expect(status == .ok)
+    }
+
+    @Test func removingTheAccountOrChangingItsPasswordEndsItsSessionsAtOnce() async throws {
+        let sessions = InMemoryAccountStore()
+        let server = try await Self.server(["ann", "bob"], sessions: sessions)
+        try await server.test { client in
+            let ann = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
+            let bob = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "bob"))).id
+            try await sessions.setPasswordHash(name: AccountName("ann"), "new hash")
+            try await sessions.remove(name: AccountName("bob"))
+            #expect(try await client.get("/api/todos", headers: Self.session(ann)).status == .unauthorized)
+            #expect(try await client.get("/api/todos", headers: Self.session(bob)).status == .unauthorized)
+        }
+    }
+
+    @Test func inLocalModeNobodyIsAskedToSignIn() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let page = try await client.get("/todos")
+            #expect(page.status == .ok)
+            #expect(!page.text.contains("Signed in as"))
+            #expect(!page.text.contains("/signout"))
+            #expect(try await client.get("/api/todos").status == .ok)
+            #expect(try await client.get("/signin").status == .notFound)
+            let added = try await client.send(.post, "/api/todos", json: #"{"title": "Buy milk"}"#, token: server.token)
+            #expect(added.status == .created || added.status == .ok)
+        }
+    }
+
+    @Test(arguments: [
+        ("/todos?filter=active", "/todos?filter=active"), ("//evil.example/", "/"), ("/\\evil.example", "/"),
+        ("https://evil.example/", "/"), ("", "/"), ("/signin", "/"), ("/todos\r\nSet-Cookie: x", "/"),
+    ])
+    func aSignInGoesOnlyToAPathOfThisSite(_ next: String, _ expected: String) {
+        #expect(SignInForm.safeNext(next) == expected)
+    }
+}
