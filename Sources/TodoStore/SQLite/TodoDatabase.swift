@@ -16,6 +16,9 @@ import Todos
 /// - `meta(key, value)`: `epoch`, counted up by each reset (which starts
 ///   the log's numbers again).
 /// - `account`: the accounts of team mode (``SQLiteAccountStore``).
+/// - `shared_list`, `shared_member`, `shared_item`, `shared_step`,
+///   `shared_writer`: the named lists of team mode
+///   (``SQLiteSharedListStore``, migration `v5-shared-lists`).
 struct TodoDatabase: Sendable {
     let queue: DatabaseQueue
     let url: URL
@@ -61,6 +64,11 @@ struct TodoDatabase: Sendable {
         // v4: the accounts of team mode.
         migrator.registerMigration("v4") { db in
             try createAccountTable(db)
+        }
+        // v5-shared-lists: the named lists of team mode, each with its
+        // members, items, log and latest writers.
+        migrator.registerMigration("v5-shared-lists") { db in
+            try createSharedListTables(db)
         }
         return migrator
     }
