@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TestSupport
 import Todos
@@ -260,6 +261,36 @@ struct SharedListStoreTests {
         }
     }
 
+    @Test(arguments: SharedStoreKind.persistent)
+    func twoStoresWritingOneListAtOnceTakeTurnsAndLoseNoRow(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let stores = [try await fixture.open(), try await fixture.open()]
+        let list = try await Self.list([], in: stores[0])
+        let people = [try Team.ann, try Team.bob]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    for n in 0..<15 {
+                        let item = try Team.item("\(people[index].key) \(n)", index * 100 + n)
+                        try await store.perform([.add(item)], named: "Add", on: list, by: people[index])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        for store in stores + [try await fixture.open()] {
+            let log = try await store.history(of: list, as: Team.ann, before: nil, limit: 100)
+            #expect(log.map(\.seq) == Array((1...30).reversed()))
+            #expect(try await store.items(of: list, as: Team.ann).list == (try SharedList(replaying: log.reversed())).list)
+            #expect(try await store.items(of: list, as: Team.ann).list.count == 30)
+            // Each person's next undo is their own latest add.
+            for person in people {
+                #expect(try await store.nextSteps(on: list, of: person).undo == log.first { $0.author == person.key })
+            }
+        }
+    }
+
     // MARK: Access
 
     @Test(arguments: SharedStoreKind.tested)
@@ -461,5 +492,57 @@ struct SharedListStoreTests {
         #expect(kind == .memory || reopens > 0)
         let log = try await fixture.open().history(of: list, as: Team.bob, before: nil, limit: 500)
         #expect(Array(log.reversed()) == reference.log)
+    }
+}
+
+/// The shared lists' migration of the SQLite file (`v5-shared-lists`).
+@Suite("SQLite shared lists migration")
+struct SQLiteSharedListsMigrationTests {
+    private func migrations(_ url: URL) async throws -> [String] {
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        return try await queue.read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        }
+    }
+
+    @Test func aFileOfThePreviousSchemaGetsTheTablesAndKeepsItsListAndAccounts() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        try await store.change(.add(try fixture.item("Buy milk")))
+        try await SQLiteAccountStore.open(url: fixture.fileURL).add(name: Team.ann, passwordHash: "ann-1")
+        let queue = try DatabaseQueue(path: fixture.fileURL.path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                DROP TABLE shared_writer; DROP TABLE shared_step; DROP TABLE shared_item; DROP TABLE shared_member;
+                DROP TABLE shared_list; DELETE FROM grdb_migrations WHERE identifier = 'v5-shared-lists'
+                """)
+        }
+        try queue.close()
+        #expect(try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4"])
+
+        let lists = try await SQLiteSharedListStore.open(url: fixture.fileURL)
+        let groceries = try await lists.create(name: "Groceries", owner: Team.ann)
+
+        #expect(try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5-shared-lists"])
+        #expect(try await SQLiteSharedListStore.open(url: fixture.fileURL).lists(of: Team.ann) == [groceries])
+        #expect(try await SQLiteAccountStore.open(url: fixture.fileURL).passwordHash(for: Team.ann) == "ann-1")
+        let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        #expect(try await reopened.state().todos.items.map(\.title) == ["Buy milk"])
+        #expect(try await reopened.undo() == "Add “Buy milk”")
+    }
+
+    @Test func theVersionBeforeRefusesAFileWithSharedListsAndLeavesItAsItIs() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let lists = try SQLiteSharedListStore(url: fixture.fileURL)
+        let list = try await lists.create(name: "Groceries", owner: Team.ann)
+        try await lists.perform([.add(Team.item("Milk", 0))], named: "Add “Milk”", on: list.id, by: Team.ann)
+        var before = DatabaseMigrator()
+        for identifier in ["v1", "v2", "v3", "v4"] { before.registerMigration(identifier) { _ in } }
+        let bytes = try Data(contentsOf: fixture.fileURL)
+        #expect(throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists"])) {
+            try DatabaseFile.check(fixture.fileURL, migrator: before)
+        }
+        #expect(try Data(contentsOf: fixture.fileURL) == bytes)
     }
 }
