@@ -21,6 +21,11 @@ import TodoStore
 ///   team mode (migration `accounts`).
 /// - `rewind_session(id_hash, account_key, created, expires)`: their sign-in
 ///   sessions (migration `sessions`).
+/// - `rewind_shared_list`, `rewind_shared_member`, `rewind_shared_step`,
+///   `rewind_shared_writer`: the named lists of team mode (migration
+///   `shared-lists`), each with a `rewind_list` row of its own (numbered
+///   from 2^32, clear of the single list's) that holds its items in
+///   `rewind_item`; see ``PostgresSharedListStore``.
 enum PostgresSchema {
     /// The migrations this version knows, oldest first.
     static let migrations: [(name: String, sql: [PostgresQuery])] = [
@@ -99,6 +104,62 @@ enum PostgresSchema {
             """,
             "CREATE INDEX rewind_session_account ON rewind_session (account_key)",
             "CREATE INDEX rewind_session_expires ON rewind_session (expires)",
+        ]),
+        // The named lists of team mode (PostgresSharedListStore): a row per
+        // list (its id, the number of its rewind_list row, name, owner and
+        // latest log row), its members, its append-only log (a row per
+        // change, undo and redo, with its author) and who wrote each part
+        // of each item last.
+        ("shared-lists", [
+            "CREATE SEQUENCE rewind_shared_list_number START WITH 4294967296",
+            """
+            CREATE TABLE rewind_shared_list (
+                id UUID PRIMARY KEY,
+                list_id BIGINT NOT NULL UNIQUE REFERENCES rewind_list (id),
+                name TEXT NOT NULL CHECK (length(name) > 0),
+                owner_key TEXT NOT NULL CHECK (length(owner_key) > 0),
+                owner TEXT NOT NULL,
+                created BIGINT NOT NULL,
+                last_seq BIGINT NOT NULL DEFAULT 0 CHECK (last_seq >= 0)
+            )
+            """,
+            "CREATE INDEX rewind_shared_list_owner ON rewind_shared_list (owner_key)",
+            """
+            CREATE TABLE rewind_shared_member (
+                list_id BIGINT NOT NULL REFERENCES rewind_list (id),
+                key TEXT NOT NULL CHECK (length(key) > 0),
+                name TEXT NOT NULL,
+                PRIMARY KEY (list_id, key)
+            )
+            """,
+            "CREATE INDEX rewind_shared_member_key ON rewind_shared_member (key)",
+            """
+            CREATE TABLE rewind_shared_step (
+                list_id BIGINT NOT NULL REFERENCES rewind_list (id),
+                seq BIGINT NOT NULL CHECK (seq > 0),
+                author TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('change', 'undo', 'redo')),
+                reverts BIGINT CHECK ((kind = 'change') = (reverts IS NULL)),
+                name TEXT NOT NULL,
+                date BIGINT NOT NULL,
+                coalescing_key TEXT,
+                joins BIGINT,
+                changes JSON NOT NULL,
+                patch JSON NOT NULL,
+                skipped JSON NOT NULL,
+                PRIMARY KEY (list_id, seq)
+            )
+            """,
+            """
+            CREATE TABLE rewind_shared_writer (
+                list_id BIGINT NOT NULL REFERENCES rewind_list (id),
+                item UUID NOT NULL,
+                part TEXT NOT NULL,
+                seq BIGINT NOT NULL,
+                author TEXT NOT NULL,
+                PRIMARY KEY (list_id, item, part)
+            )
+            """,
         ]),
     ]
 

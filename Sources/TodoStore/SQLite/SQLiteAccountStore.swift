@@ -119,25 +119,12 @@ public actor SQLiteAccountStore: SessionStore {
     }
 
     func read<Result>(_ body: (Database) throws -> Result) throws -> Result {
-        let path = database.url.path
-        return try TodoDatabase.readingSaved(path: path) { try database.queue.read(body) }
+        try database.reading(body)
     }
 
     /// Runs `body` in one immediate transaction: committed when it returns,
     /// rolled back when it throws.
     func write<Result>(_ body: (Database) throws -> Result) throws -> Result {
-        if let readOnly = database.readOnlyError { throw readOnly }
-        let path = database.url.path
-        return try TodoDatabase.readingSaved(path: path) {
-            try database.queue.writeWithoutTransaction { db in
-                var result: Result?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
-                }
-                guard let result else { throw StoreError.io(path: path, detail: "the transaction returned nothing") }
-                return result
-            }
-        }
+        try database.writing(body)
     }
 }

@@ -10,10 +10,14 @@ extension TodoDatabase {
 
     /// `CREATE TABLE` of the item rows (``ItemRecord``) under `name`, whose
     /// `state` is one of `states`.
-    static func createItemTable(named name: String, states: (active: String, completed: String)) -> String {
+    /// With `inSharedList`, the rows are keyed by `(list, id)`, `list`
+    /// naming a row of `shared_list`.
+    static func createItemTable(
+        named name: String, states: (active: String, completed: String), inSharedList: Bool = false
+    ) -> String {
         """
         CREATE TABLE \(name) (
-            id TEXT PRIMARY KEY NOT NULL,
+            \(inSharedList ? "list TEXT NOT NULL REFERENCES shared_list (id) ON DELETE CASCADE,\n    id TEXT NOT NULL," : "id TEXT PRIMARY KEY NOT NULL,")
             rank DOUBLE NOT NULL,
             title TEXT NOT NULL CHECK (length(title) > 0),
             details TEXT NOT NULL,
@@ -21,7 +25,7 @@ extension TodoDatabase {
             created INTEGER NOT NULL,
             changed INTEGER NOT NULL,
             due TEXT CHECK (due IS NULL OR json_valid(due)),
-            location TEXT CHECK (location IS NULL OR json_valid(location))
+            location TEXT CHECK (location IS NULL OR json_valid(location))\(inSharedList ? ",\n    PRIMARY KEY (list, id)" : "")
         );
         """
     }
@@ -211,6 +215,65 @@ extension TodoDatabase {
             );
             CREATE INDEX session_account ON session (account);
             CREATE INDEX session_expires ON session (expires);
+            """)
+    }
+
+    /// Creates the tables of the named lists of team mode (migration
+    /// `v5-shared-lists`):
+    /// - `shared_list`: a row per list, its owner (key and name as typed)
+    ///   and `lastSeq`, the number of its latest log row;
+    /// - `shared_member`: the accounts each list is shared with;
+    /// - `shared_item`: the items of each list in columns, as `item`;
+    /// - `shared_step`: each list's append-only log (``SharedStep``): the
+    ///   row's number, author, kind, the row it takes back, name, date,
+    ///   coalescing key and joined step in columns, and its changes, patch
+    ///   and skipped parts as JSON (`docs/shared-undo.md`);
+    /// - `shared_writer`: who wrote each part of each item last, and in
+    ///   which row.
+    static func createSharedListTables(_ db: Database) throws {
+        let states = (active: TodoItem.State.active.rawValue, completed: TodoItem.State.completed.rawValue)
+        try db.execute(sql: """
+            CREATE TABLE shared_list (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL CHECK (length(name) > 0),
+                ownerKey TEXT NOT NULL CHECK (length(ownerKey) > 0),
+                owner TEXT NOT NULL,
+                created INTEGER NOT NULL,
+                lastSeq INTEGER NOT NULL DEFAULT 0 CHECK (lastSeq >= 0)
+            );
+            CREATE INDEX shared_list_owner ON shared_list (ownerKey);
+            CREATE TABLE shared_member (
+                list TEXT NOT NULL REFERENCES shared_list (id) ON DELETE CASCADE,
+                key TEXT NOT NULL CHECK (length(key) > 0),
+                name TEXT NOT NULL,
+                PRIMARY KEY (list, key)
+            ) WITHOUT ROWID;
+            CREATE INDEX shared_member_key ON shared_member (key);
+            """ + createItemTable(named: "shared_item", states: states, inSharedList: true) + """
+            CREATE INDEX shared_item_rank ON shared_item (list, rank);
+            CREATE TABLE shared_step (
+                list TEXT NOT NULL REFERENCES shared_list (id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL CHECK (seq > 0),
+                author TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('change', 'undo', 'redo')),
+                reverts INTEGER CHECK ((kind = 'change') = (reverts IS NULL)),
+                name TEXT NOT NULL,
+                date INTEGER NOT NULL,
+                coalescingKey TEXT,
+                joins INTEGER,
+                changes TEXT NOT NULL CHECK (json_valid(changes)),
+                patch TEXT NOT NULL CHECK (json_valid(patch)),
+                skipped TEXT NOT NULL CHECK (json_valid(skipped)),
+                PRIMARY KEY (list, seq)
+            ) WITHOUT ROWID;
+            CREATE TABLE shared_writer (
+                list TEXT NOT NULL REFERENCES shared_list (id) ON DELETE CASCADE,
+                item TEXT NOT NULL,
+                part TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                author TEXT NOT NULL,
+                PRIMARY KEY (list, item, part)
+            ) WITHOUT ROWID;
             """)
     }
 }

@@ -17,6 +17,9 @@ import Todos
 ///   the log's numbers again).
 /// - `account`: the accounts of team mode (``SQLiteAccountStore``).
 /// - `session`: their sign-in sessions, by the SHA-256 of the session id.
+/// - `shared_list`, `shared_member`, `shared_item`, `shared_step`,
+///   `shared_writer`: the named lists of team mode
+///   (``SQLiteSharedListStore``, migration `v5-shared-lists`).
 struct TodoDatabase: Sendable {
     let queue: DatabaseQueue
     let url: URL
@@ -66,6 +69,11 @@ struct TodoDatabase: Sendable {
         // v5: the sign-in sessions of team mode.
         migrator.registerMigration("v5") { db in
             try createSessionTable(db)
+        }
+        // v5-shared-lists: the named lists of team mode, each with its
+        // members, items, log and latest writers.
+        migrator.registerMigration("v5-shared-lists") { db in
+            try createSharedListTables(db)
         }
         return migrator
     }

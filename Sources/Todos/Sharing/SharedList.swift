@@ -62,6 +62,17 @@ public struct SharedList: Sendable {
         }
     }
 
+    /// Appends a row that a store read back, written after the last row
+    /// this list holds (by another instance over the same database, say).
+    ///
+    /// - Throws: ``SharingError/refused(_:)`` when the row's changes do not
+    ///   apply; ``SharingError/notTheNextRow(expected:found:)`` when the row
+    ///   is not numbered right after the last one. The list is then unchanged.
+    public mutating func replay(_ step: SharedStep) throws(SharingError) {
+        guard step.seq == log.count + 1 else { throw .notTheNextRow(expected: log.count + 1, found: step.seq) }
+        record(step, on: try list.applying(step.changes))
+    }
+
     /// The step `author`'s Undo would take back, if any.
     public func nextUndo(of author: String) -> SharedStep? {
         undoable[author]?.last?.first.map { log[$0 - 1] }

@@ -11,6 +11,9 @@ public enum SharingError: Error, Equatable, Hashable, Sendable {
     case notTheNextStep(asked: Int, next: Int?)
     /// The change itself was refused.
     case refused(TodoError)
+    /// A row read back is not numbered right after the last row the list
+    /// holds: the log has a gap, or was read out of order.
+    case notTheNextRow(expected: Int, found: Int)
 }
 
 extension SharingError: CustomStringConvertible {
@@ -27,6 +30,8 @@ extension SharingError: CustomStringConvertible {
             "Step \(asked) is not the next one to take back, and there is none. Nothing was changed."
         case .refused(let error):
             error.description
+        case .notTheNextRow(let expected, let found):
+            "The log's row \(found) came where row \(expected) was expected."
         }
     }
 }

@@ -33,6 +33,11 @@ public struct StepPatch: Equatable, Sendable {
     /// items last, in the order they were added).
     public let entries: [Entry]
 
+    /// A patch of these entries, as a store read it back.
+    public init(entries: [Entry]) {
+        self.entries = entries
+    }
+
     /// Every part the step wrote.
     public var parts: [ItemPartKey] {
         entries.flatMap { entry in entry.parts.map { ItemPartKey(entry.id, $0) } }

@@ -1,0 +1,417 @@
+import Foundation
+import GRDB
+import Todos
+
+/// The named lists of team mode in the SQLite file of the data directory
+/// (tables `shared_list`, `shared_member`, `shared_item`, `shared_step`,
+/// `shared_writer`; migration `v5-shared-lists`).
+///
+/// Each change, undo and redo is one immediate transaction that appends
+/// the log row, writes the rows of the items it touched (a rank orders
+/// them, as in `item`) and the latest writer of each part it wrote, and
+/// moves the list's `lastSeq`. The row's number is taken inside the
+/// transaction, so several processes over one file write one gap-free log:
+/// each first reads the rows others appended since it last looked.
+///
+/// The first time a process opens a list it reads the list's whole log and
+/// replays it to rebuild each person's stacks: O(*r*) for *r* rows, once
+/// per list and process; after that it reads only the rows appended since.
+/// Reading the items reads their rows alone.
+///
+/// ```swift
+/// let lists = try await SQLiteSharedListStore.open(url: DataDirectory.resolve().databaseURL)
+/// let groceries = try await lists.create(name: "Groceries", owner: ann)
+/// ```
+public actor SQLiteSharedListStore: SharedListStore {
+    private typealias Cached = CachedSharedList
+
+    /// A list's row and members.
+    private struct Head {
+        var name: String
+        var access: ListAccess
+        var lastSeq: Int
+    }
+
+    private let database: TodoDatabase
+    private let now: @Sendable () -> Date
+    private let makeID: @Sendable () -> UUID
+    private let coalescingWindow: TimeInterval
+    private let executor = StoreExecutor(label: "rewind.sqlite.shared")
+    private var cache: [UUID: Cached] = [:]
+    private var updateStreams = SharedListUpdates()
+
+    /// Runs the store's work on a thread of its own, not Swift's cooperative pool.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    /// Opens the database file at `url`, creating it or adding the tables
+    /// of shared lists if needed; rows are dated by `now` (rounded to
+    /// milliseconds) and lists get ids from `makeID`.
+    ///
+    /// - Throws: ``StoreError`` when the file is not a Rewind database, is
+    ///   from a newer version, or is damaged; the file is then unchanged.
+    public init(
+        url: URL, now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock,
+        makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5
+    ) throws {
+        database = try TodoDatabase(url: url, checkingEveryPage: false)
+        self.now = now
+        self.makeID = makeID
+        self.coalescingWindow = coalescingWindow
+    }
+
+    /// Opens the database file at `url` as
+    /// ``init(url:now:makeID:coalescingWindow:)`` does, away from Swift's
+    /// cooperative pool.
+    public static func open(
+        url: URL, now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock,
+        makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5
+    ) async throws -> SQLiteSharedListStore {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    with: Result {
+                        try SQLiteSharedListStore(url: url, now: now, makeID: makeID, coalescingWindow: coalescingWindow)
+                    })
+            }
+        }
+    }
+
+    /// The database file.
+    public nonisolated var url: URL { database.url }
+
+    // MARK: Lists
+
+    /// Makes a list; see ``SharedListStore/create(name:owner:)``.
+    public func create(name: String, owner: AccountName) throws -> SharedListSummary {
+        let summary = SharedListSummary(id: makeID(), name: try SharedListSummary.checkedName(name), access: ListAccess(owner: owner))
+        try database.writing { db in
+            try db.execute(
+                sql: "INSERT INTO shared_list (id, name, ownerKey, owner, created, lastSeq) VALUES (?, ?, ?, ?, ?, 0)",
+                arguments: [summary.id.uuidString, summary.name, owner.key, owner.text, ItemRecord.milliseconds(now())])
+        }
+        return summary
+    }
+
+    /// Renames a list; see ``SharedListStore/rename(_:to:by:)``.
+    @discardableResult
+    public func rename(_ list: UUID, to name: String, by person: AccountName) throws -> SharedListSummary {
+        let (summary, seq) = try database.writing { db in
+            let head = try self.head(db, list, checking: .rename, by: person)
+            let name = try SharedListSummary.checkedName(name)
+            try db.execute(sql: "UPDATE shared_list SET name = ? WHERE id = ?", arguments: [name, list.uuidString])
+            return (SharedListSummary(id: list, name: name, access: head.access), head.lastSeq)
+        }
+        cache[list]?.open.name = summary.name
+        updateStreams.notify(list, seq: seq)
+        return summary
+    }
+
+    /// Deletes a list; see ``SharedListStore/delete(_:by:)``.
+    public func delete(_ list: UUID, by person: AccountName) throws {
+        try database.writing { db in
+            _ = try self.head(db, list, checking: .delete, by: person)
+            for table in ["shared_writer", "shared_step", "shared_item", "shared_member"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE list = ?", arguments: [list.uuidString])
+            }
+            try db.execute(sql: "DELETE FROM shared_list WHERE id = ?", arguments: [list.uuidString])
+        }
+        cache[list] = nil
+        updateStreams.end(list)
+    }
+
+    /// Shares a list; see ``SharedListStore/share(_:with:by:)``.
+    @discardableResult
+    public func share(_ list: UUID, with account: AccountName, by person: AccountName) throws -> SharedListSummary {
+        let (summary, seq) = try database.writing { db in
+            var head = try self.head(db, list, checking: .read, by: person)
+            try head.access.share(with: account, by: person)
+            try db.execute(
+                sql: "INSERT INTO shared_member (list, key, name) VALUES (?, ?, ?)",
+                arguments: [list.uuidString, account.key, account.text])
+            return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
+        }
+        cache[list]?.open.access = summary.access
+        updateStreams.notify(list, seq: seq)
+        return summary
+    }
+
+    /// Stops sharing a list; see ``SharedListStore/unshare(_:with:by:)``.
+    @discardableResult
+    public func unshare(_ list: UUID, with account: AccountName, by person: AccountName) throws -> SharedListSummary {
+        let (summary, seq) = try database.writing { db in
+            var head = try self.head(db, list, checking: .read, by: person)
+            try head.access.unshare(with: account, by: person)
+            try db.execute(
+                sql: "DELETE FROM shared_member WHERE list = ? AND key = ?", arguments: [list.uuidString, account.key])
+            return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
+        }
+        cache[list]?.open.access = summary.access
+        updateStreams.end(list, for: account)
+        updateStreams.notify(list, seq: seq)
+        return summary
+    }
+
+    /// The lists `person` can open, oldest first.
+    public func lists(of person: AccountName) throws -> [SharedListSummary] {
+        try database.reading { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM shared_list
+                    WHERE ownerKey = ? OR id IN (SELECT list FROM shared_member WHERE key = ?)
+                    ORDER BY created, rowid
+                    """,
+                arguments: [person.key, person.key])
+            return try rows.compactMap { row -> SharedListSummary? in
+                let text: String = try row.decode(String.self, atIndex: 0)
+                guard let id = UUID(uuidString: text) else { throw self.corrupt("a shared list's id “\(text)” is not a UUID") }
+                return try self.readHead(db, id).map { SharedListSummary(id: id, name: $0.name, access: $0.access) }
+            }
+        }
+    }
+
+    // MARK: One list
+
+    /// The items of a list, read from their rows; see ``SharedListStore/items(of:as:)``.
+    public func items(of list: UUID, as person: AccountName) throws -> SharedListItems {
+        try database.reading { db in
+            let head = try self.head(db, list, checking: .read, by: person)
+            let decoder = TodoJSON.makeDecoder(reading: .store)
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT \(ItemRecord.selection) FROM shared_item WHERE list = ? ORDER BY rank, id",
+                arguments: [list.uuidString])
+            let items = try rows.map { try ItemRecord(row: $0).item(decoder: decoder, path: self.database.url.path) }
+            do {
+                return SharedListItems(list: try TodoList(items: items), seq: head.lastSeq)
+            } catch {
+                throw self.corrupt("the items of shared list \(list) do not form a list: \(error)")
+            }
+        }
+    }
+
+    /// Applies changes; see ``SharedListStore/perform(_:named:coalescingKey:on:by:)``.
+    @discardableResult
+    public func perform(
+        _ changes: [TodoList.Change], named name: String, coalescingKey: String?, on list: UUID, by person: AccountName
+    ) throws -> SharedStep {
+        let date = now().roundedToMilliseconds
+        return try append(to: list, by: person) { open in
+            try open.perform(changes, named: name, coalescingKey: coalescingKey, by: person, at: date)
+        }
+    }
+
+    /// Undoes a step; see ``SharedListStore/undo(on:by:expecting:)``.
+    @discardableResult
+    public func undo(on list: UUID, by person: AccountName, expecting step: Int?) throws -> SharedStep {
+        let date = now().roundedToMilliseconds
+        return try append(to: list, by: person) { open in try open.undo(by: person, expecting: step, at: date) }
+    }
+
+    /// Redoes a step; see ``SharedListStore/redo(on:by:expecting:)``.
+    @discardableResult
+    public func redo(on list: UUID, by person: AccountName, expecting step: Int?) throws -> SharedStep {
+        let date = now().roundedToMilliseconds
+        return try append(to: list, by: person) { open in try open.redo(by: person, expecting: step, at: date) }
+    }
+
+    /// A person's next undo and redo; see ``SharedListStore/nextSteps(on:of:)``.
+    public func nextSteps(on list: UUID, of person: AccountName) throws -> SharedListNextSteps {
+        try caughtUp(list, by: person).nextSteps(of: person)
+    }
+
+    /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
+    public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep] {
+        try caughtUp(list, by: person).history(as: person, before: before, limit: limit)
+    }
+
+    /// The updates of a list made through this store; see ``SharedListStore/updates(of:as:)``.
+    public func updates(of list: UUID, as person: AccountName) throws -> AsyncStream<SharedListUpdate> {
+        _ = try database.reading { db in try self.head(db, list, checking: .read, by: person) }
+        return updateStreams.subscribe(to: list, as: person)
+    }
+
+    /// Who wrote each part of the list's items last, as the table
+    /// `shared_writer` holds it.
+    func savedWriters(of list: UUID) throws -> [ItemPartKey: (seq: Int, author: String)] {
+        try database.reading { db in
+            var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT item, part, seq, author FROM shared_writer WHERE list = ?", arguments: [list.uuidString])
+            {
+                let item: String = try row.decode(String.self, atIndex: 0)
+                let part: String = try row.decode(String.self, atIndex: 1)
+                guard let id = ItemRecord.uuid(item), let part = ItemPart(rawValue: part) else {
+                    throw corrupt("a latest writer names the item “\(item)” and part “\(part)”")
+                }
+                writers[ItemPartKey(id, part)] = (try row.decode(Int.self, atIndex: 2), try row.decode(String.self, atIndex: 3))
+            }
+            return writers
+        }
+    }
+
+    // MARK: Reading and writing a list
+
+    /// The list with every row appended so far, after checking that
+    /// `person` may read it.
+    private func caughtUp(_ list: UUID, by person: AccountName) throws -> OpenSharedList {
+        let known = cache[list]
+        let cached = try database.reading { db in try self.load(db, list, checking: .read, by: person, known: known) }
+        cache[list] = cached
+        return cached.open
+    }
+
+    /// Runs `body`, which appends one row to the list, in one transaction
+    /// that saves the row with everything it wrote.
+    private func append(to list: UUID, by person: AccountName, _ body: (inout OpenSharedList) throws -> SharedStep) throws
+        -> SharedStep
+    {
+        let known = cache[list]
+        let (step, cached) = try database.writing { db in
+            var cached = try self.load(db, list, checking: .change, by: person, known: known)
+            let step = try body(&cached.open)
+            try self.save(step, of: &cached, db)
+            return (step, cached)
+        }
+        cache[list] = cached
+        updateStreams.notify(list, seq: step.seq)
+        return step
+    }
+
+    /// The list's row, after checking that `person` may do `action`.
+    ///
+    /// - Throws: ``AccountError/listNotFound`` when there is no such list
+    ///   or `person` cannot open it.
+    private nonisolated func head(_ db: Database, _ list: UUID, checking action: ListAccess.Action, by person: AccountName)
+        throws -> Head
+    {
+        guard let head = try readHead(db, list) else { throw AccountError.listNotFound }
+        try head.access.check(action, by: person)
+        return head
+    }
+
+    private nonisolated func readHead(_ db: Database, _ list: UUID) throws -> Head? {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT name, owner, lastSeq FROM shared_list WHERE id = ?", arguments: [list.uuidString])
+        else { return nil }
+        let members = try String.fetchAll(db, sql: "SELECT name FROM shared_member WHERE list = ?", arguments: [list.uuidString])
+        return Head(
+            name: try row.decode(String.self, atIndex: 0),
+            access: ListAccess(owner: try accountName(row.decode(String.self, atIndex: 1)), members: Set(try members.map(accountName))),
+            lastSeq: try row.decode(Int.self, atIndex: 2))
+    }
+
+    /// The list as `known`, brought up to date with the rows appended
+    /// since, or read whole when this process has not read it yet.
+    private nonisolated func load(
+        _ db: Database, _ list: UUID, checking action: ListAccess.Action, by person: AccountName, known: Cached?
+    ) throws -> Cached {
+        let head = try head(db, list, checking: action, by: person)
+        let rows = try steps(db, list, after: Cached.rowsToRead(after: known, lastSeq: head.lastSeq))
+        return try Cached.loaded(
+            list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: known, rows: rows,
+            ranks: Cached.needsRanks(known, lastSeq: head.lastSeq, rows: rows) ? try ranks(db, list) : nil,
+            coalescingWindow: coalescingWindow, location: database.url.path)
+    }
+
+    /// Saves `step`, just applied to `cached`: the log row, the rows of
+    /// the items it touched, the latest writers and the list's `lastSeq`.
+    private nonisolated func save(_ step: SharedStep, of cached: inout Cached, _ db: Database) throws {
+        let list = cached.open.id.uuidString
+        let encoder = TodoJSON.makeEncoder()
+        let writes = cached.ranks.writes(touched: Set(step.patch.entries.map(\.id)), list: cached.open.shared.list)
+        if writes.replacesAll {
+            try db.execute(sql: "DELETE FROM shared_item WHERE list = ?", arguments: [list])
+        }
+        for id in writes.deletions {
+            try db.execute(sql: "DELETE FROM shared_item WHERE list = ? AND id = ?", arguments: [list, id.uuidString])
+        }
+        for (item, rank, isNew) in writes.rows {
+            let record = try ItemRecord(item, rank: rank, encoder: encoder)
+            let fields: StatementArguments = [
+                record.rank, record.title, record.details, record.state, record.created, record.changed, record.due,
+                record.location,
+            ]
+            if isNew {
+                try db.cachedStatement(
+                    sql: "INSERT INTO shared_item (list, \(ItemRecord.selection)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                ).execute(arguments: [list, record.id] + fields)
+            } else {
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE shared_item SET rank = ?, title = ?, details = ?, state = ?, created = ?, changed = ?, due = ?,
+                        location = ? WHERE list = ? AND id = ?
+                        """
+                ).execute(arguments: fields + [list, record.id])
+                guard db.changesCount == 1 else { throw corrupt("shared list \(list) has no row for item \(item.id)") }
+            }
+        }
+        let columns = try SharedStepColumns(step, encoder: encoder)
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO shared_step (list, seq, author, kind, reverts, name, date, coalescingKey, joins, changes, patch, skipped)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            list, step.seq, step.author, columns.kind, columns.reverts, step.name, columns.date, step.coalescingKey, step.joins,
+            columns.changes, columns.patch, columns.skipped,
+        ])
+        for key in step.patch.parts {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO shared_writer (list, item, part, seq, author) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (list, item, part) DO UPDATE SET seq = excluded.seq, author = excluded.author
+                    """
+            ).execute(arguments: [list, key.item.uuidString, key.part.rawValue, step.seq, step.author])
+        }
+        try db.execute(sql: "UPDATE shared_list SET lastSeq = ? WHERE id = ?", arguments: [step.seq, list])
+    }
+
+    /// The log rows of `list` numbered above `seq`, oldest first.
+    private nonisolated func steps(_ db: Database, _ list: UUID, after seq: Int) throws -> [SharedStep] {
+        let decoder = TodoJSON.makeDecoder(reading: .store)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT seq, author, kind, reverts, name, date, coalescingKey, joins, changes, patch, skipped
+                FROM shared_step WHERE list = ? AND seq > ? ORDER BY seq
+                """,
+            arguments: [list.uuidString, seq])
+        return try rows.map { row in
+            let seq: Int = try row.decode(Int.self, atIndex: 0)
+            do {
+                let columns = SharedStepColumns(
+                    kind: try row.decode(String.self, atIndex: 2), reverts: try row.decode(Int?.self, atIndex: 3),
+                    date: try row.decode(Int64.self, atIndex: 5), changes: try row.decode(String.self, atIndex: 8),
+                    patch: try row.decode(String.self, atIndex: 9), skipped: try row.decode(String.self, atIndex: 10))
+                return try columns.step(
+                    seq: seq, author: try row.decode(String.self, atIndex: 1), name: try row.decode(String.self, atIndex: 4),
+                    coalescingKey: try row.decode(String?.self, atIndex: 6), joins: try row.decode(Int?.self, atIndex: 7),
+                    decoder: decoder)
+            } catch {
+                throw corrupt("row \(seq) of shared list \(list) does not decode: \(error)")
+            }
+        }
+    }
+
+    /// The rank of every item row of `list`.
+    private nonisolated func ranks(_ db: Database, _ list: UUID) throws -> [UUID: Double] {
+        var ranks: [UUID: Double] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, rank FROM shared_item WHERE list = ?", arguments: [list.uuidString]) {
+            let text: String = try row.decode(String.self, atIndex: 0)
+            guard let id = ItemRecord.uuid(text) else { throw corrupt("an item's id “\(text)” is not a UUID") }
+            ranks[id] = try row.decode(Double.self, atIndex: 1)
+        }
+        return ranks
+    }
+
+    private nonisolated func accountName(_ text: String) throws -> AccountName {
+        try AccountName.saved(text, in: database.url.path)
+    }
+
+    private nonisolated func corrupt(_ detail: String) -> StoreError {
+        .corrupt(path: database.url.path, detail: detail)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Todos
+
+/// Shared lists kept in memory, for tests and `--in-memory` runs: the rules
+/// of every ``SharedListStore``, nothing saved.
+public actor InMemorySharedListStore: SharedListStore {
+    private var lists: [UUID: OpenSharedList] = [:]
+    /// The ids in the order the lists were made.
+    private var order: [UUID] = []
+    private var updateStreams = SharedListUpdates()
+    private let now: @Sendable () -> Date
+    private let makeID: @Sendable () -> UUID
+    private let coalescingWindow: TimeInterval
+
+    /// An empty store whose rows are dated by `now` (rounded to
+    /// milliseconds) and whose lists get ids from `makeID`.
+    public init(
+        now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock, makeID: @escaping @Sendable () -> UUID = UUID.init,
+        coalescingWindow: TimeInterval = 0.5
+    ) {
+        self.now = now
+        self.makeID = makeID
+        self.coalescingWindow = coalescingWindow
+    }
+
+    /// Makes a list; see ``SharedListStore/create(name:owner:)``.
+    public func create(name: String, owner: AccountName) throws -> SharedListSummary {
+        let list = OpenSharedList(
+            id: makeID(), name: try SharedListSummary.checkedName(name), access: ListAccess(owner: owner),
+            shared: SharedList(coalescingWindow: coalescingWindow))
+        lists[list.id] = list
+        order.append(list.id)
+        return list.summary
+    }
+
+    /// Renames a list; see ``SharedListStore/rename(_:to:by:)``.
+    @discardableResult
+    public func rename(_ list: UUID, to name: String, by person: AccountName) throws -> SharedListSummary {
+        try change(list) { open in
+            try open.access.check(.rename, by: person)
+            open.name = try SharedListSummary.checkedName(name)
+        }
+    }
+
+    /// Deletes a list; see ``SharedListStore/delete(_:by:)``.
+    public func delete(_ list: UUID, by person: AccountName) throws {
+        try open(list).access.check(.delete, by: person)
+        lists[list] = nil
+        order.removeAll { $0 == list }
+        updateStreams.end(list)
+    }
+
+    /// Shares a list; see ``SharedListStore/share(_:with:by:)``.
+    @discardableResult
+    public func share(_ list: UUID, with account: AccountName, by person: AccountName) throws -> SharedListSummary {
+        try change(list) { open in try open.access.share(with: account, by: person) }
+    }
+
+    /// Stops sharing a list; see ``SharedListStore/unshare(_:with:by:)``.
+    @discardableResult
+    public func unshare(_ list: UUID, with account: AccountName, by person: AccountName) throws -> SharedListSummary {
+        var open = try open(list)
+        try open.access.unshare(with: account, by: person)
+        lists[list] = open
+        updateStreams.end(list, for: account)
+        updateStreams.notify(list, seq: open.seq)
+        return open.summary
+    }
+
+    /// The lists `person` can open, oldest first.
+    public func lists(of person: AccountName) -> [SharedListSummary] {
+        order.compactMap { lists[$0] }.filter { $0.access.canOpen(person) }.map(\.summary)
+    }
+
+    /// The items of a list; see ``SharedListStore/items(of:as:)``.
+    public func items(of list: UUID, as person: AccountName) throws -> SharedListItems {
+        let open = try open(list)
+        try open.access.check(.read, by: person)
+        return SharedListItems(list: open.shared.list, seq: open.seq)
+    }
+
+    /// Applies changes; see ``SharedListStore/perform(_:named:coalescingKey:on:by:)``.
+    @discardableResult
+    public func perform(
+        _ changes: [TodoList.Change], named name: String, coalescingKey: String?, on list: UUID, by person: AccountName
+    ) throws -> SharedStep {
+        let date = now().roundedToMilliseconds
+        return try append(list) { open in
+            try open.perform(changes, named: name, coalescingKey: coalescingKey, by: person, at: date)
+        }
+    }
+
+    /// Undoes a step; see ``SharedListStore/undo(on:by:expecting:)``.
+    @discardableResult
+    public func undo(on list: UUID, by person: AccountName, expecting step: Int?) throws -> SharedStep {
+        let date = now().roundedToMilliseconds
+        return try append(list) { open in try open.undo(by: person, expecting: step, at: date) }
+    }
+
+    /// Redoes a step; see ``SharedListStore/redo(on:by:expecting:)``.
+    @discardableResult
+    public func redo(on list: UUID, by person: AccountName, expecting step: Int?) throws -> SharedStep {
+        let date = now().roundedToMilliseconds
+        return try append(list) { open in try open.redo(by: person, expecting: step, at: date) }
+    }
+
+    /// A person's next undo and redo; see ``SharedListStore/nextSteps(on:of:)``.
+    public func nextSteps(on list: UUID, of person: AccountName) throws -> SharedListNextSteps {
+        try open(list).nextSteps(of: person)
+    }
+
+    /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
+    public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep] {
+        try open(list).history(as: person, before: before, limit: limit)
+    }
+
+    /// The updates of a list; see ``SharedListStore/updates(of:as:)``.
+    public func updates(of list: UUID, as person: AccountName) throws -> AsyncStream<SharedListUpdate> {
+        try open(list).access.check(.read, by: person)
+        return updateStreams.subscribe(to: list, as: person)
+    }
+
+    // MARK: Helpers
+
+    private func open(_ list: UUID) throws(AccountError) -> OpenSharedList {
+        guard let open = lists[list] else { throw .listNotFound }
+        return open
+    }
+
+    /// Runs `body` on a copy of the list and keeps the copy when it returns.
+    private func change(_ list: UUID, _ body: (inout OpenSharedList) throws -> Void) throws -> SharedListSummary {
+        var open = try open(list)
+        try body(&open)
+        lists[list] = open
+        updateStreams.notify(list, seq: open.seq)
+        return open.summary
+    }
+
+    /// Runs `body`, which appends one row, on a copy of the list and keeps the copy when it returns.
+    private func append(_ list: UUID, _ body: (inout OpenSharedList) throws -> SharedStep) throws -> SharedStep {
+        var open = try open(list)
+        let step = try body(&open)
+        lists[list] = open
+        updateStreams.notify(list, seq: step.seq)
+        return step
+    }
+}

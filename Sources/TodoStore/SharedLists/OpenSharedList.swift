@@ -1,0 +1,67 @@
+import Foundation
+import Todos
+
+/// A shared list as a store holds it open: its name, who may open it, and
+/// its ``SharedList`` (items, log, each person's stacks). Every store of
+/// shared lists runs the same checks through it, so they agree on who may
+/// do what.
+package struct OpenSharedList: Sendable {
+    /// The list's id.
+    package let id: UUID
+    /// Its name.
+    package var name: String
+    /// Its owner and members.
+    package var access: ListAccess
+    /// Its items, log and stacks.
+    package var shared: SharedList
+
+    /// A list `id` named `name` with `access`, and its items and log.
+    package init(id: UUID, name: String, access: ListAccess, shared: SharedList) {
+        self.id = id
+        self.name = name
+        self.access = access
+        self.shared = shared
+    }
+
+    /// How its members see it in their list of lists.
+    package var summary: SharedListSummary {
+        SharedListSummary(id: id, name: name, access: access)
+    }
+
+    /// The number of its latest row.
+    package var seq: Int { shared.log.count }
+
+    /// Applies `changes` as one step by `person`, a member.
+    package mutating func perform(
+        _ changes: [TodoList.Change], named stepName: String, coalescingKey: String?, by person: AccountName, at date: Date
+    ) throws -> SharedStep {
+        try access.check(.change, by: person)
+        return try shared.perform(changes, named: stepName, by: person.key, at: date, coalescingKey: coalescingKey)
+    }
+
+    /// Takes back `person`'s own latest step.
+    package mutating func undo(by person: AccountName, expecting step: Int?, at date: Date) throws -> SharedStep {
+        try access.check(.change, by: person)
+        return try shared.undo(by: person.key, at: date, expecting: step)
+    }
+
+    /// Takes back `person`'s own latest undo.
+    package mutating func redo(by person: AccountName, expecting step: Int?, at date: Date) throws -> SharedStep {
+        try access.check(.change, by: person)
+        return try shared.redo(by: person.key, at: date, expecting: step)
+    }
+
+    /// What `person`'s Undo and Redo would take back.
+    package func nextSteps(of person: AccountName) throws -> SharedListNextSteps {
+        try access.check(.read, by: person)
+        return SharedListNextSteps(undo: shared.nextUndo(of: person.key), redo: shared.nextRedo(of: person.key))
+    }
+
+    /// At most `limit` rows numbered below `before`, newest first.
+    package func history(as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep] {
+        try access.check(.read, by: person)
+        try SharedListSummary.checkPageSize(limit)
+        let end = min(max((before ?? Int.max) - 1, 0), shared.log.count)
+        return Array(shared.log[max(end - limit, 0)..<end].reversed())
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Todos
+
+/// The update streams of one store's shared lists, by list and person: a
+/// store keeps one, confined with it, and calls ``notify(_:seq:)`` after
+/// every write.
+package struct SharedListUpdates: Sendable {
+    private struct Subscriber: Sendable {
+        let person: String
+        let continuation: AsyncStream<SharedListUpdate>.Continuation
+    }
+
+    private var subscribers: [UUID: [Subscriber]] = [:]
+
+    /// No streams yet.
+    package init() {}
+
+    /// A new stream of `list` for `person`. Updates that pile up while
+    /// nobody reads are kept.
+    package mutating func subscribe(to list: UUID, as person: AccountName) -> AsyncStream<SharedListUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SharedListUpdate.self)
+        subscribers[list, default: []].append(Subscriber(person: person.key, continuation: continuation))
+        return stream
+    }
+
+    /// Tells every open stream of `list` that its latest row is `seq`, and
+    /// forgets the ones whose reader stopped.
+    package mutating func notify(_ list: UUID, seq: Int) {
+        subscribers[list]?.removeAll { subscriber in
+            if case .terminated = subscriber.continuation.yield(SharedListUpdate(list: list, seq: seq)) { return true }
+            return false
+        }
+    }
+
+    /// Ends the streams of `list`: all of them, or only `person`'s.
+    package mutating func end(_ list: UUID, for person: AccountName? = nil) {
+        subscribers[list]?.removeAll { subscriber in
+            guard person == nil || subscriber.person == person?.key else { return false }
+            subscriber.continuation.finish()
+            return true
+        }
+        if subscribers[list]?.isEmpty == true { subscribers[list] = nil }
+    }
+}

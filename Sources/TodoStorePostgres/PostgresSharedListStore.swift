@@ -1,0 +1,424 @@
+import Foundation
+import Logging
+import PostgresNIO
+import TodoStore
+import Todos
+
+/// The named lists of team mode in PostgreSQL, shared by every instance
+/// (migration `shared-lists`): `rewind_shared_list`, `rewind_shared_member`,
+/// `rewind_shared_step`, `rewind_shared_writer`, and the items in
+/// `rewind_item` under the list's own `rewind_list` row.
+///
+/// Each change, undo and redo is one transaction that locks the list's row
+/// (`SELECT … FOR UPDATE`), so writers on any number of instances take
+/// turns; reads the log rows other instances appended after the last one
+/// this instance saw; appends its row numbered after them; and writes the
+/// rows of the items it touched, the latest writer of each part it wrote
+/// and the list's `last_seq`. Every query goes through
+/// `PostgresConnection.answered(_:logger:)`, every connection through the
+/// pool's bounded wait.
+///
+/// The first time an instance opens a list it reads the list's whole log
+/// and replays it to rebuild each person's stacks: O(*r*) for *r* rows,
+/// once per list and instance. Reading the items reads their rows alone.
+///
+/// The pool (``PostgresTodoDatabase/client``) must run while the store is used.
+public actor PostgresSharedListStore: SharedListStore {
+    private typealias Cached = CachedSharedList
+
+    /// A list's row and members.
+    private struct Head: Sendable {
+        var number: Int64
+        var name: String
+        var access: ListAccess
+        var lastSeq: Int
+    }
+
+    private let database: PostgresTodoDatabase
+    private let now: @Sendable () -> Date
+    private let makeID: @Sendable () -> UUID
+    private let coalescingWindow: TimeInterval
+    private let logger: Logger
+    private var cache: [UUID: Cached] = [:]
+    private var updateStreams = SharedListUpdates()
+
+    private init(
+        database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID,
+        coalescingWindow: TimeInterval, logger: Logger
+    ) {
+        self.database = database
+        self.now = now
+        self.makeID = makeID
+        self.coalescingWindow = coalescingWindow
+        self.logger = logger
+    }
+
+    /// Opens the shared lists of `database` after bringing its schema up to
+    /// date, on a connection of its own (the pool need not run yet); rows
+    /// are dated by `now` (rounded to milliseconds) and lists get ids from
+    /// `makeID`.
+    ///
+    /// - Throws: ``StoreError/newerSchema(path:unknownMigrations:)`` when a
+    ///   newer Rewind made the database (nothing is written then), or
+    ///   ``StoreError/io(path:detail:)`` when it cannot be reached or used.
+    public static func open(
+        _ database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5,
+        logger: Logger = Logger(label: "rewind.postgres.shared", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> PostgresSharedListStore {
+        try await database.withDirectConnection { connection, logger in
+            try await PostgresSchema.migrate(connection, in: database, list: PostgresStore.listID, logger: logger)
+        }
+        return PostgresSharedListStore(
+            database: database, now: now, makeID: makeID, coalescingWindow: coalescingWindow, logger: logger)
+    }
+
+    // MARK: Lists
+
+    /// Makes a list; see ``SharedListStore/create(name:owner:)``.
+    public func create(name: String, owner: AccountName) async throws -> SharedListSummary {
+        let summary = SharedListSummary(id: makeID(), name: try SharedListSummary.checkedName(name), access: ListAccess(owner: owner))
+        let (id, listName, key, text) = (summary.id, summary.name, owner.key, owner.text)
+        let created = PostgresLog.milliseconds(now())
+        try await transaction { connection, logger in
+            try await connection.answered(
+                """
+                WITH number AS (INSERT INTO rewind_list (id) VALUES (nextval('rewind_shared_list_number')) RETURNING id)
+                INSERT INTO rewind_shared_list (id, list_id, name, owner_key, owner, created)
+                SELECT \(id), number.id, \(listName), \(key), \(text), \(created) FROM number
+                """, logger: logger)
+        }
+        return summary
+    }
+
+    /// Renames a list; see ``SharedListStore/rename(_:to:by:)``.
+    @discardableResult
+    public func rename(_ list: UUID, to name: String, by person: AccountName) async throws -> SharedListSummary {
+        let (summary, seq) = try await transaction { connection, logger in
+            let head = try await self.head(list, checking: .rename, by: person, locking: true, connection, logger)
+            let name = try SharedListSummary.checkedName(name)
+            try await connection.answered("UPDATE rewind_shared_list SET name = \(name) WHERE id = \(list)", logger: logger)
+            return (SharedListSummary(id: list, name: name, access: head.access), head.lastSeq)
+        }
+        cache[list]?.open.name = summary.name
+        updateStreams.notify(list, seq: seq)
+        return summary
+    }
+
+    /// Deletes a list; see ``SharedListStore/delete(_:by:)``.
+    public func delete(_ list: UUID, by person: AccountName) async throws {
+        try await transaction { connection, logger in
+            let number = try await self.head(list, checking: .delete, by: person, locking: true, connection, logger).number
+            try await connection.answered(
+                """
+                WITH writers AS (DELETE FROM rewind_shared_writer WHERE list_id = \(number)),
+                     steps AS (DELETE FROM rewind_shared_step WHERE list_id = \(number)),
+                     members AS (DELETE FROM rewind_shared_member WHERE list_id = \(number)),
+                     items AS (DELETE FROM rewind_item WHERE list_id = \(number))
+                DELETE FROM rewind_shared_list WHERE id = \(list)
+                """, logger: logger)
+            try await connection.answered("DELETE FROM rewind_list WHERE id = \(number)", logger: logger)
+        }
+        cache[list] = nil
+        updateStreams.end(list)
+    }
+
+    /// Shares a list; see ``SharedListStore/share(_:with:by:)``.
+    @discardableResult
+    public func share(_ list: UUID, with account: AccountName, by person: AccountName) async throws -> SharedListSummary {
+        let (summary, seq) = try await transaction { connection, logger in
+            var head = try await self.head(list, checking: .read, by: person, locking: true, connection, logger)
+            try head.access.share(with: account, by: person)
+            let (number, key, text) = (head.number, account.key, account.text)
+            try await connection.answered(
+                "INSERT INTO rewind_shared_member (list_id, key, name) VALUES (\(number), \(key), \(text))", logger: logger)
+            return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
+        }
+        cache[list]?.open.access = summary.access
+        updateStreams.notify(list, seq: seq)
+        return summary
+    }
+
+    /// Stops sharing a list; see ``SharedListStore/unshare(_:with:by:)``.
+    @discardableResult
+    public func unshare(_ list: UUID, with account: AccountName, by person: AccountName) async throws -> SharedListSummary {
+        let (summary, seq) = try await transaction { connection, logger in
+            var head = try await self.head(list, checking: .read, by: person, locking: true, connection, logger)
+            try head.access.unshare(with: account, by: person)
+            let (number, key) = (head.number, account.key)
+            try await connection.answered(
+                "DELETE FROM rewind_shared_member WHERE list_id = \(number) AND key = \(key)", logger: logger)
+            return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
+        }
+        cache[list]?.open.access = summary.access
+        updateStreams.end(list, for: account)
+        updateStreams.notify(list, seq: seq)
+        return summary
+    }
+
+    /// The lists `person` can open, oldest first.
+    public func lists(of person: AccountName) async throws -> [SharedListSummary] {
+        let key = person.key
+        return try await transaction { connection, logger in
+            var ids: [UUID] = []
+            let rows = try await connection.answered(
+                """
+                SELECT id FROM rewind_shared_list
+                WHERE owner_key = \(key) OR list_id IN (SELECT list_id FROM rewind_shared_member WHERE key = \(key))
+                ORDER BY created, list_id
+                """, logger: logger)
+            for try await id in rows.decode(UUID.self) { ids.append(id) }
+            var summaries: [SharedListSummary] = []
+            for id in ids {
+                if let head = try await self.readHead(id, locking: false, connection, logger) {
+                    summaries.append(SharedListSummary(id: id, name: head.name, access: head.access))
+                }
+            }
+            return summaries
+        }
+    }
+
+    // MARK: One list
+
+    /// The items of a list, read from their rows; see ``SharedListStore/items(of:as:)``.
+    public func items(of list: UUID, as person: AccountName) async throws -> SharedListItems {
+        try await transaction { connection, logger in
+            let head = try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
+            let (state, _) = try await self.items(head.number, logger).load(connection)
+            return SharedListItems(list: state.todos, seq: head.lastSeq)
+        }
+    }
+
+    /// Applies changes; see ``SharedListStore/perform(_:named:coalescingKey:on:by:)``.
+    @discardableResult
+    public func perform(
+        _ changes: [TodoList.Change], named name: String, coalescingKey: String?, on list: UUID, by person: AccountName
+    ) async throws -> SharedStep {
+        let date = now().roundedToMilliseconds
+        return try await append(to: list, by: person) { open in
+            try open.perform(changes, named: name, coalescingKey: coalescingKey, by: person, at: date)
+        }
+    }
+
+    /// Undoes a step; see ``SharedListStore/undo(on:by:expecting:)``.
+    @discardableResult
+    public func undo(on list: UUID, by person: AccountName, expecting step: Int?) async throws -> SharedStep {
+        let date = now().roundedToMilliseconds
+        return try await append(to: list, by: person) { open in try open.undo(by: person, expecting: step, at: date) }
+    }
+
+    /// Redoes a step; see ``SharedListStore/redo(on:by:expecting:)``.
+    @discardableResult
+    public func redo(on list: UUID, by person: AccountName, expecting step: Int?) async throws -> SharedStep {
+        let date = now().roundedToMilliseconds
+        return try await append(to: list, by: person) { open in try open.redo(by: person, expecting: step, at: date) }
+    }
+
+    /// A person's next undo and redo; see ``SharedListStore/nextSteps(on:of:)``.
+    public func nextSteps(on list: UUID, of person: AccountName) async throws -> SharedListNextSteps {
+        try await caughtUp(list, by: person).nextSteps(of: person)
+    }
+
+    /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
+    public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) async throws -> [SharedStep] {
+        try await caughtUp(list, by: person).history(as: person, before: before, limit: limit)
+    }
+
+    /// The updates of a list made through this instance; see ``SharedListStore/updates(of:as:)``.
+    public func updates(of list: UUID, as person: AccountName) async throws -> AsyncStream<SharedListUpdate> {
+        _ = try await transaction { connection, logger in
+            try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
+        }
+        return updateStreams.subscribe(to: list, as: person)
+    }
+
+    /// Who wrote each part of the list's items last, as the table
+    /// `rewind_shared_writer` holds it.
+    func savedWriters(of list: UUID) async throws -> [ItemPartKey: (seq: Int, author: String)] {
+        let rows: [(UUID, String, Int64, String)] = try await transaction { connection, logger in
+            var rows: [(UUID, String, Int64, String)] = []
+            let found = try await connection.answered(
+                """
+                SELECT w.item, w.part, w.seq, w.author FROM rewind_shared_writer w
+                JOIN rewind_shared_list l ON l.list_id = w.list_id WHERE l.id = \(list)
+                """, logger: logger)
+            for try await row in found.decode((UUID, String, Int64, String).self) { rows.append(row) }
+            return rows
+        }
+        var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
+        for (item, text, seq, author) in rows {
+            guard let part = ItemPart(rawValue: text) else { throw corrupt("a latest writer names the part “\(text)”") }
+            writers[ItemPartKey(item, part)] = (Int(seq), author)
+        }
+        return writers
+    }
+
+    // MARK: Reading and writing a list
+
+    /// The list with every row appended so far, after checking that
+    /// `person` may read it.
+    private func caughtUp(_ list: UUID, by person: AccountName) async throws -> OpenSharedList {
+        let known = cache[list]
+        let cached = try await transaction { connection, logger in
+            let head = try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
+            return try await self.load(list, head, known: known, connection, logger)
+        }
+        cache[list] = cached
+        return cached.open
+    }
+
+    /// Runs `body`, which appends one row to the list, in one transaction
+    /// that holds the list's row and saves the row with everything it wrote.
+    private func append(to list: UUID, by person: AccountName, _ body: @Sendable (inout OpenSharedList) throws -> SharedStep)
+        async throws -> SharedStep
+    {
+        let known = cache[list]
+        let (step, cached) = try await transaction { connection, logger in
+            let head = try await self.head(list, checking: .change, by: person, locking: true, connection, logger)
+            var cached = try await self.load(list, head, known: known, connection, logger)
+            let step = try body(&cached.open)
+            try await self.save(step, of: &cached, number: head.number, connection, logger)
+            return (step, cached)
+        }
+        cache[list] = cached
+        updateStreams.notify(list, seq: step.seq)
+        return step
+    }
+
+    /// The list's row, after checking that `person` may do `action`;
+    /// `locking` holds it until the transaction ends.
+    ///
+    /// - Throws: ``AccountError/listNotFound`` when there is no such list
+    ///   or `person` cannot open it.
+    private nonisolated func head(
+        _ list: UUID, checking action: ListAccess.Action, by person: AccountName, locking: Bool,
+        _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> Head {
+        guard let head = try await readHead(list, locking: locking, connection, logger) else { throw AccountError.listNotFound }
+        try head.access.check(action, by: person)
+        return head
+    }
+
+    private nonisolated func readHead(_ list: UUID, locking: Bool, _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> Head?
+    {
+        let query: PostgresQuery =
+            locking
+            ? "SELECT list_id, name, owner, last_seq FROM rewind_shared_list WHERE id = \(list) FOR UPDATE"
+            : "SELECT list_id, name, owner, last_seq FROM rewind_shared_list WHERE id = \(list)"
+        var found: (Int64, String, String, Int64)?
+        for try await row in try await connection.answered(query, logger: logger).decode((Int64, String, String, Int64).self) {
+            found = row
+        }
+        guard let (number, name, owner, lastSeq) = found else { return nil }
+        var members: Set<AccountName> = []
+        let rows = try await connection.answered("SELECT name FROM rewind_shared_member WHERE list_id = \(number)", logger: logger)
+        for try await member in rows.decode(String.self) { members.insert(try accountName(member)) }
+        return Head(
+            number: number, name: name, access: ListAccess(owner: try accountName(owner), members: members), lastSeq: Int(lastSeq))
+    }
+
+    /// The list as `known`, brought up to date with the rows appended
+    /// since, or read whole when this instance has not read it yet.
+    private nonisolated func load(
+        _ list: UUID, _ head: Head, known: Cached?, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> Cached {
+        let rows = try await steps(head.number, after: Cached.rowsToRead(after: known, lastSeq: head.lastSeq), connection, logger)
+        let ranks =
+            Cached.needsRanks(known, lastSeq: head.lastSeq, rows: rows)
+            ? try await items(head.number, logger).load(connection).ranks : nil
+        return try Cached.loaded(
+            list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: known, rows: rows, ranks: ranks,
+            coalescingWindow: coalescingWindow, location: database.url.redacted)
+    }
+
+    /// Saves `step`, just applied to `cached`: the rows of the items it
+    /// touched, the log row, the latest writers and the list's `last_seq`.
+    private nonisolated func save(
+        _ step: SharedStep, of cached: inout Cached, number: Int64, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws {
+        let writes = cached.ranks.writes(touched: Set(step.patch.entries.map(\.id)), list: cached.open.shared.list)
+        try await items(number, logger).write(writes, connection)
+        let columns = try SharedStepColumns(step, encoder: TodoJSON.makeEncoder())
+        let (seq, author, name, key) = (Int64(step.seq), step.author, step.name, step.coalescingKey)
+        let (reverts, joins) = (columns.reverts.map(Int64.init), step.joins.map(Int64.init))
+        let parts = step.patch.parts
+        let (items, names) = (parts.map(\.item), parts.map(\.part.rawValue))
+        try await connection.answered(
+            """
+            WITH step AS (
+                INSERT INTO rewind_shared_step
+                    (list_id, seq, author, kind, reverts, name, date, coalescing_key, joins, changes, patch, skipped)
+                VALUES (\(number), \(seq), \(author), \(columns.kind), \(reverts), \(name), \(columns.date), \(key), \(joins),
+                        \(columns.changes)::json, \(columns.patch)::json, \(columns.skipped)::json)
+            ), writers AS (
+                INSERT INTO rewind_shared_writer (list_id, item, part, seq, author)
+                SELECT \(number), part.item, part.name, \(seq), \(author) FROM unnest(\(items)::uuid[], \(names)::text[]) AS part(item, name)
+                ON CONFLICT (list_id, item, part) DO UPDATE SET seq = excluded.seq, author = excluded.author
+            )
+            UPDATE rewind_shared_list SET last_seq = \(seq) WHERE list_id = \(number)
+            """, logger: logger)
+    }
+
+    /// The log rows of the list numbered `number` above `seq`, oldest first.
+    private nonisolated func steps(_ number: Int64, after seq: Int, _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> [SharedStep]
+    {
+        let decoder = TodoJSON.makeDecoder(reading: .store)
+        let after = Int64(seq)
+        let rows = try await connection.answered(
+            """
+            SELECT seq, author, kind, reverts, name, date, coalescing_key, joins, changes::text, patch::text, skipped::text
+            FROM rewind_shared_step WHERE list_id = \(number) AND seq > \(after) ORDER BY seq
+            """, logger: logger)
+        var steps: [SharedStep] = []
+        for try await (seq, author, kind, reverts, name, date, key, joins, changes, patch, skipped) in rows.decode(
+            (Int64, String, String, Int64?, String, Int64, String?, Int64?, String, String, String).self)
+        {
+            do {
+                let columns = SharedStepColumns(
+                    kind: kind, reverts: reverts.map(Int.init), date: date, changes: changes, patch: patch, skipped: skipped)
+                steps.append(
+                    try columns.step(
+                        seq: Int(seq), author: author, name: name, coalescingKey: key, joins: joins.map(Int.init), decoder: decoder))
+            } catch {
+                throw corrupt("row \(seq) of shared list \(number) does not decode: \(error)")
+            }
+        }
+        return steps
+    }
+
+    /// The item rows of the list numbered `number`.
+    private nonisolated func items(_ number: Int64, _ logger: Logger) -> PostgresItems {
+        PostgresItems(list: number, location: database.url.redacted, logger: logger)
+    }
+
+    /// Runs `body` in a transaction on a connection of the pool; the
+    /// errors of the rules pass as they are, others become ``StoreError``s
+    /// that name the database.
+    @discardableResult
+    private func transaction<Value: Sendable>(
+        _ body: (PostgresConnection, Logger) async throws -> Value
+    ) async throws -> Value {
+        let logger = logger
+        do {
+            return try await database.withPooledTransaction(logger: logger) { connection in try await body(connection, logger) }
+        } catch let error as AccountError {
+            throw error
+        } catch let error as SharingError {
+            throw error
+        } catch let error as SharedListError {
+            throw error
+        } catch {
+            throw database.storeError(error)
+        }
+    }
+
+    private nonisolated func accountName(_ text: String) throws -> AccountName {
+        try AccountName.saved(text, in: database.url.redacted)
+    }
+
+    private nonisolated func corrupt(_ detail: String) -> StoreError {
+        .corrupt(path: database.url.redacted, detail: detail)
+    }
+}

@@ -1,0 +1,548 @@
+import Foundation
+import GRDB
+import Testing
+import TestSupport
+import Todos
+@testable import TodoStore
+
+/// What every store of shared lists does: the per-person undo of
+/// `docs/shared-undo.md` through the store, kept across a reopen; one
+/// gap-free log when two stores write one list; and access by membership,
+/// so that an outsider learns nothing.
+@Suite("Every store of shared lists", .dropsPostgresSchemas)
+struct SharedListStoreTests {
+    /// What a reopened store must give back for one list.
+    struct Seen: Equatable {
+        var items: SharedListItems
+        var next: [SharedListNextSteps]
+        var history: [SharedStep]
+    }
+
+    static func seen(_ store: any SharedListStore, _ list: UUID) async throws -> Seen {
+        var next: [SharedListNextSteps] = []
+        for person in try Team.people { next.append(try await store.nextSteps(on: list, of: person)) }
+        return Seen(
+            items: try await store.items(of: list, as: Team.ann), next: next,
+            history: try await store.history(of: list, as: Team.ann, before: nil, limit: SharedListSummary.largestHistoryPage))
+    }
+
+    /// Checks that a new store over the same data sees what `store` sees,
+    /// and returns the new store.
+    @discardableResult
+    static func expectSameAfterReopening(
+        _ fixture: SharedStoreFixture, _ store: any SharedListStore, _ list: UUID, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> any SharedListStore {
+        let before = try await seen(store, list)
+        let reopened = try await fixture.open()
+        #expect(try await seen(reopened, list) == before, sourceLocation: sourceLocation)
+        return reopened
+    }
+
+    /// A list of ann's, shared with bob and cem, with one item per title, each added by ann.
+    static func list(_ titles: [String], in store: any SharedListStore) async throws -> UUID {
+        let list = try await store.create(name: "Groceries", owner: Team.ann).id
+        try await store.share(list, with: Team.bob, by: Team.ann)
+        try await store.share(list, with: Team.cem, by: Team.ann)
+        for (n, title) in titles.enumerated() {
+            try await store.perform([.add(Team.item(title, n))], named: "Add “\(title)”", on: list, by: Team.ann)
+        }
+        return list
+    }
+
+    static func rename(_ n: Int, to title: String, on list: UUID, by person: AccountName, in store: any SharedListStore)
+        async throws
+    {
+        try await store.perform([.update(Team.id(n), [.title(to: title)], at: Team.date)], named: "Rename", on: list, by: person)
+    }
+
+    static func titles(_ store: any SharedListStore, _ list: UUID) async throws -> [String] {
+        try await store.items(of: list, as: Team.ann).list.items.map(\.title)
+    }
+
+    // MARK: The named scenarios, through the store and across a reopen
+
+    @Test(arguments: SharedStoreKind.tested)
+    func undoingMyRenameKeepsTheCompletionAnotherMadeSince(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: store)
+        try await store.perform([.update(Team.id(0), [.complete], at: Team.date)], named: "Complete", on: list, by: Team.bob)
+
+        let undo = try await store.undo(on: list, by: Team.ann, expecting: nil)
+
+        let milk = try #require(try await store.items(of: list, as: Team.bob).list[id: Team.id(0)])
+        #expect(milk.title == "Milk")
+        #expect(milk.isCompleted)
+        #expect(undo.messages.isEmpty)
+        let reopened = try await Self.expectSameAfterReopening(fixture, store, list)
+        #expect(try await reopened.nextSteps(on: list, of: Team.ann).redo?.seq == undo.seq)
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func myUndoLeavesTheLaterRenameOfAnotherAndSaysWhoAcrossAReopen(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: store)
+        try await Self.rename(0, to: "Soy milk", on: list, by: Team.bob, in: store)
+
+        let undo = try await store.undo(on: list, by: Team.ann, expecting: 2)
+
+        #expect(try await Self.titles(store, list) == ["Soy milk"])
+        #expect(undo.messages == ["Could not undo the rename of “Milk”: bob renamed it since."])
+        let reopened = try await Self.expectSameAfterReopening(fixture, store, list)
+        // The skipped step counts: ann's next undo is the add, bob's his rename.
+        #expect(try await reopened.nextSteps(on: list, of: Team.ann).undo?.seq == 1)
+        #expect(try await reopened.nextSteps(on: list, of: Team.bob).undo?.seq == 3)
+        #expect(try await reopened.history(of: list, as: Team.bob, before: nil, limit: 1).first?.messages == undo.messages)
+        // Ann's redo, in the reopened store, does not overwrite bob's rename either.
+        try await reopened.redo(on: list, by: Team.ann, expecting: undo.seq)
+        #expect(try await Self.titles(reopened, list) == ["Soy milk"])
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func aDeletedItemComesBackAfterItsNearestSurvivingNeighbourAcrossAReopen(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["A", "B", "C", "D"], in: store)
+        try await store.perform(
+            [.update(Team.id(2), [.details(to: "two"), .complete], at: Team.date)], named: "Edit", on: list, by: Team.ann)
+        let before = try #require(try await store.items(of: list, as: Team.ann).list[id: Team.id(2)])
+        try await store.perform([.remove(Team.id(2))], named: "Delete “C”", on: list, by: Team.ann)
+        try await store.perform([.remove(Team.id(1))], named: "Delete “B”", on: list, by: Team.bob)
+        try await store.perform([.move(Team.id(3), to: 0)], named: "Move “D”", on: list, by: Team.bob)
+        // Reopened between the changes and the undo: the undo needs the stacks and writers from the saved log.
+        let reopened = try await Self.expectSameAfterReopening(fixture, store, list)
+
+        let undo = try await reopened.undo(on: list, by: Team.ann, expecting: nil)
+
+        #expect(try await Self.titles(reopened, list) == ["D", "A", "C"])
+        #expect(try await reopened.items(of: list, as: Team.cem).list[id: Team.id(2)] == before)
+        #expect(undo.messages.isEmpty)
+        try await Self.expectSameAfterReopening(fixture, reopened, list)
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func undoingAnAddAnotherChangedSinceKeepsTheItemAndSaysSo(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        try await store.perform([.update(Team.id(0), [.complete], at: Team.date)], named: "Complete", on: list, by: Team.bob)
+        let reopened = try await Self.expectSameAfterReopening(fixture, store, list)
+
+        let undo = try await reopened.undo(on: list, by: Team.ann, expecting: 1)
+
+        #expect(try await Self.titles(reopened, list) == ["Milk"])
+        #expect(undo.messages == ["Kept “Milk”: bob changed it since."])
+        try await Self.expectSameAfterReopening(fixture, reopened, list)
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func myRedoIsKeptWhenOthersChangeTheListAndAfterAReopen(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk", "Bread"], in: store)
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: store)
+        let undo = try await store.undo(on: list, by: Team.ann, expecting: nil)
+        try await store.perform([.update(Team.id(1), [.complete], at: Team.date)], named: "Complete", on: list, by: Team.bob)
+        try await store.perform([.add(Team.item("Eggs", 2))], named: "Add “Eggs”", on: list, by: Team.bob)
+        let reopened = try await Self.expectSameAfterReopening(fixture, store, list)
+        #expect(try await reopened.nextSteps(on: list, of: Team.ann).redo == undo)
+
+        try await reopened.redo(on: list, by: Team.ann, expecting: undo.seq)
+
+        let items = try await reopened.items(of: list, as: Team.ann).list
+        #expect(items.items.map(\.title) == ["Oat milk", "Bread", "Eggs"])
+        #expect(items[id: Team.id(1)]?.isCompleted == true)
+        try await Self.expectSameAfterReopening(fixture, reopened, list)
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func aDoubleClickedUndoUndoesOneStepOnlyAndChangesNothingTheSecondTime(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk", "Bread"], in: store)
+        let named = try #require(try await store.nextSteps(on: list, of: Team.ann).undo)
+        #expect(named.seq == 2)
+
+        try await store.undo(on: list, by: Team.ann, expecting: named.seq)
+        // The second click reaches another instance, after a reopen.
+        let reopened = try await Self.expectSameAfterReopening(fixture, store, list)
+        await #expect(throws: SharingError.notTheNextStep(asked: 2, next: 1)) {
+            try await reopened.undo(on: list, by: Team.ann, expecting: named.seq)
+        }
+
+        #expect(try await Self.titles(reopened, list) == ["Milk"])
+        #expect(try await reopened.items(of: list, as: Team.ann).seq == 3)
+        try await Self.expectSameAfterReopening(fixture, reopened, list)
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func quickRenamesByOnePersonAreOneStepEvenWhenAnotherChangesTheListMeanwhile(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        for (index, title) in ["M", "Mi", "Mil"].enumerated() {
+            try await store.perform(
+                [.update(Team.id(0), [.title(to: title)], at: Team.date)], named: "Rename", coalescingKey: "title", on: list,
+                by: Team.ann)
+            if index == 0 { try await store.perform([.add(Team.item("Bread", 1))], named: "Add “Bread”", on: list, by: Team.bob) }
+        }
+        let reopened = try await Self.expectSameAfterReopening(fixture, store, list)
+
+        try await reopened.undo(on: list, by: Team.ann, expecting: 2)
+
+        #expect(try await Self.titles(reopened, list) == ["Milk", "Bread"])
+        #expect(try await reopened.nextSteps(on: list, of: Team.ann).undo?.seq == 1)
+    }
+
+    // MARK: The saved rows
+
+    @Test(arguments: SharedStoreKind.tested)
+    func theLogReplaysToTheStoredItemsAndWritersAfterAReopen(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["A", "B", "C", "D", "E"], in: store)
+        try await store.perform([.move(Team.id(4), to: 0), .remove(Team.id(1))], named: "Tidy", on: list, by: Team.bob)
+        try await Self.rename(2, to: "See", on: list, by: Team.cem, in: store)
+        try await store.undo(on: list, by: Team.ann, expecting: nil)
+        try await store.perform([.completeAll(at: Team.date)], named: "Complete all", on: list, by: Team.ann)
+        try await store.undo(on: list, by: Team.bob, expecting: nil)
+        try await store.redo(on: list, by: Team.bob, expecting: nil)
+
+        let reopened = try await fixture.open()
+        let log = try await reopened.history(of: list, as: Team.cem, before: nil, limit: 500)
+        #expect(log.map(\.seq) == Array((1...log.count).reversed()))
+        let replayed = try SharedList(replaying: log.reversed())
+        let stored = try await reopened.items(of: list, as: Team.cem)
+        #expect(stored.list == replayed.list)
+        #expect(stored.seq == log.count)
+        if let writers = try await fixture.savedWriters(of: list, in: reopened) {
+            #expect(!writers.isEmpty)
+            for (key, writer) in writers {
+                #expect(replayed.latestWriter(of: key)?.seq == writer.seq)
+                #expect(replayed.latestWriter(of: key)?.author == writer.author)
+            }
+            for row in log { for key in row.patch.parts { #expect(writers[key] != nil) } }
+        }
+    }
+
+    @Test(arguments: SharedStoreKind.persistent)
+    func twoStoresOverOneDatabaseKeepOneGapFreeLogAndEachPersonsUndo(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let first = try await fixture.open()
+        let second = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: first)
+        // Each store writes after the other without hearing of it.
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: first)
+        try await second.perform([.update(Team.id(0), [.complete], at: Team.date)], named: "Complete", on: list, by: Team.bob)
+        try await first.perform([.add(Team.item("Bread", 1))], named: "Add “Bread”", on: list, by: Team.bob)
+        try await second.perform([.move(Team.id(1), to: 0)], named: "Move “Bread”", on: list, by: Team.cem)
+
+        // Ann's undo, through the store that did not see bob's completion, keeps it.
+        let undo = try await second.undo(on: list, by: Team.ann, expecting: 2)
+        #expect(undo.seq == 6)
+        // Bob's undo, through the other one, takes back his add, not ann's
+        // rename; cem moved the item, so it stays.
+        let kept = try await first.undo(on: list, by: Team.bob, expecting: 4)
+        #expect(kept.messages == ["Kept “Bread”: cem changed it since."])
+
+        let items = try await first.items(of: list, as: Team.ann).list
+        #expect(items.items.map(\.title) == ["Bread", "Milk"])
+        #expect(items[id: Team.id(0)]?.isCompleted == true)
+        for store in [first, second, try await fixture.open()] {
+            let log = try await store.history(of: list, as: Team.cem, before: nil, limit: 100)
+            #expect(log.map(\.seq) == Array((1...7).reversed()))
+            #expect(log.map(\.author) == ["bob", "ann", "cem", "bob", "bob", "ann", "ann"])
+            #expect(try await store.items(of: list, as: Team.bob).list == items)
+            #expect(try await store.nextSteps(on: list, of: Team.ann).redo?.seq == 6)
+            #expect(try await store.nextSteps(on: list, of: Team.bob).undo?.seq == 3)
+        }
+    }
+
+    @Test(arguments: SharedStoreKind.persistent)
+    func twoStoresWritingOneListAtOnceTakeTurnsAndLoseNoRow(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let stores = [try await fixture.open(), try await fixture.open()]
+        let list = try await Self.list([], in: stores[0])
+        let people = [try Team.ann, try Team.bob]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    for n in 0..<15 {
+                        let item = try Team.item("\(people[index].key) \(n)", index * 100 + n)
+                        try await store.perform([.add(item)], named: "Add", on: list, by: people[index])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        for store in stores + [try await fixture.open()] {
+            let log = try await store.history(of: list, as: Team.ann, before: nil, limit: 100)
+            #expect(log.map(\.seq) == Array((1...30).reversed()))
+            #expect(try await store.items(of: list, as: Team.ann).list == (try SharedList(replaying: log.reversed())).list)
+            #expect(try await store.items(of: list, as: Team.ann).list.count == 30)
+            // Each person's next undo is their own latest add.
+            for person in people {
+                #expect(try await store.nextSteps(on: list, of: person).undo == log.first { $0.author == person.key })
+            }
+        }
+    }
+
+    // MARK: Access
+
+    @Test(arguments: SharedStoreKind.tested)
+    func anOutsiderIsToldTheListDoesNotExistWhateverTheyAsk(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        let eve = try Team.eve
+        let notFound = AccountError.listNotFound
+        await #expect(throws: notFound) { try await store.items(of: list, as: eve) }
+        await #expect(throws: notFound) { try await store.perform([.remove(Team.id(0))], named: "Delete", on: list, by: eve) }
+        await #expect(throws: notFound) { try await store.undo(on: list, by: eve, expecting: nil) }
+        await #expect(throws: notFound) { try await store.redo(on: list, by: eve, expecting: nil) }
+        await #expect(throws: notFound) { try await store.nextSteps(on: list, of: eve) }
+        await #expect(throws: notFound) { try await store.history(of: list, as: eve, before: nil, limit: 10) }
+        await #expect(throws: notFound) { try await store.updates(of: list, as: eve) }
+        await #expect(throws: notFound) { try await store.rename(list, to: "Mine", by: eve) }
+        await #expect(throws: notFound) { try await store.share(list, with: eve, by: eve) }
+        await #expect(throws: notFound) { try await store.delete(list, by: eve) }
+        // An id that names no list at all gives the same answer.
+        await #expect(throws: notFound) { try await store.items(of: UUID(), as: Team.ann) }
+        #expect(try await store.lists(of: eve).isEmpty)
+        // Nothing changed.
+        #expect(try await Self.titles(store, list) == ["Milk"])
+        #expect(try await store.items(of: list, as: Team.ann).seq == 1)
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func onlyTheOwnerSharesUnsharesRenamesAndDeletes(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        let (ann, bob, eve) = (try Team.ann, try Team.bob, try Team.eve)
+        await #expect(throws: AccountError.ownerOnly(action: "share")) { try await store.share(list, with: eve, by: bob) }
+        await #expect(throws: AccountError.ownerOnly(action: "share")) { try await store.unshare(list, with: Team.cem, by: bob) }
+        await #expect(throws: AccountError.ownerOnly(action: "rename")) { try await store.rename(list, to: "Bob's", by: bob) }
+        await #expect(throws: AccountError.ownerOnly(action: "delete")) { try await store.delete(list, by: bob) }
+        await #expect(throws: AccountError.alreadyMember("bob")) { try await store.share(list, with: bob, by: ann) }
+        await #expect(throws: AccountError.notMember("eve")) { try await store.unshare(list, with: eve, by: ann) }
+        await #expect(throws: SharedListError.self) { try await store.rename(list, to: "  ", by: ann) }
+        #expect(try await fixture.open().lists(of: bob).map(\.name) == ["Groceries"])
+
+        #expect(try await store.rename(list, to: " Food ", by: ann).name == "Food")
+        let unshared = try await store.unshare(list, with: bob, by: ann)
+        #expect(unshared.members.map(\.key) == ["cem"])
+        await #expect(throws: AccountError.listNotFound) { try await store.items(of: list, as: bob) }
+        let reopened = try await fixture.open()
+        #expect(try await reopened.lists(of: Team.cem) == [unshared])
+        #expect(try await reopened.lists(of: bob).isEmpty)
+
+        try await reopened.delete(list, by: ann)
+        await #expect(throws: AccountError.listNotFound) { try await reopened.items(of: list, as: ann) }
+        #expect(try await fixture.open().lists(of: ann).isEmpty)
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func anAccountsListsAreThoseItOwnsOrIsAMemberOfOldestFirst(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let groceries = try await store.create(name: "Groceries", owner: Team.ann)
+        let chores = try await store.create(name: "Chores", owner: Team.bob)
+        let trip = try await store.create(name: "Trip", owner: Team.ann)
+        let sharedChores = try await store.share(chores.id, with: AccountName("ANN"), by: Team.bob)
+        #expect(sharedChores.members.map(\.text) == ["ANN"])
+
+        let lists = try await fixture.open().lists(of: AccountName("Ann"))
+        #expect(lists.map(\.id) == [groceries.id, chores.id, trip.id])
+        #expect(lists.map(\.owner.key) == ["ann", "bob", "ann"])
+        #expect(try await fixture.open().lists(of: Team.bob) == [sharedChores])
+        await #expect(throws: SharedListError.invalidName("A list's name must not be empty.")) {
+            try await store.create(name: "", owner: Team.cem)
+        }
+        #expect(try await store.lists(of: Team.cem).isEmpty)
+    }
+
+    // MARK: History and updates
+
+    @Test(arguments: SharedStoreKind.tested)
+    func historyComesInPagesNewestFirstWithAuthorsAndNames(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["A", "B", "C"], in: store)
+        try await Self.rename(0, to: "Z", on: list, by: Team.bob, in: store)
+        try await store.undo(on: list, by: Team.bob, expecting: 4)
+
+        let first = try await store.history(of: list, as: Team.cem, before: nil, limit: 2)
+        #expect(first.map(\.seq) == [5, 4])
+        #expect(first.map(\.author) == ["bob", "bob"])
+        #expect(first.map(\.kind) == [.undo(of: 4), .change])
+        #expect(first.map(\.name) == ["Rename", "Rename"])
+        let rest = try await store.history(of: list, as: Team.cem, before: 4, limit: 10)
+        #expect(rest.map(\.seq) == [3, 2, 1])
+        #expect(rest.map(\.name) == ["Add “C”", "Add “B”", "Add “A”"])
+        #expect(try await store.history(of: list, as: Team.cem, before: 1, limit: 10).isEmpty)
+        await #expect(throws: SharedListError.self) { try await store.history(of: list, as: Team.cem, before: nil, limit: 0) }
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func everyMembersStreamHearsOfEachRowAndAnOutsiderGetsNone(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        let updates = try await store.updates(of: list, as: Team.bob)
+        var iterator = updates.makeAsyncIterator()
+
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: store)
+        try await store.undo(on: list, by: Team.ann, expecting: nil)
+
+        let first = await iterator.next()
+        let second = await iterator.next()
+        #expect(first == SharedListUpdate(list: list, seq: 2))
+        #expect(second == SharedListUpdate(list: list, seq: 3))
+        // Unshared: bob's stream ends.
+        try await store.unshare(list, with: Team.bob, by: Team.ann)
+        let last = await iterator.next()
+        #expect(last == nil)
+    }
+
+    // MARK: Random use
+
+    /// Three people add, rename, complete, delete, move, undo and redo at
+    /// random through the store, which is reopened at random points; a
+    /// ``SharedList`` in memory, given the same operations at the dates the
+    /// store gave its rows, is the reference: after every operation the
+    /// store's row, items and each person's next undo and redo equal it.
+    @Test(arguments: SharedStoreKind.tested, [1, 2, 3] as [UInt64])
+    func randomUseThroughTheStoreMatchesTheListInMemoryAcrossReopens(_ kind: SharedStoreKind, seed: UInt64) async throws {
+        var random = SeededGenerator(seed: seed)
+        let fixture = try SharedStoreFixture(kind)
+        var store = try await fixture.open()
+        let list = try await store.create(name: "Random", owner: Team.ann).id
+        try await store.share(list, with: Team.bob, by: Team.ann)
+        try await store.share(list, with: Team.cem, by: Team.ann)
+        var reference = SharedList()
+        var nextID = 0
+        var reopens = 0
+        let people = try Team.people
+        for round in 0..<120 {
+            let person = people[Int.random(in: 0..<people.count, using: &random)]
+            let before = reference.list
+            let roll = Int.random(in: 0..<100, using: &random)
+            let expected: Result<SharedStep, SharingError>
+            let actual: Result<SharedStep, SharingError>
+            func outcome(_ body: () async throws -> SharedStep) async throws -> Result<SharedStep, SharingError> {
+                do { return .success(try await body()) } catch let error as SharingError { return .failure(error) }
+            }
+            switch roll {
+            case 0..<45 where before.isEmpty, 0..<15:
+                nextID += 1
+                let item = try Team.item("Item \(nextID)", nextID)
+                let change = TodoList.Change.insert(item, at: Int.random(in: 0...before.count, using: &random))
+                actual = try await outcome { try await store.perform([change], named: "Add", on: list, by: person) }
+                expected = Result { () throws(SharingError) in
+                    try reference.perform([change], named: "Add", by: person.key, at: try actual.get().date)
+                }
+            case 0..<45:
+                let id = try #require(before.item(at: Int.random(in: 0..<before.count, using: &random))).id
+                let choice = Int.random(in: 0..<4, using: &random)
+                let change: TodoList.Change =
+                    switch choice {
+                    case 0: .update(id, [.title(to: "\(person.key) \(round)")], at: Team.date)
+                    case 1: .update(id, [before[id: id]?.isCompleted == true ? .reopen : .complete], at: Team.date)
+                    case 2: .remove(id)
+                    default: .move(id, to: Int.random(in: 0..<before.count, using: &random))
+                    }
+                let key: String? = choice == 0 ? "title \(id)" : nil
+                actual = try await outcome {
+                    try await store.perform([change], named: "Change", coalescingKey: key, on: list, by: person)
+                }
+                expected = Result { () throws(SharingError) in
+                    try reference.perform([change], named: "Change", by: person.key, at: try actual.get().date, coalescingKey: key)
+                }
+            case 45..<75:
+                // Half the time the button named the next step; else a stale number (a double click).
+                let named = Bool.random(using: &random) ? reference.nextUndo(of: person.key)?.seq : Int.random(in: 1...3, using: &random)
+                actual = try await outcome { try await store.undo(on: list, by: person, expecting: named) }
+                let date = (try? actual.get().date) ?? Team.date
+                expected = Result { () throws(SharingError) in try reference.undo(by: person.key, at: date, expecting: named) }
+            default:
+                let named = Bool.random(using: &random) ? reference.nextRedo(of: person.key)?.seq : nil
+                actual = try await outcome { try await store.redo(on: list, by: person, expecting: named) }
+                let date = (try? actual.get().date) ?? Team.date
+                expected = Result { () throws(SharingError) in try reference.redo(by: person.key, at: date, expecting: named) }
+            }
+            #expect(actual == expected, "round \(round) (seed \(seed))")
+            if Int.random(in: 0..<10, using: &random) == 0 {
+                store = try await fixture.open()
+                reopens += 1
+            }
+            let items = try await store.items(of: list, as: person)
+            #expect(items.list == reference.list, "round \(round) (seed \(seed))")
+            #expect(items.seq == reference.log.count)
+            for other in people {
+                let next = try await store.nextSteps(on: list, of: other)
+                #expect(next.undo == reference.nextUndo(of: other.key), "round \(round) (seed \(seed))")
+                #expect(next.redo == reference.nextRedo(of: other.key), "round \(round) (seed \(seed))")
+            }
+        }
+        #expect(kind == .memory || reopens > 0)
+        let log = try await fixture.open().history(of: list, as: Team.bob, before: nil, limit: 500)
+        #expect(Array(log.reversed()) == reference.log)
+    }
+}
+
+/// The shared lists' migration of the SQLite file (`v5-shared-lists`).
+@Suite("SQLite shared lists migration")
+struct SQLiteSharedListsMigrationTests {
+    private func migrations(_ url: URL) async throws -> [String] {
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        return try await queue.read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        }
+    }
+
+    @Test func aFileOfThePreviousSchemaGetsTheTablesAndKeepsItsListAndAccounts() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        try await store.change(.add(try fixture.item("Buy milk")))
+        try await SQLiteAccountStore.open(url: fixture.fileURL).add(name: Team.ann, passwordHash: "ann-1")
+        let queue = try DatabaseQueue(path: fixture.fileURL.path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                DROP TABLE shared_writer; DROP TABLE shared_step; DROP TABLE shared_item; DROP TABLE shared_member;
+                DROP TABLE shared_list; DELETE FROM grdb_migrations WHERE identifier = 'v5-shared-lists'
+                """)
+        }
+        try queue.close()
+        #expect(try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4"])
+
+        let lists = try await SQLiteSharedListStore.open(url: fixture.fileURL)
+        let groceries = try await lists.create(name: "Groceries", owner: Team.ann)
+
+        #expect(try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5-shared-lists"])
+        #expect(try await SQLiteSharedListStore.open(url: fixture.fileURL).lists(of: Team.ann) == [groceries])
+        #expect(try await SQLiteAccountStore.open(url: fixture.fileURL).passwordHash(for: Team.ann) == "ann-1")
+        let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        #expect(try await reopened.state().todos.items.map(\.title) == ["Buy milk"])
+        #expect(try await reopened.undo() == "Add “Buy milk”")
+    }
+
+    @Test func theVersionBeforeRefusesAFileWithSharedListsAndLeavesItAsItIs() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let lists = try SQLiteSharedListStore(url: fixture.fileURL)
+        let list = try await lists.create(name: "Groceries", owner: Team.ann)
+        try await lists.perform([.add(Team.item("Milk", 0))], named: "Add “Milk”", on: list.id, by: Team.ann)
+        var before = DatabaseMigrator()
+        for identifier in ["v1", "v2", "v3", "v4"] { before.registerMigration(identifier) { _ in } }
+        let bytes = try Data(contentsOf: fixture.fileURL)
+        #expect(throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists"])) {
+            try DatabaseFile.check(fixture.fileURL, migrator: before)
+        }
+        #expect(try Data(contentsOf: fixture.fileURL) == bytes)
+    }
+}
