@@ -18,6 +18,13 @@ import Todos
 /// `PostgresConnection.answered(_:logger:)`, every connection through the
 /// pool's bounded wait.
 ///
+/// Live updates across instances: every row appended sends
+/// `NOTIFY rewind_shared, '<list id>:<seq>'` inside its transaction, and a
+/// store whose ``updates(of:as:)`` someone reads keeps one connection that
+/// listens on that channel (connecting again when it drops, and then
+/// telling every open stream the list's latest row, for the notifications
+/// lost meanwhile).
+///
 /// The first time an instance opens a list it reads the list's whole log
 /// and replays it to rebuild each person's stacks: O(*r*) for *r* rows,
 /// once per list and instance. Reading the items reads their rows alone.
@@ -41,6 +48,10 @@ public actor PostgresSharedListStore: SharedListStore {
     private let logger: Logger
     private var cache: [UUID: Cached] = [:]
     private var updateStreams = SharedListUpdates()
+    private var listener: Task<Void, Never>?
+
+    /// The channel of the notifications.
+    static let channel = "rewind_shared"
 
     private init(
         database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID,
@@ -71,6 +82,10 @@ public actor PostgresSharedListStore: SharedListStore {
         }
         return PostgresSharedListStore(
             database: database, now: now, makeID: makeID, coalescingWindow: coalescingWindow, logger: logger)
+    }
+
+    deinit {
+        listener?.cancel()
     }
 
     // MARK: Lists
@@ -229,7 +244,45 @@ public actor PostgresSharedListStore: SharedListStore {
         _ = try await transaction { connection, logger in
             try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
         }
+        startListening()
         return updateStreams.subscribe(to: list, as: person)
+    }
+
+    // MARK: Listening
+
+    /// Starts the listener unless it runs already.
+    private func startListening() {
+        guard listener == nil else { return }
+        let (database, logger) = (database, logger)
+        // Weakly: the store ends the listener when it goes.
+        let handle: @Sendable (PostgresStore.ListenerEvent) async -> Void = { [weak self] event in await self?.heard(event) }
+        listener = Task { await PostgresStore.listen(to: database, channel: Self.channel, logger: logger, handle) }
+    }
+
+    /// Tells the streams of a list that another instance appended a row to
+    /// it; after a (re)connection, tells every open stream its list's latest row.
+    private func heard(_ event: PostgresStore.ListenerEvent) async {
+        switch event {
+        case .connected:
+            for list in updateStreams.lists {
+                do {
+                    let head = try await transaction { connection, logger in
+                        try await self.readHead(list, locking: false, connection, logger)
+                    }
+                    if let head { updateStreams.notify(list, seq: head.lastSeq) } else { updateStreams.end(list) }
+                } catch {
+                    logger.warning("could not read shared list \(list) after the listener connected: \(error)")
+                }
+            }
+        case .notified(let payload):
+            let parts = payload.split(separator: ":")
+            guard parts.count == 2, let list = UUID(uuidString: String(parts[0])), let seq = Int(parts[1]),
+                updateStreams.isHeard(list)
+            else { return }
+            // This instance told its streams of its own rows already.
+            if let known = cache[list]?.open.seq, seq <= known { return }
+            updateStreams.notify(list, seq: seq)
+        }
     }
 
     /// Who wrote each part of the list's items last, as the table
@@ -357,6 +410,7 @@ public actor PostgresSharedListStore: SharedListStore {
                 ON CONFLICT (list_id, item, part) DO UPDATE SET seq = excluded.seq, author = excluded.author
             )
             UPDATE rewind_shared_list SET last_seq = \(seq) WHERE list_id = \(number)
+            RETURNING pg_notify(\(Self.channel), id::text || ':' || last_seq::text)
             """, logger: logger)
     }
 

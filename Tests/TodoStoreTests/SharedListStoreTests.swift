@@ -409,6 +409,28 @@ struct SharedListStoreTests {
         #expect(last == nil)
     }
 
+    @Test(.enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+    func aStreamOfOneInstanceHearsOfTheRowsAnotherAppends() async throws {
+        let fixture = try SharedStoreFixture(.postgres)
+        let (writer, reader) = (try await fixture.open(), try await fixture.open())
+        let list = try await Self.list(["Milk"], in: writer)
+        let heard = Locked<[SharedListUpdate]>([])
+        let updates = try await reader.updates(of: list, as: Team.bob)
+        let reading = Task {
+            for await update in updates { heard.withLock { $0.append(update) } }
+        }
+        defer { reading.cancel() }
+
+        // Until the listener listens, a row may go unheard; its connection tells the latest row instead.
+        try await waitUntil("the reader's stream to hear of row 1, got \(heard.value)") { heard.value.contains { $0.seq == 1 } }
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: writer)
+        try await writer.undo(on: list, by: Team.ann, expecting: nil)
+
+        try await waitUntil("the reader's stream to hear of row 3, got \(heard.value)") { heard.value.contains { $0.seq == 3 } }
+        #expect(heard.value.map(\.seq).suffix(2) == [2, 3])
+        #expect(heard.value.allSatisfy { $0.list == list })
+    }
+
     // MARK: Random use
 
     /// Three people add, rename, complete, delete, move, undo and redo at

@@ -23,6 +23,12 @@ package struct SharedListUpdates: Sendable {
         return stream
     }
 
+    /// The lists that have open streams.
+    package var lists: [UUID] { Array(subscribers.keys) }
+
+    /// Whether `list` has open streams.
+    package func isHeard(_ list: UUID) -> Bool { subscribers[list]?.isEmpty == false }
+
     /// Tells every open stream of `list` that its latest row is `seq`, and
     /// forgets the ones whose reader stopped.
     package mutating func notify(_ list: UUID, seq: Int) {
