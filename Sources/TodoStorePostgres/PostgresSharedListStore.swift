@@ -49,6 +49,8 @@ public actor PostgresSharedListStore: SharedListStore {
     private var cache: [UUID: Cached] = [:]
     private var updateStreams = SharedListUpdates()
     private var listener: Task<Void, Never>?
+    /// How many times the listener has connected.
+    private(set) var listenerConnections = 0
 
     /// The channel of the notifications.
     static let channel = "rewind_shared"
@@ -116,7 +118,7 @@ public actor PostgresSharedListStore: SharedListStore {
             return (SharedListSummary(id: list, name: name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.name = summary.name
-        updateStreams.notify(list, seq: seq)
+        updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
 
@@ -150,7 +152,7 @@ public actor PostgresSharedListStore: SharedListStore {
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.access = summary.access
-        updateStreams.notify(list, seq: seq)
+        updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
 
@@ -167,7 +169,7 @@ public actor PostgresSharedListStore: SharedListStore {
         }
         cache[list]?.open.access = summary.access
         updateStreams.end(list, for: account)
-        updateStreams.notify(list, seq: seq)
+        updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
 
@@ -241,11 +243,11 @@ public actor PostgresSharedListStore: SharedListStore {
 
     /// The updates of a list made through this instance; see ``SharedListStore/updates(of:as:)``.
     public func updates(of list: UUID, as person: AccountName) async throws -> AsyncStream<SharedListUpdate> {
-        _ = try await transaction { connection, logger in
+        let head = try await transaction { connection, logger in
             try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
         }
         startListening()
-        return updateStreams.subscribe(to: list, as: person)
+        return updateStreams.subscribe(to: list, as: person, seq: head.lastSeq)
     }
 
     // MARK: Listening
@@ -260,10 +262,12 @@ public actor PostgresSharedListStore: SharedListStore {
     }
 
     /// Tells the streams of a list that another instance appended a row to
-    /// it; after a (re)connection, tells every open stream its list's latest row.
+    /// it; after a (re)connection, tells every open stream its list's latest row
+    /// when the stream has not heard of it.
     private func heard(_ event: PostgresStore.ListenerEvent) async {
         switch event {
         case .connected:
+            listenerConnections += 1
             for list in updateStreams.lists {
                 do {
                     let head = try await transaction { connection, logger in
@@ -279,8 +283,7 @@ public actor PostgresSharedListStore: SharedListStore {
             guard parts.count == 2, let list = UUID(uuidString: String(parts[0])), let seq = Int(parts[1]),
                 updateStreams.isHeard(list)
             else { return }
-            // This instance told its streams of its own rows already.
-            if let known = cache[list]?.open.seq, seq <= known { return }
+            // A row the streams were told of already (this instance's own) is not told again.
             updateStreams.notify(list, seq: seq)
         }
     }
