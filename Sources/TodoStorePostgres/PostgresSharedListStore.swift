@@ -382,7 +382,7 @@ public actor PostgresSharedListStore: SharedListStore {
         let rows = try await steps(head.number, after: Cached.rowsToRead(after: known, lastSeq: head.lastSeq), connection, logger)
         let ranks =
             Cached.needsRanks(known, lastSeq: head.lastSeq, rows: rows)
-            ? try await items(head.number, logger).load(connection).ranks : nil
+            ? try await ranks(head.number, connection, logger) : nil
         return try Cached.loaded(
             list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: known, rows: rows, ranks: ranks,
             coalescingWindow: coalescingWindow, location: database.url.redacted)
@@ -443,6 +443,16 @@ public actor PostgresSharedListStore: SharedListStore {
             }
         }
         return steps
+    }
+
+    /// The rank of every item row of the list numbered `number`.
+    private nonisolated func ranks(_ number: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [UUID: Double]
+    {
+        var ranks: [UUID: Double] = [:]
+        let rows = try await connection.answered("SELECT id, rank FROM rewind_item WHERE list_id = \(number)", logger: logger)
+        for try await (id, rank) in rows.decode((UUID, Double).self) { ranks[id] = rank }
+        return ranks
     }
 
     /// The item rows of the list numbered `number`.
