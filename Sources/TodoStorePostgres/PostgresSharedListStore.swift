@@ -18,6 +18,13 @@ import Todos
 /// `PostgresConnection.answered(_:logger:)`, every connection through the
 /// pool's bounded wait.
 ///
+/// Live updates across instances: every row appended sends
+/// `NOTIFY rewind_shared, '<list id>:<seq>'` inside its transaction, and a
+/// store whose ``updates(of:as:)`` someone reads keeps one connection that
+/// listens on that channel (connecting again when it drops, and then
+/// telling every open stream the list's latest row, for the notifications
+/// lost meanwhile).
+///
 /// The first time an instance opens a list it reads the list's whole log
 /// and replays it to rebuild each person's stacks: O(*r*) for *r* rows,
 /// once per list and instance. Reading the items reads their rows alone.
@@ -41,6 +48,12 @@ public actor PostgresSharedListStore: SharedListStore {
     private let logger: Logger
     private var cache: [UUID: Cached] = [:]
     private var updateStreams = SharedListUpdates()
+    private var listener: Task<Void, Never>?
+    /// How many times the listener has connected.
+    private(set) var listenerConnections = 0
+
+    /// The channel of the notifications.
+    static let channel = "rewind_shared"
 
     private init(
         database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID,
@@ -73,6 +86,10 @@ public actor PostgresSharedListStore: SharedListStore {
             database: database, now: now, makeID: makeID, coalescingWindow: coalescingWindow, logger: logger)
     }
 
+    deinit {
+        listener?.cancel()
+    }
+
     // MARK: Lists
 
     /// Makes a list; see ``SharedListStore/create(name:owner:)``.
@@ -101,7 +118,7 @@ public actor PostgresSharedListStore: SharedListStore {
             return (SharedListSummary(id: list, name: name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.name = summary.name
-        updateStreams.notify(list, seq: seq)
+        updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
 
@@ -135,7 +152,7 @@ public actor PostgresSharedListStore: SharedListStore {
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.access = summary.access
-        updateStreams.notify(list, seq: seq)
+        updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
 
@@ -152,7 +169,7 @@ public actor PostgresSharedListStore: SharedListStore {
         }
         cache[list]?.open.access = summary.access
         updateStreams.end(list, for: account)
-        updateStreams.notify(list, seq: seq)
+        updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
 
@@ -226,10 +243,49 @@ public actor PostgresSharedListStore: SharedListStore {
 
     /// The updates of a list made through this instance; see ``SharedListStore/updates(of:as:)``.
     public func updates(of list: UUID, as person: AccountName) async throws -> AsyncStream<SharedListUpdate> {
-        _ = try await transaction { connection, logger in
+        let head = try await transaction { connection, logger in
             try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
         }
-        return updateStreams.subscribe(to: list, as: person)
+        startListening()
+        return updateStreams.subscribe(to: list, as: person, seq: head.lastSeq)
+    }
+
+    // MARK: Listening
+
+    /// Starts the listener unless it runs already.
+    private func startListening() {
+        guard listener == nil else { return }
+        let (database, logger) = (database, logger)
+        // Weakly: the store ends the listener when it goes.
+        let handle: @Sendable (PostgresStore.ListenerEvent) async -> Void = { [weak self] event in await self?.heard(event) }
+        listener = Task { await PostgresStore.listen(to: database, channel: Self.channel, logger: logger, handle) }
+    }
+
+    /// Tells the streams of a list that another instance appended a row to
+    /// it; after a (re)connection, tells every open stream its list's latest row
+    /// when the stream has not heard of it.
+    private func heard(_ event: PostgresStore.ListenerEvent) async {
+        switch event {
+        case .connected:
+            listenerConnections += 1
+            for list in updateStreams.lists {
+                do {
+                    let head = try await transaction { connection, logger in
+                        try await self.readHead(list, locking: false, connection, logger)
+                    }
+                    if let head { updateStreams.notify(list, seq: head.lastSeq) } else { updateStreams.end(list) }
+                } catch {
+                    logger.warning("could not read shared list \(list) after the listener connected: \(error)")
+                }
+            }
+        case .notified(let payload):
+            let parts = payload.split(separator: ":")
+            guard parts.count == 2, let list = UUID(uuidString: String(parts[0])), let seq = Int(parts[1]),
+                updateStreams.isHeard(list)
+            else { return }
+            // A row the streams were told of already (this instance's own) is not told again.
+            updateStreams.notify(list, seq: seq)
+        }
     }
 
     /// Who wrote each part of the list's items last, as the table
@@ -326,7 +382,7 @@ public actor PostgresSharedListStore: SharedListStore {
         let rows = try await steps(head.number, after: Cached.rowsToRead(after: known, lastSeq: head.lastSeq), connection, logger)
         let ranks =
             Cached.needsRanks(known, lastSeq: head.lastSeq, rows: rows)
-            ? try await items(head.number, logger).load(connection).ranks : nil
+            ? try await ranks(head.number, connection, logger) : nil
         return try Cached.loaded(
             list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: known, rows: rows, ranks: ranks,
             coalescingWindow: coalescingWindow, location: database.url.redacted)
@@ -357,6 +413,7 @@ public actor PostgresSharedListStore: SharedListStore {
                 ON CONFLICT (list_id, item, part) DO UPDATE SET seq = excluded.seq, author = excluded.author
             )
             UPDATE rewind_shared_list SET last_seq = \(seq) WHERE list_id = \(number)
+            RETURNING pg_notify(\(Self.channel), id::text || ':' || last_seq::text)
             """, logger: logger)
     }
 
@@ -386,6 +443,16 @@ public actor PostgresSharedListStore: SharedListStore {
             }
         }
         return steps
+    }
+
+    /// The rank of every item row of the list numbered `number`.
+    private nonisolated func ranks(_ number: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [UUID: Double]
+    {
+        var ranks: [UUID: Double] = [:]
+        let rows = try await connection.answered("SELECT id, rank FROM rewind_item WHERE list_id = \(number)", logger: logger)
+        for try await (id, rank) in rows.decode((UUID, Double).self) { ranks[id] = rank }
+        return ranks
     }
 
     /// The item rows of the list numbered `number`.

@@ -60,11 +60,12 @@ extension PostgresStore {
         }
     }
 
-    /// Keeps one connection listening on ``channel`` until the task is
+    /// Keeps one connection listening on `channel` until the task is
     /// cancelled, connecting again after 0.1 s, doubling to 5 s, when it
     /// cannot connect or the connection drops.
-    private static func listen(
-        to database: PostgresTodoDatabase, logger: Logger, _ handle: @escaping @Sendable (ListenerEvent) async -> Void
+    static func listen(
+        to database: PostgresTodoDatabase, channel: String = channel, logger: Logger,
+        _ handle: @escaping @Sendable (ListenerEvent) async -> Void
     ) async {
         let shortest = Duration.milliseconds(100)
         var delay = shortest

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import Todos
 @testable import TodoStore
+@testable import TodoStorePostgres
 
 /// What every store of shared lists does: the per-person undo of
 /// `docs/shared-undo.md` through the store, kept across a reopen; one
@@ -366,6 +367,27 @@ struct SharedListStoreTests {
         #expect(try await store.lists(of: Team.cem).isEmpty)
     }
 
+    @Test(arguments: SharedStoreKind.tested)
+    func aRefusedChangeAppendsNoRowAndChangesNothing(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        await #expect(throws: SharingError.refused(.nothingToChange("no change was given"))) {
+            try await store.perform([], named: "Nothing", on: list, by: Team.bob)
+        }
+        await #expect(throws: SharingError.self) {
+            // The second add of the same id is refused by the list.
+            try await store.perform([.add(Team.item("Bread", 1)), .add(Team.item("Milk again", 0))], named: "Add", on: list, by: Team.bob)
+        }
+        await #expect(throws: SharingError.nothingToUndo(author: "bob")) { try await store.undo(on: list, by: Team.bob, expecting: nil) }
+        await #expect(throws: SharingError.nothingToRedo(author: "ann")) { try await store.redo(on: list, by: Team.ann, expecting: nil) }
+
+        let reopened = try await Self.expectSameAfterReopening(fixture, store, list)
+        #expect(try await reopened.items(of: list, as: Team.bob).seq == 1)
+        #expect(try await Self.titles(reopened, list) == ["Milk"])
+        #expect(try await reopened.nextSteps(on: list, of: Team.bob) == SharedListNextSteps(undo: nil, redo: nil))
+    }
+
     // MARK: History and updates
 
     @Test(arguments: SharedStoreKind.tested)
@@ -407,6 +429,28 @@ struct SharedListStoreTests {
         try await store.unshare(list, with: Team.bob, by: Team.ann)
         let last = await iterator.next()
         #expect(last == nil)
+    }
+
+    @Test(.enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+    func aStreamOfOneInstanceHearsOfTheRowsAnotherAppends() async throws {
+        let fixture = try SharedStoreFixture(.postgres)
+        let (writer, reader) = (try await fixture.open(), try await fixture.open())
+        let list = try await Self.list(["Milk"], in: writer)
+        let heard = Locked<[SharedListUpdate]>([])
+        let updates = try await reader.updates(of: list, as: Team.bob)
+        let reading = Task {
+            for await update in updates { heard.withLock { $0.append(update) } }
+        }
+        defer { reading.cancel() }
+
+        let listening = try #require(reader as? PostgresSharedListStore)
+        try await waitUntil("the reader's listener to connect") { await listening.listenerConnections > 0 }
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: writer)
+        try await writer.undo(on: list, by: Team.ann, expecting: nil)
+
+        try await waitUntil("the reader's stream to hear of row 3, got \(heard.value)") { heard.value.contains { $0.seq == 3 } }
+        #expect(heard.value.map(\.seq) == [2, 3])
+        #expect(heard.value.allSatisfy { $0.list == list })
     }
 
     // MARK: Random use

@@ -104,7 +104,7 @@ public actor SQLiteSharedListStore: SharedListStore {
             return (SharedListSummary(id: list, name: name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.name = summary.name
-        updateStreams.notify(list, seq: seq)
+        updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
 
@@ -133,7 +133,7 @@ public actor SQLiteSharedListStore: SharedListStore {
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.access = summary.access
-        updateStreams.notify(list, seq: seq)
+        updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
 
@@ -149,7 +149,7 @@ public actor SQLiteSharedListStore: SharedListStore {
         }
         cache[list]?.open.access = summary.access
         updateStreams.end(list, for: account)
-        updateStreams.notify(list, seq: seq)
+        updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
 
@@ -228,8 +228,8 @@ public actor SQLiteSharedListStore: SharedListStore {
 
     /// The updates of a list made through this store; see ``SharedListStore/updates(of:as:)``.
     public func updates(of list: UUID, as person: AccountName) throws -> AsyncStream<SharedListUpdate> {
-        _ = try database.reading { db in try self.head(db, list, checking: .read, by: person) }
-        return updateStreams.subscribe(to: list, as: person)
+        let head = try database.reading { db in try self.head(db, list, checking: .read, by: person) }
+        return updateStreams.subscribe(to: list, as: person, seq: head.lastSeq)
     }
 
     /// Who wrote each part of the list's items last, as the table

@@ -63,7 +63,7 @@ public actor InMemorySharedListStore: SharedListStore {
         try open.access.unshare(with: account, by: person)
         lists[list] = open
         updateStreams.end(list, for: account)
-        updateStreams.notify(list, seq: open.seq)
+        updateStreams.notify(list, seq: open.seq, always: true)
         return open.summary
     }
 
@@ -116,8 +116,9 @@ public actor InMemorySharedListStore: SharedListStore {
 
     /// The updates of a list; see ``SharedListStore/updates(of:as:)``.
     public func updates(of list: UUID, as person: AccountName) throws -> AsyncStream<SharedListUpdate> {
-        try open(list).access.check(.read, by: person)
-        return updateStreams.subscribe(to: list, as: person)
+        let open = try open(list)
+        try open.access.check(.read, by: person)
+        return updateStreams.subscribe(to: list, as: person, seq: open.seq)
     }
 
     // MARK: Helpers
@@ -132,7 +133,7 @@ public actor InMemorySharedListStore: SharedListStore {
         var open = try open(list)
         try body(&open)
         lists[list] = open
-        updateStreams.notify(list, seq: open.seq)
+        updateStreams.notify(list, seq: open.seq, always: true)
         return open.summary
     }
 

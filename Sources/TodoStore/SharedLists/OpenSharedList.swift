@@ -31,11 +31,13 @@ package struct OpenSharedList: Sendable {
     /// The number of its latest row.
     package var seq: Int { shared.log.count }
 
-    /// Applies `changes` as one step by `person`, a member.
+    /// Applies `changes` as one step by `person`, a member; an empty list
+    /// of changes is refused.
     package mutating func perform(
         _ changes: [TodoList.Change], named stepName: String, coalescingKey: String?, by person: AccountName, at date: Date
     ) throws -> SharedStep {
         try access.check(.change, by: person)
+        guard !changes.isEmpty else { throw SharingError.refused(.nothingToChange("no change was given")) }
         return try shared.perform(changes, named: stepName, by: person.key, at: date, coalescingKey: coalescingKey)
     }
 

@@ -73,7 +73,8 @@ public protocol SharedListStore: Sendable {
     /// Applies `changes` in order as one step by `person` (see
     /// ``SharedList/perform(_:named:by:at:coalescingKey:)``).
     ///
-    /// - Throws: ``AccountError/listNotFound``, ``SharingError/refused(_:)``.
+    /// - Throws: ``AccountError/listNotFound``, ``SharingError/refused(_:)``
+    ///   (also when `changes` is empty).
     @discardableResult
     func perform(
         _ changes: [TodoList.Change], named name: String, coalescingKey: String?, on list: UUID, by person: AccountName
