@@ -137,6 +137,9 @@ class Server:
             try:
                 with urllib.request.urlopen(self.url + "/api/csrf", timeout=5):
                     break
+            except urllib.error.HTTPError:
+                # An answer all the same (401 in team mode, before sign-in).
+                break
             except (urllib.error.URLError, ConnectionError, OSError):
                 if time.monotonic() > deadline:
                     raise

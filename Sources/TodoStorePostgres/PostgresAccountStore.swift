@@ -45,6 +45,21 @@ public struct PostgresAccountStore: SessionStore {
         return PostgresAccountStore(database: database, now: now, logger: logger)
     }
 
+    /// Whether the database holds at least one account, asked on a
+    /// connection of its own (the pool need not run yet: `rewind serve`
+    /// asks before it starts).
+    public func hasAccounts() async throws -> Bool {
+        do {
+            return try await database.withDirectConnection { connection, logger in
+                let rows = try await connection.answered("SELECT key FROM rewind_account LIMIT 1", logger: logger)
+                for try await _ in rows.decode(String.self) { return true }
+                return false
+            }
+        } catch {
+            throw database.storeError(error)
+        }
+    }
+
     /// Makes an account; see ``AccountStore/add(name:passwordHash:)``.
     @discardableResult
     public func add(name: AccountName, passwordHash: String) async throws -> Account {

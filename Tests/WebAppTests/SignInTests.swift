@@ -90,6 +90,33 @@ struct SignInTests {
         }
     }
 
+    @Test func aFormPostedWithOriginNullIsTakenOnlyWhenTheBrowserSaysSameOrigin() async throws {
+        // Chromium sends `Origin: null` for a form posted from a page whose
+        // `Referrer-Policy` is `no-referrer`, as every page here is.
+        let server = try await Self.server()
+        try await server.test { client in
+            let form = "csrf=\(server.token)&name=ann&password=\(Self.password.replacingOccurrences(of: " ", with: "+"))"
+            var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "null"]
+            let unknown = try await client.executeRequest(
+                uri: "/signin", method: .post, headers: headers, body: ByteBuffer(string: form))
+            #expect(unknown.status == .forbidden)
+            headers[HTTPField.Name("Sec-Fetch-Site")!] = "cross-site"
+            let crossSite = try await client.executeRequest(
+                uri: "/signin", method: .post, headers: headers, body: ByteBuffer(string: form))
+            #expect(crossSite.status == .forbidden)
+            headers[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
+            let sameOrigin = try await client.executeRequest(
+                uri: "/signin", method: .post, headers: headers, body: ByteBuffer(string: form))
+            #expect(sameOrigin.status == .seeOther)
+            #expect(Self.sessionCookie(sameOrigin) != nil)
+            // The API is not a form: Origin null stays refused there.
+            let api = try await client.send(
+                .post, "/api/todos", json: #"{"title": "x"}"#, token: server.token,
+                headers: [.origin: "null", HTTPField.Name("Sec-Fetch-Site")!: "same-origin"])
+            #expect(api.status == .unauthorized || api.status == .forbidden)
+        }
+    }
+
     @Test func theCookieIsSecureBehindAnHTTPSPublicOrigin() async throws {
         let configuration = WebAppConfiguration(publicOrigins: [try PublicOrigin("https://todo.example")])
         let server = try await Self.server(configuration: configuration)

@@ -15,8 +15,9 @@ struct ServeStore: Sendable {
     /// What must run with the server: the PostgreSQL connection pool.
     var services: [any Service] = []
     /// Opens the accounts and sessions of team mode, in the same database
-    /// as the list (only when team mode is on); `nil` for `--in-memory`.
-    var sessions: @Sendable () async throws -> (any SessionStore)? = { nil }
+    /// as the list (only when team mode is on), and says whether there is
+    /// an account; `nil` for `--in-memory`.
+    var sessions: @Sendable () async throws -> (store: any SessionStore, hasAccounts: Bool)? = { nil }
     /// Closes the store after the server stopped.
     let close: @Sendable () -> Void
     /// Returns once the file is known to be whole (the check of every page
@@ -48,7 +49,10 @@ struct ServeStore: Sendable {
             let store = try await PostgresStore.open(postgres)
             return ServeStore(
                 store: store, location: database.redacted, services: [postgres.client],
-                sessions: { try await PostgresAccountStore.open(postgres) }, close: {}, checked: {}, isShared: true)
+                sessions: {
+                    let accounts = try await PostgresAccountStore.open(postgres)
+                    return (accounts, try await accounts.hasAccounts())
+                }, close: {}, checked: {}, isShared: true)
         }
         if inMemory {
             return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {}, checked: {})
@@ -58,7 +62,10 @@ struct ServeStore: Sendable {
         let store = try await SQLiteStore.open(url: directory.databaseURL, items: .inMemoryAfterOpen)
         let url = directory.databaseURL
         return ServeStore(
-            store: store, location: url.path, sessions: { try await SQLiteAccountStore.open(url: url) },
+            store: store, location: url.path, sessions: {
+                let accounts = try await SQLiteAccountStore.open(url: url)
+                return (accounts, try await !accounts.list().isEmpty)
+            },
             close: { store.close() },
             checked: { try await store.checkedForDamage() })
     }
@@ -84,9 +91,7 @@ struct ServeStore: Sendable {
     ///   account; ``StoreError`` when the accounts cannot be read.
     func teamMode(asked: Bool) async throws -> TeamMode? {
         guard asked || isShared else { return nil }
-        guard let sessions = try await sessions(), try await !sessions.list().isEmpty else {
-            throw NoAccount(location: location)
-        }
-        return TeamMode(sessions: sessions)
+        guard let sessions = try await sessions(), sessions.hasAccounts else { throw NoAccount(location: location) }
+        return TeamMode(sessions: sessions.store)
     }
 }

@@ -123,8 +123,13 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         if let site = request.headers[.secFetchSite]?.lowercased(), site != "same-origin", site != "none" {
             throw APIError(.forbidden, "cross-site request refused (Sec-Fetch-Site: \(site))")
         }
+        let isForm = Self.formPaths.contains(request.uri.path)
+            && request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
         if let origin = request.headers[.origin] {
-            guard accepts(origin: origin, authority: request.head.authority) else {
+            // A form posted under `Referrer-Policy: no-referrer` says
+            // `Origin: null`; the browser's `Sec-Fetch-Site` tells where it came from.
+            let sameOriginForm = isForm && origin == "null" && request.headers[.secFetchSite]?.lowercased() == "same-origin"
+            guard sameOriginForm || accepts(origin: origin, authority: request.head.authority) else {
                 throw APIError(.forbidden, "cross-origin request refused (Origin: \(origin))")
             }
         } else if !publicOrigins.isEmpty, let referer = request.headers[.referer] {
@@ -133,11 +138,7 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw APIError(.forbidden, "cross-origin request refused (Referer: \(referer))")
             }
         }
-        if Self.formPaths.contains(request.uri.path),
-            request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
-        {
-            return
-        }
+        if isForm { return }
         guard let token = request.headers[.rewindCSRF] else {
             throw APIError(.forbidden, "missing \(Self.csrfHeaderName) header; read the token from GET /api/csrf")
         }

@@ -1,0 +1,75 @@
+"""Team mode in the browser: `rewind serve --accounts` after `rewind users
+add ann --password-stdin`; sign in, add an item, sign out, and the sign-in
+page is back."""
+
+import subprocess
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import ARTIFACTS, Server
+from helpers import add_and_wait, css, wait_until
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def team_server(rewind_bin, data_dir, tmp_path):
+    made = subprocess.run(
+        [rewind_bin, "users", "add", "ann", "--password-stdin", "--data-dir", str(data_dir)],
+        input=PASSWORD + "\n", capture_output=True, text=True, timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    instance = Server(rewind_bin, data_dir, tmp_path, extra_args=["--accounts"])
+    instance.start()
+    yield instance
+    instance.stop()
+
+
+def wait_for_path(driver, path):
+    wait_until(
+        driver,
+        lambda d: d.execute_script("return location.pathname") == path
+        and d.execute_script("return document.readyState") == "complete",
+        f"the browser to show {path}",
+    )
+
+
+def test_sign_in_add_an_item_and_sign_out(driver, team_server):
+    base = team_server.url
+    driver.get(base + "/todos")
+    # Not signed in: the sign-in page, which brings the browser back to /todos.
+    wait_for_path(driver, "/signin")
+    assert driver.find_element(By.CSS_SELECTOR, "input[name=next]").get_attribute("value") == "/todos"
+    ARTIFACTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / "signin.png"))
+
+    # A wrong password is refused, and says so.
+    css(driver, "#signin-name").send_keys("ann")
+    css(driver, "#signin-password").send_keys("wrong password")
+    css(driver, ".sign-in-form button[type=submit]").click()
+    wait_until(
+        driver,
+        lambda d: "Wrong account name or password." in d.find_element(By.CSS_SELECTOR, "main").text,
+        "the refusal to show",
+    )
+
+    css(driver, "#signin-password").send_keys(PASSWORD)
+    css(driver, ".sign-in-form button[type=submit]").click()
+    wait_for_path(driver, "/todos")
+    wait_until(
+        driver,
+        lambda d: d.execute_script("return document.activeElement && document.activeElement.classList.contains('new-todo')"),
+        "the to-do page's script to start",
+    )
+    assert css(driver, ".signed-in-as").text == "Signed in as ann"
+    assert driver.get_cookie("rewind_session")["httpOnly"] is True
+
+    add_and_wait(driver, "Buy milk")
+
+    css(driver, ".sign-out button").click()
+    wait_for_path(driver, "/signin")
+    assert driver.get_cookie("rewind_session") is None
+    # The session is over: the list is out of reach again.
+    driver.get(base + "/todos")
+    wait_for_path(driver, "/signin")
