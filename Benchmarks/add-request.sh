@@ -1,7 +1,7 @@
 # The wrk script of an add: POST /api/todos as the page's own script sends
 # it from the same origin (JSON, the X-Rewind-CSRF token read from
-# GET /api/csrf, Origin and Sec-Fetch-Site). Sourced by server.sh and
-# postgres-adds.sh.
+# GET /api/csrf, Origin and Sec-Fetch-Site). Sourced by server.sh,
+# postgres-adds.sh and postgres/lib.sh.
 add_lua() { # TOKEN ORIGIN
     cat <<LUA
 wrk.method = "POST"

@@ -90,17 +90,13 @@ wait_for_url() {
     done
 }
 
-# Writes a wrk script to $1 that POSTs ADD_BODY as JSON, with the headers the
+# Writes a wrk script to $1 that POSTs the add of Benchmarks/add-request.sh
+# (the body every add carries, ADD_BODY above) as JSON, with the headers the
 # to-do page's own script sends from origin $2 and CSRF token $3.
+source "$repo/Benchmarks/add-request.sh"
 write_add_script() {
-    cat >"$1" <<EOF
-wrk.method = "POST"
-wrk.body = '$ADD_BODY'
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["X-Rewind-CSRF"] = "$3"
-wrk.headers["Origin"] = "$2"
-wrk.headers["Sec-Fetch-Site"] = "same-origin"
-EOF
+    add_lua "$3" "$2" >"$1"
+    grep -qF "wrk.body = '$ADD_BODY'" "$1" || fail "Benchmarks/add-request.sh no longer sends ADD_BODY ($ADD_BODY)"
 }
 
 # One wrk round of POSTs to URL $1 with script $2; appends its output to
