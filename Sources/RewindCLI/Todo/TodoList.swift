@@ -115,7 +115,8 @@ extension RewindCommand.Todo {
                 let terminal = TodoTerminal.standardOutput()
                 var lines: [String]
                 if items.isEmpty {
-                    lines = [emptyLine(counts)]
+                    // A shared list's hint would name the local list's command.
+                    lines = [next != nil && counts.total == 0 ? "No items yet." : emptyLine(counts)]
                 } else {
                     lines = ItemText(terminal: terminal, now: now).table(items, references: references)
                     lines.append(terminal.styled(footer(counts), .dim))
