@@ -233,6 +233,8 @@ struct SharedListCommandTests {
         expectRefused(try team.todo(["show", "1"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo show` works on the local list only")
         expectRefused(try team.todo(["history", "--limit", "0"], as: "ann"), status: 64, prefix: "rewind todo: A page of history holds 1 to 500 rows")
         expectRefused(try runRewind(["todo", "history", "--limit", "5"] + location), status: 64, prefix: "rewind todo: --limit and --before page the history of a shared list")
+        expectRefused(try team.lists(["rm", "groceries"], as: "ann"), status: 64, prefix: "rewind lists: deleting “Groceries” needs confirmation")
+        #expect(team.succeed(try team.lists([], as: "ann")).stdout.contains("Groceries"))
         expectRefused(try team.lists([], as: "zed"), status: 1, prefix: "rewind lists: there is no account “zed”")
         expectRefused(try team.todo(["list"], as: "zed"), status: 1, prefix: "rewind todo: there is no account “zed”")
         // The local list is untouched by all of it.
