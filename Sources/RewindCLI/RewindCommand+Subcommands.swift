@@ -8,6 +8,7 @@ extension RewindCommand {
             Todo.self,
             Serve.self,
             Users.self,
+            Lists.self,
         ]
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TodoStore
+import Todos
 
 /// The ids of the items the last `rewind todo list` numbered, in order, kept
 /// in `last-list.json` in the data directory so that a later command can
@@ -14,6 +15,12 @@ struct LastListing {
     /// The listing of the data directory `directory`.
     init(directory: DataDirectory) {
         url = directory.url.appendingPathComponent(Self.fileName)
+    }
+
+    /// The file of `person`'s last listing of the shared list `list`: each
+    /// person numbers each list by what they last saw of it.
+    init(directory: DataDirectory, sharedList list: UUID, person: AccountName) {
+        url = directory.url.appendingPathComponent("last-list.\(list.uuidString.lowercased()).\(person.key).json")
     }
 
     /// Saves `ids` as the numbered listing, replacing the old one atomically

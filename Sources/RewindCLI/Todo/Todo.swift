@@ -19,6 +19,10 @@ extension RewindCommand {
                 Numbers can shift when the list changes; an id prefix always names the same \
                 item. An unknown or ambiguous reference is an error and changes nothing.
 
+                Team mode: add, list, done, undone, edit, rm, undo, redo and history take \
+                --as NAME --list LIST to work on a shared list (see `rewind lists`) as that \
+                account; undo and redo then take back that person's own steps only.
+
                 Exit status: 0 on success; 1 when the command could not be done (unknown or \
                 ambiguous reference, unreadable data or file); 64 when the command line is \
                 wrong (bad option value, due date or coordinate, empty title).
@@ -29,6 +33,7 @@ extension RewindCommand {
                   rewind todo done 1
                   rewind todo undo
                   rewind todo history
+                  rewind todo undo --as ann --list groceries
                 """,
             subcommands: [
                 List.self, Add.self, Show.self, Edit.self, Done.self, Undone.self, Remove.self,

@@ -22,6 +22,7 @@ extension RewindCommand.Todo {
         )
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
 
         @Argument(help: ArgumentHelp("The title; several words are joined with spaces.", valueName: "title"))
         var title: [String] = []
@@ -51,15 +52,26 @@ extension RewindCommand.Todo {
         }
 
         mutating func run() async throws {
+            let target = try team.target()
             try checkInput()
             try await reportingErrors {
                 let now = Date()
                 let draft = TodoItem.Draft(
                     title: joinedTitle, details: details ?? "",
                     due: try item.dueDate(now: now) ?? .unknown, location: try item.location() ?? .unknown)
-                let session = try await TodoSession.open(options: options)
-                let added = try await session.app.send(.create(draft, at: nil))
-                let references = try await session.references(for: [added.id])
+                let added: TodoItem
+                let references: ShortReferences
+                if let target {
+                    let shared = try await SharedTodoSession.open(options: options, target: target)
+                    let items = try await shared.items()
+                    added = try TodoItem(draft, id: UUID(), created: now)
+                    try await shared.perform([.add(added)], on: items)
+                    references = ShortReferences(allIDs: Array(items.ids) + [added.id])
+                } else {
+                    let session = try await TodoSession.open(options: options)
+                    added = try await session.app.send(.create(draft, at: nil))
+                    references = try await session.references(for: [added.id])
+                }
                 if json { return try JSONOutput.print(ItemJSON(item: added, ref: references(added.id))) }
                 let text = ItemText(terminal: .standardOutput(), now: now)
                 let due = text.dueColumn(added)

@@ -20,6 +20,7 @@ extension RewindCommand.Todo {
         static let marksCompleted = true
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
         @OptionGroup var items: ItemReferenceArguments
     }
 
@@ -40,6 +41,7 @@ extension RewindCommand.Todo {
         static let marksCompleted = false
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
         @OptionGroup var items: ItemReferenceArguments
     }
 }
@@ -66,6 +68,8 @@ protocol ItemStateCommand: AsyncParsableCommand {
     static var marksCompleted: Bool { get }
     /// Where the data is.
     var options: TodoOptions { get }
+    /// The shared list and account, if any.
+    var team: TeamOptions { get }
     /// The items to mark.
     var items: ItemReferenceArguments { get }
 }
@@ -73,7 +77,12 @@ protocol ItemStateCommand: AsyncParsableCommand {
 extension ItemStateCommand {
     mutating func run() async throws {
         let (options, items) = (options, items)
+        let target = try team.target()
         try await reportingErrors {
+            if let target {
+                let shared = try await SharedTodoSession.open(options: options, target: target)
+                return try await markItems(items.references, on: shared, completed: Self.marksCompleted, json: items.json)
+            }
             try await markItems(items.references, options: options, completed: Self.marksCompleted, json: items.json)
         }
     }
@@ -83,12 +92,7 @@ private func markItems(_ references: [String], options: TodoOptions, completed: 
     let session = try await TodoSession.open(options: options)
     let ids = try await session.resolve(references)
     let (current, shortReferences) = try await session.items(ids)
-    let text = ItemText(terminal: .standardOutput())
-    let unchanged = current.filter { $0.isCompleted == completed }
-    for item in unchanged {
-        TodoTerminal.note((completed ? "Already completed: " : "Already active: ") + text.named(item, references: shortReferences))
-    }
-    let toChange = current.filter { $0.isCompleted != completed }.map(\.id)
+    let toChange = noteUnchanged(current, completed: completed, references: shortReferences)
     var updated: [TodoItem] = []
     if !toChange.isEmpty {
         let items = try await session.app.send(completed ? .complete(toChange) : .reopen(toChange))
@@ -96,7 +100,38 @@ private func markItems(_ references: [String], options: TodoOptions, completed: 
         let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         updated = toChange.compactMap { byID[$0] }
     }
+    try printMarked(updated, completed: completed, references: shortReferences, json: json)
+}
+
+/// Marks the items `references` name on a shared list, as one step by the account.
+private func markItems(_ references: [String], on shared: SharedTodoSession, completed: Bool, json: Bool) async throws {
+    let items = try await shared.items()
+    let ids = try shared.resolve(references, in: items)
+    let shortReferences = ShortReferences(list: items)
+    let toChange = noteUnchanged(ids.compactMap { items[id: $0] }, completed: completed, references: shortReferences)
+    var updated: [TodoItem] = []
+    if !toChange.isEmpty {
+        let now = Date()
+        try await shared.perform(toChange.map { .update($0, [completed ? .complete : .reopen], at: now) }, on: items)
+        let after = try await shared.items()
+        updated = toChange.compactMap { after[id: $0] }
+    }
+    try printMarked(updated, completed: completed, references: shortReferences, json: json)
+}
+
+/// Notes the items of `current` already marked so, and returns the ids of the others.
+private func noteUnchanged(_ current: [TodoItem], completed: Bool, references: ShortReferences) -> [UUID] {
+    let text = ItemText(terminal: .standardOutput())
+    for item in current where item.isCompleted == completed {
+        TodoTerminal.note((completed ? "Already completed: " : "Already active: ") + text.named(item, references: references))
+    }
+    return current.filter { $0.isCompleted != completed }.map(\.id)
+}
+
+/// Says which items were marked.
+private func printMarked(_ updated: [TodoItem], completed: Bool, references shortReferences: ShortReferences, json: Bool) throws {
     if json { return try JSONOutput.print(JSONOutput.items(updated, references: shortReferences)) }
+    let text = ItemText(terminal: .standardOutput())
     let verb = completed ? "Completed: " : "Active: "
     TodoTerminal.print(lines: updated.map { verb + text.named($0, references: shortReferences) })
 }

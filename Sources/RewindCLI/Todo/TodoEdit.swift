@@ -20,6 +20,7 @@ extension RewindCommand.Todo {
         )
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
 
         @Argument(help: ArgumentHelp("The item: its number in the last list, or the start of its id.", valueName: "ref"))
         var reference: String
@@ -71,16 +72,31 @@ extension RewindCommand.Todo {
         }
 
         mutating func run() async throws {
+            let target = try team.target()
             try checkInput()
             try await reportingErrors {
                 let now = Date()
                 let changes = try changes(now: now)
-                let session = try await TodoSession.open(options: options)
-                guard let id = try await session.resolve([reference]).first else {
-                    throw TodoCommandError("no item matches “\(reference)”")
+                let updated: [TodoItem]
+                let references: ShortReferences
+                if let target {
+                    let shared = try await SharedTodoSession.open(options: options, target: target)
+                    let items = try await shared.items()
+                    guard let id = try shared.resolve([reference], in: items).first else {
+                        throw TodoCommandError("no item matches “\(reference)”")
+                    }
+                    try await shared.perform([.update(id, changes, at: now)], on: items)
+                    let after = try await shared.items()
+                    updated = after[id: id].map { [$0] } ?? []
+                    references = ShortReferences(list: after)
+                } else {
+                    let session = try await TodoSession.open(options: options)
+                    guard let id = try await session.resolve([reference]).first else {
+                        throw TodoCommandError("no item matches “\(reference)”")
+                    }
+                    updated = try await session.app.send(.alter(id, changes))
+                    references = try await session.references(for: [id])
                 }
-                let updated = try await session.app.send(.alter(id, changes))
-                let references = try await session.references(for: [id])
                 if json { return try JSONOutput.print(JSONOutput.items(updated, references: references).first) }
                 let text = ItemText(terminal: .standardOutput(), now: now)
                 TodoTerminal.print(lines: updated.map { "Changed " + text.named($0, references: references) })

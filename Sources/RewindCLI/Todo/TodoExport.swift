@@ -25,11 +25,13 @@ extension RewindCommand.Todo {
         )
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
 
         @Argument(help: ArgumentHelp("The file to write; standard output when absent or -.", valueName: "file"))
         var file: String?
 
         mutating func run() async throws {
+            try team.refuse("export")
             try await reportingErrors {
                 let session = try await TodoSession.open(options: options)
                 let (data, count) = try await session.store.read { state in
@@ -71,6 +73,7 @@ extension RewindCommand.Todo {
         )
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
 
         @Argument(help: ArgumentHelp("The file to read; - for standard input.", valueName: "file"))
         var file: String
@@ -79,6 +82,7 @@ extension RewindCommand.Todo {
         var merge = false
 
         mutating func run() async throws {
+            try team.refuse("import")
             try await reportingErrors {
                 let data = try read()
                 let progress = ImportProgress(byteCount: data.count)

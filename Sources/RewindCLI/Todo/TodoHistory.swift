@@ -46,13 +46,33 @@ extension RewindCommand.Todo.History {
 
         @OptionGroup var options: TodoOptions
 
+        @OptionGroup var team: TeamOptions
+
         @Flag(help: "List every change, the abandoned branches included.")
         var all = false
+
+        @Option(help: ArgumentHelp("On a shared list: how many rows a page shows, newest first (default 20).", valueName: "n"))
+        var limit: Int?
+
+        @Option(help: ArgumentHelp("On a shared list: show the rows numbered below N (the next page).", valueName: "n"))
+        var before: Int?
 
         @Flag(help: "Print {\"position\": n, \"steps\": [{\"number\", \"name\", \"date\", \"done\"}]} as JSON; with --all, {\"current\": n, \"steps\": [{\"number\", \"parent\", \"name\", \"date\", \"branch\"}]}.")
         var json = false
 
         mutating func run() async throws {
+            if let target = try team.target() {
+                let page = try SharedHistoryPage.checked(limit: limit, before: before, all: all)
+                let (options, json) = (options, json)
+                return try await reportingErrors {
+                    try await page.print(of: SharedTodoSession.open(options: options, target: target), json: json)
+                }
+            }
+            try reportingErrors(exitCode: .validationFailure) {
+                guard limit == nil, before == nil else {
+                    throw TodoCommandError.usage("--limit and --before page the history of a shared list: give them with --as and --list")
+                }
+            }
             try await reportingErrors {
                 let store = try await TodoSession.open(options: options).store
                 if all { return try printTree(try await store.historyTree()) }
@@ -128,6 +148,7 @@ extension RewindCommand.Todo.History {
         )
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
 
         @Flag(help: "N is a number of `history --all`: any change, on any branch.")
         var all = false
@@ -136,6 +157,7 @@ extension RewindCommand.Todo.History {
         var step: Int
 
         mutating func run() async throws {
+            try team.refuse("history jump")
             try await reportingErrors {
                 let session = try await TodoSession.open(options: options)
                 if all {

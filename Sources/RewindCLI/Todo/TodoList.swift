@@ -61,6 +61,7 @@ extension RewindCommand.Todo {
         }
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
 
         @Flag(exclusivity: .exclusive)
         var filter: Filter = .all
@@ -72,18 +73,33 @@ extension RewindCommand.Todo {
         var json = false
 
         mutating func run() async throws {
+            let target = try team.target()
             try await reportingErrors {
                 let now = Date()
-                let session = try await TodoSession.open(options: options)
-                let (items, references, counts) = try await listing(session, now: now)
+                let items: [TodoItem]
+                let references: ShortReferences
+                let counts: TodoCounts
+                let lastListing: LastListing
+                var next: SharedListNextSteps?
+                if let target {
+                    let shared = try await SharedTodoSession.open(options: options, target: target)
+                    let list = try await shared.items()
+                    items = list.items(filter.domainFilter, sortedBy: sort.domainSort, now: now)
+                    (references, counts, lastListing) = (ShortReferences(list: list), list.counts(now: now), shared.lastListing)
+                    next = try await shared.team.lists.nextSteps(on: shared.list.id, of: shared.person)
+                } else {
+                    let session = try await TodoSession.open(options: options)
+                    (items, references, counts) = try await listing(session, now: now)
+                    lastListing = session.lastListing
+                }
                 // The list is shown even when its numbers cannot be kept (a full
                 // disk, a read-only data directory); then no number works until
                 // the next list, rather than the numbers of an older one.
                 var unsavedNumbers: String?
                 do {
-                    try session.lastListing.save(items.map(\.id))
+                    try lastListing.save(items.map(\.id))
                 } catch {
-                    session.lastListing.forget()
+                    lastListing.forget()
                     if case StoreError.io(_, let detail) = error { unsavedNumbers = detail } else { unsavedNumbers = "\(error)" }
                 }
                 defer {
@@ -93,12 +109,22 @@ extension RewindCommand.Todo {
                 }
                 if json {
                     let numbered = items.enumerated().map { ItemJSON(item: $1, ref: references($1.id), number: $0 + 1) }
-                    return try JSONOutput.print(Listing(items: numbered, counts: counts))
+                    return try JSONOutput.print(
+                        Listing(items: numbered, counts: counts, undo: next?.undo?.name, redo: next?.redo?.name))
                 }
                 let terminal = TodoTerminal.standardOutput()
-                guard !items.isEmpty else { return TodoTerminal.print(emptyLine(counts)) }
-                var lines = ItemText(terminal: terminal, now: now).table(items, references: references)
-                lines.append(terminal.styled(footer(counts), .dim))
+                var lines: [String]
+                if items.isEmpty {
+                    // A shared list's hint would name the local list's command.
+                    lines = [next != nil && counts.total == 0 ? "No items yet." : emptyLine(counts)]
+                } else {
+                    lines = ItemText(terminal: terminal, now: now).table(items, references: references)
+                    lines.append(terminal.styled(footer(counts), .dim))
+                }
+                if let next {
+                    lines.append("Undo: " + (next.undo.map { TodoTerminal.visible($0.name) } ?? "nothing of yours to undo"))
+                    lines.append("Redo: " + (next.redo.map { TodoTerminal.visible($0.name) } ?? "nothing of yours to redo"))
+                }
                 TodoTerminal.print(lines: lines)
             }
         }
@@ -149,6 +175,10 @@ extension RewindCommand.Todo {
         private struct Listing: Encodable {
             let items: [ItemJSON]
             let counts: TodoCounts
+            /// On a shared list: the step the account's undo would take back.
+            var undo: String?
+            /// On a shared list: the undo the account's redo would take back.
+            var redo: String?
         }
     }
 }

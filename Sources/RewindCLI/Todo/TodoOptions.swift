@@ -53,3 +53,22 @@ extension TodoOptions {
         return (directory, url)
     }
 }
+
+extension TodoOptions {
+    /// Opens what `sqlite` makes of the data directory's database file, or
+    /// what `postgres` makes of the PostgreSQL database of `--database` or
+    /// `REWIND_DATABASE_URL`, whose connection pool then runs while the
+    /// process does (it ends with the command).
+    ///
+    /// - Throws: what ``storage()`` and the two closures throw.
+    func open<Opened: Sendable>(
+        sqlite: (URL) async throws -> Opened, postgres: (PostgresTodoDatabase) async throws -> Opened
+    ) async throws -> (directory: DataDirectory, opened: Opened) {
+        let (directory, url) = try storage()
+        guard let url else { return (directory, try await sqlite(directory.databaseURL)) }
+        let database = try PostgresTodoDatabase(url: url, maximumConnections: 2)
+        let opened = try await postgres(database)
+        Task { await database.run() }
+        return (directory, opened)
+    }
+}

@@ -18,10 +18,20 @@ extension RewindCommand.Todo {
         )
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
         @OptionGroup var items: ItemReferenceArguments
 
         mutating func run() async throws {
+            let target = try team.target()
             try await reportingErrors {
+                if let target {
+                    let shared = try await SharedTodoSession.open(options: options, target: target)
+                    let list = try await shared.items()
+                    let ids = try shared.resolve(items.references, in: list)
+                    let removed = ids.compactMap { list[id: $0] }
+                    try await shared.perform([.removeItems(ids)], on: list)
+                    return try printRemoved(removed, references: ShortReferences(list: list), json: items.json)
+                }
                 let session = try await TodoSession.open(options: options)
                 let ids = try await session.resolve(items.references)
                 let references = try await session.references(for: ids)
@@ -45,11 +55,13 @@ extension RewindCommand.Todo {
         )
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
 
         @Flag(help: "Print the deleted items as JSON.")
         var json = false
 
         mutating func run() async throws {
+            try team.refuse("clear-completed")
             try await reportingErrors {
                 let session = try await TodoSession.open(options: options)
                 let references = try await session.references()

@@ -16,6 +16,7 @@ extension RewindCommand.Todo {
         )
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
 
         @Argument(help: ArgumentHelp("The item: its number in the last list, or the start of its id.", valueName: "ref"))
         var reference: String
@@ -24,6 +25,7 @@ extension RewindCommand.Todo {
         var json = false
 
         mutating func run() async throws {
+            try team.refuse("show")
             try await reportingErrors {
                 let session = try await TodoSession.open(options: options)
                 let (items, references) = try await session.items(session.resolve([reference]))

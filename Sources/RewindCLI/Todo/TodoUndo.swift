@@ -22,6 +22,7 @@ extension RewindCommand.Todo {
         static let movesForward = false
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
         @OptionGroup var steps: StepCount
     }
 
@@ -43,6 +44,7 @@ extension RewindCommand.Todo {
         static let movesForward = true
 
         @OptionGroup var options: TodoOptions
+        @OptionGroup var team: TeamOptions
         @OptionGroup var steps: StepCount
     }
 }
@@ -70,15 +72,24 @@ protocol HistoryMoveCommand: AsyncParsableCommand {
     static var movesForward: Bool { get }
     /// Where the data is.
     var options: TodoOptions { get }
+    /// The shared list and account, if any.
+    var team: TeamOptions { get }
     /// How many steps, and whether to answer in JSON.
     var steps: StepCount { get }
 }
 
 extension HistoryMoveCommand {
     mutating func run() async throws {
+        let target = try team.target()
         try steps.checkInput()
         let (options, steps) = (options, steps)
-        try await reportingErrors { try await move(steps, options: options, forward: Self.movesForward) }
+        try await reportingErrors {
+            if let target {
+                let shared = try await SharedTodoSession.open(options: options, target: target)
+                return try await move(steps, on: shared, forward: Self.movesForward)
+            }
+            try await move(steps, options: options, forward: Self.movesForward)
+        }
     }
 }
 
@@ -103,6 +114,51 @@ private func move(_ steps: StepCount, options: TodoOptions, forward: Bool) async
     if exhausted {
         let what = forward ? "redo" : "undo"
         TodoTerminal.print(names.isEmpty ? "Nothing to \(what)." : "Nothing more to \(what).")
+    }
+}
+
+/// Takes back up to `steps.count` of the account's own steps on a shared
+/// list (or its undos), and names each with the sentences of what it left
+/// alone; with nothing to take back, fails (exit status 1).
+private func move(_ steps: StepCount, on shared: SharedTodoSession, forward: Bool) async throws {
+    let (moved, exhausted) = try await shared.move(forward: forward, count: steps.count)
+    let what = forward ? "redo" : "undo"
+    if moved.isEmpty {
+        throw TodoCommandError("Nothing to \(what): \(shared.person.text) has no \(forward ? "undone change" : "change") of their own to \(what) on “\(TodoTerminal.visible(shared.list.name))”.")
+    }
+    if steps.json {
+        let rows = moved.map(SharedMoveJSON.Row.init)
+        return try JSONOutput.print(forward ? SharedMoveJSON(redone: rows) : SharedMoveJSON(undone: rows))
+    }
+    let verb = forward ? "Redid: " : "Undid: "
+    TodoTerminal.print(lines: moved.flatMap { [verb + TodoTerminal.visible($0.name)] + $0.messages.map { TodoTerminal.visible($0) } })
+    if exhausted { TodoTerminal.print("Nothing more to \(what).") }
+}
+
+/// What `undo --json` and `redo --json` print on a shared list.
+private struct SharedMoveJSON: Encodable {
+    /// One row appended: the step's name and what it left alone.
+    struct Row: Encodable {
+        var seq: Int
+        var name: String
+        var messages: [String]
+
+        init(_ step: SharedStep) {
+            seq = step.seq
+            name = step.name
+            messages = step.messages
+        }
+    }
+
+    var undone: [Row]?
+    var redone: [Row]?
+
+    init(undone: [Row]) {
+        self.undone = undone
+    }
+
+    init(redone: [Row]) {
+        self.redone = redone
     }
 }
 

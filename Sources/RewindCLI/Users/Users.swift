@@ -53,15 +53,10 @@ enum UsersSession {
     ///   (nothing is changed then); ``TodoCommandError`` (exit status 64)
     ///   for a malformed database URL.
     static func open(options: TodoOptions) async throws -> any AccountStore {
-        let (directory, url) = try options.storage()
-        if let url {
-            let database = try PostgresTodoDatabase(url: url, maximumConnections: 2)
-            let accounts = try await PostgresAccountStore.open(database)
-            // The pool runs while the process does, which ends with the command.
-            Task { await database.run() }
-            return accounts
-        }
-        return try await SQLiteAccountStore.open(url: directory.databaseURL)
+        try await options.open(
+            sqlite: { url -> any AccountStore in try await SQLiteAccountStore.open(url: url) },
+            postgres: { database -> any AccountStore in try await PostgresAccountStore.open(database) }
+        ).opened
     }
 
     /// The account name `text`, checked against the rules.

@@ -1,0 +1,313 @@
+import ArgumentParser
+import Foundation
+import TodoStore
+import Todos
+
+extension RewindCommand {
+    /// `rewind lists`: the shared lists of team mode, as one account.
+    struct Lists: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "lists",
+            abstract: "Make, list, rename, delete and share the lists of team mode, as one account.",
+            discussion: """
+                Every command acts as the account --as names, which `rewind users add` made. The \
+                lists are kept with the accounts: in the data directory's SQLite file or in the \
+                PostgreSQL database of --database or $REWIND_DATABASE_URL. Their items are \
+                changed with `rewind todo --as NAME --list LIST …`.
+
+                LIST: a list's name among the account's lists (compared without case), or its id \
+                or the start of its id (at least 4 hex digits). Only the owner renames, deletes, \
+                shares and unshares a list; its members read and change its items.
+
+                Exit status: 0 on success; 1 when the command could not be done (unknown account \
+                or list, not the owner, unreadable data); 64 when the input is wrong (a name \
+                against the rules, a missing confirmation without a terminal).
+
+                Examples:
+                  rewind lists create Groceries --as ann
+                  rewind lists share Groceries bob --as ann
+                  rewind lists --as bob
+                  rewind todo add Milk --as bob --list groceries
+                """,
+            subcommands: [Show.self, Create.self, Rename.self, Remove.self, Share.self, Unshare.self],
+            defaultSubcommand: Show.self
+        )
+    }
+}
+
+/// The option that names the account a `rewind lists` command acts as.
+struct ActingAccountOption: ParsableArguments {
+    @Option(name: .customLong("as"), help: ArgumentHelp("The account to act as.", valueName: "name"))
+    var name: String
+}
+
+extension TeamSession {
+    /// Runs `body` as the account `name` over the stores `options` choose;
+    /// on an error writes one line on standard error (`rewind lists: …`)
+    /// and throws the exit status to leave with.
+    static func run(options: TodoOptions, as name: String, _ body: (TeamSession) async throws -> Void) async throws {
+        try await reportingErrors(command: "lists") {
+            try await body(try await open(options: options, as: name))
+        }
+    }
+}
+
+extension RewindCommand.Lists {
+    /// `rewind lists [show]`: the lists the account owns or is a member of.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show the account's lists (the default command).",
+            discussion: """
+                One line per list, oldest first: its short id, name, owner and members. With \
+                --json: {"lists": [{"id", "name", "owner", "members"}]}.
+
+                Examples:
+                  rewind lists --as ann
+                  rewind lists --as ann --json | jq -r '.lists[].name'
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var account: ActingAccountOption
+
+        @Flag(help: "Print the lists as JSON.")
+        var json = false
+
+        mutating func run() async throws {
+            let json = json
+            try await TeamSession.run(options: options, as: account.name) { team in
+                let lists = try await team.lists.lists(of: team.person)
+                if json { return try JSONOutput.print(ListsJSON(lists: lists.map(ListJSON.init))) }
+                guard !lists.isEmpty else {
+                    return TodoTerminal.print(
+                        "\(team.person.text) has no lists yet; make one with `rewind lists create NAME --as \(team.person.text)`.")
+                }
+                let width = lists.map { ItemText.cut($0.name, to: 40).count }.max() ?? 0
+                TodoTerminal.print(lines: lists.map { list in
+                    let name = ItemText.cut(list.name, to: 40)
+                    let members = list.members.isEmpty ? "not shared" : "shared with " + list.members.map(\.text).joined(separator: ", ")
+                    return TeamSession.shortID(list) + "  " + TodoTerminal.visible(name)
+                        + String(repeating: " ", count: width - name.count) + "  owner " + list.owner.text + ", " + members
+                })
+            }
+        }
+    }
+
+    /// `rewind lists create`: makes an empty list the account owns.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Make a list.",
+            discussion: """
+                Names: 1 to \(SharedListSummary.longestName) characters, not only spaces.
+
+                Examples:
+                  rewind lists create Groceries --as ann
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var account: ActingAccountOption
+
+        @Argument(help: ArgumentHelp("The list's name.", valueName: "name"))
+        var name: String
+
+        mutating func run() async throws {
+            let name = try ListName.checked(name)
+            try await TeamSession.run(options: options, as: account.name) { team in
+                let list = try await team.lists.create(name: name, owner: team.person)
+                TodoTerminal.print("Made the list “\(TodoTerminal.visible(list.name))” (\(TeamSession.shortID(list))).")
+            }
+        }
+    }
+
+    /// `rewind lists rename`: gives one of the account's own lists a new name.
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rename",
+            abstract: "Rename a list (its owner only).",
+            discussion: """
+                Examples:
+                  rewind lists rename groceries "Weekly shop" --as ann
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var account: ActingAccountOption
+
+        @Argument(help: ArgumentHelp("The list: its name or the start of its id.", valueName: "list"))
+        var list: String
+
+        @Argument(help: ArgumentHelp("Its new name.", valueName: "new-name"))
+        var newName: String
+
+        mutating func run() async throws {
+            let (reference, name) = (list, try ListName.checked(newName))
+            try await TeamSession.run(options: options, as: account.name) { team in
+                let list = try await team.list(reference)
+                try team.checkOwner(of: list, to: "rename")
+                let renamed = try await team.lists.rename(list.id, to: name, by: team.person)
+                TodoTerminal.print("Renamed “\(TodoTerminal.visible(list.name))” to “\(TodoTerminal.visible(renamed.name))”.")
+            }
+        }
+    }
+
+    /// `rewind lists rm`: deletes one of the account's own lists with its items and history.
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm",
+            abstract: "Delete a list with its items and history (its owner only).",
+            discussion: """
+                Asks for confirmation on the terminal unless --yes is given; without a terminal, \
+                --yes is needed (exit status 64 without it). An answer other than yes deletes \
+                nothing (exit status 1).
+
+                Examples:
+                  rewind lists rm groceries --as ann
+                  rewind lists rm groceries --as ann --yes
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var account: ActingAccountOption
+
+        @Argument(help: ArgumentHelp("The list: its name or the start of its id.", valueName: "list"))
+        var list: String
+
+        @Flag(name: [.customShort("y"), .long], help: "Delete without asking.")
+        var yes = false
+
+        mutating func run() async throws {
+            let (reference, yes) = (list, yes)
+            try await TeamSession.run(options: options, as: account.name) { team in
+                let list = try await team.list(reference)
+                try team.checkOwner(of: list, to: "delete")
+                let name = TodoTerminal.visible(list.name)
+                if !yes {
+                    guard PasswordInput.isTerminal else {
+                        throw TodoCommandError.usage(
+                            "deleting “\(name)” needs confirmation: run it on a terminal, or pass --yes. Nothing was deleted.")
+                    }
+                    guard try PasswordInput.confirm("Delete the list “\(name)” with its items and history?") else {
+                        throw TodoCommandError("“\(name)” was kept: deleting needs the answer yes.")
+                    }
+                }
+                try await team.lists.delete(list.id, by: team.person)
+                TodoTerminal.print("Deleted the list “\(name)”.")
+            }
+        }
+    }
+
+    /// `rewind lists share`: lets another account open and change one of the account's own lists.
+    struct Share: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "share",
+            abstract: "Share a list with another account (its owner only).",
+            discussion: """
+                The account must exist. Its members read and change the items; only the owner \
+                renames, deletes, shares and unshares the list.
+
+                Examples:
+                  rewind lists share groceries bob --as ann
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var account: ActingAccountOption
+        @OptionGroup var membership: MembershipArguments
+
+        mutating func run() async throws {
+            try await membership.change(options: options, as: account.name, sharing: true)
+        }
+    }
+
+    /// `rewind lists unshare`: stops sharing one of the account's own lists with an account.
+    struct Unshare: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unshare",
+            abstract: "Stop sharing a list with an account (its owner only).",
+            discussion: """
+                Examples:
+                  rewind lists unshare groceries bob --as ann
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var account: ActingAccountOption
+        @OptionGroup var membership: MembershipArguments
+
+        mutating func run() async throws {
+            try await membership.change(options: options, as: account.name, sharing: false)
+        }
+    }
+}
+
+/// The list and the account of `share` and `unshare`.
+struct MembershipArguments: ParsableArguments {
+    @Argument(help: ArgumentHelp("The list: its name or the start of its id.", valueName: "list"))
+    var list: String
+
+    @Argument(help: ArgumentHelp("The account to share it with, or to stop sharing it with.", valueName: "with"))
+    var account: String
+
+    /// Shares the list with the account, or stops sharing it, as `person`.
+    func change(options: TodoOptions, as person: String, sharing: Bool) async throws {
+        let (reference, text) = (list, account)
+        let account = try reportingErrors(exitCode: .validationFailure, command: "lists") { try UsersSession.name(text) }
+        try await TeamSession.run(options: options, as: person) { team in
+            let list = try await team.list(reference)
+            try team.checkOwner(of: list, to: sharing ? "share" : "unshare")
+            let name = TodoTerminal.visible(list.name)
+            if sharing {
+                try await team.checkExists(account)
+                try await team.lists.share(list.id, with: account, by: team.person)
+                TodoTerminal.print("Shared “\(name)” with \(account.text).")
+            } else {
+                try await team.lists.unshare(list.id, with: account, by: team.person)
+                TodoTerminal.print("Stopped sharing “\(name)” with \(account.text).")
+            }
+        }
+    }
+}
+
+/// Checks a list's name before anything is opened.
+enum ListName {
+    /// `name` without the spaces around it.
+    ///
+    /// - Throws: the exit status 64 after one line saying what is allowed.
+    static func checked(_ name: String) throws -> String {
+        try reportingErrors(exitCode: .validationFailure, command: "lists") {
+            do {
+                return try SharedListSummary.checkedName(name)
+            } catch let error as SharedListError {
+                throw TodoCommandError.usage(error.description)
+            }
+        }
+    }
+}
+
+/// `rewind lists --json`.
+struct ListsJSON: Encodable {
+    /// The lists, oldest first.
+    let lists: [ListJSON]
+}
+
+/// One list in `rewind lists --json`.
+struct ListJSON: Encodable {
+    /// Its id.
+    let id: UUID
+    /// Its name.
+    let name: String
+    /// The account that owns it.
+    let owner: String
+    /// The accounts it is shared with.
+    let members: [String]
+
+    init(_ list: SharedListSummary) {
+        id = list.id
+        name = list.name
+        owner = list.owner.text
+        members = list.members.map(\.text)
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import Testing
+
+/// A data directory (or, with `REWIND_TEST_DATABASE_URL`, a PostgreSQL
+/// database) with accounts, for `rewind lists` and `rewind todo --as --list`.
+/// On PostgreSQL the accounts get a suffix of their own, so that tests and
+/// runs sharing the database do not meet.
+private final class Team: Sendable {
+    let directory: TodoDirectory
+    /// `--data-dir DIR` or `--database URL`.
+    let location: [String]
+    /// Appended to every account name.
+    let suffix: String
+
+    init(_ backend: String) throws {
+        directory = try TodoDirectory()
+        if backend == "postgres", let url = TodoPostgresTests.testURL {
+            location = ["--database", url]
+            suffix = "-" + UUID().uuidString.prefix(8).lowercased()
+        } else {
+            location = ["--data-dir", directory.url.path]
+            suffix = ""
+        }
+    }
+
+    /// The account `name` as this team spells it.
+    func name(_ name: String) -> String { name + suffix }
+
+    /// Makes the accounts.
+    func addAccounts(_ names: String...) throws {
+        for name in names {
+            let run = try runRewind(["users", "add", self.name(name), "--password-stdin"] + location, stdin: "correct horse battery\n")
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+    }
+
+    /// Runs `rewind lists ARGUMENTS --as NAME`.
+    @discardableResult
+    func lists(_ arguments: [String], as person: String) throws -> RewindRun {
+        try runRewind(["lists"] + arguments + ["--as", name(person)] + location, environment: ["TZ": "UTC"])
+    }
+
+    /// Runs `rewind todo ARGUMENTS --as NAME --list LIST`.
+    @discardableResult
+    func todo(_ arguments: [String], as person: String, list: String = "Groceries") throws -> RewindRun {
+        try runRewind(["todo"] + arguments + ["--as", name(person), "--list", list] + location, environment: ["TZ": "UTC"])
+    }
+
+    /// Runs a command that must succeed.
+    @discardableResult
+    func succeed(_ run: RewindRun, sourceLocation: SourceLocation = #_sourceLocation) -> RewindRun {
+        #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
+        return run
+    }
+
+    /// ann makes “Groceries” and shares it with bob; carol exists and is not a member.
+    func groceries() throws {
+        try addAccounts("ann", "bob", "carol")
+        succeed(try lists(["create", "Groceries"], as: "ann"))
+        succeed(try lists(["share", "Groceries", name("bob")], as: "ann"))
+    }
+
+    /// Adds `title` as `person` and returns the item's short reference.
+    func add(_ title: String, as person: String) throws -> String {
+        let run = succeed(try todo(["add", title, "--json"], as: person))
+        return try TodoDirectory.object(run.stdout)["ref"] as? String ?? ""
+    }
+
+    /// The items of the list as `person` sees them.
+    func items(as person: String, list: String = "Groceries") throws -> [[String: Any]] {
+        let run = succeed(try todo(["list", "--json"], as: person, list: list))
+        return try TodoDirectory.object(run.stdout)["items"] as? [[String: Any]] ?? []
+    }
+
+    /// The titles of the items, in list order.
+    func titles(as person: String) throws -> [String] {
+        try items(as: person).compactMap { $0["title"] as? String }
+    }
+
+    /// What `person` can see: their lists, and the items and log of each.
+    func everything(as person: String) throws -> [String] {
+        let lists = succeed(try lists(["--json"], as: person)).stdout
+        let ids = (try TodoDirectory.object(lists)["lists"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        return try [lists] + ids.flatMap { id in
+            [try todo(["list", "--json"], as: person, list: id).stdout, try todo(["history", "--json"], as: person, list: id).stdout]
+        }
+    }
+
+    static let backends = ["sqlite"] + (TodoPostgresTests.testURL == nil ? [] : ["postgres"])
+}
+
+/// Expects one line on standard error, `prefix` first, holding `parts`, and the exit status.
+private func expectRefused(
+    _ run: RewindRun, status: Int32, prefix: String, containing parts: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(run.status == status, "\(run.stderr)", sourceLocation: sourceLocation)
+    #expect(run.stdout.isEmpty, "\(run.stdout)", sourceLocation: sourceLocation)
+    #expect(run.stderr.hasPrefix(prefix), "\(run.stderr)", sourceLocation: sourceLocation)
+    #expect(run.stderr.filter { $0 == "\n" }.count == 1, "\(run.stderr)", sourceLocation: sourceLocation)
+    for part in parts { #expect(run.stderr.contains(part), "\(run.stderr)", sourceLocation: sourceLocation) }
+}
+
+@Suite("rewind lists and rewind todo --as --list")
+struct SharedListCommandTests {
+    @Test(arguments: Team.backends)
+    func annsUndoOfARenameBobRenamedSinceSaysSoAndKeepsBobsTitle(_ backend: String) throws {
+        let team = try Team(backend)
+        try team.groceries()
+        let milk = try team.add("Milk", as: "ann")
+        team.succeed(try team.todo(["edit", milk, "--title", "Oat milk"], as: "ann"))
+        team.succeed(try team.todo(["edit", milk, "--title", "Soy milk"], as: "bob"))
+        let listing = team.succeed(try team.todo(["list"], as: "ann")).stdout
+        #expect(listing.contains("Undo: Rename “Milk”"), "\(listing)")
+        let undo = team.succeed(try team.todo(["undo"], as: "ann"))
+        #expect(undo.stdout.contains("Undid: Rename “Milk”"), "\(undo.stdout)")
+        #expect(undo.stdout.contains("Could not undo the rename of “Milk”: \(team.name("bob")) renamed it since."), "\(undo.stdout)")
+        #expect(try team.titles(as: "bob") == ["Soy milk"])
+        let history = team.succeed(try team.todo(["history"], as: "bob")).stdout.split(separator: "\n").map(String.init)
+        #expect(history.first?.contains("\(team.name("ann"))  undo of 2  Rename “Milk”") == true, "\(history)")
+        #expect(history.contains { $0.contains("Could not undo the rename of “Milk”") }, "\(history)")
+        #expect(history.last?.contains("\(team.name("ann"))  change  Add “Milk”") == true, "\(history)")
+    }
+
+    @Test(arguments: Team.backends)
+    func annsUndoOfHerAddAfterBobCompletedTheItemKeepsItAndSaysSo(_ backend: String) throws {
+        let team = try Team(backend)
+        try team.groceries()
+        let milk = try team.add("Milk", as: "ann")
+        team.succeed(try team.todo(["done", milk], as: "bob"))
+        let undo = team.succeed(try team.todo(["undo"], as: "ann"))
+        #expect(undo.stdout.contains("Undid: Add “Milk”"), "\(undo.stdout)")
+        #expect(undo.stdout.contains("Kept “Milk”: \(team.name("bob")) changed it since."), "\(undo.stdout)")
+        let items = try team.items(as: "ann")
+        #expect(items.map { $0["title"] as? String } == ["Milk"])
+        #expect(items.first?["state"] as? String == "completed")
+    }
+
+    @Test(arguments: Team.backends)
+    func annsRedoIsKeptWhenBobChangesTheList(_ backend: String) throws {
+        let team = try Team(backend)
+        try team.groceries()
+        _ = try team.add("Milk", as: "ann")
+        team.succeed(try team.todo(["undo"], as: "ann"))
+        _ = try team.add("Bread", as: "bob")
+        let listing = team.succeed(try team.todo(["list"], as: "ann")).stdout
+        #expect(listing.contains("Redo: Add “Milk”"), "\(listing)")
+        let redo = team.succeed(try team.todo(["redo"], as: "ann"))
+        #expect(redo.stdout.contains("Redid: Add “Milk”"), "\(redo.stdout)")
+        #expect(try team.titles(as: "bob").sorted() == ["Bread", "Milk"])
+        // bob's undo takes back his own add, not ann's redo.
+        team.succeed(try team.todo(["undo"], as: "bob"))
+        #expect(try team.titles(as: "ann") == ["Milk"])
+    }
+
+    @Test(arguments: Team.backends)
+    func anUndoWithNothingOfOnesOwnToUndoFails(_ backend: String) throws {
+        let team = try Team(backend)
+        try team.groceries()
+        _ = try team.add("Milk", as: "ann")
+        expectRefused(try team.todo(["undo"], as: "bob"), status: 1, prefix: "rewind todo: Nothing to undo", containing: ["“Groceries”"])
+        expectRefused(try team.todo(["redo"], as: "ann"), status: 1, prefix: "rewind todo: Nothing to redo")
+        #expect(try team.titles(as: "ann") == ["Milk"])
+    }
+
+    @Test(arguments: Team.backends)
+    func itemsAreChangedAndDeletedByTheirNumbersInOnesOwnLastListing(_ backend: String) throws {
+        let team = try Team(backend)
+        try team.groceries()
+        _ = try team.add("Milk", as: "ann")
+        _ = try team.add("Bread", as: "bob")
+        _ = try team.items(as: "bob")
+        team.succeed(try team.todo(["done", "2"], as: "bob"))
+        team.succeed(try team.todo(["rm", "1"], as: "bob"))
+        let items = try team.items(as: "ann")
+        #expect(items.map { $0["title"] as? String } == ["Bread"])
+        #expect(items.first?["state"] as? String == "completed")
+    }
+
+    @Test(arguments: Team.backends)
+    func anOutsiderGetsTheSameAnswerForAnothersListAsForNoListAndChangesNothing(_ backend: String) throws {
+        let team = try Team(backend)
+        try team.groceries()
+        _ = try team.add("Milk", as: "ann")
+        let lists = team.succeed(try team.lists(["--json"], as: "ann")).stdout
+        let id = (try TodoDirectory.object(lists)["lists"] as? [[String: Any]])?.first?["id"] as? String ?? ""
+        let before = try team.everything(as: "ann")
+        let carol = team.name("carol")
+        for reference in ["Groceries", id, String(id.prefix(8))] {
+            for run in [
+                try team.todo(["list"], as: "carol", list: reference),
+                try team.todo(["add", "Stolen"], as: "carol", list: reference),
+                try team.todo(["undo"], as: "carol", list: reference),
+            ] {
+                expectRefused(run, status: 1, prefix: "rewind todo: no list “\(reference)” among \(carol)'s lists")
+            }
+            for arguments in [["rename", reference, "Mine"], ["rm", reference, "--yes"], ["share", reference, carol]] {
+                expectRefused(try team.lists(arguments, as: "carol"), status: 1, prefix: "rewind lists: no list “\(reference)” among \(carol)'s lists")
+            }
+        }
+        expectRefused(try team.todo(["list"], as: "carol", list: "Nothing"), status: 1, prefix: "rewind todo: no list “Nothing” among \(carol)'s lists")
+        #expect(team.succeed(try team.lists([], as: "carol")).stdout.contains("has no lists yet"))
+        #expect(try team.everything(as: "ann") == before)
+    }
+
+    @Test(arguments: Team.backends)
+    func onlyTheOwnerSharesRenamesAndDeletesAList(_ backend: String) throws {
+        let team = try Team(backend)
+        try team.groceries()
+        let (ann, bob, carol) = (team.name("ann"), team.name("bob"), team.name("carol"))
+        for arguments in [["rename", "groceries", "Mine"], ["rm", "groceries", "--yes"], ["share", "groceries", carol], ["unshare", "groceries", ann]] {
+            expectRefused(try team.lists(arguments, as: "bob"), status: 1, prefix: "rewind lists: only \(ann), the owner of “Groceries”, may")
+        }
+        expectRefused(try team.lists(["share", "groceries", team.name("dave")], as: "ann"), status: 1, prefix: "rewind lists: there is no account")
+        let listing = team.succeed(try team.lists([], as: "bob")).stdout
+        #expect(listing.contains("Groceries") && listing.contains("owner \(ann), shared with \(bob)"), "\(listing)")
+        team.succeed(try team.lists(["rename", "groceries", "Weekly shop"], as: "ann"))
+        team.succeed(try team.lists(["unshare", "weekly shop", bob], as: "ann"))
+        expectRefused(try team.todo(["list"], as: "bob", list: "Weekly shop"), status: 1, prefix: "rewind todo: no list “Weekly shop” among \(bob)'s lists")
+        team.succeed(try team.lists(["rm", "weekly shop", "--yes"], as: "ann"))
+        #expect(!team.succeed(try team.lists(["--json"], as: "ann")).stdout.contains("Weekly"))
+    }
+
+    @Test func badInputExits64WithOneLine() throws {
+        let team = try Team("sqlite")
+        try team.groceries()
+        let location = team.location
+        expectRefused(try runRewind(["todo", "list", "--as", "ann"] + location), status: 64, prefix: "rewind todo: --as and --list go together")
+        expectRefused(try runRewind(["todo", "add", "Milk", "--list", "Groceries"] + location), status: 64, prefix: "rewind todo: --as and --list go together")
+        expectRefused(try team.todo(["list"], as: "no way!"), status: 64, prefix: "rewind todo: ")
+        expectRefused(try team.lists(["create", "Mine"], as: "no way!"), status: 64, prefix: "rewind lists: ")
+        expectRefused(try team.lists(["create", "   "], as: "ann"), status: 64, prefix: "rewind lists: A list's name must not be empty.")
+        expectRefused(try team.todo(["history", "jump", "0"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo history jump` works on the local list only")
+        expectRefused(try team.todo(["show", "1"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo show` works on the local list only")
+        expectRefused(try team.todo(["history", "--limit", "0"], as: "ann"), status: 64, prefix: "rewind todo: A page of history holds 1 to 500 rows")
+        expectRefused(try runRewind(["todo", "history", "--limit", "5"] + location), status: 64, prefix: "rewind todo: --limit and --before page the history of a shared list")
+        expectRefused(try team.lists(["rm", "groceries"], as: "ann"), status: 64, prefix: "rewind lists: deleting “Groceries” needs confirmation")
+        #expect(team.succeed(try team.lists([], as: "ann")).stdout.contains("Groceries"))
+        expectRefused(try team.lists([], as: "zed"), status: 1, prefix: "rewind lists: there is no account “zed”")
+        expectRefused(try team.todo(["list"], as: "zed"), status: 1, prefix: "rewind todo: there is no account “zed”")
+        // The local list is untouched by all of it.
+        #expect(try team.directory.titles().isEmpty)
+    }
+
+    @Test func historyIsPagedNewestFirst() throws {
+        let team = try Team("sqlite")
+        try team.groceries()
+        for title in ["A", "B", "C"] { _ = try team.add(title, as: "ann") }
+        let page = team.succeed(try team.todo(["history", "--limit", "2"], as: "bob")).stdout
+        #expect(page.contains("3  \(team.name("ann"))  change  Add “C”") && page.contains("Add “B”") && !page.contains("Add “A”"), "\(page)")
+        #expect(page.contains("--before 2"), "\(page)")
+        let next = team.succeed(try team.todo(["history", "--limit", "2", "--before", "2"], as: "bob")).stdout
+        #expect(next.contains("Add “A”") && !next.contains("Add “B”"), "\(next)")
+    }
+}
