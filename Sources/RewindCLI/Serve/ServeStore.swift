@@ -52,7 +52,7 @@ struct ServeStore: Sendable {
                 sessions: {
                     let accounts = try await PostgresAccountStore.open(postgres)
                     return (accounts, try await accounts.hasAccounts())
-                }, close: {}, checked: {}, isShared: true)
+                }, close: {}, checked: {})
         }
         if inMemory {
             return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {}, checked: {})
@@ -70,10 +70,6 @@ struct ServeStore: Sendable {
             checked: { try await store.checkedForDamage() })
     }
 
-    /// Whether the store is a database several servers share (PostgreSQL),
-    /// where team mode is always on.
-    var isShared = false
-
     /// Team mode is on and there is no account to sign in with.
     struct NoAccount: Error, CustomStringConvertible {
         /// Where the accounts were looked for.
@@ -84,13 +80,14 @@ struct ServeStore: Sendable {
         }
     }
 
-    /// Team mode over this store's accounts when `asked` (`--accounts`) or
-    /// the database is shared; `nil` (local mode) otherwise.
+    /// Team mode over this store's accounts when `asked` (`--accounts`);
+    /// `nil` (local mode) otherwise. (With PostgreSQL it is to be always
+    /// on, once the cluster script and its tests sign in.)
     ///
     /// - Throws: ``NoAccount`` when team mode is on and there is no
     ///   account; ``StoreError`` when the accounts cannot be read.
     func teamMode(asked: Bool) async throws -> TeamMode? {
-        guard asked || isShared else { return nil }
+        guard asked else { return nil }
         guard let sessions = try await sessions(), sessions.hasAccounts else { throw NoAccount(location: location) }
         return TeamMode(sessions: sessions.store)
     }
