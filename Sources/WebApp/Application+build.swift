@@ -58,7 +58,8 @@ public func buildApplication(
         calculatorConfiguration: calculatorConfiguration,
         assets: assets,
         teamMode: teamMode,
-        now: now
+        now: now,
+        makeID: makeID
     )
     return app.application(logger: logger ?? WebApp.defaultLogger(), services: services, onServerRunning: onServerRunning)
 }
@@ -89,6 +90,8 @@ extension WebApp {
     /// from the code generated from openapi.yaml, the others by hand.
     private func addRoutes(to router: Router<RewindRequestContext>) {
         PageController(service: todos, csrfToken: csrfToken).addRoutes(to: router)
+        ListsController(lists: lists, csrfToken: csrfToken, maxEventStreams: configuration.maxEventStreams)
+            .addRoutes(to: router)
         if let teamMode {
             SignInController<RewindRequestContext>(
                 teamMode: teamMode, csrfToken: csrfToken, secureCookies: configuration.secureCookies,
@@ -102,7 +105,7 @@ extension WebApp {
         // Registering throws only when the server URL (the default, `/`) is
         // not a URL; no request reaches this.
         do {
-            try APIHandler(todos: todos, calculators: calculators, csrfToken: csrfToken).registerHandlers(
+            try APIHandler(todos: todos, calculators: calculators, csrfToken: csrfToken, lists: lists).registerHandlers(
                 on: router,
                 configuration: .rewind,
                 middlewares: [

@@ -16,6 +16,8 @@ struct WebApp: Sendable {
     let csrfToken: String
     /// Sign-in and sessions, in team mode; `nil` in local mode.
     let teamMode: TeamMode?
+    /// The shared lists of team mode; `nil` in local mode.
+    let lists: SharedListService?
     /// The clock sessions are begun and checked by.
     let now: @Sendable () -> Date
 
@@ -25,7 +27,8 @@ struct WebApp: Sendable {
         calculatorConfiguration: ButtonConfiguration,
         assets: Assets,
         teamMode: TeamMode? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> UUID = { UUID() }
     ) {
         self.configuration = configuration
         self.todos = todos
@@ -38,6 +41,7 @@ struct WebApp: Sendable {
         self.assets = assets
         self.csrfToken = configuration.csrfToken ?? CalculatorSessions.makeID()
         self.teamMode = teamMode
+        self.lists = SharedListService(teamMode: teamMode, now: now, makeID: makeID)
         self.now = now
     }
 

@@ -18,6 +18,9 @@ struct ServeStore: Sendable {
     /// as the list (only when team mode is on), and says whether there is
     /// an account; `nil` for `--in-memory`.
     var sessions: @Sendable () async throws -> (store: any SessionStore, hasAccounts: Bool)? = { nil }
+    /// Opens the shared lists of team mode, in the same database as the
+    /// list (only when team mode is on); `nil` for `--in-memory`.
+    var sharedLists: @Sendable () async throws -> (any SharedListStore)? = { nil }
     /// Closes the store after the server stopped.
     let close: @Sendable () -> Void
     /// Returns once the file is known to be whole (the check of every page
@@ -52,7 +55,9 @@ struct ServeStore: Sendable {
                 sessions: {
                     let accounts = try await PostgresAccountStore.open(postgres)
                     return (accounts, try await accounts.hasAccounts())
-                }, close: {}, checked: {})
+                },
+                sharedLists: { try await PostgresSharedListStore.open(postgres) },
+                close: {}, checked: {})
         }
         if inMemory {
             return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {}, checked: {})
@@ -66,6 +71,7 @@ struct ServeStore: Sendable {
                 let accounts = try await SQLiteAccountStore.open(url: url)
                 return (accounts, try await !accounts.list().isEmpty)
             },
+            sharedLists: { try await SQLiteSharedListStore.open(url: url) },
             close: { store.close() },
             checked: { try await store.checkedForDamage() })
     }
@@ -89,6 +95,7 @@ struct ServeStore: Sendable {
     func teamMode(asked: Bool) async throws -> TeamMode? {
         guard asked else { return nil }
         guard let sessions = try await sessions(), sessions.hasAccounts else { throw NoAccount(location: location) }
-        return TeamMode(sessions: sessions.store)
+        guard let lists = try await sharedLists() else { throw NoAccount(location: location) }
+        return TeamMode(sessions: sessions.store, lists: lists)
     }
 }

@@ -16,6 +16,23 @@ enum Query {
         return id
     }
 
+    /// The list id `text` names.
+    ///
+    /// - Throws: ``APIError`` 400 when it is not a UUID.
+    static func listID(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else {
+            throw APIError.badRequest("“\(text)” is not a list id; ids are UUIDs such as 0B7E4C1A-0000-4000-8000-000000000000")
+        }
+        return id
+    }
+
+    /// The `{list}` of the path.
+    ///
+    /// - Throws: ``APIError`` 400 when it is not a UUID.
+    static func listID(_ context: some RequestContext) throws -> UUID {
+        try listID(context.parameters.get("list") ?? "")
+    }
+
     /// The `{id}` of the path.
     ///
     /// - Throws: ``APIError`` 400 when it is not a UUID.

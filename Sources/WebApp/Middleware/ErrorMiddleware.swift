@@ -8,7 +8,7 @@ import Todos
 
 /// Turns every error thrown below it into a JSON answer `{"error": "…"}`:
 /// ``APIError`` and Hummingbird's errors keep their status, a failure of the
-/// to-do domain gets the status that names it, a body that does
+/// to-do domain or of the shared lists gets the status that names it, a body that does
 /// not decode is a 400 that says where (a 422 when the domain refuses a
 /// well-formed value), the generated API's own errors keep their 4xx
 /// status and say what was wrong, a request whose client went away
@@ -37,6 +37,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The status and message that answer `error`.
     static func describe(_ error: any Error, request: Request) -> (HTTPResponse.Status, String) {
+        if let refused = APIError.sharedLists(error) { return (refused.status, refused.message) }
         switch error {
         case let error as ServerError:
             return describe(error, request: request)
@@ -70,7 +71,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return describe(decoding, allowedFields: OpenAPIDocument.shipped?.bodyFields[error.operationID])
         case is APIError, is TodoFailure, is HTTPError, is NIOTooManyBytesError:
             return describe(error.underlyingError, request: request)
-        case let underlying where isClientAbort(underlying):
+        case let underlying where isClientAbort(underlying) || APIError.sharedLists(underlying) != nil:
             return describe(underlying, request: request)
         default:
             guard (400..<500).contains(error.httpStatus.code) else { return (.internalServerError, "internal error") }

@@ -16,6 +16,8 @@ struct APIHandler: APIProtocol {
     let calculators: CalculatorSessions
     /// The token that state-changing requests carry.
     let csrfToken: String
+    /// The shared lists of team mode; `nil` in local mode.
+    var lists: SharedListService? = nil
 
     func csrf(_ input: Operations.Csrf.Input) async throws -> Operations.Csrf.Output {
         // In team mode, the signed-in session's token.

@@ -24,7 +24,8 @@ struct RequestBodyMiddleware: ServerMiddleware {
     /// with openapi.yaml).
     static let operationsWithBody: Set<String> = [
         Operations.AddTodo.id, Operations.EditTodo.id, Operations.ToggleAll.id, Operations.Jump.id,
-        Operations.PressKeys.id,
+        Operations.PressKeys.id, Operations.CreateList.id, Operations.RenameList.id, Operations.ShareList.id,
+        Operations.AddListTodo.id, Operations.EditListTodo.id, Operations.UndoListStep.id, Operations.RedoListStep.id,
     ]
 
     func intercept(

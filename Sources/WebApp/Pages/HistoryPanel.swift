@@ -90,7 +90,7 @@ struct HistoryPanel {
     }
 
     /// `14:05` in the server's time zone.
-    private static func clock(_ date: Date) -> String {
+    static func clock(_ date: Date) -> String {
         let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
         let hour = parts.hour ?? 0
         let minute = parts.minute ?? 0

@@ -6,7 +6,8 @@ struct Layout {
     /// Which page is shown (`body[data-page]`); the navigation marks it as
     /// the current one.
     enum Page: String, CaseIterable {
-        case home, todos, todoDetail = "todo-detail", calculator, signIn = "signin"
+        case home, todos, todoDetail = "todo-detail", calculator, signIn = "signin", lists
+        case sharedList = "shared-list"
 
         /// The page's script in `Sources/WebApp/Resources/assets/`, if it has one.
         var script: String? {
@@ -15,6 +16,8 @@ struct Layout {
             case .todos: "todos.js"
             case .todoDetail: "todo-detail.js"
             case .calculator: "calculator.js"
+            case .lists: "lists.js"
+            case .sharedList: "shared-list.js"
             }
         }
     }
@@ -61,11 +64,13 @@ struct Layout {
     }
 
     private func navigation(into html: inout HTMLWriter) {
-        let links: [(Page, String, String)] = [
+        var links: [(Page, String, String)] = [
             (.home, "/", "Rewind"),
             (.todos, "/todos", "To-dos"),
             (.calculator, "/calculator", "Calculator"),
         ]
+        // The shared lists are part of team mode.
+        if SignedIn.current != nil { links.insert((.lists, "/lists", "Lists"), at: 2) }
         html.element("nav", [.class("site-nav"), .ariaLabel("Rewind apps")]) { html in
             html.element("ul") { html in
                 for (target, path, label) in links {
@@ -95,6 +100,7 @@ struct Layout {
 
     private func navigationAttributes(target: Page, path: String) -> [Attribute] {
         let isCurrent = target == page || (target == .todos && page == .todoDetail)
+            || (target == .lists && page == .sharedList)
         var attributes: [Attribute] = [.href(path)]
         if isCurrent { attributes.append(Attribute("aria-current", "page")) }
         return attributes

@@ -5,17 +5,23 @@ import Todos
 
 /// What `rewind serve --accounts` adds: every page, the API and the event
 /// stream need a signed-in session, made at `/signin` against the accounts
-/// of `rewind users` and kept in the same database.
+/// of `rewind users` and kept in the same database; and the named lists
+/// that accounts share, each person with their own undo (`/lists`,
+/// `/api/lists`).
 ///
 /// ```swift
 /// let app = buildApplication(
 ///     configuration: configuration, store: store, calculatorConfiguration: keypad, assets: assets,
-///     teamMode: TeamMode(sessions: try await SQLiteAccountStore.open(url: databaseURL))
+///     teamMode: TeamMode(
+///         sessions: try await SQLiteAccountStore.open(url: databaseURL),
+///         lists: try await SQLiteSharedListStore.open(url: databaseURL))
 /// )
 /// ```
 public struct TeamMode: Sendable {
     /// The accounts and their sessions.
     public let sessions: any SessionStore
+    /// The shared lists.
+    public let lists: any SharedListStore
     /// Checks passwords against the stored bcrypt hashes (and makes the
     /// hash an unknown account is checked against, so that it takes as long).
     public let hasher: PasswordHasher
@@ -24,15 +30,17 @@ public struct TeamMode: Sendable {
     /// Failed sign-ins per account and per address, kept by this instance.
     let attempts: SignInAttempts
 
-    /// Team mode over `sessions`; tests pass a cheaper `hasher` and a
-    /// shorter `sessionLifetime` or `throttle`.
+    /// Team mode over `sessions` and `lists` (in memory by default); tests
+    /// pass a cheaper `hasher` and a shorter `sessionLifetime` or `throttle`.
     public init(
         sessions: any SessionStore,
+        lists: any SharedListStore = InMemorySharedListStore(),
         hasher: PasswordHasher = .standard,
         sessionLifetime: TimeInterval = SessionLifetime.standard,
         throttle: SignInThrottle = SignInThrottle()
     ) {
         self.sessions = sessions
+        self.lists = lists
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
         self.attempts = SignInAttempts(throttle: throttle, hasher: hasher)

@@ -58,12 +58,14 @@ export function makeRefresher(load) {
   };
 }
 
-export function listenForChanges(refresh) {
+// `path` and `name`: the stream and its change event (the local list's by
+// default; a shared list's page passes its own).
+export function listenForChanges(refresh, path, name) {
   if (!window.EventSource) { return; }
-  var source = new EventSource('/events');
+  var source = new EventSource(path || '/events');
   var opened = false;
   var seenID = false;
-  source.addEventListener('todos', function (event) {
+  source.addEventListener(name || 'todos', function (event) {
     seenID = event.lastEventId !== '';
     refresh();
   });

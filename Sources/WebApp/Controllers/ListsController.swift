@@ -1,0 +1,121 @@
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+import Synchronization
+import Todos
+
+/// The pages of team mode's shared lists: `/lists`, `/lists/{list}`, the
+/// fragment its script swaps in, and `/lists/{list}/events`, a
+/// Server-Sent Events stream of the list's changes. Every one answers 404
+/// in local mode, and for a list the signed-in account cannot open.
+struct ListsController {
+    /// The shared lists; `nil` in local mode.
+    let lists: SharedListService?
+    /// The server's token (team mode replaces it with the session's).
+    let csrfToken: String
+    /// How many list event streams may be open at once.
+    let maxEventStreams: Int
+    /// The streams open now.
+    let openStreams = StreamCount()
+
+    func addRoutes(to router: Router<some RequestContext>) {
+        router.get("/lists") { _, _ in
+            let lists = try shared
+            let page = ListsPage(lists: try await lists.lists(), person: try lists.person, csrfToken: csrfToken)
+            return Responses.html(page.render())
+        }
+        router.get("/lists/fragment") { _, _ in
+            let lists = try shared
+            let page = ListsPage(lists: try await lists.lists(), person: try lists.person, csrfToken: csrfToken)
+            return Responses.html(HTML { page.regions(into: &$0) })
+        }
+        router.get("/lists/{list}") { _, context in
+            let page = try await SharedListPage(lists: try shared, id: try Query.listID(context), csrfToken: csrfToken)
+            return Responses.html(page.render())
+        }
+        router.get("/lists/{list}/fragment") { _, context in
+            let page = try await SharedListPage(lists: try shared, id: try Query.listID(context), csrfToken: csrfToken)
+            return Responses.html(page.regions)
+        }
+        router.get("/lists/{list}/events") { request, context in
+            try await events(of: try Query.listID(context), request: request)
+        }
+    }
+
+    /// The shared lists, or the 404 of local mode.
+    private var shared: SharedListService {
+        get throws {
+            guard let lists else { throw SharedListService.localMode }
+            return lists
+        }
+    }
+
+    /// `event: list` with the list's latest step number as its id after
+    /// every step, rename or change of members; a comment now and then so
+    /// that proxies keep the connection. A reconnecting client's
+    /// `Last-Event-ID` that is not the latest step gets the current event
+    /// first. The stream ends when the list is deleted or the account loses
+    /// access, or the server shuts down.
+    private func events(of id: UUID, request: Request) async throws -> Response {
+        let lists = try shared
+        // Subscribing checks membership (404) before anything is sent.
+        let updates = try await lists.updates(of: id)
+        let seq = try await lists.items(of: id).seq
+        guard openStreams.open(limit: maxEventStreams) else {
+            throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
+        }
+        let first = request.headers[.lastEventID].flatMap { $0 == String(seq) ? nil : seq }
+        let openStreams = openStreams
+        let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { openStreams.close() }
+            let (events, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
+            let forward = Task {
+                for await update in updates { continuation.yield(Self.event(seq: update.seq)) }
+                continuation.finish()
+            }
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(15))
+                    continuation.yield(ServerEvent.heartbeat.wireFormat)
+                }
+            }
+            defer {
+                forward.cancel()
+                heartbeat.cancel()
+            }
+            try await writer.write(ByteBuffer(string: ServerEvent.preamble))
+            if let first { try await writer.write(ByteBuffer(string: Self.event(seq: first))) }
+            try await withGracefulShutdownHandler {
+                for await event in events { try await writer.write(ByteBuffer(string: event)) }
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// One change event of a list whose latest step is `seq`.
+    static func event(seq: Int) -> String {
+        "event: list\nid: \(seq)\ndata: {\"seq\":\(seq)}\n\n"
+    }
+}
+
+/// How many list event streams are open.
+final class StreamCount: Sendable {
+    private let count = Mutex(0)
+
+    /// Counts one more stream, unless `limit` are open.
+    func open(limit: Int) -> Bool {
+        count.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    /// Counts one stream fewer.
+    func close() {
+        count.withLock { $0 -= 1 }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import TodoStore
+import Todos
+
+/// The shared lists of team mode as the web app reaches them: always as
+/// the signed-in account (``SignedIn/current``), so that every request is
+/// checked against the list's members by the store. It adds no domain
+/// logic of its own: steps are named as the local list names them, and
+/// the store decides what an undo takes back.
+///
+/// ```swift
+/// let list = try await service.create(name: "Groceries")
+/// let step = try await service.add(title: "Milk", to: list.id)
+/// let undo = try await service.undo(on: list.id, expecting: step.seq)
+/// ```
+struct SharedListService: Sendable {
+    /// The store of the shared lists.
+    let store: any SharedListStore
+    /// The accounts, to check that a list is shared with one that exists.
+    let accounts: any AccountStore
+    /// The clock that dates items and changes.
+    let now: @Sendable () -> Date
+    /// Where new items get their ids.
+    let makeID: @Sendable () -> UUID
+
+    /// The service of `teamMode`, or `nil` in local mode.
+    init?(teamMode: TeamMode?, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID) {
+        guard let teamMode else { return nil }
+        store = teamMode.lists
+        accounts = teamMode.sessions
+        self.now = now
+        self.makeID = makeID
+    }
+
+    /// The steps a page of history shows when the request does not say.
+    static let historyPage = 50
+
+    /// The answer of every shared-list path in local mode.
+    static let localMode = APIError.notFound(
+        "shared lists are part of team mode: start the server with `rewind serve --accounts`")
+
+    /// The account of the request being handled.
+    ///
+    /// - Throws: ``APIError`` 401 without a signed-in session (the session
+    ///   gate answers that before any handler runs).
+    var person: AccountName {
+        get throws {
+            guard let signedIn = SignedIn.current else { throw APIError(.unauthorized, "sign in first") }
+            return signedIn.account
+        }
+    }
+
+    // MARK: Lists
+
+    /// The account's lists, oldest first.
+    func lists() async throws -> [SharedListSummary] {
+        try await store.lists(of: person)
+    }
+
+    /// Makes a list the account owns.
+    func create(name: String) async throws -> SharedListSummary {
+        try await store.create(name: name, owner: person)
+    }
+
+    /// The list `id`, as the account sees it.
+    ///
+    /// - Throws: ``AccountError/listNotFound`` when the account is not a member.
+    func summary(of id: UUID) async throws -> SharedListSummary {
+        let person = try person
+        guard let list = try await store.lists(of: person).first(where: { $0.id == id }) else {
+            throw AccountError.listNotFound
+        }
+        return list
+    }
+
+    /// Renames the list (its owner only).
+    func rename(_ id: UUID, to name: String) async throws -> SharedListSummary {
+        try await store.rename(id, to: name, by: person)
+    }
+
+    /// Deletes the list (its owner only).
+    func delete(_ id: UUID) async throws {
+        try await store.delete(id, by: person)
+    }
+
+    /// Shares the list with the account named `name` (its owner only).
+    ///
+    /// - Throws: ``APIError`` 422 when the name breaks the rules or no
+    ///   account has it; ``AccountError``.
+    func share(_ id: UUID, with name: String) async throws -> SharedListSummary {
+        let person = try person
+        let account = try Self.accountName(name)
+        // The owner's own check first: a member learns nothing of which accounts exist.
+        let list = try await summary(of: id)
+        guard list.owner == person else { throw AccountError.ownerOnly(action: "share") }
+        // The name as the account was made, whatever its case here.
+        guard let existing = try await accounts.list().first(where: { $0.name.key == account.key }) else {
+            throw APIError.invalidField("there is no account “\(account.text)”; `rewind users add \(account.text)` makes it")
+        }
+        return try await store.share(id, with: existing.name, by: person)
+    }
+
+    /// Stops sharing the list with the account named `name` (its owner only).
+    func unshare(_ id: UUID, with name: String) async throws -> SharedListSummary {
+        try await store.unshare(id, with: try Self.accountName(name), by: person)
+    }
+
+    /// `name` as an account name.
+    ///
+    /// - Throws: ``APIError`` 422 saying what names are allowed.
+    private static func accountName(_ name: String) throws -> AccountName {
+        do {
+            return try AccountName(name)
+        } catch {
+            throw APIError.invalidField(error.description)
+        }
+    }
+
+    // MARK: Items and steps
+
+    /// The list's items, in order, and the number of its latest step.
+    func items(of id: UUID) async throws -> SharedListItems {
+        try await store.items(of: id, as: person)
+    }
+
+    /// Adds an item titled `title` at the end of the list, as one step.
+    func add(title: String, to id: UUID) async throws -> (item: TodoItem, step: SharedStep) {
+        let person = try person
+        let now = now()
+        let item: TodoItem
+        do {
+            item = try TodoItem(TodoItem.Draft(title: title), id: makeID(), created: now)
+        } catch {
+            throw APIError.invalidField(error.description)
+        }
+        let before = try await store.items(of: id, as: person).list
+        let step = try await perform([.add(item)], on: before, list: id, by: person)
+        return (item, step)
+    }
+
+    /// Changes the item's title and whether it is completed, as one step.
+    ///
+    /// - Throws: ``APIError`` 404 when the list has no such item, 409 when
+    ///   the item already has these values.
+    func edit(_ itemID: UUID, on id: UUID, title: String?, completed: Bool?) async throws
+        -> (item: TodoItem, step: SharedStep)
+    {
+        let person = try person
+        let before = try await store.items(of: id, as: person).list
+        guard let item = before[id: itemID] else { throw Self.noItem(itemID) }
+        var changes: [TodoItem.Change] = []
+        if let title, title.trimmingCharacters(in: .whitespacesAndNewlines) != item.title {
+            changes.append(.title(to: title))
+        }
+        if let completed, completed != item.isCompleted {
+            changes.append(completed ? .complete : .reopen)
+        }
+        guard !changes.isEmpty else { throw APIError.conflict("the item already has these values; nothing was changed") }
+        let step = try await perform([.update(itemID, changes, at: now())], on: before, list: id, by: person)
+        let after = try await store.items(of: id, as: person).list
+        guard let changed = after[id: itemID] else { throw Self.noItem(itemID) }
+        return (changed, step)
+    }
+
+    /// Deletes the item, as one step.
+    ///
+    /// - Throws: ``APIError`` 404 when the list has no such item.
+    func remove(_ itemID: UUID, from id: UUID) async throws -> SharedStep {
+        let person = try person
+        let before = try await store.items(of: id, as: person).list
+        guard before[id: itemID] != nil else { throw Self.noItem(itemID) }
+        return try await perform([.removeItems([itemID])], on: before, list: id, by: person)
+    }
+
+    /// Takes back the account's own next step; with `step`, only when it is that one.
+    func undo(on id: UUID, expecting step: Int?) async throws -> SharedStep {
+        try await store.undo(on: id, by: person, expecting: step)
+    }
+
+    /// Takes back the account's own latest undo; with `step`, only when it is that one.
+    func redo(on id: UUID, expecting step: Int?) async throws -> SharedStep {
+        try await store.redo(on: id, by: person, expecting: step)
+    }
+
+    /// The steps the account's Undo and Redo would take back now.
+    func nextSteps(on id: UUID) async throws -> SharedListNextSteps {
+        try await store.nextSteps(on: id, of: person)
+    }
+
+    /// A page of the list's history, newest first.
+    func history(of id: UUID, before: Int?, limit: Int) async throws -> [SharedStep] {
+        try await store.history(of: id, as: person, before: before, limit: limit)
+    }
+
+    /// The list's updates, for the account's event stream.
+    func updates(of id: UUID) async throws -> AsyncStream<SharedListUpdate> {
+        try await store.updates(of: id, as: person)
+    }
+
+    /// Applies `changes` as one step, named as the local list names its
+    /// steps (from `before`, the list before it).
+    private func perform(_ changes: [TodoList.Change], on before: TodoList, list id: UUID, by person: AccountName)
+        async throws -> SharedStep
+    {
+        let name = AppState(todos: before).stepName(for: changes.map { .todos($0) })
+        return try await store.perform(changes, named: name, on: id, by: person)
+    }
+
+    private static func noItem(_ id: UUID) -> APIError {
+        APIError.notFound("there is no item with id \(id.uuidString) on this list")
+    }
+}
+
+extension APIError {
+    /// The answer for what a store of shared lists refused, or `nil` for
+    /// any other error: 404 for a list the account cannot see (as for one
+    /// that does not exist) or an item the list lacks, 403 for what only
+    /// the owner may do, 409 when there is nothing to undo or redo, the
+    /// step is no longer the next one, or the membership is already so,
+    /// 422 for a name or value against the rules.
+    static func sharedLists(_ error: any Error) -> APIError? {
+        switch error {
+        case let error as AccountError:
+            switch error {
+            case .listNotFound: return .notFound("there is no such list")
+            case .ownerOnly: return APIError(.forbidden, error.description)
+            case .alreadyMember, .notMember: return .conflict(error.description)
+            case .invalidName, .weakPassword: return .invalidField(error.description)
+            }
+        case let error as SharedListError:
+            return .invalidField(error.description)
+        case let error as SharingError:
+            switch error {
+            case .nothingToUndo, .nothingToRedo, .notTheNextStep: return .conflict(error.description)
+            case .refused(.itemNotFound), .refused(.positionOutOfRange): return .notFound(error.description)
+            case .refused(.nothingToChange): return .conflict(error.description)
+            case .refused: return .invalidField(error.description)
+            case .notTheNextRow: return nil
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Todos
+
+/// `/api/lists…`: the shared lists of team mode, always as the signed-in
+/// account; 404 in local mode.
+extension APIHandler {
+    /// The shared lists, or the 404 of local mode.
+    private var shared: SharedListService {
+        get throws {
+            guard let lists else { throw SharedListService.localMode }
+            return lists
+        }
+    }
+
+    func listLists(_ input: Operations.ListLists.Input) async throws -> Operations.ListLists.Output {
+        let lists = try await shared.lists()
+        return .ok(.init(body: .json(.init(lists: lists.map(Components.Schemas.ListSummary.init)))))
+    }
+
+    func createList(_ input: Operations.CreateList.Input) async throws -> Operations.CreateList.Output {
+        let body = switch input.body { case .json(let json): json }
+        return .created(.init(body: .json(.init(try await shared.create(name: body.name)))))
+    }
+
+    func getList(_ input: Operations.GetList.Input) async throws -> Operations.GetList.Output {
+        let id = try Query.listID(input.path.list)
+        let shared = try shared
+        let items = try await shared.items(of: id)
+        let summary = try await shared.summary(of: id)
+        let next = try await shared.nextSteps(on: id)
+        return .ok(.init(body: .json(.init(
+            list: .init(summary), items: items.list.items, seq: items.seq,
+            undo: next.undo.map(Components.Schemas.ListStep.init), redo: next.redo.map(Components.Schemas.ListStep.init)
+        ))))
+    }
+
+    func renameList(_ input: Operations.RenameList.Input) async throws -> Operations.RenameList.Output {
+        let id = try Query.listID(input.path.list)
+        let body = switch input.body { case .json(let json): json }
+        return .ok(.init(body: .json(.init(try await shared.rename(id, to: body.name)))))
+    }
+
+    func deleteList(_ input: Operations.DeleteList.Input) async throws -> Operations.DeleteList.Output {
+        try await shared.delete(try Query.listID(input.path.list))
+        return .noContent(.init())
+    }
+
+    func shareList(_ input: Operations.ShareList.Input) async throws -> Operations.ShareList.Output {
+        let id = try Query.listID(input.path.list)
+        let body = switch input.body { case .json(let json): json }
+        return .ok(.init(body: .json(.init(try await shared.share(id, with: body.account)))))
+    }
+
+    func unshareList(_ input: Operations.UnshareList.Input) async throws -> Operations.UnshareList.Output {
+        let id = try Query.listID(input.path.list)
+        return .ok(.init(body: .json(.init(try await shared.unshare(id, with: input.path.account)))))
+    }
+
+    func addListTodo(_ input: Operations.AddListTodo.Input) async throws -> Operations.AddListTodo.Output {
+        let id = try Query.listID(input.path.list)
+        let body = switch input.body { case .json(let json): json }
+        let (item, step) = try await shared.add(title: body.title, to: id)
+        return .created(.init(body: .json(.init(step: .init(step), item: item))))
+    }
+
+    func editListTodo(_ input: Operations.EditListTodo.Input) async throws -> Operations.EditListTodo.Output {
+        let id = try Query.listID(input.path.list)
+        let itemID = try Query.itemID(input.path.id)
+        let body = switch input.body { case .json(let json): json }
+        let (item, step) = try await shared.edit(itemID, on: id, title: body.title, completed: body.completed)
+        return .ok(.init(body: .json(.init(step: .init(step), item: item))))
+    }
+
+    func deleteListTodo(_ input: Operations.DeleteListTodo.Input) async throws -> Operations.DeleteListTodo.Output {
+        let id = try Query.listID(input.path.list)
+        let step = try await shared.remove(try Query.itemID(input.path.id), from: id)
+        return .ok(.init(body: .json(.init(step: .init(step)))))
+    }
+
+    func undoListStep(_ input: Operations.UndoListStep.Input) async throws -> Operations.UndoListStep.Output {
+        let id = try Query.listID(input.path.list)
+        let body = switch input.body { case .json(let json): json }
+        let step = try await shared.undo(on: id, expecting: body.step)
+        return .ok(.init(body: .json(.init(step: .init(step)))))
+    }
+
+    func redoListStep(_ input: Operations.RedoListStep.Input) async throws -> Operations.RedoListStep.Output {
+        let id = try Query.listID(input.path.list)
+        let body = switch input.body { case .json(let json): json }
+        let step = try await shared.redo(on: id, expecting: body.step)
+        return .ok(.init(body: .json(.init(step: .init(step)))))
+    }
+
+    func listHistory(_ input: Operations.ListHistory.Input) async throws -> Operations.ListHistory.Output {
+        let id = try Query.listID(input.path.list)
+        let steps = try await shared.history(
+            of: id, before: input.query.before, limit: input.query.limit ?? SharedListService.historyPage)
+        return .ok(.init(body: .json(.init(steps: steps.map(Components.Schemas.ListStep.init)))))
+    }
+}
+
+extension Components.Schemas.ListSummary {
+    /// The list as its members see it.
+    init(_ summary: SharedListSummary) {
+        self.init(
+            id: summary.id.uuidString, name: summary.name, owner: summary.owner.text,
+            members: summary.members.map(\.text))
+    }
+}
+
+extension Components.Schemas.ListStep {
+    /// The step, with what an undo or a redo left alone in words.
+    init(_ step: SharedStep) {
+        let (kind, takesBack): (KindPayload, Int?) = switch step.kind {
+        case .change: (.change, nil)
+        case .undo(let seq): (.undo, seq)
+        case .redo(let seq): (.redo, seq)
+        }
+        self.init(
+            seq: step.seq, author: step.author, name: step.name, kind: kind, takesBack: takesBack, date: step.date,
+            messages: step.messages)
+    }
+}

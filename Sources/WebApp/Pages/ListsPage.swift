@@ -1,0 +1,111 @@
+import Foundation
+import Todos
+
+/// `/lists` (team mode): the signed-in account's lists, each a link to its
+/// page; a form that makes a list; and, on the lists the account owns,
+/// Rename, Share (with the members, each with Stop sharing) and Delete,
+/// which asks first in a ``ModalCard``.
+struct ListsPage {
+    /// The account's lists, oldest first.
+    var lists: [SharedListSummary]
+    /// The signed-in account.
+    var person: AccountName
+    /// The token for the page's script.
+    var csrfToken: String
+
+    /// The confirmation that deleting `list` asks for.
+    static func deleteCard(for list: SharedListSummary) -> ModalCard {
+        ModalCard(
+            id: "confirm-delete-\(list.id.uuidString)",
+            title: "Delete “\(list.name)”",
+            message: "Please confirm deletion of the list “\(list.name)” with its items and history, for you and "
+                + "everyone it is shared with. This cannot be undone.",
+            primary: .destructive("Delete list", action: .request(method: "DELETE", path: "/api/lists/\(list.id.uuidString)")),
+            secondary: .cancel("Keep it")
+        )
+    }
+
+    /// The whole document.
+    func render() -> HTML {
+        Layout(title: "Lists · Rewind", page: .lists, csrfToken: csrfToken).render { html in
+            html.element("main", [.class("lists-page")]) { html in
+                html.element("h1") { $0.text("Lists") }
+                html.element("form", [.class("new-list"), Attribute("autocomplete", "off")]) { html in
+                    html.element("label", [.for("new-list-name")]) { $0.text("New list") }
+                    html.void(
+                        "input",
+                        [.id("new-list-name"), .name("name"), .placeholder("Groceries"), Attribute("maxlength", "200"),
+                         Attribute("required", isOn: true)])
+                    html.element("button", [.type("submit"), .class("button")]) { $0.text("Make list") }
+                }
+                html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
+                regions(into: &html)
+            }
+        }
+    }
+
+    /// The part that changes: the lists, and the confirmation of each delete.
+    func regions(into html: inout HTMLWriter) {
+        html.element("div", [.class("lists"), .data("region", "lists")]) { html in
+            if lists.isEmpty {
+                html.element("p", [.class("lists-empty")]) {
+                    $0.text("No lists yet. Make one above; its owner can then share it with other accounts by name.")
+                }
+            }
+            html.element("ul", [.class("list-of-lists")]) { html in
+                for list in lists { row(list, into: &html) }
+            }
+            for list in lists where list.owner == person { Self.deleteCard(for: list).render(into: &html) }
+        }
+    }
+
+    private func row(_ list: SharedListSummary, into html: inout HTMLWriter) {
+        let id = list.id.uuidString
+        html.element("li", [.class("list-row"), .data("list", id)]) { html in
+            html.element("a", [.class("list-name"), .href("/lists/\(id)")]) { $0.text(list.name) }
+            html.element("span", [.class("list-access")]) { html in
+                html.text(Self.access(of: list, for: person))
+            }
+            guard list.owner == person else { return }
+            html.element("div", [.class("list-actions")]) { html in
+                html.element("form", [.class("rename-list"), Attribute("autocomplete", "off")]) { html in
+                    html.void(
+                        "input",
+                        [.name("name"), .value(list.name), .ariaLabel("New name of “\(list.name)”"),
+                         Attribute("maxlength", "200"), Attribute("required", isOn: true)])
+                    html.element("button", [.type("submit"), .class("button")]) { $0.text("Rename") }
+                }
+                html.element("form", [.class("share-list"), Attribute("autocomplete", "off")]) { html in
+                    html.void(
+                        "input",
+                        [.name("account"), .placeholder("account name"), .ariaLabel("Share “\(list.name)” with")])
+                    html.element("button", [.type("submit"), .class("button")]) { $0.text("Share") }
+                }
+                for member in list.members {
+                    html.element(
+                        "button",
+                        [.type("button"), .class("unshare button"), .data("account", member.text),
+                         .ariaLabel("Stop sharing “\(list.name)” with \(member.text)")]
+                    ) { $0.text("Stop sharing with \(member.text)") }
+                }
+                html.element(
+                    "button",
+                    [.type("button"), .class("delete-list button"), .data("opens-modal", "confirm-delete-\(id)")]
+                ) { $0.text("Delete…") }
+            }
+        }
+    }
+
+    /// “Yours · shared with bob” or “ann's · shared with you and carl”.
+    static func access(of list: SharedListSummary, for person: AccountName) -> String {
+        let mine = list.owner == person
+        let others = list.members.filter { $0 != person }.map(\.text)
+        var members = mine ? others : ["you"] + others
+        if members.count > 1, let last = members.popLast() {
+            members = [members.joined(separator: ", ") + " and " + last]
+        }
+        let owner = mine ? "Yours" : "\(list.owner.text)'s"
+        guard let shared = members.first else { return owner + " · not shared" }
+        return owner + " · shared with " + shared
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Todos
+
+/// `/lists/{list}` (team mode): one shared list as the signed-in account
+/// sees it, in TodoMVC's markup: add, complete, rename (double-click),
+/// delete; the account's own Undo and Redo, each naming the step it takes
+/// back (`data-step`, sent back so that a double click takes back one step
+/// only); and the history with who made each step. Each changing part is a
+/// `data-region` that the script swaps in from `/lists/{list}/fragment`.
+struct SharedListPage {
+    /// The list.
+    var summary: SharedListSummary
+    /// Its items and latest step.
+    var items: SharedListItems
+    /// What the account's Undo and Redo would take back.
+    var next: SharedListNextSteps
+    /// The newest steps, newest first.
+    var history: [SharedStep]
+    /// The signed-in account.
+    var person: AccountName
+    /// The token for the page's script.
+    var csrfToken: String
+
+    /// The most steps the history panel lists.
+    static let historyLength = 50
+
+    /// Reads what the page shows through `lists`, as the signed-in account.
+    init(lists: SharedListService, id: UUID, csrfToken: String) async throws {
+        person = try lists.person
+        summary = try await lists.summary(of: id)
+        items = try await lists.items(of: id)
+        next = try await lists.nextSteps(on: id)
+        history = try await lists.history(of: id, before: nil, limit: Self.historyLength)
+        self.csrfToken = csrfToken
+    }
+
+    /// The whole document.
+    func render() -> HTML {
+        let title = "\(summary.name) · Rewind"
+        return Layout(title: title, page: .sharedList, csrfToken: csrfToken).render(capacity: 16_384 + 300 * items.list.count) {
+            html in
+            html.element("main", [.class("todos-page"), .data("list", summary.id.uuidString)]) { html in
+                html.element("p", [.class("back-link-line")]) { html in
+                    html.element("a", [.class("back-link"), .href("/lists")]) { $0.text("← All lists") }
+                }
+                html.element("div", [.class("todos-layout")]) { html in
+                    html.element("div", [.class("todos-column")]) { html in
+                        html.element("section", [.class("todoapp")]) { html in
+                            html.element("header", [.class("header")]) { html in
+                                heading(into: &html)
+                                html.void(
+                                    "input",
+                                    [.class("new-todo"), .placeholder("What needs to be done?"),
+                                     Attribute("autofocus", isOn: true), .ariaLabel("What needs to be done?"),
+                                     Attribute("maxlength", "500"), Attribute("autocomplete", "off")])
+                            }
+                            main(into: &html)
+                            footer(into: &html)
+                        }
+                        toolbar(into: &html)
+                        html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
+                        html.element("p", [.class("list-message"), .id("list-message"), Attribute("role", "status")])
+                        html.element("p", [.class("keyboard-help")]) { html in
+                            html.text("Your Undo takes back your own latest change on this list, never someone else's. ")
+                            html.element("kbd") { $0.text("Ctrl+Z") }
+                            html.text(" undoes, ")
+                            html.element("kbd") { $0.text("Ctrl+Shift+Z") }
+                            html.text(" or ")
+                            html.element("kbd") { $0.text("Ctrl+Y") }
+                            html.text(" redoes (⌘ on a Mac) when no text field has the focus.")
+                        }
+                    }
+                    historyPanel(into: &html)
+                }
+            }
+        }
+    }
+
+    /// Every region, one after another: what `/lists/{list}/fragment` answers.
+    var regions: HTML {
+        HTML(capacity: 8_192 + 300 * items.list.count) { html in
+            heading(into: &html)
+            main(into: &html)
+            footer(into: &html)
+            toolbar(into: &html)
+            historyPanel(into: &html)
+        }
+    }
+
+    /// The list's name and who can open it.
+    func heading(into html: inout HTMLWriter) {
+        html.element("div", [.class("list-heading"), .data("region", "heading")]) { html in
+            html.element("h1", [.class("list-title")]) { $0.text(summary.name) }
+            html.element("p", [.class("list-access")]) { $0.text(ListsPage.access(of: summary, for: person)) }
+        }
+    }
+
+    /// `section.main`: the rows; hidden when the list is empty.
+    func main(into html: inout HTMLWriter) {
+        html.element("section", [.class("main"), .data("region", "main"), .hidden(items.list.isEmpty)]) { html in
+            html.element("ul", [.class("todo-list")]) { html in
+                for (index, item) in items.list.items.enumerated() {
+                    row(item, index: index, into: &html)
+                }
+            }
+        }
+    }
+
+    private func row(_ item: TodoItem, index: Int, into html: inout HTMLWriter) {
+        let label = "t" + String(index)
+        html.element("li", [item.isCompleted ? .class("completed") : .absent, .data("id", uuid: item.id)]) { html in
+            html.element("div", [.class("view")]) { html in
+                html.void(
+                    "input",
+                    [.class("toggle"), .type("checkbox"), .checked(item.isCompleted),
+                     .ariaLabel((item.isCompleted ? "Reopen " : "Complete ") + item.title)])
+                html.element("label", [.id(label)]) { $0.text(item.title) }
+                html.element("button", [.class("destroy"), .ariaLabel("Delete " + item.title)])
+            }
+            html.void("input", [.class("edit"), .value(item.title), .ariaLabel("Edit " + item.title)])
+        }
+    }
+
+    /// `footer.footer`: how many items are left; hidden when the list is empty.
+    func footer(into html: inout HTMLWriter) {
+        let active = items.list.items.reduce(0) { $0 + ($1.isCompleted ? 0 : 1) }
+        html.element("footer", [.class("footer"), .data("region", "footer"), .hidden(items.list.isEmpty)]) { html in
+            html.element("span", [.class("todo-count")]) { html in
+                html.element("strong") { $0.text(active) }
+                html.text(active == 1 ? " item left" : " items left")
+            }
+        }
+    }
+
+    /// The account's Undo and Redo, named after their own next steps.
+    func toolbar(into html: inout HTMLWriter) {
+        html.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) { html in
+            html.element("div", [.class("undo-bar")]) { html in
+                button("undo", "Undo", symbol: "↶ ", step: next.undo, shortcuts: "Control+Z Meta+Z", into: &html)
+                button("redo", "Redo", symbol: "↷ ", step: next.redo, shortcuts: "Control+Shift+Z Meta+Shift+Z Control+Y", into: &html)
+            }
+        }
+    }
+
+    private func button(
+        _ kind: String, _ label: String, symbol: String, step: SharedStep?, shortcuts: String, into html: inout HTMLWriter
+    ) {
+        let title = step.map { "\(label) your “\($0.name)”" } ?? (kind == "undo" ? "Nothing of yours to undo" : "Nothing of yours to redo")
+        html.element(
+            "button",
+            [.type("button"), .class(kind), .id("list-\(kind)"), .title(title), .ariaLabel(title),
+             .disabled(step == nil), step.map { .data("step", String($0.seq)) } ?? .absent,
+             Attribute("aria-keyshortcuts", shortcuts)]
+        ) { html in
+            html.element("span", [Attribute("aria-hidden", "true")]) { $0.text(symbol) }
+            html.text(label)
+            if let step {
+                html.element("span", [.class("undo-name")]) { $0.text(" “\(step.name)”") }
+            }
+        }
+    }
+
+    /// The history: the newest steps, each with its author; an undo or a
+    /// redo with what it left alone.
+    func historyPanel(into html: inout HTMLWriter) {
+        html.element("aside", [.class("history-panel"), .data("region", "history"), .ariaLabel("History")]) { html in
+            html.element("h2") { $0.text("History") }
+            if history.isEmpty {
+                html.element("p", [.class("history-empty")]) { $0.text("No changes yet.") }
+            }
+            html.element("ol", [.class("history-list shared-history")]) { html in
+                for step in history {
+                    html.element("li", [.class("shared-step"), .data("seq", String(step.seq))]) { html in
+                        html.element("span", [.class("history-author")]) {
+                            $0.text(step.author == person.key ? "you" : step.author)
+                        }
+                        html.text(" ")
+                        html.element("span", [.class("history-name")]) { $0.text(Self.describe(step)) }
+                        html.element("time", [Attribute("datetime", JSONDates.string(from: step.date))]) {
+                            $0.text(HistoryPanel.clock(step.date))
+                        }
+                        for message in step.messages {
+                            html.element("p", [.class("history-skipped")]) { $0.text(message) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// “Add “Milk””, “undid Add “Milk””, “redid Add “Milk””.
+    static func describe(_ step: SharedStep) -> String {
+        switch step.kind {
+        case .change: step.name
+        case .undo: "undid " + step.name
+        case .redo: "redid " + step.name
+        }
+    }
+}

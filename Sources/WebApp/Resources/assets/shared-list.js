@@ -1,0 +1,147 @@
+// One shared list of team mode (/lists/{id}): add, complete, rename
+// (double-click) and delete items; the account's own Undo and Redo, which
+// send the step their button names so that a double click takes back one
+// step only; what an undo left alone, in words; and the live refresh when
+// anyone changes the list.
+
+import { api, enqueue, showError } from './api.js';
+import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
+import { undoRedoShortcut } from './keys.js';
+
+var main = document.querySelector('main[data-list]');
+var list = main.getAttribute('data-list');
+var base = '/api/lists/' + list;
+var newTodo = document.querySelector('.new-todo');
+var deferredMain = false;
+
+var refresh = makeRefresher(function () {
+  return fetchHTML('/lists/' + list + '/fragment').then(function (html) {
+    swapRegions(html, function (name, current) {
+      if (name === 'main' && current.querySelector('li.editing')) { deferredMain = true; return true; }
+      return false;
+    });
+  });
+});
+
+function say(messages) {
+  var box = document.getElementById('list-message');
+  if (box) { box.textContent = messages.join(' '); }
+}
+
+function change(method, path, body) {
+  return enqueue(function () { return api(method, path, body); })
+    .then(function (data) { refresh(); return data; }, function (error) { showError(error); refresh(); });
+}
+
+function itemID(element) {
+  var li = element.closest('li[data-id]');
+  return li ? li.getAttribute('data-id') : null;
+}
+
+newTodo.addEventListener('keydown', function (event) {
+  if (event.key !== 'Enter' || event.isComposing) { return; }
+  var title = newTodo.value.trim();
+  if (!title) { return; }
+  newTodo.value = '';
+  change('POST', base + '/todos', { title: title });
+});
+
+document.addEventListener('change', function (event) {
+  var target = event.target;
+  if (!target.classList.contains('toggle')) { return; }
+  var id = itemID(target);
+  if (id) { change('PATCH', base + '/todos/' + id, { completed: target.checked }); }
+});
+
+// Undo and Redo: the step the button names, read when the press is
+// queued; a second press of the same step is refused by the server (409)
+// and changes nothing.
+function move(kind) {
+  var button = document.getElementById('list-' + kind);
+  if (!button || button.disabled) { return; }
+  var step = Number(button.getAttribute('data-step'));
+  button.disabled = true;
+  enqueue(function () { return api('POST', base + '/' + kind, { step: step }); }).then(function (data) {
+    say(data.step && data.step.messages ? data.step.messages : []);
+    refresh();
+  }, function (error) {
+    if (error.status !== 409) { showError(error); }
+    refresh();
+  });
+}
+
+document.addEventListener('click', function (event) {
+  var target = event.target;
+  var button = target.closest('button');
+  if (button && button.id === 'list-undo') { move('undo'); return; }
+  if (button && button.id === 'list-redo') { move('redo'); return; }
+  if (target.classList.contains('destroy')) {
+    var id = itemID(target);
+    var li = target.closest('li');
+    if (li) { li.hidden = true; }
+    if (id) { change('DELETE', base + '/todos/' + id); }
+  }
+});
+
+document.addEventListener('keydown', function (event) {
+  var shortcut = undoRedoShortcut(event);
+  if (!shortcut) { return; }
+  event.preventDefault();
+  move(shortcut);
+});
+
+// Editing: double-click a title; Enter or leaving the field saves,
+// Escape cancels, an empty title deletes.
+document.addEventListener('dblclick', function (event) {
+  var label = event.target.closest('.todo-list li .view label');
+  if (!label) { return; }
+  var li = label.closest('li');
+  var input = li.querySelector('.edit');
+  li.classList.add('editing');
+  input.value = label.textContent;
+  input.removeAttribute('data-cancelled');
+  input.focus();
+});
+
+function finishEditing(input, save) {
+  var li = input.closest('li');
+  if (!li || !li.classList.contains('editing')) { return; }
+  var label = li.querySelector('.view label');
+  var id = li.getAttribute('data-id');
+  li.classList.remove('editing');
+  if (save) {
+    var title = input.value.trim();
+    if (!title) {
+      li.hidden = true;
+      change('DELETE', base + '/todos/' + id);
+    } else if (title !== label.textContent) {
+      label.textContent = title;
+      change('PATCH', base + '/todos/' + id, { title: title });
+    }
+  }
+  if (deferredMain) { deferredMain = false; refresh(); }
+}
+
+document.addEventListener('keydown', function (event) {
+  var input = event.target;
+  if (!input.classList || !input.classList.contains('edit')) { return; }
+  if (event.key === 'Enter' && !event.isComposing) {
+    event.preventDefault();
+    finishEditing(input, true);
+  } else if (event.key === 'Escape') {
+    event.preventDefault();
+    input.setAttribute('data-cancelled', 'yes');
+    finishEditing(input, false);
+  }
+});
+
+document.addEventListener('focusout', function (event) {
+  var input = event.target;
+  if (!input.classList || !input.classList.contains('edit')) { return; }
+  var cancelled = input.getAttribute('data-cancelled') === 'yes';
+  input.removeAttribute('data-cancelled');
+  finishEditing(input, !cancelled);
+});
+
+listenForChanges(refresh, '/lists/' + list + '/events', 'list');
+newTodo.focus();

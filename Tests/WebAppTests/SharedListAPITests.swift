@@ -1,0 +1,295 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TodoStore
+import Todos
+
+@testable import WebApp
+
+/// Team mode's shared lists through the JSON API and the pages: lists made,
+/// renamed, shared and deleted by their owner; every request checked
+/// against the list's members; each person's Undo and Redo taking back
+/// their own steps only.
+@Suite("Team mode: shared lists through the API and the pages")
+struct SharedListAPITests {
+    /// A signed-in account: its session id and CSRF token.
+    struct Person: Sendable {
+        let name: String
+        let session: String
+        let token: String
+
+        /// The headers of a request in this session, with its token.
+        var headers: HTTPFields { SignInTests.session(session, token: token) }
+    }
+
+    /// Signs `name` in on `server`.
+    static func signIn(_ name: String, _ client: some TestClientProtocol, server: TestServer) async throws -> Person {
+        let response = try await SignInTests.signIn(client, server: server, name: name)
+        let session = try #require(SignInTests.sessionCookie(response)).id
+        return Person(name: name, session: session, token: try await SignInTests.token(client, session: session))
+    }
+
+    /// A request as `person`'s page sends it.
+    @discardableResult
+    static func call(
+        _ client: some TestClientProtocol, _ person: Person, _ method: HTTPRequest.Method, _ uri: String,
+        json: String? = nil
+    ) async throws -> TestResponse {
+        try await client.send(method, uri, json: json, token: person.token, headers: SignInTests.session(person.session))
+    }
+
+    /// Makes a list as `owner` and returns its id.
+    static func makeList(
+        _ name: String, _ client: some TestClientProtocol, as owner: Person, sharedWith members: [Person] = []
+    ) async throws -> String {
+        let made = try await call(client, owner, .post, "/api/lists", json: #"{"name": "\#(name)"}"#)
+        #expect(made.status == .created)
+        let id = try #require(made.object["id"] as? String)
+        for member in members {
+            let shared = try await call(client, owner, .post, "/api/lists/\(id)/members", json: #"{"account": "\#(member.name)"}"#)
+            #expect(shared.status == .ok)
+        }
+        return id
+    }
+
+    /// Adds an item titled `title` as `person`; returns its id.
+    static func add(
+        _ title: String, to list: String, _ client: some TestClientProtocol, as person: Person
+    ) async throws -> String {
+        let added = try await call(client, person, .post, "/api/lists/\(list)/todos", json: #"{"title": "\#(title)"}"#)
+        #expect(added.status == .created)
+        let item = try #require(added.object["item"] as? [String: Any])
+        return try #require(item["id"] as? String)
+    }
+
+    /// The list as `person` reads it.
+    static func state(_ list: String, _ client: some TestClientProtocol, as person: Person) async throws -> [String: Any] {
+        let response = try await client.get("/api/lists/\(list)", headers: SignInTests.session(person.session))
+        #expect(response.status == .ok)
+        return response.object
+    }
+
+    /// The titles of the list's items, in order.
+    static func titles(_ state: [String: Any]) -> [String] {
+        (state["items"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    }
+
+    /// The `seq` of the step `next` names (`undo` or `redo`) in `state`.
+    static func next(_ kind: String, in state: [String: Any]) -> Int? {
+        (state[kind] as? [String: Any])?["seq"] as? Int
+    }
+
+    @Test func theOwnerMakesRenamesSharesUnsharesAndDeletesAListAndAMemberMayNot() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let bob = try await Self.signIn("bob", client, server: server)
+            let id = try await Self.makeList("Groceries", client, as: ann)
+            let none = try await client.get("/api/lists", headers: SignInTests.session(bob.session))
+            #expect((none.object["lists"] as? [Any])?.isEmpty == true)
+
+            let shared = try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "Bob"}"#)
+            #expect(shared.status == .ok)
+            #expect(shared.object["members"] as? [String] == ["bob"])
+            let bobs = try await client.get("/api/lists", headers: SignInTests.session(bob.session))
+            let listed = try #require((bobs.object["lists"] as? [[String: Any]])?.first)
+            #expect(listed["name"] as? String == "Groceries")
+            #expect(listed["owner"] as? String == "ann")
+
+            // A member reads and changes the list, but only the owner manages it.
+            #expect(try await Self.call(client, bob, .patch, "/api/lists/\(id)", json: #"{"name": "Mine"}"#).status == .forbidden)
+            #expect(try await Self.call(client, bob, .delete, "/api/lists/\(id)").status == .forbidden)
+            #expect(
+                try await Self.call(client, bob, .delete, "/api/lists/\(id)/members/bob").status == .forbidden)
+
+            // What the owner may not do either, each with its reason.
+            let nobody = try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "nobody"}"#)
+            #expect(nobody.status == .unprocessableContent)
+            #expect(nobody.errorMessage?.contains("no account “nobody”") == true)
+            #expect(try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "bob"}"#).status == .conflict)
+            let blank = try await Self.call(client, ann, .patch, "/api/lists/\(id)", json: #"{"name": "   "}"#)
+            #expect(blank.status == .unprocessableContent)
+
+            let renamed = try await Self.call(client, ann, .patch, "/api/lists/\(id)", json: #"{"name": "Weekend"}"#)
+            #expect(renamed.object["name"] as? String == "Weekend")
+            let unshared = try await Self.call(client, ann, .delete, "/api/lists/\(id)/members/bob")
+            #expect(unshared.object["members"] as? [String] == [])
+            #expect(try await client.get("/api/lists/\(id)", headers: SignInTests.session(bob.session)).status == .notFound)
+
+            #expect(try await Self.call(client, ann, .delete, "/api/lists/\(id)").status == .noContent)
+            #expect(try await client.get("/api/lists/\(id)", headers: SignInTests.session(ann.session)).status == .notFound)
+        }
+    }
+
+    @Test func anotherAccountsListItemsAndStepsAnswer404EverywhereAndChangeNothing() async throws {
+        let server = try await SignInTests.server(["ann", "carl"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let carl = try await Self.signIn("carl", client, server: server)
+            let list = try await Self.makeList("Private", client, as: ann)
+            let item = try await Self.add("Secret", to: list, client, as: ann)
+            let before = try await Self.state(list, client, as: ann)
+
+            let reads = [
+                "/api/lists/\(list)", "/api/lists/\(list)/history", "/lists/\(list)", "/lists/\(list)/fragment",
+                "/lists/\(list)/events",
+            ]
+            for path in reads {
+                let response = try await client.get(path, headers: SignInTests.session(carl.session))
+                #expect(response.status == .notFound, "\(path)")
+                #expect(!response.text.contains("Secret"), "\(path)")
+            }
+            let writes: [(HTTPRequest.Method, String, String?)] = [
+                (.post, "/api/lists/\(list)/todos", #"{"title": "Mine now"}"#),
+                (.patch, "/api/lists/\(list)/todos/\(item)", #"{"title": "Mine now"}"#),
+                (.delete, "/api/lists/\(list)/todos/\(item)", nil),
+                (.post, "/api/lists/\(list)/undo", "{}"),
+                (.post, "/api/lists/\(list)/redo", "{}"),
+                (.patch, "/api/lists/\(list)", #"{"name": "Mine now"}"#),
+                (.delete, "/api/lists/\(list)", nil),
+                (.post, "/api/lists/\(list)/members", #"{"account": "carl"}"#),
+                (.delete, "/api/lists/\(list)/members/ann", nil),
+            ]
+            for (method, path, json) in writes {
+                let response = try await Self.call(client, carl, method, path, json: json)
+                #expect(response.status == .notFound, "\(method) \(path)")
+            }
+            // Ann's item id on carl's own list is no item of his either.
+            let own = try await Self.makeList("Carl's", client, as: carl)
+            let foreign = try await Self.call(client, carl, .patch, "/api/lists/\(own)/todos/\(item)", json: #"{"completed": true}"#)
+            #expect(foreign.status == .notFound)
+            // Ann's token with carl's session is refused, and does nothing.
+            let stolen = try await client.send(
+                .post, "/api/lists/\(own)/todos", json: #"{"title": "x"}"#, token: ann.token,
+                headers: SignInTests.session(carl.session))
+            #expect(stolen.status == .forbidden)
+            #expect(Self.titles(try await Self.state(own, client, as: carl)) == [])
+            // Without a session: 401, and the page asks to sign in.
+            #expect(try await client.get("/api/lists/\(list)").status == .unauthorized)
+            #expect(try await client.get("/lists/\(list)").status == .seeOther)
+
+            let after = try await Self.state(list, client, as: ann)
+            #expect(Self.titles(after) == Self.titles(before))
+            #expect(after["seq"] as? Int == before["seq"] as? Int)
+            #expect((try await client.get("/api/lists", headers: SignInTests.session(carl.session)).object["lists"] as? [Any])?.count == 1)
+        }
+    }
+
+    @Test func eachPersonsUndoTakesBackTheirOwnStepAndADoubleClickTakesBackOneOnly() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let bob = try await Self.signIn("bob", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            _ = try await Self.add("Milk", to: list, client, as: ann)
+            _ = try await Self.add("Bread", to: list, client, as: bob)
+            _ = try await Self.add("Eggs", to: list, client, as: ann)
+
+            // Ann's Undo names her own latest step; bob's names his.
+            let annSees = try await Self.state(list, client, as: ann)
+            let bobSees = try await Self.state(list, client, as: bob)
+            #expect((annSees["undo"] as? [String: Any])?["name"] as? String == "Add “Eggs”")
+            #expect((bobSees["undo"] as? [String: Any])?["name"] as? String == "Add “Bread”")
+            let step = try #require(Self.next("undo", in: annSees))
+
+            // A double click: the same step twice. One step is taken back.
+            let first = try await Self.call(client, ann, .post, "/api/lists/\(list)/undo", json: #"{"step": \#(step)}"#)
+            let second = try await Self.call(client, ann, .post, "/api/lists/\(list)/undo", json: #"{"step": \#(step)}"#)
+            #expect(first.status == .ok)
+            #expect(second.status == .conflict)
+            #expect(Self.titles(try await Self.state(list, client, as: ann)) == ["Milk", "Bread"])
+
+            // Bob's change does not clear ann's redo; her Redo puts back Eggs.
+            _ = try await Self.add("Jam", to: list, client, as: bob)
+            let redo = try #require(Self.next("redo", in: try await Self.state(list, client, as: ann)))
+            #expect(try await Self.call(client, ann, .post, "/api/lists/\(list)/redo", json: #"{"step": \#(redo)}"#).status == .ok)
+            #expect(Self.titles(try await Self.state(list, client, as: ann)) == ["Milk", "Bread", "Eggs", "Jam"])
+
+            // Bob's Undo takes back his own latest add, not ann's redo.
+            #expect(try await Self.call(client, bob, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
+            #expect(Self.titles(try await Self.state(list, client, as: bob)) == ["Milk", "Bread", "Eggs"])
+
+            // The history names each step's author, newest first.
+            let history = try await client.get("/api/lists/\(list)/history?limit=3", headers: SignInTests.session(ann.session))
+            let steps = try #require(history.object["steps"] as? [[String: Any]])
+            #expect(steps.map { $0["author"] as? String } == ["bob", "ann", "bob"])
+            #expect(steps.map { $0["kind"] as? String } == ["undo", "redo", "change"])
+        }
+    }
+
+    @Test func anUndoLeavesAloneWhatAnotherPersonChangedSinceAndSaysSo() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let bob = try await Self.signIn("bob", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            let milk = try await Self.add("Milk", to: list, client, as: bob)
+            // One step of ann's that renames and completes.
+            let edited = try await Self.call(
+                client, ann, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": "Oat milk", "completed": true}"#)
+            #expect(edited.status == .ok)
+            #expect(try await Self.call(
+                client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": "Soy milk"}"#).status == .ok)
+
+            let undone = try await Self.call(client, ann, .post, "/api/lists/\(list)/undo", json: "{}")
+            #expect(undone.status == .ok)
+            let messages = try #require((undone.object["step"] as? [String: Any])?["messages"] as? [String])
+            #expect(messages.count == 1)
+            #expect(messages.first?.contains("bob") == true)
+            let item = try #require((try await Self.state(list, client, as: ann)["items"] as? [[String: Any]])?.first)
+            #expect(item["title"] as? String == "Soy milk")
+            #expect(item["state"] as? String == "active")
+            // Nothing changed is answered with what to do.
+            let same = try await Self.call(client, ann, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": "Soy milk"}"#)
+            #expect(same.status == .conflict)
+        }
+    }
+
+    @Test func theListPageNamesTheAccountsOwnNextStepsAndTheHistoryItsAuthors() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let bob = try await Self.signIn("bob", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            _ = try await Self.add("Milk", to: list, client, as: ann)
+            _ = try await Self.add(hostileTitle.replacingOccurrences(of: "\"", with: "\\\""), to: list, client, as: bob)
+
+            let page = try await client.get("/lists/\(list)", headers: SignInTests.session(ann.session))
+            #expect(page.status == .ok)
+            let html = page.text
+            #expect(html.contains(#"id="list-undo""#))
+            #expect(html.contains(#"data-step="1""#))
+            #expect(html.contains("Undo your “Add “Milk””"))
+            #expect(html.contains(#"<span class="history-author">bob</span>"#))
+            #expect(html.contains(#"<span class="history-author">you</span>"#))
+            #expect(!html.contains("<script>alert(1)"))
+            #expect(html.contains(#"href="/lists""#))
+
+            let lists = try await client.get("/lists", headers: SignInTests.session(bob.session))
+            #expect(lists.text.contains("Groceries"))
+            #expect(lists.text.contains("ann&#39;s · shared with you"))
+            // Only the owner's page has the delete confirmation.
+            #expect(!lists.text.contains("confirm-delete-"))
+            let owners = try await client.get("/lists", headers: SignInTests.session(ann.session))
+            #expect(owners.text.contains("confirm-delete-\(list)"))
+            #expect(owners.text.contains("Yours · shared with bob"))
+        }
+    }
+
+    @Test func withoutTeamModeEverySharedListPathAnswers404SayingHowToTurnItOn() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            for path in ["/api/lists", "/lists", "/lists/fragment"] {
+                let response = try await client.get(path)
+                #expect(response.status == .notFound, "\(path)")
+                #expect(response.errorMessage?.contains("--accounts") == true, "\(path)")
+            }
+            let made = try await client.send(.post, "/api/lists", json: #"{"name": "x"}"#, token: server.token)
+            #expect(made.status == .notFound)
+            // The navigation has no Lists link in local mode.
+            #expect(!(try await client.get("/todos").text.contains(#"href="/lists""#)))
+        }
+    }
+}
