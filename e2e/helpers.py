@@ -1,5 +1,6 @@
 """Waits and small page helpers shared by the browser tests."""
 
+import subprocess
 from contextlib import contextmanager
 
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
@@ -291,3 +292,12 @@ def wait_for_live_refresh(driver, events_before):
         lambda: "the page to hear a live update and apply the refresh that follows; it counted "
         + driver.execute_script("return JSON.stringify(window.__liveRefreshTracker);"),
     )
+
+
+def add_account(rewind_bin, data_dir, name, password):
+    """`rewind users add NAME --password-stdin` on the data directory."""
+    made = subprocess.run(
+        [rewind_bin, "users", "add", name, "--password-stdin", "--data-dir", str(data_dir)],
+        input=password + "\n", capture_output=True, text=True, timeout=60,
+    )
+    assert made.returncode == 0, made.stderr

@@ -2,24 +2,18 @@
 add ann --password-stdin`; sign in, add an item, sign out, and the sign-in
 page is back."""
 
-import subprocess
-
 import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import ARTIFACTS, Server
-from helpers import add_and_wait, css, wait_until
+from helpers import add_account, add_and_wait, css, wait_until
 
 PASSWORD = "correct horse battery"
 
 
 @pytest.fixture
 def team_server(rewind_bin, data_dir, tmp_path):
-    made = subprocess.run(
-        [rewind_bin, "users", "add", "ann", "--password-stdin", "--data-dir", str(data_dir)],
-        input=PASSWORD + "\n", capture_output=True, text=True, timeout=60,
-    )
-    assert made.returncode == 0, made.stderr
+    add_account(rewind_bin, data_dir, "ann", PASSWORD)
     instance = Server(rewind_bin, data_dir, tmp_path, extra_args=["--accounts"])
     instance.start()
     yield instance

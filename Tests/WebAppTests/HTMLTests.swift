@@ -357,7 +357,7 @@ struct HTMLTests {
         @Test(arguments: [
             ("/assets/app.css", "text/css; charset=utf-8", "prefers-color-scheme: dark"),
             ("/assets/todos.js", "text/javascript; charset=utf-8", "from './regions.js'"),
-            ("/assets/regions.js", "text/javascript; charset=utf-8", "new EventSource('/events')"),
+            ("/assets/regions.js", "text/javascript; charset=utf-8", "new EventSource(path || '/events')"),
             ("/assets/icon.svg", "image/svg+xml", "<svg"),
         ])
         func areServedWithTheirTypeAndAnETag(path: String, type: String, content: String) async throws {
@@ -418,7 +418,13 @@ struct HTMLTests {
                 try Assets(directory: directory)
             }
             try Data("// detail".utf8).write(to: directory.appendingPathComponent("todo-detail.js"))
-            #expect(try Assets(directory: directory).files.count == 5)
+            #expect(throws: AssetsError(message: directory.appendingPathComponent("lists.js").path + " is missing")) {
+                try Assets(directory: directory)
+            }
+            for name in ["lists.js", "shared-list.js"] {
+                try Data("// \(name)".utf8).write(to: directory.appendingPathComponent(name))
+            }
+            #expect(try Assets(directory: directory).files.count == 7)
         }
 
         @Test func aMissingResourceBundleIsNamedWithWhereItBelongs() {

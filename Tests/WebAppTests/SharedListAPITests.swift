@@ -261,7 +261,7 @@ struct SharedListAPITests {
             let html = page.text
             #expect(html.contains(#"id="list-undo""#))
             #expect(html.contains(#"data-step="1""#))
-            #expect(html.contains("Undo your “Add “Milk””"))
+            #expect(html.contains("Undo your step: Add “Milk”"))
             #expect(html.contains(#"<span class="history-author">bob</span>"#))
             #expect(html.contains(#"<span class="history-author">you</span>"#))
             #expect(!html.contains("<script>alert(1)"))

@@ -34,7 +34,7 @@ struct ListsPage {
                     html.element("label", [.for("new-list-name")]) { $0.text("New list") }
                     html.void(
                         "input",
-                        [.id("new-list-name"), .name("name"), .placeholder("Groceries"), Attribute("maxlength", "200"),
+                        [.id("new-list-name"), .name("name"), .placeholder("Name of the new list"), Attribute("maxlength", "200"),
                          Attribute("required", isOn: true)])
                     html.element("button", [.type("submit"), .class("button")]) { $0.text("Make list") }
                 }

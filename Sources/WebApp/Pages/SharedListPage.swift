@@ -45,9 +45,9 @@ struct SharedListPage {
                 }
                 html.element("div", [.class("todos-layout")]) { html in
                     html.element("div", [.class("todos-column")]) { html in
-                        html.element("section", [.class("todoapp")]) { html in
+                        heading(into: &html)
+                        html.element("section", [.class("todoapp shared-todoapp")]) { html in
                             html.element("header", [.class("header")]) { html in
-                                heading(into: &html)
                                 html.void(
                                     "input",
                                     [.class("new-todo"), .placeholder("What needs to be done?"),
@@ -145,7 +145,7 @@ struct SharedListPage {
     private func button(
         _ kind: String, _ label: String, symbol: String, step: SharedStep?, shortcuts: String, into html: inout HTMLWriter
     ) {
-        let title = step.map { "\(label) your “\($0.name)”" } ?? (kind == "undo" ? "Nothing of yours to undo" : "Nothing of yours to redo")
+        let title = step.map { "\(label) your step: \($0.name)" } ?? (kind == "undo" ? "Nothing of yours to undo" : "Nothing of yours to redo")
         html.element(
             "button",
             [.type("button"), .class(kind), .id("list-\(kind)"), .title(title), .ariaLabel(title),
@@ -155,7 +155,7 @@ struct SharedListPage {
             html.element("span", [Attribute("aria-hidden", "true")]) { $0.text(symbol) }
             html.text(label)
             if let step {
-                html.element("span", [.class("undo-name")]) { $0.text(" “\(step.name)”") }
+                html.element("span", [.class("undo-name")]) { $0.text(": \(step.name)") }
             }
         }
     }

@@ -1,0 +1,209 @@
+"""Team mode with two people in two separate browsers on one shared list:
+each one's Ctrl+Z takes back only their own change, each sees the other's
+changes live, and a list that is not shared with someone is not theirs to
+open."""
+
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import ARTIFACTS, Server
+from helpers import LIVE_TIMEOUT, add_account, blur_text_fields, browser_errors, chord, css, css_all, wait_until
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def team_server(rewind_bin, data_dir, tmp_path):
+    for name in ("ann", "bob", "carl"):
+        add_account(rewind_bin, data_dir, name, PASSWORD)
+    instance = Server(rewind_bin, data_dir, tmp_path, extra_args=["--accounts"])
+    instance.start()
+    yield instance
+    instance.stop()
+
+
+def sign_in(driver, base, name, path="/lists"):
+    driver.get(base + path)
+    wait_until(driver, lambda d: d.execute_script("return location.pathname") == "/signin", "the sign-in page")
+    css(driver, "#signin-name").send_keys(name)
+    css(driver, "#signin-password").send_keys(PASSWORD)
+    css(driver, ".sign-in-form button[type=submit]").click()
+    wait_until(
+        driver,
+        lambda d: d.execute_script("return location.pathname") == path
+        and d.execute_script("return document.readyState") == "complete",
+        f"{name} to be signed in on {path}",
+    )
+
+
+def titles(driver):
+    return [label.text for label in css_all(driver, ".todo-list li:not([hidden]) label")]
+
+
+def wait_for_titles(driver, expected, timeout=10):
+    wait_until(
+        driver, lambda d: titles(d) == expected, lambda: f"titles {expected}, found {titles(driver)}", timeout=timeout
+    )
+
+
+def add(driver, title):
+    field = css(driver, ".new-todo")
+    field.send_keys(title)
+    field.send_keys(Keys.ENTER)
+
+
+def undo_title(driver):
+    return css(driver, "#list-undo").get_attribute("title")
+
+
+def test_two_people_each_undo_only_their_own_change_and_see_each_other_live(driver, second_driver, team_server):
+    base = team_server.url
+    ann, bob = driver, second_driver
+    sign_in(ann, base, "ann")
+    sign_in(bob, base, "bob")
+
+    # Ann makes a list and shares it with bob on the lists page.
+    css(ann, "#new-list-name").send_keys("Groceries")
+    css(ann, ".new-list button[type=submit]").click()
+    wait_until(ann, lambda d: d.execute_script("return location.pathname").startswith("/lists/"), "the new list's page")
+    list_path = ann.execute_script("return location.pathname")
+    ann.get(base + "/lists")
+    share = css(ann, ".share-list input[name=account]")
+    share.send_keys("bob")
+    share.send_keys(Keys.ENTER)
+    wait_until(ann, lambda d: "Yours · shared with bob" in css(d, ".list-of-lists").text, "the list shared with bob")
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann.save_screenshot(str(ARTIFACTS / "lists.png"))
+
+    bob.get(base + "/lists")
+    wait_until(bob, lambda d: "ann's · shared with you" in css(d, ".list-of-lists").text, "bob to see ann's list")
+    css(bob, ".list-name").click()
+    wait_until(bob, lambda d: d.execute_script("return location.pathname") == list_path, "bob on the list")
+    ann.get(base + list_path)
+    wait_until(ann, lambda d: css(d, ".list-title").text == "Groceries", "ann on the list")
+
+    # Each sees the other's add live.
+    add(ann, "Milk")
+    wait_for_titles(bob, ["Milk"], timeout=LIVE_TIMEOUT)
+    add(bob, "Bread")
+    wait_for_titles(ann, ["Milk", "Bread"], timeout=LIVE_TIMEOUT)
+    wait_until(ann, lambda d: undo_title(d) == "Undo your step: Add “Milk”", lambda: undo_title(ann))
+    wait_until(bob, lambda d: undo_title(d) == "Undo your step: Add “Bread”", lambda: undo_title(bob))
+
+    # Ann's Ctrl+Z takes back her own add, not bob's later one.
+    blur_text_fields(ann)
+    chord(ann, "z")
+    wait_for_titles(ann, ["Bread"])
+    wait_for_titles(bob, ["Bread"], timeout=LIVE_TIMEOUT)
+    wait_until(ann, lambda d: css(d, "#list-undo").get_attribute("disabled") is not None, "ann to have nothing left to undo")
+    # Bob's Undo still names his own step, and his Ctrl+Z takes back Bread.
+    assert undo_title(bob) == "Undo your step: Add “Bread”"
+    blur_text_fields(bob)
+    chord(bob, "z")
+    wait_for_titles(bob, [])
+    wait_for_titles(ann, [], timeout=LIVE_TIMEOUT)
+
+    # Ann's Redo was kept through bob's changes: Milk comes back.
+    css(ann, "#list-redo").click()
+    wait_for_titles(ann, ["Milk"])
+    wait_for_titles(bob, ["Milk"], timeout=LIVE_TIMEOUT)
+
+    # The history names who did what.
+    history = css(ann, ".shared-history").text
+    assert "bob" in history and "you" in history, history
+    ann.save_screenshot(str(ARTIFACTS / "shared-list-ann.png"))
+    bob.save_screenshot(str(ARTIFACTS / "shared-list-bob.png"))
+    assert browser_errors(ann) == [] and browser_errors(bob) == []
+
+
+def test_a_double_clicked_undo_takes_back_one_step_only(driver, team_server):
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    css(driver, "#new-list-name").send_keys("Errands")
+    css(driver, ".new-list button[type=submit]").click()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    for title in ("One", "Two", "Three"):
+        add(driver, title)
+    wait_for_titles(driver, ["One", "Two", "Three"])
+    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Add “Three”", lambda: undo_title(driver))
+    driver.execute_script("var b = document.getElementById('list-undo'); b.click(); b.click();")
+    wait_for_titles(driver, ["One", "Two"])
+    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Add “Two”", lambda: undo_title(driver))
+    assert titles(driver) == ["One", "Two"]
+
+
+def test_a_list_not_shared_with_someone_is_not_theirs_to_open(driver, second_driver, team_server):
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    css(driver, "#new-list-name").send_keys("Private plans")
+    css(driver, ".new-list button[type=submit]").click()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    add(driver, "Surprise party")
+    wait_for_titles(driver, ["Surprise party"])
+    path = driver.execute_script("return location.pathname")
+
+    sign_in(second_driver, base, "carl")
+    assert "Private plans" not in css(second_driver, "main").text
+    second_driver.get(base + path)
+    body = second_driver.find_element(By.TAG_NAME, "body").text
+    assert "Surprise party" not in body and "Private plans" not in body
+    # The API and the event stream answer 404 in carl's session as well.
+    cookie = second_driver.get_cookie("rewind_session")["value"]
+    list_id = path.rsplit("/", 1)[1]
+    for target in (f"/api/lists/{list_id}", f"/lists/{list_id}/events", f"/api/lists/{list_id}/history"):
+        request = urllib.request.Request(base + target, headers={"Cookie": f"rewind_session={cookie}"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        assert refused.value.code == 404, target
+        assert "Surprise" not in refused.value.read().decode()
+    # Ann's list is as she left it.
+    driver.refresh()
+    wait_for_titles(driver, ["Surprise party"])
+
+
+def test_the_owner_renames_and_deletes_a_list_after_confirming_and_a_member_has_no_such_buttons(
+    driver, second_driver, team_server
+):
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    css(driver, "#new-list-name").send_keys("Trip")
+    css(driver, ".new-list button[type=submit]").click()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    driver.get(base + "/lists")
+    rename = css(driver, ".rename-list input[name=name]")
+    rename.clear()
+    rename.send_keys("Summer trip")
+    rename.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: css(d, ".list-name").text == "Summer trip", "the new name")
+    share = css(driver, ".share-list input[name=account]")
+    share.send_keys("nobody")
+    share.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: "no account “nobody”" in css(d, "#todo-error").text, "the refusal of an unknown account")
+    share = css(driver, ".share-list input[name=account]")
+    share.clear()
+    share.send_keys("bob")
+    share.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: "shared with bob" in css(d, ".list-of-lists").text, "the list shared with bob")
+
+    # The member sees the list but none of the owner's buttons.
+    sign_in(second_driver, base, "bob")
+    wait_until(second_driver, lambda d: "Summer trip" in css(d, ".list-of-lists").text, "bob to see the list")
+    assert second_driver.find_elements(By.CSS_SELECTOR, ".delete-list, .rename-list, .share-list") == []
+
+    # Cancel keeps the list; Delete list deletes it for both.
+    css(driver, ".delete-list").click()
+    dialog = css(driver, "dialog[open]")
+    assert "Summer trip" in dialog.text
+    assert driver.switch_to.active_element.text == "Keep it"
+    dialog.find_element(By.CSS_SELECTOR, "[data-modal-role=cancel]").click()
+    wait_until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the card to close")
+    assert css(driver, ".list-name").text == "Summer trip"
+    css(driver, ".delete-list").click()
+    css(driver, "dialog[open] [data-modal-role=primary]").click()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".lists-empty"), "the list to be gone")
+    second_driver.refresh()
+    wait_until(second_driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".lists-empty"), "the list gone for bob too")
