@@ -278,6 +278,32 @@ struct SharedListAPITests {
         }
     }
 
+    @Test func nullsAndPagesOutOfRangeAreRefusedWith400AndChangeNothing() async throws {
+        let server = try await SignInTests.server(["ann"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann)
+            let milk = try await Self.add("Milk", to: list, client, as: ann)
+            for (method, path, json) in [
+                (HTTPRequest.Method.post, "/api/lists/\(list)/undo", #"{"step": null}"#),
+                (.post, "/api/lists/\(list)/redo", #"{"step": null}"#),
+                (.patch, "/api/lists/\(list)/todos/\(milk)", #"{"title": null}"#),
+                (.patch, "/api/lists/\(list)/todos/\(milk)", #"{"completed": null, "title": "Oat milk"}"#),
+            ] {
+                let response = try await Self.call(client, ann, method, path, json: json)
+                #expect(response.status == .badRequest, "\(method) \(path) \(json)")
+                #expect(response.errorMessage?.contains("null is not allowed") == true)
+            }
+            for query in ["limit=0", "limit=501", "before=0"] {
+                let response = try await client.get("/api/lists/\(list)/history?\(query)", headers: SignInTests.session(ann.session))
+                #expect(response.status == .badRequest, "\(query)")
+            }
+            let state = try await Self.state(list, client, as: ann)
+            #expect(Self.titles(state) == ["Milk"])
+            #expect(state["seq"] as? Int == 1)
+        }
+    }
+
     @Test func withoutTeamModeEverySharedListPathAnswers404SayingHowToTurnItOn() async throws {
         let server = try TestServer()
         try await server.test { client in

@@ -67,6 +67,7 @@ extension APIHandler {
         let id = try Query.listID(input.path.list)
         let itemID = try Query.itemID(input.path.id)
         let body = switch input.body { case .json(let json): json }
+        try Self.refuseNulls(["title", "completed"])
         let (item, step) = try await shared.edit(itemID, on: id, title: body.title, completed: body.completed)
         return .ok(.init(body: .json(.init(step: .init(step), item: item))))
     }
@@ -80,6 +81,7 @@ extension APIHandler {
     func undoListStep(_ input: Operations.UndoListStep.Input) async throws -> Operations.UndoListStep.Output {
         let id = try Query.listID(input.path.list)
         let body = switch input.body { case .json(let json): json }
+        try Self.refuseNulls(["step"])
         let step = try await shared.undo(on: id, expecting: body.step)
         return .ok(.init(body: .json(.init(step: .init(step)))))
     }
@@ -87,15 +89,36 @@ extension APIHandler {
     func redoListStep(_ input: Operations.RedoListStep.Input) async throws -> Operations.RedoListStep.Output {
         let id = try Query.listID(input.path.list)
         let body = switch input.body { case .json(let json): json }
+        try Self.refuseNulls(["step"])
         let step = try await shared.redo(on: id, expecting: body.step)
         return .ok(.init(body: .json(.init(step: .init(step)))))
     }
 
     func listHistory(_ input: Operations.ListHistory.Input) async throws -> Operations.ListHistory.Output {
         let id = try Query.listID(input.path.list)
-        let steps = try await shared.history(
-            of: id, before: input.query.before, limit: input.query.limit ?? SharedListService.historyPage)
+        let limit = input.query.limit ?? SharedListService.historyPage
+        guard (1...SharedListSummary.largestHistoryPage).contains(limit) else {
+            throw APIError.badRequest(
+                "invalid query parameter “limit”: a page holds 1 to \(SharedListSummary.largestHistoryPage) steps, not \(limit)")
+        }
+        if let before = input.query.before, before < 1 {
+            throw APIError.badRequest("invalid query parameter “before”: steps are numbered from 1, so \(before) names none")
+        }
+        let steps = try await shared.history(of: id, before: input.query.before, limit: limit)
         return .ok(.init(body: .json(.init(steps: steps.map(Components.Schemas.ListStep.init)))))
+    }
+}
+
+extension APIHandler {
+    /// Refuses a body that gives any of `fields` as `null`: the generated
+    /// types read `null` as a field left out, but these fields are never
+    /// nullable.
+    ///
+    /// - Throws: ``APIError`` 400 naming the first such field.
+    static func refuseNulls(_ fields: [String]) throws {
+        if let field = fields.first(where: RequestBodyMiddleware.nullFields.contains) {
+            throw APIError.badRequest("invalid field “\(field)”: null is not allowed; leave the field out instead")
+        }
     }
 }
 
