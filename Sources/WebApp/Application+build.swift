@@ -90,8 +90,10 @@ extension WebApp {
     /// from the code generated from openapi.yaml, the others by hand.
     private func addRoutes(to router: Router<RewindRequestContext>) {
         PageController(service: todos, csrfToken: csrfToken).addRoutes(to: router)
-        ListsController(lists: lists, csrfToken: csrfToken, maxEventStreams: configuration.maxEventStreams)
-            .addRoutes(to: router)
+        ListsController(
+            lists: lists, csrfToken: csrfToken, maxEventStreams: configuration.maxEventStreams,
+            heartbeatInterval: configuration.heartbeatInterval, openStreams: listStreams
+        ).addRoutes(to: router)
         if let teamMode {
             SignInController<RewindRequestContext>(
                 teamMode: teamMode, csrfToken: csrfToken, secureCookies: configuration.secureCookies,

@@ -18,6 +18,8 @@ struct WebApp: Sendable {
     let teamMode: TeamMode?
     /// The shared lists of team mode; `nil` in local mode.
     let lists: SharedListService?
+    /// The shared lists' event streams open now.
+    let listStreams = StreamCount()
     /// The clock sessions are begun and checked by.
     let now: @Sendable () -> Date
 

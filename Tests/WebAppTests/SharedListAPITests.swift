@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TestSupport
 import Testing
 import TodoStore
 import Todos
@@ -316,6 +317,83 @@ struct SharedListAPITests {
             #expect(made.status == .notFound)
             // The navigation has no Lists link in local mode.
             #expect(!(try await client.get("/todos").text.contains(#"href="/lists""#)))
+        }
+    }
+}
+
+/// `GET /lists/{list}/events`: a member hears every step, a resumed stream
+/// catches up, and the stream ends when the member can no longer read it.
+@Suite("Team mode: a shared list's event stream")
+struct SharedListEventTests {
+    typealias API = SharedListAPITests
+
+    @Test func anotherMembersChangeReachesTheOpenStreamWithTheStepAsItsID() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await API.signIn("ann", client, server: server)
+            let bob = try await API.signIn("bob", client, server: server)
+            let list = try await API.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            async let events = client.get("/lists/\(list)/events?max=1", headers: SignInTests.session(ann.session))
+            try await waitUntil("ann's stream is open") { server.webApp.listStreams.current == 1 }
+            _ = try await API.add("Milk", to: list, client, as: bob)
+            let response = try await events
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
+            #expect(response.text.hasPrefix("retry: 1000\n"))
+            #expect(response.text.contains("event: list\nid: 1\ndata: {\"seq\":1}\n\n"))
+            try await waitUntil("the stream is closed") { server.webApp.listStreams.current == 0 }
+        }
+    }
+
+    @Test func aStreamResumedFromAnOlderStepStartsWithTheCurrentOneAndFromTheCurrentWithNothing() async throws {
+        let server = try await SignInTests.server(["ann"])
+        try await server.test { client in
+            let ann = try await API.signIn("ann", client, server: server)
+            let list = try await API.makeList("Groceries", client, as: ann)
+            _ = try await API.add("Milk", to: list, client, as: ann)
+            _ = try await API.add("Eggs", to: list, client, as: ann)
+            var headers = SignInTests.session(ann.session)
+            headers[.lastEventID] = "1"
+            let resumed = try await client.get("/lists/\(list)/events?max=1", headers: headers)
+            #expect(resumed.text.contains("event: list\nid: 2\n"))
+
+            headers[.lastEventID] = "2"
+            async let current = client.get("/lists/\(list)/events?max=1", headers: headers)
+            try await waitUntil("the stream is open") { server.webApp.listStreams.current == 1 }
+            _ = try await API.add("Jam", to: list, client, as: ann)
+            let text = try await current.text
+            #expect(!text.contains("id: 2\n"))
+            #expect(text.contains("event: list\nid: 3\n"))
+        }
+    }
+
+    @Test func theStreamEndsWhenTheSessionEndsOrTheMemberIsNoLongerOne() async throws {
+        let server = try await SignInTests.server(
+            ["ann", "bob"], configuration: WebAppConfiguration(heartbeatInterval: 0.05))
+        try await server.test { client in
+            let ann = try await API.signIn("ann", client, server: server)
+            let bob = try await API.signIn("bob", client, server: server)
+            let list = try await API.makeList("Groceries", client, as: ann, sharedWith: [bob])
+
+            // Bob is no longer a member: his stream ends.
+            async let bobs = client.get("/lists/\(list)/events", headers: SignInTests.session(bob.session))
+            try await waitUntil("bob's stream is open") { server.webApp.listStreams.current == 1 }
+            try await API.call(client, ann, .delete, "/api/lists/\(list)/members/bob")
+            #expect(try await bobs.status == .ok)
+
+            // Ann signs out: her open stream ends at the next heartbeat.
+            async let anns = client.get("/lists/\(list)/events", headers: SignInTests.session(ann.session))
+            try await waitUntil("ann's stream is open") { server.webApp.listStreams.current == 1 }
+            var signOut = SignInTests.session(ann.session)
+            signOut[.contentType] = "application/x-www-form-urlencoded"
+            signOut[.origin] = "http://localhost"
+            let out = try await client.executeRequest(
+                uri: "/signout", method: .post, headers: signOut, body: ByteBuffer(string: "csrf=\(ann.token)"))
+            #expect(out.status == .seeOther)
+            let ended = try await anns
+            #expect(ended.status == .ok)
+            #expect(!ended.text.contains("event: list"))
+            try await waitUntil("no stream is open") { server.webApp.listStreams.current == 0 }
         }
     }
 }

@@ -14,7 +14,7 @@ struct EventsController {
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/events") { request, _ in
             // `?max=N` ends the stream after N change events (for scripts and tests).
-            let limit = try Self.limit(request)
+            let limit = try Query.eventLimit(request)
             guard let stream = await broadcaster.subscribe() else {
                 throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
             }
@@ -58,13 +58,5 @@ struct EventsController {
                 try await writer.finish(nil)
             })
         }
-    }
-
-    private static func limit(_ request: Request) throws -> Int? {
-        guard let text = request.uri.queryParameters.get("max") else { return nil }
-        guard let limit = Int(text), limit > 0 else {
-            throw APIError.badRequest("invalid query parameter “max”: “\(text)” is not a positive whole number")
-        }
-        return limit
     }
 }

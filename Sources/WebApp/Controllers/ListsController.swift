@@ -15,8 +15,10 @@ struct ListsController {
     let csrfToken: String
     /// How many list event streams may be open at once.
     let maxEventStreams: Int
+    /// How often an idle stream gets a comment, and its session is checked.
+    let heartbeatInterval: Double
     /// The streams open now.
-    let openStreams = StreamCount()
+    let openStreams: StreamCount
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/lists") { _, _ in
@@ -38,7 +40,7 @@ struct ListsController {
             return Responses.html(page.regions)
         }
         router.get("/lists/{list}/events") { request, context in
-            try await events(of: try Query.listID(context), request: request)
+            try await events(of: try Query.listID(context), request: request, limit: try Query.eventLimit(request))
         }
     }
 
@@ -55,9 +57,11 @@ struct ListsController {
     /// that proxies keep the connection. A reconnecting client's
     /// `Last-Event-ID` that is not the latest step gets the current event
     /// first. The stream ends when the list is deleted or the account loses
-    /// access, or the server shuts down.
-    private func events(of id: UUID, request: Request) async throws -> Response {
+    /// access, when the session ends (checked with every heartbeat), after
+    /// `limit` change events, or when the server shuts down.
+    private func events(of id: UUID, request: Request, limit: Int?) async throws -> Response {
         let lists = try shared
+        let session = SignedIn.current?.id
         // Subscribing checks membership (404) before anything is sent.
         let updates = try await lists.updates(of: id)
         let seq = try await lists.items(of: id).seq
@@ -74,9 +78,15 @@ struct ListsController {
                 for await update in updates { continuation.yield(Self.event(seq: update.seq)) }
                 continuation.finish()
             }
+            let interval = heartbeatInterval
             let heartbeat = Task {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(15))
+                    try? await Task.sleep(for: .seconds(interval))
+                    // A signed-out or expired session hears no more.
+                    if let session, await !lists.isLive(session) {
+                        continuation.finish()
+                        return
+                    }
                     continuation.yield(ServerEvent.heartbeat.wireFormat)
                 }
             }
@@ -85,9 +95,17 @@ struct ListsController {
                 heartbeat.cancel()
             }
             try await writer.write(ByteBuffer(string: ServerEvent.preamble))
-            if let first { try await writer.write(ByteBuffer(string: Self.event(seq: first))) }
+            var sent = 0
+            if let first {
+                try await writer.write(ByteBuffer(string: Self.event(seq: first)))
+                sent += 1
+            }
             try await withGracefulShutdownHandler {
-                for await event in events { try await writer.write(ByteBuffer(string: event)) }
+                var iterator = events.makeAsyncIterator()
+                while limit.map({ sent < $0 }) ?? true, let event = await iterator.next() {
+                    try await writer.write(ByteBuffer(string: event))
+                    if event.hasPrefix("event:") { sent += 1 }
+                }
             } onGracefulShutdown: {
                 continuation.finish()
             }
@@ -104,6 +122,9 @@ struct ListsController {
 /// How many list event streams are open.
 final class StreamCount: Sendable {
     private let count = Mutex(0)
+
+    /// The streams open now.
+    var current: Int { count.withLock { $0 } }
 
     /// Counts one more stream, unless `limit` are open.
     func open(limit: Int) -> Bool {

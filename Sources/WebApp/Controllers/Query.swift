@@ -33,6 +33,18 @@ enum Query {
         try listID(context.parameters.get("list") ?? "")
     }
 
+    /// `?max=N` of an event stream: end it after N change events (for
+    /// scripts and tests); `nil` without it.
+    ///
+    /// - Throws: ``APIError`` 400 when it is not a positive whole number.
+    static func eventLimit(_ request: Request) throws -> Int? {
+        guard let text = request.uri.queryParameters.get("max") else { return nil }
+        guard let limit = Int(text), limit > 0 else {
+            throw APIError.badRequest("invalid query parameter “max”: “\(text)” is not a positive whole number")
+        }
+        return limit
+    }
+
     /// The `{id}` of the path.
     ///
     /// - Throws: ``APIError`` 400 when it is not a UUID.

@@ -16,8 +16,9 @@ import Todos
 struct SharedListService: Sendable {
     /// The store of the shared lists.
     let store: any SharedListStore
-    /// The accounts, to check that a list is shared with one that exists.
-    let accounts: any AccountStore
+    /// The accounts, to check that a list is shared with one that exists,
+    /// and their sessions.
+    let accounts: any SessionStore
     /// The clock that dates items and changes.
     let now: @Sendable () -> Date
     /// Where new items get their ids.
@@ -48,6 +49,12 @@ struct SharedListService: Sendable {
             guard let signedIn = SignedIn.current else { throw APIError(.unauthorized, "sign in first") }
             return signedIn.account
         }
+    }
+
+    /// Whether the session `id` is still signed in (not signed out, ended
+    /// by `rewind users`, or expired); a store that cannot be read says no.
+    func isLive(_ id: SessionID) async -> Bool {
+        ((try? await accounts.session(id, at: now())) ?? nil) != nil
     }
 
     // MARK: Lists
