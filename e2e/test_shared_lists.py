@@ -7,6 +7,8 @@ import urllib.error
 import urllib.request
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -41,7 +43,10 @@ def sign_in(driver, base, name, path="/lists"):
 
 
 def titles(driver):
-    return [label.text for label in css_all(driver, ".todo-list li:not([hidden]) label")]
+    # In one script: a live refresh cannot swap the rows halfway through.
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('.todo-list li:not([hidden]) label'), l => l.textContent)"
+    )
 
 
 def wait_for_titles(driver, expected, timeout=10):
@@ -207,3 +212,59 @@ def test_the_owner_renames_and_deletes_a_list_after_confirming_and_a_member_has_
     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".lists-empty"), "the list to be gone")
     second_driver.refresh()
     wait_until(second_driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".lists-empty"), "the list gone for bob too")
+
+
+def rename(driver, old, new):
+    # A live refresh may swap the row between finding and double-clicking it:
+    # try again until the row is being edited.
+    def start_editing(d):
+        try:
+            label = next(label for label in css_all(d, ".todo-list li label") if label.text == old)
+            ActionChains(d).double_click(label).perform()
+        except (StaleElementReferenceException, StopIteration):
+            return False
+        return d.find_elements(By.CSS_SELECTOR, ".todo-list li.editing .edit")
+
+    wait_until(driver, start_editing, f"to edit “{old}”")
+    field = css(driver, ".todo-list li.editing .edit")
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(new)
+    field.send_keys(Keys.ENTER)
+
+
+def test_an_undo_that_meets_another_persons_later_rename_keeps_it_and_says_so(driver, second_driver, team_server):
+    base = team_server.url
+    ann, bob = driver, second_driver
+    sign_in(ann, base, "ann")
+    css(ann, "#new-list-name").send_keys("Groceries")
+    css(ann, ".new-list button[type=submit]").click()
+    wait_until(ann, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    path = ann.execute_script("return location.pathname")
+    list_id = path.rsplit("/", 1)[1]
+    ann.execute_script(
+        "return fetch('/api/lists/' + arguments[0] + '/members', {method: 'POST', headers: {"
+        "'Content-Type': 'application/json', 'X-Rewind-CSRF': document.querySelector('meta[name=rewind-csrf]').content},"
+        "body: JSON.stringify({account: 'bob'})}).then(r => r.status)",
+        list_id,
+    )
+    sign_in(bob, base, "bob", path=path)
+    add(ann, "Milk")
+    wait_for_titles(bob, ["Milk"], timeout=LIVE_TIMEOUT)
+
+    rename(ann, "Milk", "Oat milk")
+    wait_for_titles(bob, ["Oat milk"], timeout=LIVE_TIMEOUT)
+    rename(bob, "Oat milk", "Soy milk")
+    wait_for_titles(ann, ["Soy milk"], timeout=LIVE_TIMEOUT)
+
+    # Ann's Undo names her rename; it leaves bob's later one, and says why.
+    wait_until(ann, lambda d: undo_title(d) == "Undo your step: Rename “Milk”", lambda: undo_title(ann))
+    css(ann, "#list-undo").click()
+    wait_until(
+        ann,
+        lambda d: "bob renamed it since" in css(d, "#list-message").text,
+        lambda: f"the message, found “{css(ann, '#list-message').text}”",
+    )
+    assert titles(ann) == ["Soy milk"]
+    wait_until(ann, lambda d: "bob renamed it since" in css(d, ".shared-history").text, "the history to say so too")
+    ann.save_screenshot(str(ARTIFACTS / "shared-list-conflict.png"))
+    assert titles(bob) == ["Soy milk"]
