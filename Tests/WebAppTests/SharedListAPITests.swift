@@ -268,6 +268,8 @@ struct SharedListAPITests {
             #expect(!html.contains("<script>alert(1)"))
             #expect(html.contains(#"href="/lists""#))
 
+            let landing = try await client.get("/", headers: SignInTests.session(bob.session))
+            #expect(landing.text.contains(#"<a href="/lists"><h2>Lists</h2>"#))
             let lists = try await client.get("/lists", headers: SignInTests.session(bob.session))
             #expect(lists.text.contains("Groceries"))
             #expect(lists.text.contains("ann&#39;s · shared with you"))

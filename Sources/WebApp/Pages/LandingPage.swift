@@ -1,4 +1,5 @@
-/// `/`: what Rewind is, and links to its two apps.
+/// `/`: what Rewind is, and links to its two apps (and, in team mode, to
+/// the shared lists).
 struct LandingPage {
     /// The token for the page's script.
     var csrfToken: String
@@ -12,6 +13,13 @@ struct LandingPage {
                     $0.text("Command-driven apps with unlimited undo and redo that survive a restart.")
                 }
                 html.element("ul", [.class("app-cards")]) { html in
+                    if SignedIn.current != nil {
+                        card(
+                            path: "/lists", title: "Lists",
+                            text: "Lists you share with others by name. Your Undo takes back your own changes, never theirs.",
+                            into: &html
+                        )
+                    }
                     card(
                         path: "/todos", title: "To-dos",
                         text: "A to-do list with due dates, locations, a history panel, and undo for every step.",
