@@ -268,3 +268,27 @@ def test_an_undo_that_meets_another_persons_later_rename_keeps_it_and_says_so(dr
     wait_until(ann, lambda d: "bob renamed it since" in css(d, ".shared-history").text, "the history to say so too")
     ann.save_screenshot(str(ARTIFACTS / "shared-list-conflict.png"))
     assert titles(bob) == ["Soy milk"]
+
+
+def test_the_lists_pages_have_no_accessibility_violations(driver, team_server):
+    from test_accessibility import violations  # axe-core 3 and 4, light and dark, desktop and phone
+
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    css(driver, "#new-list-name").send_keys("Groceries")
+    css(driver, ".new-list button[type=submit]").click()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    for title in ("Milk", "Bread"):
+        add(driver, title)
+    wait_for_titles(driver, ["Milk", "Bread"])
+    problems = violations(driver, "a shared list")
+    driver.get(base + "/lists")
+    share = css(driver, ".share-list input[name=account]")
+    share.send_keys("bob")
+    share.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: "shared with bob" in css(d, ".list-of-lists").text, "the list shared with bob")
+    problems += violations(driver, "lists")
+    css(driver, ".delete-list").click()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the delete card")
+    problems += violations(driver, "lists with the delete card open")
+    assert not problems, "\n".join(problems)
