@@ -188,10 +188,13 @@ def base_url(server):
 # ---------------------------------------------------------------------------
 
 class Api:
-    """Same-origin requests as the page's script makes them (CSRF header)."""
+    """Same-origin requests as the page's script makes them (CSRF header);
+    in team mode with `session`, the signed-in session's cookie (see
+    scripts/rewind_session.py)."""
 
-    def __init__(self, server):
+    def __init__(self, server, session=None):
         self.server = server
+        self.session = session
         self._token = None
 
     def token(self):
@@ -202,6 +205,8 @@ class Api:
     def request(self, method, path, body=None, retry=True):
         url = self.server.url + path
         headers = {"Accept": "application/json"}
+        if self.session:
+            headers["Cookie"] = "rewind_session=" + self.session
         data = None
         if method not in ("GET", "HEAD"):
             headers["X-Rewind-CSRF"] = self.token()

@@ -11,6 +11,11 @@ Skipped, with the reason, when PostgreSQL or nginx is not installed.
 A page of one instance hears of a change made through the other live: the
 instances tell each other through PostgreSQL (NOTIFY at each commit, one
 LISTEN connection per instance).
+
+With PostgreSQL the instances are in team mode: the cluster script makes the
+account `admin` (with the password of REWIND_CLUSTER_PASSWORD here), and
+every test signs in once through nginx; the session, kept in the database,
+is accepted by both instances.
 """
 
 import json
@@ -19,6 +24,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -32,10 +38,15 @@ import pytest
 from conftest import REPO, Api, free_port
 from helpers import LIVE_TIMEOUT, add_and_wait, open_todos, wait_for_titles
 
+sys.path.insert(0, str(REPO / "scripts"))
+from rewind_session import sign_in  # noqa: E402
+
 CLUSTER = REPO / "scripts" / "cluster.sh"
 PG_BIN = Path(os.environ.get("REWIND_PG_BIN", "/usr/lib/postgresql/15/bin"))
 TESTS_PG_PORT = 55432
 STARTUP_TIMEOUT = 180
+ACCOUNT = "admin"
+PASSWORD = "cluster test password"
 
 
 def missing_piece():
@@ -91,7 +102,10 @@ class Cluster:
             REWIND_CLUSTER_A_PORT=str(a_port),
             REWIND_CLUSTER_B_PORT=str(b_port),
             REWIND_CLUSTER_PG_PORT=str(pg_port),
+            REWIND_CLUSTER_PASSWORD=PASSWORD,
         )
+        # The session of ACCOUNT, once signed in (sign_in_once).
+        self.session = None
         self.url = f"http://127.0.0.1:{port}"
         self.a_url = f"http://127.0.0.1:{a_port}"
         self.b_url = f"http://127.0.0.1:{b_port}"
@@ -105,6 +119,19 @@ class Cluster:
                 f"scripts/cluster.sh {command} exited {result.returncode}\n{result.stdout}\n{result.stderr}"
             )
         return result
+
+    def sign_in_once(self):
+        """Signs ACCOUNT in through nginx; both instances accept the session."""
+        self.session, _ = sign_in(self.url, ACCOUNT, PASSWORD)
+
+    def api(self, url):
+        """The API of `url` (nginx or one instance) in the signed-in session."""
+        return Api(SimpleNamespace(url=url), session=self.session)
+
+    def sign_in_browser(self, driver):
+        """Gives `driver` the session: its cookie is the site's, whatever the port."""
+        driver.get(self.url + "/signin")
+        driver.add_cookie({"name": "rewind_session", "value": self.session, "path": "/", "httpOnly": True})
 
     def pid(self, name):
         return int((self.dir / f"{name}.pid").read_text().strip())
@@ -183,6 +210,8 @@ def cluster(rewind_bin):
     try:
         started = instance.run("start")
         assert started.stdout.strip().splitlines()[-1] == instance.url, started.stdout
+        assert f"sign in as {ACCOUNT}" in started.stderr, started.stderr
+        instance.sign_in_once()
         yield instance
     finally:
         instance.run("stop", check=False)
@@ -197,10 +226,6 @@ def assert_not_reloaded(driver):
     assert driver.execute_script("return window.__rewindNoReload === true"), "the page reloaded instead of updating live"
 
 
-def api(url):
-    return Api(SimpleNamespace(url=url))
-
-
 def wait_for(condition, message, timeout=30):
     deadline = time.monotonic() + timeout
     while not condition():
@@ -210,22 +235,24 @@ def wait_for(condition, message, timeout=30):
 
 
 def answers(url):
+    """Whether `url` answers at all (a document open without a sign-in)."""
     try:
-        with urllib.request.urlopen(url + "/api/csrf", timeout=5) as response:
+        with urllib.request.urlopen(url + "/openapi.yaml", timeout=5) as response:
             return response.status == 200
     except (urllib.error.URLError, ConnectionError, OSError):
         return False
 
 
 def test_the_page_through_nginx_makes_changes_on_both_instances_and_b_shows_what_went_through_a(driver, cluster):
+    cluster.sign_in_browser(driver)
     open_todos(driver, cluster.url)
     assert "Rewind" in driver.title
     # Round robin: consecutive adds from the one page reach both instances,
     # which accept the page's token.
     add_and_wait(driver, "first through nginx", "second through nginx", "third through nginx")
-    assert api(cluster.url).titles() == ["first through nginx", "second through nginx", "third through nginx"]
+    assert cluster.api(cluster.url).titles() == ["first through nginx", "second through nginx", "third through nginx"]
 
-    api(cluster.a_url).add("added through A")
+    cluster.api(cluster.a_url).add("added through A")
     open_todos(driver, cluster.b_url)
     wait_for_titles(
         driver, ["first through nginx", "second through nginx", "third through nginx", "added through A"]
@@ -278,7 +305,7 @@ def test_a_taken_port_is_named_and_nothing_is_left_running(rewind_bin):
 
 
 def test_killing_one_instance_during_a_burst_loses_no_acknowledged_add(cluster):
-    through_nginx = api(cluster.url)
+    through_nginx = cluster.api(cluster.url)
     through_nginx.token()
     acknowledged = []
     failed = []
@@ -314,7 +341,7 @@ def test_killing_one_instance_during_a_burst_loses_no_acknowledged_add(cluster):
 
     print(f"burst: {len(acknowledged)} adds acknowledged ({len(after_kill)} after the kill), {len(failed)} refused")
     # Every add answered 2xx is in the database, read through B alone.
-    kept = set(api(cluster.b_url).titles())
+    kept = set(cluster.api(cluster.b_url).titles())
     lost = [title for title in acknowledged if title not in kept]
     assert not lost, f"acknowledged but lost: {lost}"
     # The other instance kept serving: through nginx after the kill, and on its own port.
@@ -327,9 +354,10 @@ def test_killing_one_instance_during_a_burst_loses_no_acknowledged_add(cluster):
 
 
 def test_a_change_made_through_a_reaches_an_open_page_of_b_live(driver, cluster):
+    cluster.sign_in_browser(driver)
     open_todos(driver, cluster.b_url)
     mark_page(driver)
-    through_a = api(cluster.a_url)
+    through_a = cluster.api(cluster.a_url)
     # The first change also waits for the page's event stream and B's
     # listener to be connected.
     through_a.add("first through A")
@@ -344,9 +372,11 @@ def test_a_change_made_through_a_reaches_an_open_page_of_b_live(driver, cluster)
     assert_not_reloaded(driver)
 
 
-def answer_of(url, path="/api/todos"):
-    """GET `path`: (status, decoded JSON body or None), never raising."""
-    request = urllib.request.Request(url + path, headers={"Accept": "application/json"})
+def answer_of(url, session, path="/api/todos"):
+    """GET `path` in `session`: (status, decoded JSON body or None), never raising."""
+    request = urllib.request.Request(
+        url + path, headers={"Accept": "application/json", "Cookie": "rewind_session=" + session}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read().decode() or "null")
@@ -383,7 +413,9 @@ def test_after_postgresql_restarts_both_instances_serve_within_10_seconds_and_no
     driver, second_driver, cluster
 ):
     on_a, on_b = driver, second_driver
-    through_a, through_b = api(cluster.a_url), api(cluster.b_url)
+    cluster.sign_in_browser(on_a)
+    cluster.sign_in_browser(on_b)
+    through_a, through_b = cluster.api(cluster.a_url), cluster.api(cluster.b_url)
     open_todos(on_a, cluster.a_url)
     open_todos(on_b, cluster.b_url)
     mark_page(on_a)
@@ -406,7 +438,7 @@ def test_after_postgresql_restarts_both_instances_serve_within_10_seconds_and_no
         while restarting.is_set():
             for url in (cluster.a_url, cluster.b_url):
                 started = time.monotonic()
-                status, body = answer_of(url)
+                status, body = answer_of(url, cluster.session)
                 during.append((url, status, body, time.monotonic() - started))
 
     restarting.set()
@@ -430,7 +462,7 @@ def test_after_postgresql_restarts_both_instances_serve_within_10_seconds_and_no
     made_through_b, errors_b = add_until_answered(through_b, "after the restart, through B", deadline)
     acknowledged_b = time.monotonic()
     for url in (cluster.a_url, cluster.b_url):
-        wait_for(lambda: answer_of(url)[0] == 200, f"GET /api/todos of {url} to be answered", timeout=deadline - time.monotonic())
+        wait_for(lambda: answer_of(url, cluster.session)[0] == 200, f"GET /api/todos of {url} to be answered", timeout=deadline - time.monotonic())
     served = time.monotonic()
     print(
         f"restart: add through A acknowledged {acknowledged_a - back:.2f}s after PostgreSQL was back "

@@ -19,6 +19,12 @@
 #   REWIND_PG_BIN            PostgreSQL's programs (/usr/lib/postgresql/15/bin)
 #   REWIND_PUBLIC_ORIGIN     passed on to both instances: the origin(s) browsers see
 #                            when a proxy in front ends TLS (https://todo.example)
+#   REWIND_CLUSTER_ACCOUNT   the account `start` makes, unless it exists (admin):
+#                            with PostgreSQL the instances are in team mode, so
+#                            every page asks for a sign-in
+#   REWIND_CLUSTER_PASSWORD  its password (10 characters or more); without it
+#                            `start` makes a random one and keeps it in
+#                            $REWIND_CLUSTER_DIR/password (mode 600)
 #   NGINX                    nginx (the one on PATH)
 set -euo pipefail
 
@@ -32,6 +38,7 @@ rewind="${REWIND_BIN:-$repo/.build/debug/rewind}"
 pg_bin="${REWIND_PG_BIN:-/usr/lib/postgresql/15/bin}"
 nginx="${NGINX:-$(command -v nginx || echo /usr/sbin/nginx)}"
 address="http://127.0.0.1:$port"
+account="${REWIND_CLUSTER_ACCOUNT:-admin}"
 # What an instance's command line contains (whatever the binary), to tell
 # its pid from one the system has since given to another process.
 instance_command="serve --host 127.0.0.1 --port"
@@ -69,10 +76,11 @@ require_free() {
     fi
 }
 
-# Waits until $1 answers GET /api/csrf, or process $2 ends, for at most 60 s.
+# Waits until $1 answers GET /openapi.yaml (open without a sign-in), or
+# process $2 ends, for at most 60 s.
 wait_for() {
     local deadline=$((SECONDS + 60))
-    until curl -fsS -o /dev/null --max-time 2 "$1/api/csrf" 2>/dev/null; do
+    until curl -fsS -o /dev/null --max-time 2 "$1/openapi.yaml" 2>/dev/null; do
         if ! kill -0 "$2" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
             return 1
         fi
@@ -93,6 +101,30 @@ stop_pid() {
         kill -KILL "$pid" 2>/dev/null || true
     fi
     rm -f "$1"
+}
+
+# Makes the account the instances' sign-in asks for in database $1, unless
+# it exists; says how to sign in.
+make_account() {
+    local url="$1" password where
+    if REWIND_DATABASE_URL="$url" "$rewind" users list 2>/dev/null \
+        | awk '{ print tolower($1) }' | grep -qxF "$(printf '%s' "$account" | tr '[:upper:]' '[:lower:]')"; then
+        where="its password as it was made"
+        [ -z "${REWIND_CLUSTER_PASSWORD:-}" ] && [ -s "$dir/password" ] && where="the password in $dir/password"
+        say "sign in as $account with $where"
+        return
+    fi
+    if [ -n "${REWIND_CLUSTER_PASSWORD:-}" ]; then
+        password="$REWIND_CLUSTER_PASSWORD"
+        where="the password in REWIND_CLUSTER_PASSWORD"
+    else
+        (umask 077 && od -An -tx1 -N16 /dev/urandom | tr -d ' \n' >"$dir/password")
+        password="$(cat "$dir/password")"
+        where="the password in $dir/password"
+    fi
+    printf '%s\n' "$password" | REWIND_DATABASE_URL="$url" "$rewind" users add "$account" --password-stdin >/dev/null \
+        || fail "could not make the account $account (REWIND_CLUSTER_ACCOUNT) with that password (REWIND_CLUSTER_PASSWORD: 10 characters or more)"
+    say "made the account $account; sign in as $account with $where"
 }
 
 start_instance() {
@@ -213,6 +245,7 @@ start() {
     local url
     url="$(postgres start)" || fail "PostgreSQL did not start on port $pg_port (log: $dir/postgres/server.log)"
     say "PostgreSQL: 127.0.0.1:$pg_port (data $dir/postgres)"
+    make_account "$url"
     start_instance A "$a_port" REWIND_CLUSTER_A_PORT "$url"
     start_instance B "$b_port" REWIND_CLUSTER_B_PORT "$url"
     start_nginx

@@ -399,3 +399,47 @@ struct SharedListEventTests {
         }
     }
 }
+
+/// A store that cannot be reached (PostgreSQL restarting) is a 503 with a
+/// JSON error, for the session check as for the shared lists; never a 500.
+@Suite("Team mode: a store that cannot be reached")
+struct UnreachableStoreTests {
+    /// Sessions that cannot be read, as while the database restarts.
+    actor FailingSessions: SessionStore {
+        let accounts = InMemoryAccountStore()
+        var failing = false
+
+        func fail() { failing = true }
+
+        private func check() throws {
+            if failing { throw StoreError.io(path: "postgres://test", detail: "the connection was closed") }
+        }
+
+        func add(name: AccountName, passwordHash: String) async throws -> Account {
+            try await accounts.add(name: name, passwordHash: passwordHash)
+        }
+        func list() async throws -> [Account] { try check(); return try await accounts.list() }
+        func remove(name: AccountName) async throws -> Account { try await accounts.remove(name: name) }
+        func passwordHash(for name: AccountName) async throws -> String? { try check(); return try await accounts.passwordHash(for: name) }
+        func setPasswordHash(name: AccountName, _ hash: String) async throws { try await accounts.setPasswordHash(name: name, hash) }
+        func beginSession(_ id: SessionID, for account: AccountName, at now: Date, lifetime: TimeInterval) async throws -> Session {
+            try await accounts.beginSession(id, for: account, at: now, lifetime: lifetime)
+        }
+        func session(_ id: SessionID, at now: Date) async throws -> Session? { try check(); return try await accounts.session(id, at: now) }
+        func endSession(_ id: SessionID) async throws { try await accounts.endSession(id) }
+        func endSessions(of account: AccountName) async throws -> Int { try await accounts.endSessions(of: account) }
+    }
+
+    @Test func aSessionThatCannotBeCheckedIsA503WithAJSONError() async throws {
+        let sessions = FailingSessions()
+        let server = try await SignInTests.server(["ann"], sessions: sessions)
+        try await server.test { client in
+            let ann = try await SharedListAPITests.signIn("ann", client, server: server)
+            await sessions.fail()
+            let response = try await client.get("/api/lists", headers: SignInTests.session(ann.session))
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.errorMessage == "the data cannot be read or saved right now; try again in a moment")
+            #expect(!response.text.contains("postgres://"))
+        }
+    }
+}

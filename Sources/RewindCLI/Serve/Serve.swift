@@ -28,10 +28,10 @@ extension RewindCommand {
                 that ends TLS, --public-origin (or $REWIND_PUBLIC_ORIGIN) names the https:// \
                 origin the browsers see, so that its pages may make changes.
 
-                --accounts turns team mode on, with SQLite or PostgreSQL: every \
-                page, the API and the event stream then need a sign-in at /signin with an \
-                account made by `rewind users add NAME`; the server refuses to start while \
-                there is none.
+                --accounts turns team mode on with SQLite; with PostgreSQL it is always on. \
+                Every page, the API and the event stream then need a sign-in at /signin with \
+                an account made by `rewind users add NAME`, and each person has named lists \
+                to share (/lists); the server refuses to start while there is no account.
 
                 Examples:
                   rewind serve
@@ -80,7 +80,7 @@ extension RewindCommand {
         ))
         var database: String?
 
-        @Flag(help: "Team mode: sign-in with the accounts of `rewind users`.")
+        @Flag(help: "Team mode: sign-in with the accounts of `rewind users` (always on with --database).")
         var accounts = false
 
         @Option(help: ArgumentHelp(

@@ -21,6 +21,8 @@ struct ServeStore: Sendable {
     /// Opens the shared lists of team mode, in the same database as the
     /// list (only when team mode is on); `nil` for `--in-memory`.
     var sharedLists: @Sendable () async throws -> (any SharedListStore)? = { nil }
+    /// Whether team mode is on without `--accounts` (PostgreSQL).
+    var alwaysTeamMode = false
     /// Closes the store after the server stopped.
     let close: @Sendable () -> Void
     /// Returns once the file is known to be whole (the check of every page
@@ -57,7 +59,7 @@ struct ServeStore: Sendable {
                     return (accounts, try await accounts.hasAccounts())
                 },
                 sharedLists: { try await PostgresSharedListStore.open(postgres) },
-                close: {}, checked: {})
+                alwaysTeamMode: true, close: {}, checked: {})
         }
         if inMemory {
             return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {}, checked: {})
@@ -81,21 +83,31 @@ struct ServeStore: Sendable {
         /// Where the accounts were looked for.
         let location: String
 
+        /// Whether the accounts are in a PostgreSQL database (team mode is
+        /// then always on), not a data directory.
+        var isDatabase = false
+
         var description: String {
-            "team mode needs an account to sign in with, and \(location) has none; make one first with `rewind users add NAME`"
+            guard isDatabase else {
+                return "team mode needs an account to sign in with, and \(location) has none; "
+                    + "make one first with `rewind users add NAME`"
+            }
+            return "with PostgreSQL, team mode is always on and needs an account to sign in with, and \(location) "
+                + "has none; make one first with `rewind users add NAME --database URL` (or REWIND_DATABASE_URL set)"
         }
     }
 
-    /// Team mode over this store's accounts when `asked` (`--accounts`);
-    /// `nil` (local mode) otherwise. (With PostgreSQL it is to be always
-    /// on, once the cluster script and its tests sign in.)
+    /// Team mode over this store's accounts when `asked` (`--accounts`)
+    /// and always with PostgreSQL, whose database several instances and
+    /// so several people share; `nil` (local mode) otherwise.
     ///
     /// - Throws: ``NoAccount`` when team mode is on and there is no
     ///   account; ``StoreError`` when the accounts cannot be read.
     func teamMode(asked: Bool) async throws -> TeamMode? {
-        guard asked else { return nil }
-        guard let sessions = try await sessions(), sessions.hasAccounts else { throw NoAccount(location: location) }
-        guard let lists = try await sharedLists() else { throw NoAccount(location: location) }
+        guard asked || alwaysTeamMode else { return nil }
+        let missing = NoAccount(location: location, isDatabase: alwaysTeamMode)
+        guard let sessions = try await sessions(), sessions.hasAccounts else { throw missing }
+        guard let lists = try await sharedLists() else { throw missing }
         return TeamMode(sessions: sessions.store, lists: lists)
     }
 }

@@ -4,11 +4,13 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import OpenAPIRuntime
+import TodoStore
 import Todos
 
 /// Turns every error thrown below it into a JSON answer `{"error": "…"}`:
 /// ``APIError`` and Hummingbird's errors keep their status, a failure of the
-/// to-do domain or of the shared lists gets the status that names it, a body that does
+/// to-do domain or of the shared lists gets the status that names it (a
+/// store that cannot be reached, such as PostgreSQL while it restarts, 503), a body that does
 /// not decode is a 400 that says where (a 422 when the domain refuses a
 /// well-formed value), the generated API's own errors keep their 4xx
 /// status and say what was wrong, a request whose client went away
@@ -28,6 +30,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.info(
                     "client aborted \(request.method) \(request.uri.path): the connection closed before the request body was complete"
                 )
+            } else if error is StoreError {
+                context.logger.warning("\(request.method) \(request.uri.path): the store failed: \(error)")
             } else if status == .internalServerError {
                 context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
             }
@@ -48,6 +52,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return (error.status, error.message)
         case let error as HTTPError:
             return (error.status, error.body ?? Self.defaultMessage(for: error.status, request: request))
+        case is StoreError:
+            // The details (a path, a server's message) go to the log.
+            return (.serviceUnavailable, "the data cannot be read or saved right now; try again in a moment")
         case is NIOTooManyBytesError:
             return (.contentTooLarge, "the request body is too large")
         case _ where isClientAbort(error):
@@ -69,7 +76,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error.underlyingError {
         case let decoding as DecodingError:
             return describe(decoding, allowedFields: OpenAPIDocument.shipped?.bodyFields[error.operationID])
-        case is APIError, is TodoFailure, is HTTPError, is NIOTooManyBytesError:
+        case is APIError, is TodoFailure, is HTTPError, is NIOTooManyBytesError, is StoreError:
             return describe(error.underlyingError, request: request)
         case let underlying where isClientAbort(underlying) || APIError.sharedLists(underlying) != nil:
             return describe(underlying, request: request)
