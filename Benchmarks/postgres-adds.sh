@@ -45,22 +45,35 @@ sql() {
     psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qAt -c "$1"
 }
 empty() {
-    sql "SET client_min_messages = warning; DROP TABLE IF EXISTS rewind_step, rewind_item, rewind_list, rewind_schema, bench_add"
+    # Every table and sequence of Rewind's (its schema grows with its migrations) and the scratch table.
+    sql "SET client_min_messages = warning; DO \$\$ DECLARE t text; BEGIN
+        FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema()
+            AND (tablename LIKE 'rewind\\_%' OR tablename = 'bench_add') LOOP
+            EXECUTE format('DROP TABLE IF EXISTS %I CASCADE', t);
+        END LOOP;
+        FOR t IN SELECT sequence_name FROM information_schema.sequences
+            WHERE sequence_schema = current_schema() AND sequence_name LIKE 'rewind\\_%' LOOP
+            EXECUTE format('DROP SEQUENCE IF EXISTS %I CASCADE', t);
+        END LOOP; END \$\$"
 }
+# With PostgreSQL the server is in team mode: every add carries a session
+# of the account `bench`.
+password="benchmark password"
 
 # Prints "adds/s".
 measure_rewind() { # BINARY
     empty
+    printf '%s\n' "$password" | "$1" users add bench --password-stdin --database "$DATABASE_URL" >/dev/null
     "$1" serve --port "$PORT" --database "$DATABASE_URL" >"$work/serve.log" 2>&1 &
     server=$!
     local origin="http://127.0.0.1:$PORT"
     for _ in $(seq 1 400); do
-        curl -fsS -o /dev/null "$origin/api/csrf" 2>/dev/null && break
+        curl -fsS -o /dev/null "$origin/openapi.yaml" 2>/dev/null && break
         sleep 0.05
     done
-    local token
-    token=$(curl -fsS "$origin/api/csrf" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-    add_lua "$token" "$origin" >"$work/add.lua"
+    local session token
+    read -r session token < <(printf '%s\n' "$password" | python3 "$root/scripts/rewind_session.py" "$origin" bench)
+    add_lua "$token" "$origin" "$session" >"$work/add.lua"
     local out
     out=$(wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" -s "$work/add.lua" "$origin/api/todos")
     echo "$out" >>"$work/wrk.log"

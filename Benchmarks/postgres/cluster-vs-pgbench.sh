@@ -45,8 +45,9 @@ cleanup() {
 }
 trap cleanup EXIT
 address="$("$cluster" start)"
-token="$(cat "$REWIND_CLUSTER_DIR/csrf-token")"
-write_add_script "$work/add.lua" "$address" "$token"
+# Team mode (PostgreSQL): every add carries the session of the cluster's account.
+sign_in "$address" admin
+write_add_script "$work/add.lua" "$address" "$token" "$session"
 
 create_database bench bench
 psql_admin bench -c "CREATE TABLE IF NOT EXISTS scratch (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL)" \

@@ -4,7 +4,11 @@ open on instance B, adds an item through `POST /api/todos` on instance A,
 one at a time, and times from the moment the POST is sent to the arrival of
 B's `todos` event; prints p50/p90/p99/max.
 
-    python3 Benchmarks/postgres/event-latency.py --a 9391 --b 9392 --token TOKEN --changes 1000
+    python3 Benchmarks/postgres/event-latency.py --a 9391 --b 9392 --token TOKEN --session COOKIE --changes 1000
+
+(--session: the `rewind_session` cookie of a signed-in session, as
+scripts/rewind_session.py prints it, for instances in team mode; the token
+is then that session's.)
 
 (Benchmarks/postgres/event-latency.sh starts the cluster and runs this.)
 Each change waits for its event (at most --timeout seconds; a change whose
@@ -14,11 +18,11 @@ next one is sent. The first --warmup changes are not counted.
 import argparse, http.client, json, math, queue, sys, threading, time
 
 
-def listen(port, events, ready):
+def listen(port, session, events, ready):
     """Reads B's event stream; puts (arrival time, id) for every `todos` event."""
     connection = http.client.HTTPConnection("127.0.0.1", port)
     try:
-        connection.request("GET", "/events")
+        connection.request("GET", "/events", headers=cookie_header(session))
         response = connection.getresponse()
     except OSError as error:
         print(f"event-latency: GET /events on port {port}: {error}", file=sys.stderr)
@@ -47,6 +51,11 @@ def listen(port, events, ready):
             kind, ident = None, None
 
 
+def cookie_header(session):
+    """The session's cookie as a header, or none without a session."""
+    return {"Cookie": "rewind_session=" + session} if session else {}
+
+
 def percentile(values, fraction):
     """The nearest-rank percentile of sorted values."""
     return values[max(0, math.ceil(fraction * len(values)) - 1)]
@@ -57,13 +66,14 @@ def main():
     parser.add_argument("--a", type=int, required=True, help="instance A's port (the change)")
     parser.add_argument("--b", type=int, required=True, help="instance B's port (the event stream)")
     parser.add_argument("--token", required=True, help="the CSRF token both instances accept")
+    parser.add_argument("--session", default="", help="the rewind_session cookie (team mode)")
     parser.add_argument("--changes", type=int, default=1000)
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for one event")
     args = parser.parse_args()
 
     events, ready = queue.Queue(), threading.Event()
-    threading.Thread(target=listen, args=(args.b, events, ready), daemon=True).start()
+    threading.Thread(target=listen, args=(args.b, args.session, events, ready), daemon=True).start()
     deadline = time.monotonic() + 10
     while not ready.wait(0.05):
         if not events.empty() or time.monotonic() > deadline:
@@ -71,7 +81,7 @@ def main():
 
     origin = f"http://127.0.0.1:{args.a}"
     headers = {"Content-Type": "application/json", "X-Rewind-CSRF": args.token,
-               "Origin": origin, "Sec-Fetch-Site": "same-origin"}
+               "Origin": origin, "Sec-Fetch-Site": "same-origin", **cookie_header(args.session)}
     connection = http.client.HTTPConnection("127.0.0.1", args.a)
     latencies, missed, ids = [], 0, []
     for n in range(args.warmup + args.changes):

@@ -17,10 +17,12 @@ if "$cluster" status >/dev/null 2>&1 || [ -d "$REWIND_CLUSTER_DIR" ]; then
 fi
 trap '"$cluster" stop >/dev/null 2>&1 || true' EXIT
 "$cluster" start >/dev/null
+# Team mode (PostgreSQL): the cluster's account, signed in through A.
+sign_in "http://127.0.0.1:$REWIND_CLUSTER_A_PORT" admin
 
 echo "Change on A to event on B, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $CHANGES changes one at a time"
 echo "load before: $(uptime)"
 python3 "$(dirname "$0")/event-latency.py" --a "$REWIND_CLUSTER_A_PORT" --b "$REWIND_CLUSTER_B_PORT" \
-    --token "$(cat "$REWIND_CLUSTER_DIR/csrf-token")" --changes "$CHANGES"
+    --token "$token" --session "$session" --changes "$CHANGES"
 echo "load after:  $(uptime)"
 echo "Target: p99 < 100 ms."

@@ -36,7 +36,9 @@ def one_run(command, port, timeout):
                 response = connection.getresponse()
                 response.read()
                 connection.close()
-                if response.status == 200:
+                # 303: in team mode (always with PostgreSQL) the page sends
+                # to the sign-in; the server answered all the same.
+                if response.status in (200, 303):
                     served = time.perf_counter()
                     break
             except (ConnectionError, OSError):

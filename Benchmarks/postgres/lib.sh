@@ -11,6 +11,10 @@
 #   REWIND_PG_BIN            PostgreSQL's programs (/usr/lib/postgresql/15/bin)
 #   SINGLE_PORT, PEER_PORT   one instance alone and the peer (9393, 9394)
 #   DURATION, CONNECTIONS, THREADS, ROUNDS   the wrk load (10 s, 16, 1, 3 rounds)
+#   REWIND_CLUSTER_PASSWORD  the password of the cluster's account and of the
+#                            account `bench` one instance alone signs in with
+#                            ("benchmark password"): with PostgreSQL the server
+#                            is in team mode, so every request carries a session
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export REWIND_CLUSTER_DIR="${REWIND_CLUSTER_DIR:-/tmp/rw-bench-cluster}"
@@ -25,6 +29,7 @@ DURATION="${DURATION:-10}"
 CONNECTIONS="${CONNECTIONS:-16}"
 THREADS="${THREADS:-1}"
 ROUNDS="${ROUNDS:-3}"
+export REWIND_CLUSTER_PASSWORD="${REWIND_CLUSTER_PASSWORD:-benchmark password}"
 # The body every add carries, ours and the peer's alike.
 ADD_BODY='{"title": "Benchmark: buy oat milk"}'
 
@@ -90,12 +95,31 @@ wait_for_url() {
     done
 }
 
+# Makes the account $2 in database $1 with REWIND_CLUSTER_PASSWORD, unless
+# it exists.
+make_account() {
+    if ! REWIND_DATABASE_URL="$1" "$REWIND_BIN" users list 2>/dev/null | awk '{ print $1 }' | grep -qxF "$2"; then
+        printf '%s\n' "$REWIND_CLUSTER_PASSWORD" | REWIND_DATABASE_URL="$1" "$REWIND_BIN" users add "$2" --password-stdin >/dev/null \
+            || fail "could not make the account $2"
+    fi
+}
+
+# Signs account $2 in at $1 with REWIND_CLUSTER_PASSWORD; sets `session`
+# (the cookie) and `token` (the session's CSRF token).
+sign_in() {
+    local answer
+    answer="$(printf '%s\n' "$REWIND_CLUSTER_PASSWORD" | python3 "$repo/scripts/rewind_session.py" "$1" "$2")" \
+        || fail "could not sign in as $2 at $1"
+    read -r session token <<<"$answer"
+}
+
 # Writes a wrk script to $1 that POSTs the add of Benchmarks/add-request.sh
 # (the body every add carries, ADD_BODY above) as JSON, with the headers the
-# to-do page's own script sends from origin $2 and CSRF token $3.
+# to-do page's own script sends from origin $2 and CSRF token $3, in the
+# session whose cookie is $4 (team mode).
 source "$repo/Benchmarks/add-request.sh"
 write_add_script() {
-    add_lua "$3" "$2" >"$1"
+    add_lua "$3" "$2" "${4:-}" >"$1"
     grep -qF "wrk.body = '$ADD_BODY'" "$1" || fail "Benchmarks/add-request.sh no longer sends ADD_BODY ($ADD_BODY)"
 }
 

@@ -41,24 +41,26 @@ trap cleanup EXIT
 
 url="$(postgres_start)"
 create_database todos hummingbird
-token="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
+# Team mode (PostgreSQL): an account to sign in with.
+make_account "$url" bench
 ours_address="http://127.0.0.1:$SINGLE_PORT"
 peer_address="http://127.0.0.1:$PEER_PORT"
 
-REWIND_DATABASE_URL="$url" REWIND_CSRF_TOKEN="$token" \
+REWIND_DATABASE_URL="$url" \
     "$REWIND_BIN" serve --host 127.0.0.1 --port "$SINGLE_PORT" </dev/null >"$work/ours.log" 2>&1 &
 pids+=($!)
 ours_pid=$!
 HTTP_HOST=127.0.0.1 HTTP_PORT="$PEER_PORT" POSTGRES_PORT="$REWIND_CLUSTER_PG_PORT" LOG_LEVEL="$PEER_LOG_LEVEL" \
     "$peer" </dev/null >"$work/peer.log" 2>&1 &
 pids+=($!)
-wait_for_url "$ours_address/api/csrf"
+wait_for_url "$ours_address/openapi.yaml"
+sign_in "$ours_address" bench
 wait_for_url "$peer_address/health"
 # The peer makes its table before it listens; a first add proves it writes.
 curl -fsS -o /dev/null -X POST -H 'Content-Type: application/json' --data "$ADD_BODY" "$peer_address/todos" \
     || fail "the peer did not add a to-do (log: $(tail -3 "$work/peer.log"))"
 
-write_add_script "$work/ours.lua" "$ours_address" "$token"
+write_add_script "$work/ours.lua" "$ours_address" "$token" "$session"
 write_add_script "$work/peer.lua" "$peer_address" "$token"
 durability="synchronous_commit=$(psql_admin postgres -c 'SHOW synchronous_commit') fsync=$(psql_admin postgres -c 'SHOW fsync')"
 say "PostgreSQL: $durability"
