@@ -294,10 +294,11 @@ def wait_for_live_refresh(driver, events_before):
     )
 
 
-def add_account(rewind_bin, data_dir, name, password):
-    """`rewind users add NAME --password-stdin` on the data directory."""
+def add_account(rewind_bin, name, password, *location):
+    """`rewind users add NAME --password-stdin` with `location`: `--data-dir DIR`
+    or `--database URL`."""
     made = subprocess.run(
-        [rewind_bin, "users", "add", name, "--password-stdin", "--data-dir", str(data_dir)],
+        [rewind_bin, "users", "add", name, "--password-stdin", *map(str, location)],
         input=password + "\n", capture_output=True, text=True, timeout=60,
     )
     assert made.returncode == 0, made.stderr

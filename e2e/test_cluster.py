@@ -36,7 +36,7 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import REPO, Api, free_port
-from helpers import LIVE_TIMEOUT, add_and_wait, open_todos, wait_for_titles
+from helpers import LIVE_TIMEOUT, add_account, add_and_wait, open_todos, wait_for_titles
 
 sys.path.insert(0, str(REPO / "scripts"))
 from rewind_session import sign_in  # noqa: E402
@@ -269,6 +269,11 @@ def test_status_says_what_runs_and_a_second_start_changes_nothing(cluster):
     assert "instance A: running" in status.stdout
     assert "instance B: running" in status.stdout
     assert "nginx: running" in status.stdout
+    # With PostgreSQL the instances are in team mode without --accounts:
+    # nothing is served without a session, through nginx or directly.
+    for url in (cluster.url, cluster.a_url, cluster.b_url):
+        assert answer_of(url, "")[0] == 401, url
+        assert answer_of(url, cluster.session)[0] == 200, url
     pids = (cluster.pid("A"), cluster.pid("B"))
     again = cluster.run("start")
     assert again.stdout.strip() == cluster.url
@@ -507,3 +512,64 @@ def test_after_postgresql_restarts_both_instances_serve_within_10_seconds_and_no
     # Every page shows what the server holds; nothing acknowledged was lost.
     assert through_a.titles() == titles
     assert through_b.titles() == titles
+
+
+def test_two_people_on_one_shared_list_through_the_two_instances_undo_only_their_own_steps_live(
+    driver, second_driver, cluster, rewind_bin
+):
+    """Ann on instance A and bob on instance B, one shared list: each sees the
+    other's change live (NOTIFY rewind_shared), and each one's Undo takes back
+    only their own step, whichever instance made the other's."""
+    database = f"postgres://rewind:rewind@127.0.0.1:{cluster.pg_port}/rewind"
+    for name in ("ann", "bob"):
+        add_account(rewind_bin, name, PASSWORD, "--database", database)
+    ann_session, _ = sign_in(cluster.a_url, "ann", PASSWORD)
+    bob_session, _ = sign_in(cluster.b_url, "bob", PASSWORD)
+    through_a = Api(SimpleNamespace(url=cluster.a_url), session=ann_session)
+    listed = through_a.request("POST", "/api/lists", {"name": "Groceries"})
+    through_a.request("POST", f"/api/lists/{listed['id']}/members", {"account": "bob"})
+
+    pages = []
+    for browser, url, session in ((driver, cluster.a_url, ann_session), (second_driver, cluster.b_url, bob_session)):
+        browser.get(url + "/signin")
+        browser.add_cookie({"name": "rewind_session", "value": session, "path": "/", "httpOnly": True})
+        browser.get(f"{url}/lists/{listed['id']}")
+        wait_for(lambda: browser.find_elements("css selector", ".new-todo"), f"the list's page on {url}")
+        pages.append(browser)
+    ann, bob = pages
+
+    def titles(browser):
+        return browser.execute_script(
+            "return Array.from(document.querySelectorAll('.todo-list li:not([hidden]) label'), l => l.textContent)"
+        )
+
+    def wait_for_list(browser, expected, timeout=LIVE_TIMEOUT):
+        wait_for(lambda: titles(browser) == expected, f"{expected}, found {titles(browser)}", timeout=timeout)
+
+    def add(browser, title):
+        field = browser.find_element("css selector", ".new-todo")
+        field.send_keys(title)
+        field.send_keys("\n")
+
+    add(ann, "Milk")
+    wait_for_list(ann, ["Milk"], timeout=10)
+    wait_for_list(bob, ["Milk"])
+    add(bob, "Bread")
+    wait_for_list(bob, ["Milk", "Bread"], timeout=10)
+    wait_for_list(ann, ["Milk", "Bread"])
+
+    # Ann's Undo (on A) takes back her add, not bob's later one made on B.
+    wait_for(lambda: ann.find_element("id", "list-undo").get_attribute("title") == "Undo your step: Add “Milk”",
+             "ann's Undo to name her own step")
+    ann.find_element("id", "list-undo").click()
+    wait_for_list(ann, ["Bread"], timeout=10)
+    wait_for_list(bob, ["Bread"])
+    wait_for(lambda: bob.find_element("id", "list-undo").get_attribute("title") == "Undo your step: Add “Bread”",
+             "bob's Undo to still name his own step")
+    bob.find_element("id", "list-undo").click()
+    wait_for_list(bob, [], timeout=10)
+    wait_for_list(ann, [])
+    # Ann's Redo was kept through bob's undo.
+    ann.find_element("id", "list-redo").click()
+    wait_for_list(ann, ["Milk"], timeout=10)
+    wait_for_list(bob, ["Milk"])

@@ -21,7 +21,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture
 def team_server(rewind_bin, data_dir, tmp_path):
     for name in ("ann", "bob", "carl"):
-        add_account(rewind_bin, data_dir, name, PASSWORD)
+        add_account(rewind_bin, name, PASSWORD, "--data-dir", data_dir)
     instance = Server(rewind_bin, data_dir, tmp_path, extra_args=["--accounts"])
     instance.start()
     yield instance

@@ -13,7 +13,7 @@ PASSWORD = "correct horse battery"
 
 @pytest.fixture
 def team_server(rewind_bin, data_dir, tmp_path):
-    add_account(rewind_bin, data_dir, "ann", PASSWORD)
+    add_account(rewind_bin, "ann", PASSWORD, "--data-dir", data_dir)
     instance = Server(rewind_bin, data_dir, tmp_path, extra_args=["--accounts"])
     instance.start()
     yield instance
