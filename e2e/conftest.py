@@ -310,6 +310,12 @@ def driver(_browser, request):
     """The session's browser, reset for this test: desktop size, no cookies."""
     _browser.set_window_size(*DESKTOP)
     _browser.delete_all_cookies()
+    try:
+        # Drop console messages left by earlier tests (a page whose server an
+        # earlier test stopped on purpose), so this test reads only its own.
+        _browser.get_log("browser")
+    except Exception:
+        pass
     yield _browser
     _save_failure_screenshot(_browser, request)
     try:
