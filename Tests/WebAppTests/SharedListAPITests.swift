@@ -432,10 +432,13 @@ struct UnreachableStoreTests {
 
     @Test func aSessionThatCannotBeCheckedIsA503WithAJSONError() async throws {
         let sessions = FailingSessions()
-        let server = try await SignInTests.server(["ann"], sessions: sessions)
+        let clock = TestClock()
+        let server = try await SignInTests.server(["ann"], sessions: sessions, clock: clock)
         try await server.test { client in
             let ann = try await SharedListAPITests.signIn("ann", client, server: server)
             await sessions.fail()
+            // Once this instance asks again for the session it trusted.
+            clock.advance(by: TeamMode.standardSessionRecheck)
             let response = try await client.get("/api/lists", headers: SignInTests.session(ann.session))
             #expect(response.status == .serviceUnavailable)
             #expect(response.errorMessage == "the data cannot be read or saved right now; try again in a moment")

@@ -265,16 +265,70 @@ struct SignInTests {
         #expect(status == .ok)
     }
 
-    @Test func removingTheAccountOrChangingItsPasswordEndsItsSessionsAtOnce() async throws {
+    @Test func removingTheAccountOrChangingItsPasswordEndsItsSessionsWithinTheRecheckInterval() async throws {
+        // As `rewind users rm` and `passwd` do, from another process.
+        let clock = TestClock()
         let sessions = InMemoryAccountStore()
-        let server = try await Self.server(["ann", "bob"], sessions: sessions)
+        let server = try await Self.server(["ann", "bob"], sessions: sessions, clock: clock)
         try await server.test { client in
             let ann = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
             let bob = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "bob"))).id
+            #expect(try await client.get("/api/todos", headers: Self.session(ann)).status == .ok)
             try await sessions.setPasswordHash(name: AccountName("ann"), "new hash")
             try await sessions.remove(name: AccountName("bob"))
-            #expect(try await client.get("/api/todos", headers: Self.session(ann)).status == .unauthorized)
+            // bob's session was never used here, so nothing trusts it.
             #expect(try await client.get("/api/todos", headers: Self.session(bob)).status == .unauthorized)
+            clock.advance(by: TeamMode.standardSessionRecheck)
+            #expect(try await client.get("/api/todos", headers: Self.session(ann)).status == .unauthorized)
+            #expect(try await client.get("/todos", headers: Self.session(ann)).status == .seeOther)
+        }
+    }
+
+    @Test func aSessionFoundIsTrustedForTheRecheckIntervalThenAskedForAgain() async throws {
+        let clock = TestClock()
+        let sessions = CountingSessions(InMemoryAccountStore())
+        let server = try await Self.server(sessions: sessions, clock: clock)
+        try await server.test { client in
+            let id = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
+            for _ in 0..<5 { #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .ok) }
+            #expect(sessions.reads == 1)
+            // Ended elsewhere (another instance signed it out): trusted here
+            // until the interval is over, then refused.
+            try await sessions.endSession(try #require(SessionID(cookie: id)))
+            clock.advance(by: TeamMode.standardSessionRecheck / 2)
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .ok)
+            clock.advance(by: TeamMode.standardSessionRecheck / 2)
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .unauthorized)
+            #expect(sessions.reads == 2)
+            // A cookie that was refused is asked for every time.
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .unauthorized)
+            #expect(sessions.reads == 3)
+        }
+    }
+
+    @Test func aSessionIsNeverTrustedPastItsEnd() async throws {
+        let clock = TestClock()
+        let server = try await Self.server(clock: clock, lifetime: 10)
+        try await server.test { client in
+            let id = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
+            clock.advance(by: 10 - TeamMode.standardSessionRecheck / 2)
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .ok)
+            clock.advance(by: TeamMode.standardSessionRecheck / 2)
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .unauthorized)
+        }
+    }
+
+    @Test func withARecheckOfZeroEveryRequestAsksTheStore() async throws {
+        let hasher = try #require(PasswordHasher(cost: 4))
+        let sessions = CountingSessions(InMemoryAccountStore())
+        _ = try await sessions.add(name: AccountName("ann"), passwordHash: try await hasher.hash(Self.password))
+        let server = try TestServer(teamMode: TeamMode(sessions: sessions, hasher: hasher, sessionRecheck: 0))
+        try await server.test { client in
+            let id = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .ok)
+            try await sessions.endSession(try #require(SessionID(cookie: id)))
+            #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .unauthorized)
+            #expect(sessions.reads == 2)
         }
     }
 
@@ -299,4 +353,35 @@ struct SignInTests {
     func aSignInGoesOnlyToAPathOfThisSite(_ next: String, _ expected: String) {
         #expect(SignInForm.safeNext(next) == expected)
     }
+}
+
+/// A session store that counts how often a session is looked up.
+final class CountingSessions: SessionStore {
+    private let store: any SessionStore
+    private let count = Locked(0)
+
+    init(_ store: any SessionStore) {
+        self.store = store
+    }
+
+    /// How many times ``session(_:at:)`` was asked.
+    var reads: Int { count.value }
+
+    func session(_ id: SessionID, at now: Date) async throws -> Session? {
+        count.withLock { $0 += 1 }
+        return try await store.session(id, at: now)
+    }
+
+    func beginSession(_ id: SessionID, for account: AccountName, at now: Date, lifetime: TimeInterval) async throws -> Session {
+        try await store.beginSession(id, for: account, at: now, lifetime: lifetime)
+    }
+    func endSession(_ id: SessionID) async throws { try await store.endSession(id) }
+    func endSessions(of account: AccountName) async throws -> Int { try await store.endSessions(of: account) }
+    func add(name: AccountName, passwordHash: String) async throws -> Account {
+        try await store.add(name: name, passwordHash: passwordHash)
+    }
+    func list() async throws -> [Account] { try await store.list() }
+    func remove(name: AccountName) async throws -> Account { try await store.remove(name: name) }
+    func passwordHash(for name: AccountName) async throws -> String? { try await store.passwordHash(for: name) }
+    func setPasswordHash(name: AccountName, _ hash: String) async throws { try await store.setPasswordHash(name: name, hash) }
 }

@@ -24,7 +24,7 @@ struct SessionGateMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         let path = request.uri.path
         if Self.isOpen(path) { return try await next(request, context) }
-        if let id = SignedIn.sessionID(in: request), let session = try await teamMode.sessions.session(id, at: now()) {
+        if let id = SignedIn.sessionID(in: request), let session = try await teamMode.signedInSession(id, at: now()) {
             return try await SignedIn.$current.withValue(SignedIn(account: session.account, id: id)) {
                 try await next(request, context)
             }

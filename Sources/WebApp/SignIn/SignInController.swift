@@ -75,7 +75,7 @@ struct SignInController<Context: RemoteAddressRequestContext> {
         }
         attempts.recordSuccess(account: form.name)
         // A new id at every sign-in; the one the browser had, if any, ends.
-        if let old = SignedIn.sessionID(in: request) { try await teamMode.sessions.endSession(old) }
+        if let old = SignedIn.sessionID(in: request) { try await teamMode.endSession(old) }
         let id = SessionID.random()
         do {
             try await teamMode.sessions.beginSession(id, for: name, at: now(), lifetime: teamMode.sessionLifetime)
@@ -94,7 +94,7 @@ struct SignInController<Context: RemoteAddressRequestContext> {
         guard RequestGuardMiddleware<Context>.constantTimeEquals(form.csrf, signedIn.csrfToken) else {
             throw APIError(.forbidden, "the sign-out form's token is not this session's; reload the page")
         }
-        try await teamMode.sessions.endSession(signedIn.id)
+        try await teamMode.endSession(signedIn.id)
         var response = Response(status: .seeOther, headers: [.location: "/signin"])
         response.setCookie(SignedIn.clearedCookie(secure: secureCookies))
         return response

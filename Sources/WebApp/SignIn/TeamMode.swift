@@ -29,21 +29,48 @@ public struct TeamMode: Sendable {
     public let sessionLifetime: TimeInterval
     /// Failed sign-ins per account and per address, kept by this instance.
     let attempts: SignInAttempts
+    /// The sessions this instance checked within the last `sessionRecheck` seconds.
+    let recentSessions: RecentSessions
+
+    /// How long this instance trusts a session it found signed in before it
+    /// asks the database again: a session ended elsewhere (another
+    /// instance, `rewind users passwd` or `rm`) is refused here within it.
+    public static let standardSessionRecheck: TimeInterval = 1
 
     /// Team mode over `sessions` and `lists` (in memory by default); tests
     /// pass a cheaper `hasher` and a shorter `sessionLifetime` or `throttle`.
+    /// A session found signed in is trusted for `sessionRecheck` seconds
+    /// (0: every request asks the database).
     public init(
         sessions: any SessionStore,
         lists: any SharedListStore = InMemorySharedListStore(),
         hasher: PasswordHasher = .standard,
         sessionLifetime: TimeInterval = SessionLifetime.standard,
-        throttle: SignInThrottle = SignInThrottle()
+        throttle: SignInThrottle = SignInThrottle(),
+        sessionRecheck: TimeInterval = TeamMode.standardSessionRecheck
     ) {
         self.sessions = sessions
         self.lists = lists
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
         self.attempts = SignInAttempts(throttle: throttle, hasher: hasher)
+        self.recentSessions = RecentSessions(interval: sessionRecheck)
+    }
+
+    /// The session `id` at `now`: one this instance checked within the
+    /// recheck interval, or else the store's answer (remembered when found).
+    func signedInSession(_ id: SessionID, at now: Date) async throws -> Session? {
+        if let session = recentSessions.session(id, at: now) { return session }
+        guard let session = try await sessions.session(id, at: now) else { return nil }
+        recentSessions.remember(session, for: id, at: now)
+        return session
+    }
+
+    /// Ends the session `id` in the store and in this instance's memory.
+    func endSession(_ id: SessionID) async throws {
+        recentSessions.forget(id)
+        try await sessions.endSession(id)
+        recentSessions.forget(id)
     }
 }
 
