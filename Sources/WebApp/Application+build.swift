@@ -101,7 +101,7 @@ extension WebApp {
             ).addRoutes(to: router)
         }
         CalculatorController(sessions: calculators, csrfToken: csrfToken).addRoutes(to: router)
-        EventsController(broadcaster: broadcaster, todos: todos).addRoutes(to: router)
+        EventsController(broadcaster: broadcaster, todos: todos, teamMode: teamMode, now: now).addRoutes(to: router)
         OpenAPIDocument.addRoutes(to: router)
         assets.addRoutes(to: router)
         // Registering throws only when the server URL (the default, `/`) is

@@ -332,6 +332,28 @@ struct SignInTests {
         }
     }
 
+    @Test func theToDoEventStreamEndsAtTheNextHeartbeatAfterSignOut() async throws {
+        let server = try await Self.server(configuration: WebAppConfiguration(heartbeatInterval: 0.05))
+        try await server.test { client in
+            let id = try #require(Self.sessionCookie(try await Self.signIn(client, server: server, name: "ann"))).id
+            let token = try await Self.token(client, session: id)
+            async let stream = client.get("/events", headers: Self.session(id))
+            try await waitUntil("the stream is open") { await server.webApp.broadcaster.subscriberCount == 1 }
+            // Heartbeats go on while the session lasts.
+            let before = await server.webApp.broadcaster.heartbeatCount
+            try await waitUntil("two heartbeats") { await server.webApp.broadcaster.heartbeatCount >= before + 2 }
+            #expect(await server.webApp.broadcaster.subscriberCount == 1)
+            var headers = Self.session(id)
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            headers[.origin] = "http://localhost"
+            let out = try await client.executeRequest(
+                uri: "/signout", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(token)"))
+            #expect(out.status == .seeOther)
+            try await waitUntil("no stream is open") { await server.webApp.broadcaster.subscriberCount == 0 }
+            #expect(try await stream.status == .ok)
+        }
+    }
+
     @Test func inLocalModeNobodyIsAskedToSignIn() async throws {
         let server = try TestServer()
         try await server.test { client in

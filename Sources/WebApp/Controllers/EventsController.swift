@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import ServiceLifecycle
 
@@ -7,9 +8,15 @@ import ServiceLifecycle
 /// Every change event has an `id:`; a reconnecting `EventSource` sends the
 /// last one it saw as `Last-Event-ID`, and when the list has moved since,
 /// the stream starts with the current state's event (the same id: nothing).
+/// In team mode the stream ends when its session ends (signed out, ended by
+/// `rewind users`, or expired), checked with every heartbeat.
 struct EventsController {
     let broadcaster: EventBroadcaster
     let todos: TodoService
+    /// Team mode's sessions, or `nil` in local mode.
+    let teamMode: TeamMode?
+    /// The clock sessions are checked against.
+    let now: @Sendable () -> Date
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/events") { request, _ in
@@ -30,6 +37,8 @@ struct EventsController {
                 if current.id != seen { resumed = current }
             }
             let first = resumed
+            let (teamMode, now) = (self.teamMode, self.now)
+            let session = SignedIn.current?.id
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: ServerEvent.preamble))
                 // The HTTP server is the first service told to shut down, and it waits
@@ -46,6 +55,10 @@ struct EventsController {
                     while limit.map({ sent < $0 }) ?? true, let event = await iterator.next() {
                         // Told already by the resumed stream's first event.
                         if let id = event.id, id == lastID { continue }
+                        // A signed-out or expired session hears no more.
+                        if event == .heartbeat, let teamMode, let session, await !teamMode.isLive(session, at: now()) {
+                            break
+                        }
                         try await writer.write(ByteBuffer(string: event.wireFormat))
                         if let id = event.id {
                             sent += 1

@@ -66,6 +66,13 @@ public struct TeamMode: Sendable {
         return session
     }
 
+    /// Whether the session `id` is still signed in at `now`, asked of the
+    /// store (an open event stream checks with every heartbeat); a store
+    /// that cannot be read says no.
+    func isLive(_ id: SessionID, at now: Date) async -> Bool {
+        ((try? await sessions.session(id, at: now)) ?? nil) != nil
+    }
+
     /// Ends the session `id` in the store and in this instance's memory.
     func endSession(_ id: SessionID) async throws {
         recentSessions.forget(id)
