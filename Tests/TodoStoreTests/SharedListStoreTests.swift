@@ -453,6 +453,35 @@ struct SharedListStoreTests {
         #expect(heard.value.allSatisfy { $0.list == list })
     }
 
+    @Test func aStreamOfOneSQLiteStoreHearsWithinThePollWhatAnotherProcessAppendsAndEndsWhenItDeletesTheList()
+        async throws
+    {
+        // A second `rewind serve`, or `rewind todo --as`, over the same file.
+        let fixture = try SharedStoreFixture(.sqlite)
+        let (writer, reader) = (try await fixture.open(), try await fixture.open())
+        let list = try await Self.list(["Milk"], in: writer)
+        let heard = Locked<[SharedListUpdate]>([])
+        let ended = Locked(false)
+        let updates = try await reader.updates(of: list, as: Team.bob)
+        let reading = Task {
+            for await update in updates { heard.withLock { $0.append(update) } }
+            ended.withLock { $0 = true }
+        }
+        defer { reading.cancel() }
+
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: writer)
+        try await waitUntil("the reader's stream to hear of row 2, got \(heard.value)") { heard.value.contains { $0.seq == 2 } }
+        try await writer.undo(on: list, by: Team.ann, expecting: nil)
+        try await waitUntil("the reader's stream to hear of row 3, got \(heard.value)") { heard.value.contains { $0.seq == 3 } }
+        #expect(heard.value == [SharedListUpdate(list: list, seq: 2), SharedListUpdate(list: list, seq: 3)])
+        // What the stream told is what the reader reads.
+        #expect(try await reader.items(of: list, as: Team.bob).list.items.map(\.title) == ["Milk"])
+
+        try await writer.delete(list, by: Team.ann)
+        try await waitUntil("the reader's stream to end") { ended.value }
+        #expect(heard.value.count == 2)
+    }
+
     // MARK: Random use
 
     /// Three people add, rename, complete, delete, move, undo and redo at

@@ -18,6 +18,11 @@ import Todos
 /// per list and process; after that it reads only the rows appended since.
 /// Reading the items reads their rows alone.
 ///
+/// The update streams hear this store's writes at once, and another
+/// process's (a second `rewind serve` or `rewind todo --as` over the same
+/// file) within the poll interval: while a stream is open the store looks
+/// at the heard lists' latest row numbers that often.
+///
 /// ```swift
 /// let lists = try await SQLiteSharedListStore.open(url: DataDirectory.resolve().databaseURL)
 /// let groceries = try await lists.create(name: "Groceries", owner: ann)
@@ -39,6 +44,8 @@ public actor SQLiteSharedListStore: SharedListStore {
     private let executor = StoreExecutor(label: "rewind.sqlite.shared")
     private var cache: [UUID: Cached] = [:]
     private var updateStreams = SharedListUpdates()
+    private let pollInterval: TimeInterval
+    private var poll: Task<Void, Never>?
 
     /// Runs the store's work on a thread of its own, not Swift's cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -47,35 +54,45 @@ public actor SQLiteSharedListStore: SharedListStore {
 
     /// Opens the database file at `url`, creating it or adding the tables
     /// of shared lists if needed; rows are dated by `now` (rounded to
-    /// milliseconds) and lists get ids from `makeID`.
+    /// milliseconds) and lists get ids from `makeID`. While an update
+    /// stream is open, other processes' rows are looked for every
+    /// `pollInterval` seconds.
     ///
     /// - Throws: ``StoreError`` when the file is not a Rewind database, is
     ///   from a newer version, or is damaged; the file is then unchanged.
     public init(
         url: URL, now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock,
-        makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5
+        makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5,
+        pollInterval: TimeInterval = 0.25
     ) throws {
         database = try TodoDatabase(url: url, checkingEveryPage: false)
         self.now = now
         self.makeID = makeID
         self.coalescingWindow = coalescingWindow
+        self.pollInterval = pollInterval
     }
 
     /// Opens the database file at `url` as
-    /// ``init(url:now:makeID:coalescingWindow:)`` does, away from Swift's
-    /// cooperative pool.
+    /// ``init(url:now:makeID:coalescingWindow:pollInterval:)`` does, away
+    /// from Swift's cooperative pool.
     public static func open(
         url: URL, now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock,
-        makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5
+        makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5,
+        pollInterval: TimeInterval = 0.25
     ) async throws -> SQLiteSharedListStore {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
                     with: Result {
-                        try SQLiteSharedListStore(url: url, now: now, makeID: makeID, coalescingWindow: coalescingWindow)
+                        try SQLiteSharedListStore(
+                            url: url, now: now, makeID: makeID, coalescingWindow: coalescingWindow, pollInterval: pollInterval)
                     })
             }
         }
+    }
+
+    deinit {
+        poll?.cancel()
     }
 
     /// The database file.
@@ -226,10 +243,57 @@ public actor SQLiteSharedListStore: SharedListStore {
         try caughtUp(list, by: person).history(as: person, before: before, limit: limit)
     }
 
-    /// The updates of a list made through this store; see ``SharedListStore/updates(of:as:)``.
+    /// The updates of a list, made through this store or by another
+    /// process (within the poll interval); see ``SharedListStore/updates(of:as:)``.
     public func updates(of list: UUID, as person: AccountName) throws -> AsyncStream<SharedListUpdate> {
         let head = try database.reading { db in try self.head(db, list, checking: .read, by: person) }
-        return updateStreams.subscribe(to: list, as: person, seq: head.lastSeq)
+        let stream = updateStreams.subscribe(to: list, as: person, seq: head.lastSeq)
+        startPolling()
+        return stream
+    }
+
+    /// Starts looking for other processes' rows, unless it runs already.
+    private func startPolling() {
+        guard poll == nil else { return }
+        let interval = pollInterval
+        poll = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(interval))
+                guard let self, await self.pollOnce() else { return }
+            }
+        }
+    }
+
+    /// Tells the streams of every heard list whose latest row moved on
+    /// (another process appended), and ends those of a list that is gone.
+    ///
+    /// - Returns: Whether to go on: `false` once no list is heard.
+    private func pollOnce() -> Bool {
+        let lists = updateStreams.lists
+        guard !lists.isEmpty else {
+            poll = nil
+            return false
+        }
+        // A file that cannot be read now is tried again next time.
+        guard
+            let latest = try? database.reading({ db in
+                try Dictionary(
+                    Row.fetchAll(
+                        db, sql: "SELECT id, lastSeq FROM shared_list WHERE id IN (\(lists.map { _ in "?" }.joined(separator: ",")))",
+                        arguments: StatementArguments(lists.map(\.uuidString))
+                    ).map { row -> (String, Int) in (row[0], row[1]) },
+                    uniquingKeysWith: max)
+            })
+        else { return true }
+        for list in lists {
+            if let seq = latest[list.uuidString] {
+                updateStreams.notify(list, seq: seq)
+            } else {
+                cache[list] = nil
+                updateStreams.end(list)
+            }
+        }
+        return true
     }
 
     /// Who wrote each part of the list's items last, as the table
