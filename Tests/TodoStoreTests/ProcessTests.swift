@@ -108,6 +108,34 @@ struct ProcessTests {
         #expect(try await store.undo() == "Add “Buy milk”")
     }
 
+    @Test func storesOpenedLaterOnTheSameFileLeaveTheFirstOnesViewWholeWhenAnotherProcessWritesAndExits()
+        async throws
+    {
+        // `rewind serve --accounts` opens the list, the accounts and the
+        // shared lists on one file; `rewind todo` then writes and exits. If
+        // opening a later store dropped this process's locks on the file,
+        // the exiting process would take itself for the last one, checkpoint
+        // and delete the WAL, and this process would read a damaged file.
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: 0.05)
+        try await store.change(.add(try TodoItem(id: UUID(), title: "First", created: SQLiteStore.millisecondClock())))
+        let accounts = try SQLiteAccountStore(url: fixture.fileURL)
+        let lists = try SQLiteSharedListStore(url: fixture.fileURL)
+        let told = Counter()
+        store.updated { told.increment() }
+
+        for title in ["Second", "Third"] {
+            let probe = try Probe(["add", fixture.fileURL.path, title])
+            probe.process.waitUntilExit()
+            #expect(probe.process.terminationStatus == 0)
+        }
+        try await waitUntil("the subscriber to be told") { told.value >= 1 }
+        try await waitUntil("both items to be read") { try await store.state().todos.items.count == 3 }
+        #expect(try await store.state().todos.items.map(\.title) == ["First", "Second", "Third"])
+        #expect(try await accounts.list().isEmpty)
+        #expect(try await lists.lists(of: AccountName("ann")).isEmpty)
+    }
+
     @Test func concurrentWritersInTwoProcessesKeepOneConsistentHistory() async throws {
         let fixture = try StoreFixture(.sqlite)
         let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)

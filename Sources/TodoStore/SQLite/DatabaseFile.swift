@@ -8,8 +8,6 @@ enum DatabaseFile {
     /// The SQLite `application_id` that marks a Rewind database ("RWND").
     static let applicationID: Int32 = 0x5257_4E44
 
-    private static let sqliteHeader = Data("SQLite format 3\0".utf8)
-
     /// Whether an SQLite file without Rewind's mark holds nothing: no table at
     /// all, or only the empty migrations table that another Rewind process
     /// creates just before its first migration marks the file (two processes
@@ -36,12 +34,11 @@ enum DatabaseFile {
         let path = url.path
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
         guard (attributes[.size] as? NSNumber)?.intValue ?? 0 > 0 else { return false }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StoreError.io(path: path, detail: "the file cannot be read")
-        }
-        let header = (try? handle.read(upToCount: sqliteHeader.count)) ?? Data()
-        try? handle.close()
-        guard header == sqliteHeader else { throw StoreError.notADatabase(path: path) }
+        // The file is read through SQLite only, never with a descriptor of
+        // our own: closing one would drop every lock this process's SQLite
+        // connections hold on the file (POSIX locks belong to the process),
+        // and another process could then take the WAL away from under them.
+        // A file that is not SQLite's is SQLITE_NOTADB below.
 
         do {
             let queue = try openForReading(path)
