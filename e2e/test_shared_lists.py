@@ -3,6 +3,7 @@ each one's Ctrl+Z takes back only their own change, each sees the other's
 changes live, and a list that is not shared with someone is not theirs to
 open."""
 
+import subprocess
 import urllib.error
 import urllib.request
 
@@ -139,6 +140,34 @@ def test_a_double_clicked_undo_takes_back_one_step_only(driver, team_server):
     wait_for_titles(driver, ["One", "Two"])
     wait_until(driver, lambda d: undo_title(d) == "Undo your step: Add “Two”", lambda: undo_title(driver))
     assert titles(driver) == ["One", "Two"]
+
+
+def test_a_change_made_in_the_terminal_reaches_the_open_page_live(driver, team_server, rewind_cli_bin, data_dir):
+    # Another process over the same SQLite file: `rewind lists` and
+    # `rewind todo --as NAME --list LIST`.
+    def rewind(*arguments):
+        done = subprocess.run(
+            [rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    css(driver, "#new-list-name").send_keys("Errands")
+    css(driver, ".new-list button[type=submit]").click()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    add(driver, "Post the letter")
+    wait_for_titles(driver, ["Post the letter"])
+
+    rewind("lists", "share", "errands", "bob", "--as", "ann")
+    rewind("todo", "add", "Buy stamps", "--as", "bob", "--list", "errands")
+    wait_for_titles(driver, ["Post the letter", "Buy stamps"], timeout=LIVE_TIMEOUT)
+    assert "bob" in css(driver, ".shared-history").text
+    # Bob's undo in the terminal takes back his add, not ann's.
+    assert "Undid" in rewind("todo", "undo", "--as", "bob", "--list", "errands")
+    wait_for_titles(driver, ["Post the letter"], timeout=LIVE_TIMEOUT)
+    assert browser_errors(driver) == []
 
 
 def test_a_list_not_shared_with_someone_is_not_theirs_to_open(driver, second_driver, team_server):
