@@ -62,6 +62,13 @@ def add(driver, title):
     field.send_keys(Keys.ENTER)
 
 
+def make_list(driver, name):
+    """Makes the list `name` on the lists page and waits for its own page."""
+    css(driver, "#new-list-name").send_keys(name)
+    css(driver, ".new-list button[type=submit]").click()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+
+
 def undo_title(driver):
     return css(driver, "#list-undo").get_attribute("title")
 
@@ -129,9 +136,7 @@ def test_two_people_each_undo_only_their_own_change_and_see_each_other_live(driv
 def test_a_double_clicked_undo_takes_back_one_step_only(driver, team_server):
     base = team_server.url
     sign_in(driver, base, "ann")
-    css(driver, "#new-list-name").send_keys("Errands")
-    css(driver, ".new-list button[type=submit]").click()
-    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    make_list(driver, "Errands")
     for title in ("One", "Two", "Three"):
         add(driver, title)
     wait_for_titles(driver, ["One", "Two", "Three"])
@@ -154,9 +159,7 @@ def test_a_change_made_in_the_terminal_reaches_the_open_page_live(driver, team_s
 
     base = team_server.url
     sign_in(driver, base, "ann")
-    css(driver, "#new-list-name").send_keys("Errands")
-    css(driver, ".new-list button[type=submit]").click()
-    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    make_list(driver, "Errands")
     add(driver, "Post the letter")
     wait_for_titles(driver, ["Post the letter"])
 
@@ -173,9 +176,7 @@ def test_a_change_made_in_the_terminal_reaches_the_open_page_live(driver, team_s
 def test_a_list_not_shared_with_someone_is_not_theirs_to_open(driver, second_driver, team_server):
     base = team_server.url
     sign_in(driver, base, "ann")
-    css(driver, "#new-list-name").send_keys("Private plans")
-    css(driver, ".new-list button[type=submit]").click()
-    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    make_list(driver, "Private plans")
     add(driver, "Surprise party")
     wait_for_titles(driver, ["Surprise party"])
     path = driver.execute_script("return location.pathname")
@@ -204,9 +205,7 @@ def test_the_owner_renames_and_deletes_a_list_after_confirming_and_a_member_has_
 ):
     base = team_server.url
     sign_in(driver, base, "ann")
-    css(driver, "#new-list-name").send_keys("Trip")
-    css(driver, ".new-list button[type=submit]").click()
-    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    make_list(driver, "Trip")
     driver.get(base + "/lists")
     rename = css(driver, ".rename-list input[name=name]")
     rename.clear()
@@ -265,9 +264,7 @@ def test_an_undo_that_meets_another_persons_later_rename_keeps_it_and_says_so(dr
     base = team_server.url
     ann, bob = driver, second_driver
     sign_in(ann, base, "ann")
-    css(ann, "#new-list-name").send_keys("Groceries")
-    css(ann, ".new-list button[type=submit]").click()
-    wait_until(ann, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    make_list(ann, "Groceries")
     path = ann.execute_script("return location.pathname")
     list_id = path.rsplit("/", 1)[1]
     ann.execute_script(
@@ -304,9 +301,7 @@ def test_the_lists_pages_have_no_accessibility_violations(driver, team_server):
 
     base = team_server.url
     sign_in(driver, base, "ann")
-    css(driver, "#new-list-name").send_keys("Groceries")
-    css(driver, ".new-list button[type=submit]").click()
-    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    make_list(driver, "Groceries")
     for title in ("Milk", "Bread"):
         add(driver, title)
     wait_for_titles(driver, ["Milk", "Bread"])
