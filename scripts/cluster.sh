@@ -135,9 +135,11 @@ start_instance() {
     require_free "$instance_port" "instance $name" "$variable"
     # The URL (with its password) and the shared token go through the
     # environment, not the command line that `ps` shows.
+    # nginx, on this machine, is the trusted proxy: sign-ins are throttled
+    # by the address it adds to X-Forwarded-For, not by its own.
     REWIND_DATABASE_URL="$url" REWIND_CSRF_TOKEN="$(cat "$dir/csrf-token")" \
         REWIND_PUBLIC_ORIGIN="${REWIND_PUBLIC_ORIGIN:-}" \
-        setsid "$rewind" serve --host 127.0.0.1 --port "$instance_port" \
+        setsid "$rewind" serve --host 127.0.0.1 --port "$instance_port" --trusted-proxy 127.0.0.1 \
         </dev/null >>"$dir/$name.log" 2>&1 &
     pid=$!
     echo "$pid" >"$dir/$name.pid"

@@ -97,7 +97,7 @@ extension WebApp {
         if let teamMode {
             SignInController<RewindRequestContext>(
                 teamMode: teamMode, csrfToken: csrfToken, secureCookies: configuration.secureCookies,
-                maxBodySize: configuration.maxBodySize, now: now
+                maxBodySize: configuration.maxBodySize, trustedProxies: configuration.trustedProxies, now: now
             ).addRoutes(to: router)
         }
         CalculatorController(sessions: calculators, csrfToken: csrfToken).addRoutes(to: router)

@@ -41,6 +41,12 @@ public struct WebAppConfiguration: Sendable {
     /// their host names, and with an `https` one every cookie is `Secure`.
     /// Empty (the default): only the server's own origin.
     public var publicOrigins: [PublicOrigin]
+    /// The addresses of the proxies in front of the server (IP addresses as
+    /// the connection shows them, such as `127.0.0.1`). A sign-in from one
+    /// of them is counted by the client address it adds to
+    /// `X-Forwarded-For`, not by its own. Empty (the default): the header is
+    /// never read.
+    public var trustedProxies: Set<String>
 
     /// Creates a configuration; every parameter has the default that
     /// `rewind serve` uses.
@@ -55,7 +61,8 @@ public struct WebAppConfiguration: Sendable {
         requestHeadTimeout: Double = 10,
         idleTimeout: Double = 60,
         csrfToken: String? = nil,
-        publicOrigins: [PublicOrigin] = []
+        publicOrigins: [PublicOrigin] = [],
+        trustedProxies: Set<String> = []
     ) {
         self.host = host
         self.port = port
@@ -68,6 +75,7 @@ public struct WebAppConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.csrfToken = csrfToken
         self.publicOrigins = publicOrigins
+        self.trustedProxies = trustedProxies
     }
 
     /// Whether the cookies the server sets must be `Secure`: when browsers

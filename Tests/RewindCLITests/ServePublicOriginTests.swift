@@ -76,3 +76,26 @@ struct ServePublicOriginTests {
         )
     }
 }
+
+/// `--trusted-proxy`: IP addresses only, kept in their usual form.
+@Suite("rewind serve --trusted-proxy")
+struct ServeTrustedProxyTests {
+    @Test func addressesAreKeptInTheFormAConnectionShows() throws {
+        #expect(try TrustedProxyOption.addresses(options: []) == [])
+        #expect(
+            try TrustedProxyOption.addresses(options: ["127.0.0.1", "0:0:0:0:0:0:0:1", "10.0.0.2", "127.0.0.1"])
+                == ["127.0.0.1", "::1", "10.0.0.2"])
+    }
+
+    @Test(arguments: ["nginx.local", "10.0.0", "127.0.0.1:8080", "", "10.0.0.0/8"])
+    func aValueThatIsNotAnAddressIsRefusedSayingWhatIsAllowed(_ value: String) {
+        #expect(throws: TrustedProxyOptionError(value: value)) { try TrustedProxyOption.addresses(options: [value]) }
+        #expect(TrustedProxyOptionError(value: value).description.contains("IP address of a proxy"))
+    }
+
+    @Test func theServerRefusesABadValueWithStatus64() throws {
+        let run = try runRewind(["serve", "--in-memory", "--port", "0", "--trusted-proxy", "nginx.local"], timeout: 60)
+        #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr == "rewind serve: \(TrustedProxyOptionError(value: "nginx.local"))\n")
+    }
+}

@@ -41,6 +41,7 @@ extension RewindCommand {
                   rewind serve --host 0.0.0.0 --allow-host laptop.local
                   rewind serve --host 10.0.0.5 --public-origin https://todo.example
                   rewind serve --accounts --host 0.0.0.0 --allow-host todo.lan
+                  rewind serve --database postgres://rewind@db/rewind --trusted-proxy 10.0.0.2
                 """
         )
 
@@ -67,6 +68,15 @@ extension RewindCommand {
             )
         )
         var publicOrigins: [String] = []
+
+        @Option(
+            name: .customLong("trusted-proxy"),
+            help: ArgumentHelp(
+                "The IP address of a proxy in front of the server; sign-ins through it are throttled by the client address it adds to X-Forwarded-For; repeatable.",
+                valueName: "address"
+            )
+        )
+        var trustedProxies: [String] = []
 
         @Option(help: ArgumentHelp("The data directory of the to-do list.", valueName: "dir"))
         var dataDir: String?
@@ -140,6 +150,13 @@ extension RewindCommand {
                 FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
                 throw ExitCode.validationFailure
             }
+            let proxies: Set<String>
+            do {
+                proxies = try TrustedProxyOption.addresses(options: trustedProxies)
+            } catch {
+                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                throw ExitCode.validationFailure
+            }
             let store: ServeStore
             let teamMode: TeamMode?
             do {
@@ -155,7 +172,7 @@ extension RewindCommand {
 
             let configuration = WebAppConfiguration(
                 host: host, port: port, additionalAllowedHosts: allowedHosts, csrfToken: sharedToken,
-                publicOrigins: origins
+                publicOrigins: origins, trustedProxies: proxies
             )
             let location = store.location
             let app = buildApplication(

@@ -11,7 +11,8 @@ import Todos
 /// same bcrypt work (an unknown account is checked against a stand-in
 /// hash). After 5 failures for one account or from one address further
 /// attempts wait (``SignInThrottle``): they get 429 with `Retry-After`
-/// without any password being checked.
+/// without any password being checked. Behind a trusted proxy the address
+/// is the client's, as the proxy names it (``ClientAddress``).
 struct SignInController<Context: RemoteAddressRequestContext> {
     let teamMode: TeamMode
     /// The token the sign-in form carries (no session yet).
@@ -20,6 +21,8 @@ struct SignInController<Context: RemoteAddressRequestContext> {
     let secureCookies: Bool
     /// The largest form accepted, in bytes.
     let maxBodySize: Int
+    /// The proxies whose `X-Forwarded-For` names the client (``ClientAddress``).
+    let trustedProxies: Set<String>
     let now: @Sendable () -> Date
 
     /// What a refused sign-in says, whichever of the two was wrong.
@@ -31,7 +34,10 @@ struct SignInController<Context: RemoteAddressRequestContext> {
             return Responses.html(SignInPage(csrfToken: csrfToken, next: SignInForm.safeNext(next)).render())
         }
         router.post("/signin") { request, context in
-            try await signIn(request, address: context.remoteAddress?.ipAddress ?? "unknown")
+            let forwarded = ClientAddress.forwardedFor.map { request.headers[values: $0] } ?? []
+            let address = ClientAddress.of(
+                peer: context.remoteAddress?.ipAddress, forwardedFor: forwarded, trusting: trustedProxies)
+            return try await signIn(request, address: address)
         }
         router.post("/signout") { request, _ in
             try await signOut(request)
