@@ -23,12 +23,15 @@ struct SharedListService: Sendable {
     let now: @Sendable () -> Date
     /// Where new items get their ids.
     let makeID: @Sendable () -> UUID
+    /// Team mode, whose sessions the event streams check.
+    private let teamMode: TeamMode
 
     /// The service of `teamMode`, or `nil` in local mode.
     init?(teamMode: TeamMode?, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID) {
         guard let teamMode else { return nil }
         store = teamMode.lists
         accounts = teamMode.sessions
+        self.teamMode = teamMode
         self.now = now
         self.makeID = makeID
     }
@@ -54,7 +57,7 @@ struct SharedListService: Sendable {
     /// Whether the session `id` is still signed in (not signed out, ended
     /// by `rewind users`, or expired); a store that cannot be read says no.
     func isLive(_ id: SessionID) async -> Bool {
-        ((try? await accounts.session(id, at: now())) ?? nil) != nil
+        await teamMode.isLive(id, at: now())
     }
 
     // MARK: Lists
