@@ -27,6 +27,34 @@ struct SQLiteStoreTests {
             try assertRefused(fixture.fileURL) { if case .notADatabase = $0 { true } else { false } }
         }
 
+        /// What is at the database's path is refused before SQLite opens it
+        /// (a FIFO would block a reader for good), and left as it is.
+        @Test(arguments: ["FIFO", "directory", "device", "dangling link"])
+        func somethingThatIsNotARegularFileIsRefusedAtOnce(kind: String) throws {
+            let fixture = try StoreFixture(.sqlite)
+            let path = fixture.fileURL.path
+            switch kind {
+            case "FIFO": #expect(mkfifo(path, 0o600) == 0)
+            case "directory": try FileManager.default.createDirectory(at: fixture.fileURL, withIntermediateDirectories: false)
+            case "device": try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/null")
+            default: try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: path + "-missing")
+            }
+            #expect {
+                _ = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+            } throws: { error in
+                guard let error = error as? StoreError, error.description.contains(path) else { return false }
+                switch (kind, error) {
+                case ("FIFO", .notARegularFile(_, "a FIFO")), ("directory", .notARegularFile(_, "a directory")),
+                    ("device", .notARegularFile(_, "a device")), ("dangling link", .io):
+                    return true
+                default: return false
+                }
+            }
+            let siblings = try FileManager.default.contentsOfDirectory(atPath: fixture.fileURL.deletingLastPathComponent().path)
+            #expect(siblings == [fixture.fileURL.lastPathComponent], "nothing was made beside it")
+            #expect(!FileManager.default.fileExists(atPath: path + "-missing"))
+        }
+
         @Test func anSQLiteDatabaseOfAnotherProgram() async throws {
             let fixture = try StoreFixture(.sqlite)
             let queue = try DatabaseQueue(path: fixture.fileURL.path)

@@ -29,11 +29,24 @@ enum DatabaseFile {
     ///
     /// - Returns: Whether the file is a Rewind database with every migration
     ///   of `migrator` applied, so that opening it needs no write.
+    /// A symbolic link is followed (a database kept elsewhere); what it, or
+    /// the path, names must be a regular file: a directory, a FIFO (which
+    /// would block any reader) or a device is refused before SQLite opens it.
     @discardableResult
     static func check(_ url: URL, migrator: DatabaseMigrator, everyPage: Bool = true) throws -> Bool {
         let path = url.path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
-        guard (attributes[.size] as? NSNumber)?.intValue ?? 0 > 0 else { return false }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            var link = stat()
+            if lstat(path, &link) == 0 {
+                throw StoreError.io(path: path, detail: "it is a symbolic link to something that does not exist")
+            }
+            return false
+        }
+        if status.st_mode & S_IFMT != S_IFREG {
+            throw StoreError.notARegularFile(path: path, kind: AtomicFile.kindOfNonRegularFile(status) ?? "a special file")
+        }
+        guard status.st_size > 0 else { return false }
         // The file is read through SQLite only, never with a descriptor of
         // our own: closing one would drop every lock this process's SQLite
         // connections hold on the file (POSIX locks belong to the process),
