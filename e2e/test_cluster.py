@@ -248,18 +248,23 @@ def test_the_page_through_nginx_makes_changes_on_both_instances_and_b_shows_what
     open_todos(driver, cluster.url)
     assert "Rewind" in driver.title
     # Round robin: adds from the one page reach both instances, which accept
-    # the page's token. nginx alternates per request, and the page makes
-    # other requests between adds (fragments, the event stream), so when an
-    # add went where the last one did, one extra request shifts the turn.
+    # the page's token. nginx alternates per request (one worker, equal
+    # weights), and the page makes other requests between adds (fragments,
+    # the event stream), so before an add the test steers the turn: it waits
+    # until the page is quiet, then probes until a probe was answered by the
+    # instance that took the adds so far; the next request, the add, goes to
+    # the other one.
     both = {cluster.a_url.removeprefix("http://"), cluster.b_url.removeprefix("http://")}
     earlier = len(access_log(cluster))
     titles = []
     for ordinal in ("first", "second", "third", "fourth", "fifth", "sixth"):
+        so_far = add_upstreams(cluster, earlier)
+        if len(so_far) == 1:
+            steer_next_request_away_from(cluster, next(iter(so_far)))
         titles.append(f"{ordinal} through nginx")
         add_and_wait(driver, titles[-1])
         if len(titles) >= 3 and add_upstreams(cluster, earlier) == both:
             break
-        urllib.request.urlopen(cluster.url + "/openapi.yaml", timeout=5).close()
     assert cluster.api(cluster.url).titles() == titles
 
     cluster.api(cluster.a_url).add("added through A")
@@ -271,6 +276,31 @@ def test_the_page_through_nginx_makes_changes_on_both_instances_and_b_shows_what
 def access_log(cluster):
     """nginx's access log: one line per request, ending with the instance that answered."""
     return (cluster.dir / "nginx-access.log").read_text().splitlines()
+
+
+def steer_next_request_away_from(cluster, upstream):
+    """Probes through nginx until `upstream` answered the latest request, the
+    page being quiet, so that round robin sends the next request elsewhere."""
+    for _ in range(6):
+        wait_until_log_is_quiet(cluster)
+        urllib.request.urlopen(cluster.url + "/openapi.yaml", timeout=5).close()
+        wait_until_log_is_quiet(cluster)
+        if access_log(cluster)[-1].rsplit(" ", 1)[-1] == upstream:
+            return
+
+
+def wait_until_log_is_quiet(cluster, quiet=0.4, timeout=10):
+    """Waits until nginx has logged no request for `quiet` seconds."""
+    deadline = time.monotonic() + timeout
+    lines = len(access_log(cluster))
+    still_since = time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        now = len(access_log(cluster))
+        if now != lines:
+            lines, still_since = now, time.monotonic()
+        elif time.monotonic() - still_since >= quiet:
+            return
 
 
 def add_upstreams(cluster, earlier):
