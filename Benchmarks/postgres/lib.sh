@@ -132,15 +132,49 @@ write_add_script() {
 }
 
 # One wrk round of POSTs to URL $1 with script $2; appends its output to
-# $3 and prints "requests/s p99 non-2xx-count".
+# $3 and prints "requests/s p99 non-2xx-count", and with a process id as $4
+# also the CPU time that process and PostgreSQL's processes spent per
+# request, in microseconds ("... server-µs postgres-µs"): what a request
+# costs, which the load of other programs on the machine moves less than
+# the rate.
 wrk_round() {
-    local out rps p99 errors
+    local out rps p99 errors requests server_before postgres_before server_cpu postgres_cpu
+    if [ -n "${4:-}" ]; then server_before="$(cpu_ticks "$4")"; postgres_before="$(postgres_cpu_ticks)"; fi
     out="$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$2" "$1")"
     printf '%s\n%s\n' "== wrk $1 ($(uptime))" "$out" >>"$3"
     rps="$(echo "$out" | awk '/Requests\/sec/ {print $2}')"
     p99="$(echo "$out" | awk '$1 == "99%" {print $2}')"
     errors="$(echo "$out" | awk '/Non-2xx/ {print $5}')"
-    echo "$rps $p99 ${errors:-0}"
+    if [ -n "${4:-}" ]; then
+        requests="$(echo "$out" | awk '/requests in/ {print $1}')"
+        server_cpu="$(per_request "$(( $(cpu_ticks "$4") - server_before ))" "$requests")"
+        postgres_cpu="$(per_request "$(( $(postgres_cpu_ticks) - postgres_before ))" "$requests")"
+        echo "$rps $p99 ${errors:-0} $server_cpu $postgres_cpu"
+    else
+        echo "$rps $p99 ${errors:-0}"
+    fi
+}
+
+# The CPU time (user and system, in clock ticks) process $1 has used.
+cpu_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# The CPU time (clock ticks) used by PostgreSQL's processes, the exited
+# connections' included (the server's children are counted when they end).
+postgres_cpu_ticks() {
+    local postmaster
+    postmaster="$(head -1 "$REWIND_CLUSTER_DIR/postgres/data/postmaster.pid")"
+    cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$postmaster" '
+        $1 == p { total += $14 + $15 + $16 + $17 }
+        $4 == p { total += $14 + $15 }
+        END { print total + 0 }'
+}
+
+# $1 clock ticks over $2 requests, in microseconds per request.
+per_request() {
+    awk -v ticks="$1" -v requests="$2" -v hz="$(getconf CLK_TCK)" \
+        'BEGIN { if (requests > 0) printf "%.0f\n", ticks * 1000000 / hz / requests; else print "-" }'
 }
 
 # With PROFILE set: one more wrk round (URL $2, script $3, log $4) while

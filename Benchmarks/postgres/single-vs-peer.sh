@@ -53,6 +53,7 @@ ours_pid=$!
 HTTP_HOST=127.0.0.1 HTTP_PORT="$PEER_PORT" POSTGRES_PORT="$REWIND_CLUSTER_PG_PORT" LOG_LEVEL="$PEER_LOG_LEVEL" \
     "$peer" </dev/null >"$work/peer.log" 2>&1 &
 pids+=($!)
+peer_pid=$!
 wait_for_url "$ours_address/openapi.yaml"
 sign_in "$ours_address" bench
 wait_for_url "$peer_address/health"
@@ -66,13 +67,15 @@ durability="synchronous_commit=$(psql_admin postgres -c 'SHOW synchronous_commit
 say "PostgreSQL: $durability"
 
 ours=() theirs=() ours_p99=() theirs_p99=() errors=0
+ours_cpu=() theirs_cpu=() ours_pg=() theirs_pg=()
 load_before="$(uptime)"
 note_load
 for round in $(seq "$ROUNDS"); do
-    read -r rps p99 non2xx < <(wrk_round "$ours_address/api/todos" "$work/ours.lua" "$work/log")
-    read -r peer_rps peer_p99 peer_non2xx < <(wrk_round "$peer_address/todos" "$work/peer.lua" "$work/log")
-    say "round $round: ours $rps adds/s (p99 $p99), peer $peer_rps adds/s (p99 $peer_p99); $(uptime)"
+    read -r rps p99 non2xx cpu pg_cpu < <(wrk_round "$ours_address/api/todos" "$work/ours.lua" "$work/log" "$ours_pid")
+    read -r peer_rps peer_p99 peer_non2xx peer_cpu peer_pg_cpu < <(wrk_round "$peer_address/todos" "$work/peer.lua" "$work/log" "$peer_pid")
+    say "round $round: ours $rps adds/s (p99 $p99, CPU per add $cpu µs + PostgreSQL $pg_cpu µs), peer $peer_rps adds/s (p99 $peer_p99, $peer_cpu µs + $peer_pg_cpu µs); $(uptime)"
     ours+=("$rps") theirs+=("$peer_rps") ours_p99+=("$p99") theirs_p99+=("$peer_p99")
+    ours_cpu+=("$cpu") theirs_cpu+=("$peer_cpu") ours_pg+=("$pg_cpu") theirs_pg+=("$peer_pg_cpu")
     errors=$((errors + non2xx + peer_non2xx))
 done
 load_after="$(uptime)"
@@ -91,6 +94,10 @@ echo "| ours: adds/s, one instance | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${ours_p99[*]} | |"
 echo "| peer: adds/s | ${theirs[*]} | $theirs_median |"
 echo "| peer: p99 | ${theirs_p99[*]} | |"
+echo "| ours: CPU µs per add, the server | ${ours_cpu[*]} | $(median "${ours_cpu[@]}") |"
+echo "| ours: CPU µs per add, PostgreSQL | ${ours_pg[*]} | $(median "${ours_pg[@]}") |"
+echo "| peer: CPU µs per add, the server | ${theirs_cpu[*]} | $(median "${theirs_cpu[@]}") |"
+echo "| peer: CPU µs per add, PostgreSQL | ${theirs_pg[*]} | $(median "${theirs_pg[@]}") |"
 echo "| ours / peer | | **$(ratio "$ours_median" "$theirs_median")** (target >= 1.0) |"
 echo
 echo "Afterwards: $items items and $steps history steps in Rewind's list, $peer_rows rows in the peer's table; non-2xx answers: $errors."
