@@ -12,12 +12,20 @@ extension PostgresConnection {
     /// written just as the server closes the connection (a restart, an
     /// outage) is dropped and never answered. Awaited directly, it would hold
     /// up the store's operation, and every operation queued behind it, for
-    /// good. Here the query is sent by a task of its own, and a watch checks
-    /// the connection while the answer is awaited; a query left unanswered
-    /// on a closed connection is given up (its task waits on, harmlessly).
+    /// good. Here the query is sent by a task of its own, and the process's
+    /// ``WaitWatch`` looks at the connection every tick while the answer is
+    /// awaited; a query left unanswered on a closed connection is given up
+    /// (its task waits on, harmlessly).
     @discardableResult
     func answered(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
         let answer = Answer()
+        // Most answers come before the first look.
+        let watch = WaitWatch.shared.watch { _ in
+            if answer.isGiven { return true }
+            if self.isClosed { answer.give(.failure(ConnectionClosedBeforeAnswer())) }
+            return answer.isGiven
+        }
+        defer { WaitWatch.shared.end(watch) }
         return try await withCheckedThrowingContinuation { continuation in
             answer.wait(continuation)
             Task {
@@ -27,22 +35,12 @@ extension PostgresConnection {
                     answer.give(.failure(error))
                 }
             }
-            Task {
-                // Most answers come before the first look.
-                while !answer.isGiven {
-                    try? await Task.sleep(for: Answer.watchInterval)
-                    if self.isClosed { answer.give(.failure(ConnectionClosedBeforeAnswer())) }
-                }
-            }
         }
     }
 }
 
 /// The answer to one query, given once: by the server or by the watch.
 private final class Answer: Sendable {
-    /// How often the watch looks at the connection while an answer is awaited.
-    static let watchInterval: Duration = .milliseconds(200)
-
     private struct State {
         var continuation: CheckedContinuation<PostgresRowSequence, any Error>?
         var result: Result<PostgresRowSequence, any Error>?

@@ -42,7 +42,6 @@ public actor PostgresStore: AppStore {
     private let limit: Int?
     private let now: @Sendable () -> Date
     let logger: Logger
-    private let executor = StoreExecutor(label: "rewind.postgres.store")
     /// The list in memory and where the log stood when it was read; `nil`
     /// until first needed, and after a failure left it unsure.
     var loaded: Loaded?
@@ -64,11 +63,6 @@ public actor PostgresStore: AppStore {
     /// for their answer (for the tests).
     var batchesWritten = 0
     var unansweredChanges = 0
-
-    /// Runs the store's work on a thread of its own, not Swift's cooperative pool.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
 
     /// The list as this instance last read or wrote it.
     struct Loaded {

@@ -39,17 +39,22 @@ extension PostgresTodoDatabase {
                 }
                 lease.finish()
             }
-            group.addTask {
-                try? await Task.sleep(for: limit)
+            // The process's watch ends the wait at the limit.
+            let deadline = ContinuousClock.now + limit
+            let watch = WaitWatch.shared.watch { now in
+                guard now >= deadline else { return false }
                 lease.finish()
+                return true
             }
             defer {
                 release.finish()
-                // Ends the timer, and a request for a connection still waiting.
+                // Ends a request for a connection still waiting.
                 group.cancelAll()
             }
             var waiting = leases.makeAsyncIterator()
-            guard let leased = await waiting.next() else {
+            let first = await waiting.next()
+            WaitWatch.shared.end(watch)
+            guard let leased = first else {
                 let seconds = limit.components.seconds
                 throw StoreError.io(
                     path: url.redacted,

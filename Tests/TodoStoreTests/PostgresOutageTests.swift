@@ -99,3 +99,38 @@ struct PostgresOutageTests {
         }
     }
 }
+
+/// The one timer of the waits that must not last for ever.
+@Suite("Wait watch")
+struct WaitWatchTests {
+    @Test func aCheckIsCalledEveryTickUntilItIsDoneAndAnEndedOneNeverAgain() async throws {
+        let watch = WaitWatch()
+        let calls = Locked(0)
+        let endedCalls = Locked(0)
+        let deadline = ContinuousClock.now + .milliseconds(350)
+        _ = watch.watch { now in
+            calls.withLock { $0 += 1 }
+            return now >= deadline
+        }
+        let ended = watch.watch { _ in
+            endedCalls.withLock { $0 += 1 }
+            return false
+        }
+        watch.end(ended)
+        #expect(watch.watched == 1)
+        try await waitUntil("the check done", timeout: .seconds(60)) { watch.watched == 0 }
+        // Called at ticks of 100 ms until 350 ms had passed, then dropped.
+        let called = calls.withLock { $0 }
+        #expect((1...5).contains(called))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(calls.withLock { $0 } == called)
+        #expect(endedCalls.withLock { $0 } == 0)
+        // The watch starts ticking again for a new wait after it stopped.
+        let again = Locked(false)
+        _ = watch.watch { _ in
+            again.withLock { $0 = true }
+            return true
+        }
+        try await waitUntil("the new check called and done", timeout: .seconds(60)) { again.withLock { $0 } && watch.watched == 0 }
+    }
+}

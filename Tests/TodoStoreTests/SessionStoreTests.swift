@@ -126,8 +126,21 @@ struct SessionIDTests {
         // printf %s aaaa…(43) | sha256sum
         #expect(id.hash == "66d34fba71f8f450f7e45598853e53bfc23bbd129027cbb131a2f4ffd7878cd0")
         #expect(id.hash.allSatisfy { "0123456789abcdef".contains($0) })
+        // printf %s rewind-csrf:aaaa…(43) | openssl dgst -sha256 -binary | basenc --base64url
+        #expect(id.derivedToken(purpose: "csrf") == "hnKUfuiB1O-01TVy99M_9Iuh3i6casZLxuilOIn3xoY")
         #expect(id.derivedToken(purpose: "csrf") != SessionID.random().derivedToken(purpose: "csrf"))
         #expect(id.derivedToken(purpose: "csrf") == SessionID(cookie: id.text)?.derivedToken(purpose: "csrf"))
+    }
+
+    @Test func base64URLIsFoundationsBase64WithTheURLAlphabetAndNoPadding() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0...40 {
+            let bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let expected = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(SessionID.base64URL(bytes) == expected, "\(count) bytes")
+        }
     }
 
     @Test func theSQLiteFileKeepsOnlyTheHashOfTheId() async throws {

@@ -43,24 +43,40 @@ public struct SessionID: Hashable, Sendable {
     /// The SHA-256 of the id in lower-case hexadecimal (64 characters): what
     /// a ``SessionStore`` keeps and finds the session by.
     public var hash: String {
-        SHA256.hash(data: Data(text.utf8)).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Array(text.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// A token bound to this session for `purpose` (the web app's CSRF
     /// token): the same for the same id on every instance, different for
     /// every other session, and of no use in finding the id or its hash.
     public func derivedToken(purpose: String) -> String {
-        Self.base64URL(Array(SHA256.hash(data: Data("rewind-\(purpose):\(text)".utf8))))
+        Self.base64URL(Array(SHA256.hash(data: Array("rewind-\(purpose):\(text)".utf8))))
     }
 
-    /// `bytes` in base64url without padding.
-    private static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+    /// `bytes` in base64url without padding (RFC 4648, section 5).
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var bits = 0
+            for byte in chunk { bits = bits << 8 | Int(byte) }
+            bits <<= 8 * (3 - chunk.count)
+            // 3 bytes make 4 characters; 2 make 3, and 1 makes 2.
+            for position in 0...chunk.count {
+                encoded.append(alphabet[(bits >> (18 - 6 * position)) & 0x3F])
+            }
+            index += 3
+        }
+        return String(decoding: encoded, as: UTF8.self)
     }
 }
