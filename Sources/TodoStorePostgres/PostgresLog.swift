@@ -16,6 +16,8 @@ struct PostgresLog: Sendable {
     /// The database, named in errors.
     let location: String
     let logger: Logger
+    /// The channel each commit notifies on (``PostgresTodoDatabase/notificationChannel``).
+    var channel = PostgresStore.channel
 
     // MARK: The head
 
@@ -60,12 +62,12 @@ struct PostgresLog: Sendable {
 
     /// Records where the list is after an operation and, in the same
     /// statement, tells every listening instance at the commit: `NOTIFY` on
-    /// ``PostgresStore/channel`` with `<list>:<last sequence>`
+    /// ``channel`` with `<list>:<last sequence>`
     /// (`PostgresStore+Listening.swift`).
     func move(to node: Int64, redoTop: Int64?, _ connection: PostgresConnection) async throws {
         let rows = try await connection.answered("""
             WITH moved AS (UPDATE rewind_list SET node = \(node), redo_top = \(redoTop) WHERE id = \(list) RETURNING id, last_seq)
-            SELECT pg_notify(\(PostgresStore.channel), id::text || ':' || last_seq::text) FROM moved
+            SELECT pg_notify(\(channel), id::text || ':' || last_seq::text) FROM moved
             """, logger: logger)
         for try await _ in rows {}
     }
@@ -104,7 +106,7 @@ struct PostgresLog: Sendable {
             """
         statement.compose(
             [("head", head)] + PostgresItems.named(writes) + [("steps", steps)],
-            then: "SELECT pg_notify(\(try statement.bind(PostgresStore.channel)), head.id::text || ':' || head.last_seq::text) FROM head")
+            then: "SELECT pg_notify(\(try statement.bind(channel)), head.id::text || ':' || head.last_seq::text) FROM head")
         var appended = false
         for try await _ in try await connection.answered(statement.query, logger: logger) { appended = true }
         return appended

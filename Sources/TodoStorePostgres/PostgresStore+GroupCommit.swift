@@ -94,6 +94,7 @@ extension PostgresStore {
                     throw database.storeError(error)
                 }
                 if written {
+                    noteOwnCommit(current.head.lastSeq)
                     loaded = current
                     notifyUpdates()
                     return outcomes

@@ -11,8 +11,9 @@ import Todos
 /// (notifications sent while it was away are lost), make the store read
 /// the head again, and the list when it moved, and tell its update streams.
 extension PostgresStore {
-    /// The channel of the notifications.
-    static let channel = "rewind"
+    /// The channel of the notifications unless the database names another
+    /// (``PostgresTodoDatabase/notificationChannel``).
+    public static let channel = "rewind"
 
     /// The `application_name` of the listening connections.
     static let listenerName = "rewind listen"
@@ -24,7 +25,7 @@ extension PostgresStore {
         let logger = logger
         // Weakly: the store ends the listener when it goes.
         let handle: @Sendable (ListenerEvent) async -> Void = { [weak self] event in await self?.heard(event) }
-        listener = Task { await Self.listen(to: database, logger: logger, handle) }
+        listener = Task { await Self.listen(to: database, channel: database.notificationChannel, logger: logger, handle) }
     }
 
     /// What the listener heard.
@@ -38,33 +39,64 @@ extension PostgresStore {
     /// Reads again and tells the update streams when the database is further
     /// along than the list in memory.
     func heard(_ event: ListenerEvent) async {
+        var heardSeq: Int64?
         switch event {
         case .connected(let first):
             listenerConnections += 1
+            // Notifications may have been missed meanwhile, this instance's
+            // own among them.
+            ownCommits.removeAll()
             // Nobody was told of a list never read; after a failure forgot
             // it, the pages may show an old one.
             guard loaded != nil || !first else { return }
         case .notified(let payload):
             let parts = payload.split(separator: ":")
-            guard parts.count == 2, Int64(parts[0]) == list else { return }
-            if let loaded, let seq = Int64(parts[1]), seq == loaded.head.lastSeq { return }
+            guard parts.count == 2, Int64(parts[0]) == list, let seq = Int64(parts[1]) else { return }
+            if isOwnOrKnown(seq) { return }
+            heardSeq = seq
         }
         do {
-            // Tells the update streams when it reads the list again.
-            _ = try await catchUp()
+            // Tells the update streams when it reads the list again. A
+            // notification of this instance's own commit is often heard
+            // before the commit's answer: after the operations under way,
+            // it is known, and nothing is read.
+            _ = try await exclusively {
+                if let heardSeq, self.isOwnOrKnown(heardSeq) { return }
+                _ = try await self.current()
+            }
         } catch {
             logger.warning("could not read the list after a notification: \(error)")
             // The next read reads it again, and tells the streams then.
             loaded = nil
+            knownHead = nil
             notifyUpdates()
         }
     }
+
+    /// Whether the notification of `seq` is of a commit of this instance
+    /// (forgotten once heard) or of where the list in memory already is.
+    private func isOwnOrKnown(_ seq: Int64) -> Bool {
+        if ownCommits.remove(seq) != nil { return true }
+        return loaded.map { $0.head.lastSeq == seq } ?? false
+    }
+
+    /// Notes that this instance committed up to `seq`, whose notification
+    /// the listener will hear; at most ``ownCommitsKept`` are kept
+    /// unheard (a listener that is not running hears none).
+    func noteOwnCommit(_ seq: Int64) {
+        guard listener != nil else { return }
+        if ownCommits.count >= Self.ownCommitsKept { ownCommits.removeAll() }
+        ownCommits.insert(seq)
+    }
+
+    /// The most own commits remembered while their notifications are awaited.
+    static let ownCommitsKept = 1_000
 
     /// Keeps one connection listening on `channel` until the task is
     /// cancelled, connecting again after 0.1 s, doubling to 5 s, when it
     /// cannot connect or the connection drops.
     static func listen(
-        to database: PostgresTodoDatabase, channel: String = channel, logger: Logger,
+        to database: PostgresTodoDatabase, channel: String, logger: Logger,
         _ handle: @escaping @Sendable (ListenerEvent) async -> Void
     ) async {
         let shortest = Duration.milliseconds(100)

@@ -43,14 +43,24 @@ public actor PostgresStore: AppStore {
     private let now: @Sendable () -> Date
     let logger: Logger
     /// The list in memory and where the log stood when it was read; `nil`
-    /// until first needed, and after a failure left it unsure.
-    var loaded: Loaded?
+    /// until first needed, while a batch is being written (the batch holds
+    /// it), and after a failure left it unsure.
+    var loaded: Loaded? {
+        // No `oldValue`: the list is still changed in place.
+        didSet { if let loaded { knownHead = loaded.head } }
+    }
+    /// Where the log stood when this instance last read or wrote it, kept
+    /// while ``loaded`` is away: what ``updateMark()`` answers.
+    var knownHead: PostgresLog.Head?
     private var updateStreams = StoreUpdates()
     /// The task that listens for the other instances' changes, once
     /// ``updates()`` was asked for (`PostgresStore+Listening.swift`).
     var listener: Task<Void, Never>?
     /// How many times the listener connected (for the tests).
     var listenerConnections = 0
+    /// The sequence numbers this instance's commits left the log at whose
+    /// notifications the listener has not heard yet: nothing to read then.
+    var ownCommits: Set<Int64> = []
     /// Whether an operation is under way, and those waiting for their turn:
     /// operations of one instance run one at a time, in order.
     private var busy = false
@@ -81,7 +91,7 @@ public actor PostgresStore: AppStore {
         self.database = database
         self.list = list
         let location = database.url.redacted
-        log = PostgresLog(list: list, location: location, logger: logger)
+        log = PostgresLog(list: list, location: location, logger: logger, channel: database.notificationChannel)
         rows = PostgresItems(list: list, location: location, logger: logger)
         self.limit = limit
         self.now = now
@@ -151,7 +161,7 @@ public actor PostgresStore: AppStore {
     /// then the update streams are told, since the change that moved it
     /// may be one whose notification this instance has not heard yet, or
     /// missed (the listener hears it later as a change already read).
-    private func current() async throws -> Loaded {
+    func current() async throws -> Loaded {
         // One query, outside a transaction: most of the time nothing changed.
         let head: PostgresLog.Head
         do {
@@ -382,8 +392,13 @@ public actor PostgresStore: AppStore {
     /// `<epoch>.<sequence>` of the list's log: the same on every instance
     /// that has caught up, new after every operation (a reset counts the
     /// epoch up).
+    ///
+    /// Where the log stood at this instance's latest read or write: the
+    /// mark of the change an update stream was just told of, asked for
+    /// without a query while the next batch is being written (which would
+    /// otherwise wait for that batch, then ask the server).
     public func updateMark() async throws -> String? {
-        let head = if let loaded { loaded.head } else { try await catchUp() }
+        let head = if let knownHead { knownHead } else { try await catchUp() }
         return "\(head.epoch).\(head.lastSeq)"
     }
 
@@ -487,7 +502,7 @@ public actor PostgresStore: AppStore {
         loaded = nil
         var kept: Loaded?
         do {
-            let (result, after) = try await Self.transaction(database, logger: logger) { connection in
+            let (result, after, wrote) = try await Self.transaction(database, logger: logger) { connection in
                 let head = try await self.log.lockHead(connection)
                 // When another instance wrote since: its rows, not the whole list.
                 var current = try await self.caughtUp(&taken, to: head, connection)
@@ -499,12 +514,13 @@ public actor PostgresStore: AppStore {
                     if movingHead {
                         try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
                     }
-                    return (result, current)
+                    return (result, current, current.head != start)
                 } catch let error where error is TodoError || error is HistoryError {
                     if current.head == start { kept = current }
                     throw error
                 }
             }
+            if wrote { noteOwnCommit(after.head.lastSeq) }
             loaded = after
             updateStreams.notify()
             return result

@@ -26,19 +26,26 @@ public struct PostgresTodoDatabase: Sendable {
     public let client: PostgresClient
     /// How long connecting, logging in included, may take.
     public let connectTimeout: Duration
+    /// The channel on which the commits to the to-do list notify the other
+    /// instances (`NOTIFY`) and on which they listen: every instance over
+    /// one list must use the same.
+    public let notificationChannel: String
 
     /// A pool of connections to `url`, with `extraStartupParameters` sent at
     /// every connection (`search_path`, for instance), logging what its
     /// connections do to `backgroundLogger` (nothing when `nil`). Nothing
-    /// connects yet.
+    /// connects yet. The to-do list's commits notify on
+    /// `notificationChannel` ("rewind" unless several deployments share
+    /// the database's notifications, as the tests' schemas do).
     ///
     /// - Throws: When TLS (`sslmode=prefer|require`) cannot be set up.
     public init(
         url: DatabaseURL, connectTimeout: Duration = .seconds(5), extraStartupParameters: [(String, String)] = [],
-        maximumConnections: Int = 20, backgroundLogger: Logger? = nil
+        maximumConnections: Int = 20, notificationChannel: String = PostgresStore.channel, backgroundLogger: Logger? = nil
     ) throws {
         self.url = url
         self.connectTimeout = connectTimeout
+        self.notificationChannel = notificationChannel
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
             tls: try Self.clientTLS(url.tls))

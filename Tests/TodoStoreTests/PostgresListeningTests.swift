@@ -18,7 +18,7 @@ struct PostgresListeningTests {
     ) async throws -> (store: PostgresStore, updates: Counter, running: Task<Void, Never>, reading: Task<Void, Never>) {
         let shared = try #require(fixture.postgresDatabase)
         let database = try PostgresTodoDatabase(
-            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 4)
+            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 4, notificationChannel: shared.channel)
         let running = Task { await database.run() }
         let store: PostgresStore
         do {

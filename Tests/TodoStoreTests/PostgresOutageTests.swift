@@ -21,7 +21,7 @@ struct PostgresOutageTests {
         let database = try PostgresTodoDatabase(
             url: shared.database.url,
             extraStartupParameters: [("search_path", shared.schema), ("application_name", name)],
-            maximumConnections: 4)
+            maximumConnections: 4, notificationChannel: shared.channel)
         let running = Task { await database.run() }
         defer { running.cancel() }
         let second = try await PostgresStore.open(database, now: fixture.clock.now)

@@ -76,6 +76,88 @@ struct PostgresRoundTripTests {
     }
 }
 
+extension PostgresRoundTripTests {
+    @Test func theUpdateMarkAskedWhileABatchIsBeingWrittenSendsNoStatementAndWaitsForNothing() async throws {
+        let (store, database, log) = try await store()
+        try await store.change(.add(TodoItem(id: UUID(), title: "First", created: Date(timeIntervalSince1970: 0))))
+        let afterFirst = try await store.updateMark()
+        // Another instance holds the list's row: the next add's batch waits
+        // for it, as a commit waits for the server's disk.
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let locker = Task {
+            try await database.database.withDirectConnection { connection, logger in
+                try await connection.withTransaction(logger: logger) { connection in
+                    try await connection.query("SELECT id FROM rewind_list FOR UPDATE", logger: logger)
+                    holding.yield()
+                    for await _ in released { break }
+                }
+            }
+        }
+        for await _ in held { break }
+        let adding = Task {
+            _ = try await store.change(.add(TodoItem(id: UUID(), title: "Second", created: Date(timeIntervalSince1970: 0))))
+        }
+        try await waitUntil("the batch in flight") {
+            // The batch holds the list in memory while it is written.
+            let unanswered = await store.unansweredChanges
+            return await store.loaded == nil && unanswered == 1
+        }
+        log.clear()
+        // What the update streams ask after every change: answered at once,
+        // with the mark of the change they were told of.
+        let mark = Locked<String??>(nil)
+        let asking = Task {
+            let answer = try? await store.updateMark()
+            mark.withLock { $0 = .some(answer) }
+        }
+        do {
+            try await waitUntil("the mark answered while the batch waits", timeout: .seconds(5)) { mark.withLock { $0 != nil } }
+        } catch {
+            release.yield()
+            throw error
+        }
+        #expect(mark.withLock { $0 } == .some(afterFirst))
+        #expect(log.statements.isEmpty, "\(log.statements)")
+        release.yield()
+        try await adding.value
+        try await locker.value
+        _ = await asking.result
+        #expect(try await store.updateMark() != afterFirst)
+    }
+}
+
+extension PostgresRoundTripTests {
+    @Test func theNotificationsOfAnInstancesOwnChangesMakeItReadNothing() async throws {
+        let (store, database, log) = try await store()
+        // An open page: the store listens, and hears its own commits too.
+        let updates = await store.updates()
+        try await waitUntil("the listener connected") { await store.listenerConnections >= 1 }
+        try await store.change(.add(TodoItem(id: UUID(), title: "First", created: Date(timeIntervalSince1970: 0))))
+        log.clear()
+        let told = Locked(0)
+        let reading = Task {
+            for await _ in updates { told.withLock { $0 += 1 } }
+        }
+        defer { reading.cancel() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    _ = try await store.change(.add(TodoItem(id: UUID(), title: "Item \(index)", created: Date(timeIntervalSince1970: 0))))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let batches = await store.batchesWritten
+        // Every notification heard and handled (the own ones are forgotten once heard).
+        try await waitUntil("the own notifications heard") { await store.ownCommits.isEmpty }
+        #expect(told.withLock { $0 } >= 1)
+        #expect(!log.statements.contains { $0.hasPrefix("SELECT last_seq") }, "the head was read: \(log.statements)")
+        #expect(log.statements.count == batches - 1, "\(log.statements)")
+        withExtendedLifetime(database) {}
+    }
+}
+
 /// An instance that hears of another's changes brings its list up to date
 /// from the log rows appended since, not by reading every item again.
 @Suite("PostgreSQL store: catching up", .dropsPostgresSchemas, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
@@ -154,7 +236,7 @@ extension PostgresCatchUpTests {
             backgroundLogger: Logger(label: "rewind.test.statements", factory: { _ in log.handler() }))
         let counted = try await PostgresStore.open(shared.database)
         let other = try PostgresTodoDatabase(
-            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 2)
+            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 2, notificationChannel: shared.channel)
         let running = Task { await other.run() }
         return (log, shared, counted, try await PostgresStore.open(other), running)
     }

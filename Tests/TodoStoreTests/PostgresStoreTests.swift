@@ -15,7 +15,7 @@ struct PostgresStoreTests {
     /// A second pool over the same schema: another server instance.
     func anotherInstance(of first: PostgresTestDatabase) throws -> (PostgresTodoDatabase, Task<Void, Never>) {
         let database = try PostgresTodoDatabase(
-            url: first.database.url, extraStartupParameters: [("search_path", first.schema)], maximumConnections: 4)
+            url: first.database.url, extraStartupParameters: [("search_path", first.schema)], maximumConnections: 4, notificationChannel: first.channel)
         return (database, Task { await database.run() })
     }
 

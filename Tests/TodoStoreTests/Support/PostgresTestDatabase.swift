@@ -47,13 +47,20 @@ final class PostgresTestDatabase: Sendable {
         let made = PostgresTestDatabase(
             database: try PostgresTodoDatabase(
                 url: DatabaseURL(url), extraStartupParameters: [("search_path", schema)], maximumConnections: 4,
-                backgroundLogger: backgroundLogger),
+                notificationChannel: channel(of: schema), backgroundLogger: backgroundLogger),
             schema: schema)
         madeByTest?.withLock { $0.append(made) }
         // The name is made of hex digits above: no quoting can go wrong.
         try await made.database.client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
         return made
     }
+
+    /// The notification channel of the stores over `schema`: the schema's
+    /// own, so that other tests' commits wake none of them.
+    static func channel(of schema: String) -> String { "rewind_\(schema)" }
+
+    /// The notification channel of the stores over this schema.
+    var channel: String { Self.channel(of: schema) }
 
     /// Drops the schema, on a connection of its own (whatever state the
     /// pool is in), and stops the pool.
