@@ -21,6 +21,27 @@ struct PostgresRoundTripTests {
         return (store, database, log)
     }
 
+    /// Holds the list's row from a connection outside the counted pool (as
+    /// another instance's transaction would) until `release` is yielded to;
+    /// returns once it is held.
+    static func holdingTheListsRow(
+        _ database: PostgresTestDatabase
+    ) async -> (locker: Task<Void, any Error>, release: AsyncStream<Void>.Continuation) {
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let locker = Task {
+            try await database.database.withDirectConnection { connection, logger in
+                try await connection.withTransaction(logger: logger) { connection in
+                    try await connection.query("SELECT id FROM rewind_list FOR UPDATE", logger: logger)
+                    holding.yield()
+                    for await _ in released { break }
+                }
+            }
+        }
+        for await _ in held { break }
+        return (locker, release)
+    }
+
     @Test func anAddOnAListAlreadyReadIsOneStatementOutsideATransaction() async throws {
         let (store, database, log) = try await store()
         try await store.change(.add(TodoItem(id: UUID(), title: "First", created: Date(timeIntervalSince1970: 0))))
@@ -41,18 +62,7 @@ struct PostgresRoundTripTests {
         // Another instance (a connection outside the counted pool) holds the
         // list's row, so that the adds asked for meanwhile line up behind
         // the first batch.
-        let (held, holding) = AsyncStream.makeStream(of: Void.self)
-        let (released, release) = AsyncStream.makeStream(of: Void.self)
-        let locker = Task {
-            try await database.database.withDirectConnection { connection, logger in
-                try await connection.withTransaction(logger: logger) { connection in
-                    try await connection.query("SELECT id FROM rewind_list FOR UPDATE", logger: logger)
-                    holding.yield()
-                    for await _ in released { break }
-                }
-            }
-        }
-        for await _ in held { break }
+        let (locker, release) = await Self.holdingTheListsRow(database)
         let batchesBefore = await store.batchesWritten
         log.clear()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -83,18 +93,7 @@ extension PostgresRoundTripTests {
         let afterFirst = try await store.updateMark()
         // Another instance holds the list's row: the next add's batch waits
         // for it, as a commit waits for the server's disk.
-        let (held, holding) = AsyncStream.makeStream(of: Void.self)
-        let (released, release) = AsyncStream.makeStream(of: Void.self)
-        let locker = Task {
-            try await database.database.withDirectConnection { connection, logger in
-                try await connection.withTransaction(logger: logger) { connection in
-                    try await connection.query("SELECT id FROM rewind_list FOR UPDATE", logger: logger)
-                    holding.yield()
-                    for await _ in released { break }
-                }
-            }
-        }
-        for await _ in held { break }
+        let (locker, release) = await Self.holdingTheListsRow(database)
         let adding = Task {
             _ = try await store.change(.add(TodoItem(id: UUID(), title: "Second", created: Date(timeIntervalSince1970: 0))))
         }
