@@ -52,8 +52,10 @@ public actor PostgresSharedListStore: SharedListStore {
     /// How many times the listener has connected.
     private(set) var listenerConnections = 0
 
-    /// The channel of the notifications.
-    static let channel = "rewind_shared"
+    /// The channel of the notifications: the database's
+    /// (``PostgresTodoDatabase/notificationChannel``) with `_shared`,
+    /// `rewind_shared` by default.
+    nonisolated var channel: String { database.notificationChannel + "_shared" }
 
     private init(
         database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID,
@@ -258,7 +260,7 @@ public actor PostgresSharedListStore: SharedListStore {
         let (database, logger) = (database, logger)
         // Weakly: the store ends the listener when it goes.
         let handle: @Sendable (PostgresStore.ListenerEvent) async -> Void = { [weak self] event in await self?.heard(event) }
-        listener = Task { await PostgresStore.listen(to: database, channel: Self.channel, logger: logger, handle) }
+        listener = Task { await PostgresStore.listen(to: database, channel: channel, logger: logger, handle) }
     }
 
     /// Tells the streams of a list that another instance appended a row to
@@ -413,7 +415,7 @@ public actor PostgresSharedListStore: SharedListStore {
                 ON CONFLICT (list_id, item, part) DO UPDATE SET seq = excluded.seq, author = excluded.author
             )
             UPDATE rewind_shared_list SET last_seq = \(seq) WHERE list_id = \(number)
-            RETURNING pg_notify(\(Self.channel), id::text || ':' || last_seq::text)
+            RETURNING pg_notify(\(channel), id::text || ':' || last_seq::text)
             """, logger: logger)
     }
 
