@@ -17,7 +17,7 @@ struct PostgresLog: Sendable {
     let location: String
     let logger: Logger
     /// The channel each commit notifies on (``PostgresTodoDatabase/notificationChannel``).
-    var channel = PostgresStore.channel
+    let channel: String
 
     // MARK: The head
 

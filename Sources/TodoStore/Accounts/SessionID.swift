@@ -43,7 +43,7 @@ public struct SessionID: Hashable, Sendable {
     /// The SHA-256 of the id in lower-case hexadecimal (64 characters): what
     /// a ``SessionStore`` keeps and finds the session by.
     public var hash: String {
-        let digits = Array("0123456789abcdef".utf8)
+        let digits = Self.hexDigits
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
         for byte in SHA256.hash(data: Array(text.utf8)) {
@@ -60,9 +60,15 @@ public struct SessionID: Hashable, Sendable {
         Self.base64URL(Array(SHA256.hash(data: Array("rewind-\(purpose):\(text)".utf8))))
     }
 
+    /// The digits of ``hash``, as UTF-8.
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// The alphabet of base64url (RFC 4648, section 5), as UTF-8.
+    private static let base64URLAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
     /// `bytes` in base64url without padding (RFC 4648, section 5).
     static func base64URL(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        let alphabet = base64URLAlphabet
         var encoded: [UInt8] = []
         encoded.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
