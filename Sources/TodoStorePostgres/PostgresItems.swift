@@ -105,25 +105,8 @@ struct PostgresItems: Sendable {
                 """)
         }
         guard !rows.isEmpty else { return parts }
-        let encoder = TodoJSON.makeEncoder()
-        func json<Value: Encodable>(_ value: Value, unknown: Bool) throws -> String {
-            // "" stands for NULL in the arrays below: no JSON document is empty.
-            unknown ? "" : String(decoding: try encoder.encode(value), as: UTF8.self)
-        }
-        let created = rows.map { PostgresLog.milliseconds($0.item.created) }
-        let changed = rows.map { PostgresLog.milliseconds($0.item.changed) }
-        let dues = try rows.map { try json($0.item.due, unknown: $0.item.due == .unknown) }
-        let locations = try rows.map { try json($0.item.location, unknown: $0.item.location == .unknown) }
-        var columns: [String] = []
-        columns.append(try statement.bind(ids) + "::uuid[]")
-        columns.append(try statement.bind(rows.map(\.rank)) + "::float8[]")
-        columns.append(try statement.bind(rows.map(\.item.title)) + "::text[]")
-        columns.append(try statement.bind(rows.map(\.item.details)) + "::text[]")
-        columns.append(try statement.bind(rows.map(\.item.state.rawValue)) + "::text[]")
-        columns.append(try statement.bind(created) + "::int8[]")
-        columns.append(try statement.bind(changed) + "::int8[]")
-        columns.append(try statement.bind(dues) + "::text[]")
-        columns.append(try statement.bind(locations) + "::text[]")
+        var columns = try Self.columns(of: rows.map(\.item), into: &statement)
+        columns.insert(try statement.bind(rows.map(\.rank)) + "::float8[]", at: 1)
         parts.append("""
             INSERT INTO rewind_item (list_id, id, rank, title, details, state, created, changed, due, location)
             SELECT \(try statement.bind(list)), row.id, row.rank, row.title, row.details, row.state, row.created, row.changed,
@@ -136,6 +119,30 @@ struct PostgresItems: Sendable {
                 created = excluded.created, changed = excluded.changed, due = excluded.due, location = excluded.location
             """)
         return parts
+    }
+
+    /// The fields of `items` bound in `statement`, a parameter per column
+    /// (an array with an element per item): id, title, details, state,
+    /// created, changed, due and location, the dates in milliseconds since
+    /// 1970, the due date and the location as JSON, `""` when unknown (no
+    /// JSON document is empty; `NULLIF(…, '')::json` reads it back).
+    static func columns(of items: [TodoItem], into statement: inout PostgresStatement) throws -> [String] {
+        let encoder = TodoJSON.makeEncoder()
+        func json<Value: Encodable>(_ value: Value, unknown: Bool) throws -> String {
+            unknown ? "" : String(decoding: try encoder.encode(value), as: UTF8.self)
+        }
+        let dues = try items.map { try json($0.due, unknown: $0.due == .unknown) }
+        let locations = try items.map { try json($0.location, unknown: $0.location == .unknown) }
+        return [
+            try statement.bind(items.map(\.id)) + "::uuid[]",
+            try statement.bind(items.map(\.title)) + "::text[]",
+            try statement.bind(items.map(\.details)) + "::text[]",
+            try statement.bind(items.map(\.state.rawValue)) + "::text[]",
+            try statement.bind(items.map { PostgresLog.milliseconds($0.created) }) + "::int8[]",
+            try statement.bind(items.map { PostgresLog.milliseconds($0.changed) }) + "::int8[]",
+            try statement.bind(dues) + "::text[]",
+            try statement.bind(locations) + "::text[]",
+        ]
     }
 
     /// `parts` named `items0`, `items1`, … for ``PostgresStatement/compose(_:then:)``.

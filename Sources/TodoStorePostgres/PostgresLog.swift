@@ -112,6 +112,46 @@ struct PostgresLog: Sendable {
         return appended
     }
 
+    /// Where ``appendAdds(_:items:after:_:)`` put a batch of adds.
+    struct AppendedAdds: Sendable {
+        /// The last sequence number before the batch's rows, whose node the
+        /// first of them leaves.
+        var baseSeq: Int64
+        /// The highest rank before the batch: its items are ranked 1, 2, …
+        /// above it, in order.
+        var topRank: Double
+        /// Whether the head was no longer `start` (another instance wrote
+        /// since): the rows then follow the other's.
+        var moved: Bool
+    }
+
+    /// Appends the change rows `rows` of a batch whose changes all add
+    /// `items` (in order) at the end of the list, wherever the log stands,
+    /// and moves the head to the last row, notifying as
+    /// ``move(to:redoTop:_:)`` does: one statement (`rewind_append_adds`,
+    /// migration `append-adds`) that locks the list's row, numbers the rows
+    /// after the newest and ranks the items above the highest. `start` is
+    /// where the batch was planned: the answer says whether the log was
+    /// still there. `nil`, with nothing written, when the list was reset
+    /// since (its epoch moved).
+    func appendAdds(_ rows: [Row], items: [TodoItem], after start: Head, _ connection: PostgresConnection) async throws -> AppendedAdds? {
+        var statement = PostgresStatement()
+        var arguments = [
+            try statement.bind(list), try statement.bind(start.epoch), try statement.bind(start.lastSeq),
+            try statement.bind(start.node), try statement.bind(start.redoTop) + "::int8",
+            try statement.bind(Self.localAuthor), try statement.bind(channel),
+            try statement.bind(rows.map(\.name)) + "::text[]", try statement.bind(rows.map(\.date)) + "::int8[]",
+            try statement.bind(rows.map(\.forward)) + "::text[]", try statement.bind(rows.map(\.inverse)) + "::text[]",
+        ]
+        arguments += try PostgresItems.columns(of: items, into: &statement)
+        statement.compose([], then: "SELECT base_seq, top_rank, moved FROM rewind_append_adds(\(arguments.joined(separator: ", ")))")
+        let answer = try await connection.answered(statement.query, logger: logger).decode((Int64, Double, Bool).self)
+        for try await (baseSeq, topRank, moved) in answer {
+            return AppendedAdds(baseSeq: baseSeq, topRank: topRank, moved: moved)
+        }
+        return nil
+    }
+
     /// Empties the log and counts the epoch up.
     func reset(_ connection: PostgresConnection) async throws -> Head {
         try await connection.answered("DELETE FROM rewind_step WHERE list_id = \(list)", logger: logger)

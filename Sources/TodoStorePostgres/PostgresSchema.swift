@@ -26,6 +26,9 @@ import TodoStore
 ///   `shared-lists`), each with a `rewind_list` row of its own (numbered
 ///   from 2^32, clear of the single list's) that holds its items in
 ///   `rewind_item`; see ``PostgresSharedListStore``.
+/// - `rewind_append_adds(…)`: a batch of adds at the end of a list, after
+///   whatever its log holds (migration `append-adds`, used by
+///   ``PostgresLog/appendAdds(_:items:after:_:)``).
 enum PostgresSchema {
     /// The migrations this version knows, oldest first.
     static let migrations: [(name: String, sql: [PostgresQuery])] = [
@@ -159,6 +162,54 @@ enum PostgresSchema {
                 author TEXT NOT NULL,
                 PRIMARY KEY (list_id, item, part)
             )
+            """,
+        ]),
+        // A batch of adds at the end of a list, wherever its log stands
+        // (PostgresLog.appendAdds): an add goes after whatever another
+        // instance wrote, so that instances adding to one list need not
+        // read each other's rows first. Each statement of the function
+        // sees what was committed before it ran, the rows of the writer
+        // it waited for among them.
+        ("append-adds", [
+            """
+            CREATE FUNCTION rewind_append_adds(
+                p_list BIGINT, p_epoch BIGINT, p_start_seq BIGINT, p_start_node BIGINT, p_start_redo_top BIGINT,
+                p_author TEXT, p_channel TEXT,
+                p_names TEXT[], p_dates BIGINT[], p_forwards TEXT[], p_inverses TEXT[],
+                p_ids UUID[], p_titles TEXT[], p_details TEXT[], p_states TEXT[], p_created BIGINT[], p_changed BIGINT[],
+                p_dues TEXT[], p_locations TEXT[]
+            ) RETURNS TABLE (base_seq BIGINT, top_rank DOUBLE PRECISION, moved BOOLEAN)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                head_seq BIGINT;
+                head_node BIGINT;
+                head_redo_top BIGINT;
+                head_epoch BIGINT;
+                highest DOUBLE PRECISION;
+                added BIGINT := cardinality(p_names);
+            BEGIN
+                SELECT l.last_seq, l.node, l.redo_top, l.epoch INTO head_seq, head_node, head_redo_top, head_epoch
+                FROM rewind_list l WHERE l.id = p_list FOR UPDATE;
+                IF NOT FOUND OR head_epoch <> p_epoch OR added = 0 THEN
+                    RETURN;
+                END IF;
+                SELECT coalesce(max(i.rank), 0) INTO highest FROM rewind_item i WHERE i.list_id = p_list;
+                INSERT INTO rewind_item (list_id, id, rank, title, details, state, created, changed, due, location)
+                SELECT p_list, r.id, highest + r.o, r.title, r.details, r.state, r.created, r.changed,
+                       NULLIF(r.due, '')::json, NULLIF(r.location, '')::json
+                FROM unnest(p_ids, p_titles, p_details, p_states, p_created, p_changed, p_dues, p_locations)
+                     WITH ORDINALITY AS r(id, title, details, state, created, changed, due, location, o);
+                INSERT INTO rewind_step (list_id, seq, kind, name, date, author, before, node, forward, inverse)
+                SELECT p_list, head_seq + r.o, 'do', r.name, r.date, p_author,
+                       CASE WHEN r.o = 1 THEN head_node ELSE head_seq + r.o - 1 END, head_seq + r.o,
+                       r.forward::json, r.inverse::json
+                FROM unnest(p_names, p_dates, p_forwards, p_inverses) WITH ORDINALITY AS r(name, date, forward, inverse, o);
+                UPDATE rewind_list SET last_seq = head_seq + added, node = head_seq + added, redo_top = NULL WHERE id = p_list;
+                PERFORM pg_notify(p_channel, p_list::text || ':' || (head_seq + added)::text);
+                RETURN QUERY SELECT head_seq, highest,
+                    head_seq <> p_start_seq OR head_node <> p_start_node OR head_redo_top IS DISTINCT FROM p_start_redo_top;
+            END
+            $$
             """,
         ]),
     ]

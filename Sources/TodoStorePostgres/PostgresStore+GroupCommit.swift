@@ -68,14 +68,12 @@ extension PostgresStore {
         committing = false
     }
 
-    /// Writes `batch` in one statement when the list in memory is still the
-    /// database's, else in a transaction that reads it again first.
+    /// Writes `batch` in one statement when it only adds items at the end,
+    /// or when the list in memory is still the database's; else in a
+    /// transaction that reads it again first.
     private func commit(_ batch: [WaitingChange]) async throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
-        if writesInOneStatement, var current = loaded, current.staleRanks.isEmpty {
-            // The only reference, so that the list changes in place.
-            loaded = nil
-            current.shown = nil
-            current.tree = nil
+        if let outcomes = try await appendingAdds(batch) { return outcomes }
+        if writesInOneStatement, loaded?.staleRanks.isEmpty == true, var current = takingLoaded() {
             let start = current.head
             var pending = PendingChanges()
             let outcomes = try plan(batch, &current, &pending)
@@ -115,6 +113,78 @@ extension PostgresStore {
             }
             return outcomes
         }
+    }
+
+    /// Writes `batch` when every change of it adds an item at the end of
+    /// the list: in one statement that appends it after whatever the log
+    /// holds (``PostgresLog/appendAdds(_:items:after:_:)``), so that
+    /// instances adding to one list take turns only for the time of that
+    /// statement, not of a transaction that reads the other's rows first.
+    /// An add does not depend on the rest of the list: applied in memory,
+    /// its step and answer are the same wherever it lands.
+    ///
+    /// When another instance wrote since the list was read, the batch is
+    /// taken back in memory: the list stays where it was read, and the
+    /// next read applies the rows appended since, the batch's among them,
+    /// in the log's order. `nil`, with nothing written, when the batch
+    /// holds another change, a change the list refuses (made again under
+    /// the list's lock, where a refusal is sure), or the list was reset
+    /// meanwhile.
+    private func appendingAdds(_ batch: [WaitingChange]) async throws -> [Result<HistoryStep<AppState.Change>, any Error>]? {
+        guard writesInOneStatement, let items = Self.itemsAdded(by: batch), var current = takingLoaded() else { return nil }
+        let start = current.head
+        var pending = PendingChanges()
+        let outcomes = try plan(batch, &current, &pending)
+        if !pending.rows.isEmpty, !outcomes.contains(where: { if case .failure = $0 { true } else { false } }) {
+            let appended: PostgresLog.AppendedAdds?
+            do {
+                appended = try await database.withPooledConnection { connection in
+                    try await self.log.appendAdds(pending.rows, items: items, after: start, connection)
+                }
+            } catch {
+                throw database.storeError(error)
+            }
+            if let appended {
+                let last = appended.baseSeq + Int64(pending.rows.count)
+                noteOwnCommit(last)
+                if !appended.moved {
+                    let ranks = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, appended.topRank + Double($0 + 1)) })
+                    current.ranks.adopt(ranks, touched: Set(ranks.keys))
+                    loaded = current
+                } else if current.takingBack(pending, to: start) {
+                    loaded = current
+                }
+                knownHead = PostgresLog.Head(lastSeq: last, node: last, redoTop: nil, epoch: start.epoch)
+                notifyUpdates()
+                return outcomes
+            }
+        }
+        if current.takingBack(pending, to: start) { loaded = current }
+        return nil
+    }
+
+    /// The list in memory for a batch to change, taken out of ``loaded``
+    /// (the only reference, so that it changes in place), without the
+    /// history shown and the tree, which the batch moves on.
+    private func takingLoaded() -> Loaded? {
+        guard var current = loaded else { return nil }
+        loaded = nil
+        current.shown = nil
+        current.tree = nil
+        return current
+    }
+
+    /// The items `batch` adds at the end of the list, in order; `nil` when
+    /// it holds any other change.
+    private static func itemsAdded(by batch: [WaitingChange]) -> [TodoItem]? {
+        var items: [TodoItem] = []
+        for waiting in batch {
+            for change in waiting.changes {
+                guard case .todos(.add(let item)) = change else { return nil }
+                items.append(item)
+            }
+        }
+        return items
     }
 
     /// Applies each change of `batch` in memory, in order: the answer for

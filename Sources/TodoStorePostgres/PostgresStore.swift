@@ -37,7 +37,7 @@ public actor PostgresStore: AppStore {
     let database: PostgresTodoDatabase
     /// The list of this store.
     let list: Int64
-    private let log: PostgresLog
+    let log: PostgresLog
     private let rows: PostgresItems
     private let limit: Int?
     private let now: @Sendable () -> Date

@@ -248,14 +248,16 @@ extension PostgresCatchUpTests {
 
         for round in 0..<3 {
             // The one-statement write finds the other's row and writes nothing;
-            // the change is then made again after the other's.
+            // the change is then made again after the other's. (An insert:
+            // an add at the end goes after the other's rows without them.)
             try await writer.change(.add(try Self.item("Writer \(round)")))
-            try await counted.change(.add(try Self.item("Counted \(round)")))
+            try await counted.change(.insert(try Self.item("Counted \(round)"), at: 2))
         }
 
         #expect(!log.statements.contains("SELECT id"), "the list was read again: \(log.statements)")
+        #expect(log.statements.contains { $0.hasPrefix("SELECT last_seq") }, "no lock was taken: \(log.statements)")
         let fresh = try await PostgresStore.open(shared.database)
-        let titles = ["Milk", "Bread", "Writer 0", "Counted 0", "Writer 1", "Counted 1", "Writer 2", "Counted 2"]
+        let titles = ["Milk", "Bread", "Counted 2", "Counted 1", "Counted 0", "Writer 0", "Writer 1", "Writer 2"]
         #expect(try await fresh.read { $0.todos.items.map(\.title) } == titles)
         #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
         // The ranks read again place the next change where a full read would.
@@ -263,6 +265,73 @@ extension PostgresCatchUpTests {
         let reread = try await PostgresStore.open(shared.database)
         #expect(try await counted.read { $0.todos.items } == (try await reread.read { $0.todos.items }))
         #expect(try await counted.history().steps.count == 3 + 2 + 1 + 3)
+    }
+
+    @Test func addsOnTwoInstancesGoAfterEachOthersWithoutTakingTheListsLock() async throws {
+        let (log, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        for title in ["Milk", "Bread"] { try await counted.change(.add(try Self.item(title))) }
+        #expect(try await writer.read { $0.todos.count } == 2)
+        log.clear()
+
+        for round in 0..<3 {
+            try await writer.change(.add(try Self.item("Writer \(round)")))
+            // Planned on a list that lacks the other's add: written after it
+            // all the same, each in one statement, and no lock taken.
+            try await counted.change(.add(try Self.item("Counted \(round)")))
+        }
+
+        let sent = log.statements
+        #expect(sent.count == 3, "three adds sent \(sent.count) statements: \(sent)")
+        #expect(sent.allSatisfy { $0.hasPrefix("SELECT base_seq") }, "\(sent)")
+        let fresh = try await PostgresStore.open(shared.database)
+        let titles = ["Milk", "Bread", "Writer 0", "Counted 0", "Writer 1", "Counted 1", "Writer 2", "Counted 2"]
+        #expect(try await fresh.read { $0.todos.items.map(\.title) } == titles)
+        // Each instance's list, read again from the rows appended since, is the database's.
+        #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        #expect(try await writer.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        #expect(try await counted.history() == (try await fresh.history()))
+        // One line of steps, each after the one before.
+        let rows = try await shared.database.client.query("SELECT seq, before, node, kind FROM rewind_step ORDER BY seq")
+            .decode((Int64, Int64, Int64, String).self).reduce(into: [(Int64, Int64, Int64, String)]()) { $0.append($1) }
+        #expect(rows.map(\.0) == Array(1...8))
+        #expect(rows.allSatisfy { $0.1 == $0.0 - 1 && $0.2 == $0.0 && $0.3 == "do" }, "\(rows)")
+        // And the steps undo in the order written, whoever wrote them.
+        #expect(try await counted.undo() == "Add “Counted 2”")
+        #expect(try await writer.undo() == "Add “Writer 2”")
+        #expect(try await fresh.read { $0.todos.items.map(\.title) } == Array(titles.dropLast(2)))
+        try await writer.change(.add(try Self.item("Jam")))
+        #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+    }
+
+    @Test func addsMadeAtOnceOnTwoInstancesAllLandInOneGapFreeLog() async throws {
+        let (_, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        try await counted.change(.add(try Self.item("First")))
+        #expect(try await writer.read { $0.todos.count } == 1)
+        let each = 25
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<each {
+                group.addTask { try await counted.change(.add(try Self.item("Counted \(index)"))) }
+                group.addTask { try await writer.change(.add(try Self.item("Writer \(index)"))) }
+            }
+            try await group.waitForAll()
+        }
+
+        let fresh = try await PostgresStore.open(shared.database)
+        let items = try await fresh.read { $0.todos.items }
+        #expect(items.count == 1 + 2 * each)
+        #expect(Set(items.map(\.title)).count == items.count)
+        #expect(try await counted.read { $0.todos.items } == items)
+        #expect(try await writer.read { $0.todos.items } == items)
+        // The list's order is the log's: the n-th add row adds the n-th item.
+        let steps = try await shared.database.client.query("SELECT seq, before, forward::text FROM rewind_step ORDER BY seq")
+            .decode((Int64, Int64, String).self).reduce(into: [(Int64, Int64, String)]()) { $0.append($1) }
+        #expect(steps.map(\.0) == Array(1...Int64(1 + 2 * each)))
+        #expect(steps.allSatisfy { $0.1 == $0.0 - 1 })
+        for (step, item) in zip(steps, items) {
+            #expect(step.2.contains(item.id.uuidString), "step \(step.0) does not add \(item.title)")
+        }
     }
 
     @Test func aChangeToAnItemAnotherInstanceDeletedIsRefusedAfterItsBatchIsTakenBack() async throws {
