@@ -131,7 +131,15 @@ extension PostgresStore {
     /// the list's lock, where a refusal is sure), or the list was reset
     /// meanwhile.
     private func appendingAdds(_ batch: [WaitingChange]) async throws -> [Result<HistoryStep<AppState.Change>, any Error>]? {
-        guard writesInOneStatement, let items = Self.itemsAdded(by: batch), var current = takingLoaded() else { return nil }
+        guard writesInOneStatement, let items = Self.itemsAdded(by: batch) else { return nil }
+        // A list in memory left far behind by the batches taken back is
+        // brought up to date first, while the rows since are few enough to
+        // be applied rather than the list read again.
+        if let loaded, let knownHead, knownHead.epoch == loaded.head.epoch,
+            knownHead.lastSeq - loaded.head.lastSeq > Self.catchUpLimit / 2 {
+            _ = try await current()
+        }
+        guard var current = takingLoaded() else { return nil }
         let start = current.head
         var pending = PendingChanges()
         let outcomes = try plan(batch, &current, &pending)

@@ -73,6 +73,11 @@ public actor PostgresStore: AppStore {
     /// for their answer (for the tests).
     var batchesWritten = 0
     var unansweredChanges = 0
+    /// How many log rows the list in memory lacks of where this instance
+    /// last wrote or read, and how many items' ranks it is unsure of (for
+    /// the tests).
+    var rowsBehind: Int64 { (knownHead?.lastSeq ?? 0) - (loaded?.head.lastSeq ?? knownHead?.lastSeq ?? 0) }
+    var staleRankCount: Int { loaded?.staleRanks.count ?? 0 }
 
     /// The list as this instance last read or wrote it.
     struct Loaded {

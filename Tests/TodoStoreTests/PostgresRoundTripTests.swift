@@ -304,6 +304,32 @@ extension PostgresCatchUpTests {
         #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
     }
 
+    @Test func anInstanceWhoseAddsKeepLandingAfterAnothersCatchesUpBeforeItFallsTooFarBehind() async throws {
+        let (log, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        try await counted.change(.add(try Self.item("First")))
+        #expect(try await writer.read { $0.todos.count } == 1)
+        log.clear()
+        var furthestBehind: Int64 = 0
+        let rounds = Int(PostgresStore.catchUpLimit) / 2 + 50
+        for round in 0..<rounds {
+            try await writer.change(.add(try Self.item("Writer \(round)")))
+            try await counted.change(.add(try Self.item("Counted \(round)")))
+            furthestBehind = max(furthestBehind, await counted.rowsBehind)
+        }
+
+        // Behind by every row since it last read, but never by more than
+        // it can apply: it caught up from the log, without reading the list.
+        #expect(furthestBehind > 2)
+        #expect(furthestBehind <= PostgresStore.catchUpLimit / 2 + 2)
+        #expect(log.statements.contains { $0.hasPrefix("SELECT forward::text FROM rewind_step") }, "it never caught up")
+        #expect(!log.statements.contains("SELECT id"), "the list was read again")
+        #expect(await counted.staleRankCount <= Int(PostgresStore.catchUpLimit) / 2 + 2)
+        let fresh = try await PostgresStore.open(shared.database)
+        #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        #expect(try await fresh.read { $0.todos.count } == 1 + 2 * rounds)
+    }
+
     @Test func addsMadeAtOnceOnTwoInstancesAllLandInOneGapFreeLog() async throws {
         let (_, shared, counted, writer, running) = try await Self.twoInstances()
         defer { running.cancel() }
