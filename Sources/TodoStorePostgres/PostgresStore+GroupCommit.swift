@@ -54,25 +54,49 @@ extension PostgresStore {
     /// Commits the waiting changes in batches until none is left.
     private func commitWaitingChanges() async {
         while !waitingChanges.isEmpty {
-            let batch = waitingChanges
-            waitingChanges.removeAll()
-            let outcomes: [Result<HistoryStep<AppState.Change>, any Error>]
             do {
-                outcomes = try await exclusively { try await self.commit(batch) }
-                batchesWritten += 1
+                // One connection for as long as batches follow one another.
+                try await database.withPooledConnection { connection in
+                    while !self.waitingChanges.isEmpty, !connection.isClosed {
+                        guard await self.commitWaitingBatch(on: connection) else { return }
+                    }
+                }
             } catch {
-                outcomes = batch.map { _ in .failure(error) }
+                // No connection came: the changes waiting fail, saying why.
+                let batch = waitingChanges
+                waitingChanges.removeAll()
+                for change in batch { change.answer.resume(throwing: database.storeError(error)) }
             }
-            for (change, outcome) in zip(batch, outcomes) { change.answer.resume(with: outcome) }
         }
         committing = false
     }
 
-    /// Writes `batch` in one statement when it only adds items at the end,
-    /// or when the list in memory is still the database's; else in a
-    /// transaction that reads it again first.
-    private func commit(_ batch: [WaitingChange]) async throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
-        if let outcomes = try await appendingAdds(batch) { return outcomes }
+    /// Commits the changes waiting now as one batch, its one-statement
+    /// writes on `connection`, and answers each; `false` when the batch
+    /// failed (the connection may be of no more use).
+    private func commitWaitingBatch(on connection: PostgresConnection) async -> Bool {
+        let batch = waitingChanges
+        waitingChanges.removeAll()
+        let outcomes: [Result<HistoryStep<AppState.Change>, any Error>]
+        var committed = true
+        do {
+            outcomes = try await exclusively { try await self.commit(batch, on: connection) }
+            batchesWritten += 1
+        } catch {
+            outcomes = batch.map { _ in .failure(error) }
+            committed = false
+        }
+        for (change, outcome) in zip(batch, outcomes) { change.answer.resume(with: outcome) }
+        return committed
+    }
+
+    /// Writes `batch` in one statement on `connection` when it only adds
+    /// items at the end, or when the list in memory is still the
+    /// database's; else in a transaction that reads it again first.
+    private func commit(
+        _ batch: [WaitingChange], on connection: PostgresConnection
+    ) async throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
+        if let outcomes = try await appendingAdds(batch, on: connection) { return outcomes }
         if writesInOneStatement, loaded?.staleRanks.isEmpty == true, var current = takingLoaded() {
             let start = current.head
             var pending = PendingChanges()
@@ -85,9 +109,7 @@ extension PostgresStore {
             } else {
                 let written: Bool
                 do {
-                    written = try await database.withPooledConnection { connection in
-                        try await self.writing(&pending, after: start, &current, connection)
-                    }
+                    written = try await writing(&pending, after: start, &current, connection)
                 } catch {
                     throw database.storeError(error)
                 }
@@ -130,7 +152,9 @@ extension PostgresStore {
     /// holds another change, a change the list refuses (made again under
     /// the list's lock, where a refusal is sure), or the list was reset
     /// meanwhile.
-    private func appendingAdds(_ batch: [WaitingChange]) async throws -> [Result<HistoryStep<AppState.Change>, any Error>]? {
+    private func appendingAdds(
+        _ batch: [WaitingChange], on connection: PostgresConnection
+    ) async throws -> [Result<HistoryStep<AppState.Change>, any Error>]? {
         guard writesInOneStatement, let items = Self.itemsAdded(by: batch) else { return nil }
         // A list in memory left far behind by the batches taken back is
         // brought up to date first, while the rows since are few enough to
@@ -146,9 +170,7 @@ extension PostgresStore {
         if !pending.rows.isEmpty, !outcomes.contains(where: { if case .failure = $0 { true } else { false } }) {
             let appended: PostgresLog.AppendedAdds?
             do {
-                appended = try await database.withPooledConnection { connection in
-                    try await self.log.appendAdds(pending.rows, items: items, after: start, connection)
-                }
+                appended = try await log.appendAdds(pending.rows, items: items, after: start, connection)
             } catch {
                 throw database.storeError(error)
             }
