@@ -145,11 +145,14 @@ struct PostgresLog: Sendable {
         ]
         arguments += try PostgresItems.columns(of: items, into: &statement)
         statement.compose([], then: "SELECT base_seq, top_rank, moved FROM rewind_append_adds(\(arguments.joined(separator: ", ")))")
-        let answer = try await connection.answered(statement.query, logger: logger).decode((Int64, Double, Bool).self)
-        for try await (baseSeq, topRank, moved) in answer {
-            return AppendedAdds(baseSeq: baseSeq, topRank: topRank, moved: moved)
+        // The whole answer is read: the statement is done, and committed,
+        // only at its end.
+        var appended: AppendedAdds?
+        for try await (baseSeq, topRank, moved) in try await connection.answered(statement.query, logger: logger)
+            .decode((Int64, Double, Bool).self) {
+            appended = AppendedAdds(baseSeq: baseSeq, topRank: topRank, moved: moved)
         }
-        return nil
+        return appended
     }
 
     /// Empties the log and counts the epoch up.

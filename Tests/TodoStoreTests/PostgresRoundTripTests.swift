@@ -94,13 +94,15 @@ extension PostgresRoundTripTests {
         // Another instance holds the list's row: the next add's batch waits
         // for it, as a commit waits for the server's disk.
         let (locker, release) = await Self.holdingTheListsRow(database)
+        log.clear()
         let adding = Task {
             _ = try await store.change(.add(TodoItem(id: UUID(), title: "Second", created: Date(timeIntervalSince1970: 0))))
         }
         try await waitUntil("the batch in flight") {
-            // The batch holds the list in memory while it is written.
+            // The batch holds the list in memory while it is written, and
+            // its statement is sent.
             let unanswered = await store.unansweredChanges
-            return await store.loaded == nil && unanswered == 1
+            return await store.loaded == nil && unanswered == 1 && !log.statements.isEmpty
         }
         log.clear()
         // What the update streams ask after every change: answered at once,
