@@ -19,8 +19,10 @@
 # cluster's CSRF token). pgbench: `pgbench -n -f insert.sql` with as many
 # clients as wrk has connections, one INSERT of one row per transaction,
 # over TCP with a password, as the instances connect. Both durable:
-# synchronous_commit and fsync on (printed). Starts the cluster with the
-# settings of lib.sh and stops it (deleting its directory) at the end.
+# synchronous_commit and fsync on (printed). For ours it also prints how
+# many adds each commit carried (pg_stat_database, lib.sh's commit_counts).
+# Starts the cluster with the settings of lib.sh and stops it (deleting its
+# directory) at the end.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -118,14 +120,16 @@ pgbench_round() {
     echo "$out" | awk '/^tps = / {printf "%.1f\n", $3}' | grep . || fail "pgbench failed: $(echo "$out" | grep error | head -2)"
 }
 
-ours=() theirs=() p99s=() peers=() peer_p99s=() errors=0
+ours=() theirs=() p99s=() per_commits=() peers=() peer_p99s=() errors=0
 load_before="$(uptime)"
 note_load
 for round in $(seq "$ROUNDS"); do
+    counts_before="$(commit_counts)"
     read -r rps p99 non2xx < <(wrk_round "$address/api/todos" "$work/add.lua" "$work/log")
+    per_commit="$(adds_per_commit "$counts_before" "$(commit_counts)")"
     tps="$(pgbench_round)"
-    say "round $round: ours $rps adds/s (p99 $p99, non-2xx $non2xx), pgbench $tps tps; $(uptime)"
-    ours+=("$rps") theirs+=("$tps") p99s+=("$p99")
+    say "round $round: ours $rps adds/s (p99 $p99, $per_commit adds per commit, non-2xx $non2xx), pgbench $tps tps; $(uptime)"
+    ours+=("$rps") theirs+=("$tps") p99s+=("$p99") per_commits+=("$per_commit")
     errors=$((errors + non2xx))
     if [ -n "$peer" ]; then
         read -r peer_rps peer_p99 peer_non2xx < <(wrk_round "$peer_address/todos" "$work/peer.lua" "$work/log")
@@ -148,6 +152,7 @@ print_table_head "Adds through nginx over two instances vs pgbench" \
     "$load_before" "$load_after"
 echo "| ours: adds/s through nginx (A + B) | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${p99s[*]} | |"
+echo "| ours: adds per commit (pg_stat_database) | ${per_commits[*]} | $(median "${per_commits[@]}") |"
 echo "| pgbench: one-row INSERT transactions/s | ${theirs[*]} | $theirs_median |"
 echo "| ours / pgbench | | **$(ratio "$ours_median" "$theirs_median")** (target >= 0.5) |"
 if [ -n "$peer" ]; then

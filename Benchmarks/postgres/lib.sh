@@ -171,6 +171,22 @@ postgres_cpu_ticks() {
         END { print total + 0 }'
 }
 
+# "commits steps": the transactions committed in Rewind's database so far
+# (pg_stat_database, which each connection brings up to date within about a
+# second) and the rows of its history log. Two of them give adds per commit
+# (adds_per_commit): how many adds each group commit carried.
+commit_counts() {
+    psql_admin rewind -c "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = 'rewind'), (SELECT count(*) FROM rewind_step)" | tr '|' ' '
+}
+
+# Log rows added per commit between two commit_counts answers, $1 and $2.
+adds_per_commit() {
+    awk -v before="$1" -v after="$2" 'BEGIN {
+        split(before, b, " "); split(after, a, " "); commits = a[1] - b[1]
+        printf "%.1f\n", (commits > 0 ? (a[2] - b[2]) / commits : 0)
+    }'
+}
+
 # $1 clock ticks over $2 requests, in microseconds per request.
 per_request() {
     awk -v ticks="$1" -v requests="$2" -v hz="$(getconf CLK_TCK)" \

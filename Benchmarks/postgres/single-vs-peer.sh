@@ -15,7 +15,9 @@
 # in it, to reach this server). Both get the same requests: POST of the
 # same JSON body with the same headers (ours to /api/todos, the peer's to
 # /todos); the peer runs at log level PEER_LOG_LEVEL (warning: it then
-# logs no line per request, as ours does not).
+# logs no line per request, as ours does not). Each round prints the
+# processor time per add of each server and of PostgreSQL, and for ours how
+# many adds each commit carried (pg_stat_database).
 #
 # Starts PostgreSQL alone with the cluster's settings (lib.sh) and stops it,
 # deleting its directory, at the end.
@@ -67,15 +69,18 @@ durability="synchronous_commit=$(psql_admin postgres -c 'SHOW synchronous_commit
 say "PostgreSQL: $durability"
 
 ours=() theirs=() ours_p99=() theirs_p99=() errors=0
-ours_cpu=() theirs_cpu=() ours_pg=() theirs_pg=()
+ours_cpu=() theirs_cpu=() ours_pg=() theirs_pg=() per_commits=()
 load_before="$(uptime)"
 note_load
 for round in $(seq "$ROUNDS"); do
+    counts_before="$(commit_counts)"
     read -r rps p99 non2xx cpu pg_cpu < <(wrk_round "$ours_address/api/todos" "$work/ours.lua" "$work/log" "$ours_pid")
+    per_commit="$(adds_per_commit "$counts_before" "$(commit_counts)")"
     read -r peer_rps peer_p99 peer_non2xx peer_cpu peer_pg_cpu < <(wrk_round "$peer_address/todos" "$work/peer.lua" "$work/log" "$peer_pid")
-    say "round $round: ours $rps adds/s (p99 $p99, CPU per add $cpu µs + PostgreSQL $pg_cpu µs), peer $peer_rps adds/s (p99 $peer_p99, $peer_cpu µs + $peer_pg_cpu µs); $(uptime)"
+    say "round $round: ours $rps adds/s (p99 $p99, CPU per add $cpu µs + PostgreSQL $pg_cpu µs, $per_commit adds per commit), peer $peer_rps adds/s (p99 $peer_p99, $peer_cpu µs + $peer_pg_cpu µs); $(uptime)"
     ours+=("$rps") theirs+=("$peer_rps") ours_p99+=("$p99") theirs_p99+=("$peer_p99")
     ours_cpu+=("$cpu") theirs_cpu+=("$peer_cpu") ours_pg+=("$pg_cpu") theirs_pg+=("$peer_pg_cpu")
+    per_commits+=("$per_commit")
     errors=$((errors + non2xx + peer_non2xx))
 done
 load_after="$(uptime)"
@@ -94,6 +99,7 @@ echo "| ours: adds/s, one instance | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${ours_p99[*]} | |"
 echo "| peer: adds/s | ${theirs[*]} | $theirs_median |"
 echo "| peer: p99 | ${theirs_p99[*]} | |"
+echo "| ours: adds per commit (pg_stat_database) | ${per_commits[*]} | $(median "${per_commits[@]}") |"
 echo "| ours: CPU µs per add, the server | ${ours_cpu[*]} | $(median "${ours_cpu[@]}") |"
 echo "| ours: CPU µs per add, PostgreSQL | ${ours_pg[*]} | $(median "${ours_pg[@]}") |"
 echo "| peer: CPU µs per add, the server | ${theirs_cpu[*]} | $(median "${theirs_cpu[@]}") |"
