@@ -307,6 +307,30 @@ struct SharedListAPITests {
         }
     }
 
+    @Test func controlCharactersInANameOrATitleAre422sThatNameThemAndChangeNothing() async throws {
+        let server = try await SignInTests.server(["ann"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann)
+            let milk = try await Self.add("Milk", to: list, client, as: ann)
+            for (method, path, json) in [
+                (HTTPRequest.Method.post, "/api/lists", #"{"name": "Work\u0000"}"#),
+                (.patch, "/api/lists/\(list)", #"{"name": "Week\u0007end"}"#),
+                (.post, "/api/lists/\(list)/todos", #"{"title": "Bread\u0000"}"#),
+                (.patch, "/api/lists/\(list)/todos/\(milk)", #"{"title": "Oat\u001bmilk"}"#),
+            ] {
+                let response = try await Self.call(client, ann, method, path, json: json)
+                #expect(response.status == .unprocessableContent, "\(method) \(path) \(json)")
+                #expect(response.errorMessage?.contains("control character U+00") == true, "\(response.errorMessage ?? "")")
+            }
+            let lists = try await client.get("/api/lists", headers: SignInTests.session(ann.session))
+            #expect((lists.object["lists"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Groceries"])
+            let state = try await Self.state(list, client, as: ann)
+            #expect(Self.titles(state) == ["Milk"])
+            #expect(state["seq"] as? Int == 1)
+        }
+    }
+
     @Test func withoutTeamModeEverySharedListPathAnswers404SayingHowToTurnItOn() async throws {
         let server = try TestServer()
         try await server.test { client in

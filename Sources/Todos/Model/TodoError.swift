@@ -7,6 +7,10 @@ public enum TodoError: Error, Equatable, Hashable, Sendable {
     case emptyTitle
     /// A title was longer than the limit after trimming.
     case titleTooLong(length: Int, limit: Int)
+    /// A text held a control character other than tab and the line breaks
+    /// (see ``TypedText``): the field, in words that follow “in” (“the
+    /// title”), and the character's code.
+    case controlCharacter(field: String, scalar: UInt32)
     /// A latitude lay outside -90…90.
     case latitudeOutOfRange(Double)
     /// A longitude lay outside -180…180.
@@ -43,6 +47,9 @@ extension TodoError: CustomStringConvertible {
             "A title must not be empty."
         case .titleTooLong(let length, let limit):
             "A title may have at most \(limit) characters; this one has \(length)."
+        case .controlCharacter(let field, let scalar):
+            "The control character \(TypedText.name(of: scalar)) is not allowed in \(field); "
+                + "text may hold any character but control characters, apart from tabs and line breaks."
         case .latitudeOutOfRange(let value):
             "A latitude must lie between -90 and 90; \(value) does not."
         case .longitudeOutOfRange(let value):

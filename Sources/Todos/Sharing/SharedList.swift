@@ -97,6 +97,11 @@ public struct SharedList: Sendable {
         _ changes: [TodoList.Change], named name: String, by author: String, at date: Date,
         coalescingKey: String? = nil
     ) throws(SharingError) -> SharedStep {
+        do {
+            for change in changes { try change.checkTypedText() }
+        } catch {
+            throw .refused(error)
+        }
         let altered = try list.applying(changes)
         let step = SharedStep(
             seq: log.count + 1, author: author, name: name, kind: .change, changes: changes,

@@ -162,7 +162,8 @@ public struct SharedListSummary: Equatable, Hashable, Sendable {
     public var members: [AccountName] { access.members.sorted { $0.key < $1.key } }
 
     /// `name` without the spaces around it, when it is a valid list name:
-    /// 1 to ``longestName`` characters, not only spaces.
+    /// 1 to ``longestName`` characters, not only spaces, and no control
+    /// characters (see ``TypedText``).
     ///
     /// - Throws: ``SharedListError/invalidName(_:)`` saying what is allowed.
     public static func checkedName(_ name: String) throws(SharedListError) -> String {
@@ -170,6 +171,11 @@ public struct SharedListSummary: Equatable, Hashable, Sendable {
         guard !trimmed.isEmpty else { throw .invalidName("A list's name must not be empty.") }
         guard trimmed.count <= longestName else {
             throw .invalidName("A list's name may have at most \(longestName) characters; this one has \(trimmed.count).")
+        }
+        if let control = TypedText.firstControlCharacter(in: trimmed) {
+            throw .invalidName(
+                "The control character \(TypedText.name(of: control.value)) is not allowed in a list's name; "
+                    + "it may hold any character but control characters, apart from tabs and line breaks.")
         }
         return trimmed
     }

@@ -72,9 +72,16 @@ extension TodoFailure {
 }
 
 extension AppStore {
-    /// Performs `changes` as one step and classifies a failure.
+    /// Performs `changes` as one step and classifies a failure. The text
+    /// they bring in is checked first (``TypedText``): this is where new
+    /// input enters, while the stores also replay saved changes.
     func perform(_ changes: [AppState.Change], named name: String? = nil) async throws(TodoFailure) -> HistoryStep<AppState.Change> {
-        try await TodoFailure.classifying { try await change(changes, named: name) }
+        do {
+            for change in changes { try change.checkTypedText() }
+        } catch {
+            throw .invalid(error)
+        }
+        return try await TodoFailure.classifying { try await change(changes, named: name) }
     }
 
     /// Reads the state and classifies a failure.

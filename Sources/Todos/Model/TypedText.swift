@@ -1,0 +1,117 @@
+import Foundation
+
+/// The rule for text that people enter (titles, details, addresses,
+/// directions, list names): any character but the control characters,
+/// apart from tab, line feed and carriage return.
+///
+/// Control characters cannot be typed, show as nothing, and U+0000 cannot
+/// be stored by PostgreSQL at all; refusing them where text comes in keeps
+/// every store able to save what the domain accepts. Items saved before
+/// this rule keep opening: the rule is checked on new changes
+/// (``AppState/Change/checkTypedText()``), not when a store restores an item.
+public enum TypedText {
+    /// The first control character in `text` that is not a tab or a line
+    /// break, or `nil` when there is none.
+    ///
+    /// - Complexity: O(*n*) in the length of `text`.
+    public static func firstControlCharacter(in text: String) -> Unicode.Scalar? {
+        text.unicodeScalars.first { scalar in
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: false
+            case 0x00...0x1F, 0x7F...0x9F: true
+            default: false
+            }
+        }
+    }
+
+    /// `U+0000`: how a message names the character with this code.
+    public static func name(of code: UInt32) -> String {
+        let hex = String(code, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// Throws when `text`, the value of `field` (in words that follow “in”:
+    /// “the title”), holds a control character that is not allowed.
+    ///
+    /// - Throws: ``TodoError/controlCharacter(field:scalar:)``.
+    static func check(_ text: String, field: String) throws(TodoError) {
+        if let scalar = firstControlCharacter(in: text) { throw .controlCharacter(field: field, scalar: scalar.value) }
+    }
+}
+
+extension TodoItem {
+    /// Checks every text of the item (title, details and location) against
+    /// ``TypedText``.
+    ///
+    /// - Throws: ``TodoError/controlCharacter(field:scalar:)`` naming the field.
+    public func checkTypedText() throws(TodoError) {
+        try TypedText.check(title, field: "the title")
+        try TypedText.check(details, field: "the details")
+        try location.checkTypedText()
+    }
+}
+
+extension TodoItem.Change {
+    /// Checks the text this change sets against ``TypedText``.
+    ///
+    /// - Throws: ``TodoError/controlCharacter(field:scalar:)`` naming the field.
+    public func checkTypedText() throws(TodoError) {
+        switch self {
+        case .title(let title): try TypedText.check(title, field: "the title")
+        case .details(let details): try TypedText.check(details, field: "the details")
+        case .location(let location): try location.checkTypedText()
+        case .due, .complete, .reopen: break
+        }
+    }
+}
+
+extension Location {
+    /// Checks the address's fields or the steps of the directions against
+    /// ``TypedText``.
+    ///
+    /// - Throws: ``TodoError/controlCharacter(field:scalar:)`` naming the field.
+    public func checkTypedText() throws(TodoError) {
+        switch self {
+        case .unknown, .coordinate: break
+        case .address(let address):
+            try TypedText.check(address.street, field: "the street")
+            try TypedText.check(address.city, field: "the city")
+            try TypedText.check(address.zipCode, field: "the zip code")
+            try TypedText.check(address.country, field: "the country")
+        case .directions(let directions):
+            for (index, step) in directions.steps.enumerated() {
+                try TypedText.check(step, field: "step \(index + 1) of the directions")
+            }
+        }
+    }
+}
+
+extension TodoList.Change {
+    /// Checks the text this change brings into the list (the items it adds,
+    /// inserts, restores or replaces, the fields it alters) against
+    /// ``TypedText``.
+    ///
+    /// - Throws: ``TodoError/controlCharacter(field:scalar:)`` naming the field.
+    public func checkTypedText() throws(TodoError) {
+        switch self {
+        case .add(let item), .insert(let item, _): try item.checkTypedText()
+        case .restore(let placements): for placement in placements { try placement.item.checkTypedText() }
+        case .update(_, let changes, _): for change in changes { try change.checkTypedText() }
+        case .replace(let items): for item in items { try item.checkTypedText() }
+        case .remove, .removeItems, .move, .completeAll, .reopenAll, .removeCompleted: break
+        }
+    }
+}
+
+extension AppState.Change {
+    /// Checks the text this change brings in against ``TypedText``: what
+    /// the use cases ask of a new change before a store performs it.
+    ///
+    /// - Throws: ``TodoError/controlCharacter(field:scalar:)`` naming the field.
+    public func checkTypedText() throws(TodoError) {
+        switch self {
+        case .todos(let change): try change.checkTypedText()
+        case .setting(.todos(let list)): for item in list.items { try item.checkTypedText() }
+        }
+    }
+}
