@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TodoStore
+import Todos
 @testable import RewindCLI
 
 /// Stored text never acts on the terminal: control characters in titles,
@@ -36,14 +38,38 @@ struct TodoControlCharacterTests {
         }
     }
 
-    /// A data directory holding one item with a hostile title and details, imported.
+    /// A data directory holding one item with a hostile title and details,
+    /// written by the store itself: new input may no longer hold such
+    /// characters (``TypedText``), but a database saved before that rule may.
     static func hostileDirectory() throws -> TodoDirectory {
+        let item = try TodoItem(
+            restoring: UUID(uuidString: "ABCD1234-0000-4000-8000-000000000001") ?? UUID(), title: hostileTitle,
+            details: "line one\r\nline two\u{1B}[2J", state: .active, due: .unknown, location: .unknown,
+            created: Date(timeIntervalSince1970: 1_767_261_600), changed: Date(timeIntervalSince1970: 1_767_261_600))
+        return try savedDirectory([.todos(.add(item))], named: "Add “\(hostileTitle)”")
+    }
+
+    /// A data directory whose database holds one step of `changes`, saved
+    /// past the use cases' check of typed text.
+    static func savedDirectory(_ changes: [AppState.Change], named name: String) throws -> TodoDirectory {
         let directory = try TodoDirectory()
-        let title = #"Pay\u001b]0;pwned\u0007\rrent\u009b2J\u007f"#
-        let document = #"{"format":"rewind-todos","version":2,"items":[{"id":"ABCD1234-0000-4000-8000-000000000001","title":"\#(title)","details":"line one\r\nline two\u001b[2J","state":"active","created":"2026-01-01T10:00:00.000Z"}]}"#
-        let run = try directory.run(["import", "-"], stdin: document)
-        #expect(run.status == 0, "\(run.stderr)")
+        let data = DataDirectory(url: directory.url)
+        try data.create()
+        let store = try SQLiteStore(url: data.databaseURL, pollInterval: nil)
+        try store.change(changes, named: name)
         return directory
+    }
+
+    @Test func newTextWithAControlCharacterIsRefusedWithStatus64AndTheCharacterNamedVisibly() throws {
+        let directory = try TodoDirectory()
+        for arguments in [["add", "Clear\u{1B}[2Jscreen"], ["add", "Milk", "--details", "a\u{07}b"], ["add", "Milk", "--step", "left\u{9B}"]] {
+            let run = try directory.run(arguments)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("The control character U+"), "\(run.stderr)")
+            #expect(!Self.actsOnTerminal(run.stderr))
+        }
+        let listed = try TodoDirectory.object(try directory.succeed(["list", "--json"]).stdout)["items"] as? [Any]
+        #expect(listed?.isEmpty == true)
     }
 
     @Test func listShowsThemVisibly() throws {
@@ -60,20 +86,19 @@ struct TodoControlCharacterTests {
     }
 
     @Test func historyShowsStepNamesVisibly() throws {
-        let directory = try TodoDirectory()
-        try directory.add("Ring\u{07}the bell")
-        let run = try directory.succeed(["history"])
+        let run = try Self.hostileDirectory().succeed(["history"])
         #expect(!Self.actsOnTerminal(run.stdout))
-        #expect(run.stdout.contains("Ring^Gthe bell"))
+        #expect(run.stdout.contains(Self.visibleTitle))
     }
 
-    @Test func addAndUndoSayTheTitleVisibly() throws {
-        let directory = try TodoDirectory()
-        let added = try directory.succeed(["add", "Clear\u{1B}[2Jscreen"])
-        #expect(!Self.actsOnTerminal(added.stdout))
-        #expect(added.stdout.contains("“Clear^[[2Jscreen”"))
+    @Test func undoAndRedoSayTheTitleVisibly() throws {
+        let directory = try Self.hostileDirectory()
         let undone = try directory.succeed(["undo"])
         #expect(!Self.actsOnTerminal(undone.stdout))
+        #expect(undone.stdout.contains(Self.visibleTitle), "\(undone.stdout)")
+        let redone = try directory.succeed(["redo"])
+        #expect(!Self.actsOnTerminal(redone.stdout))
+        #expect(redone.stdout.contains(Self.visibleTitle), "\(redone.stdout)")
     }
 
     @Test func jsonKeepsTheCharactersEscaped() throws {

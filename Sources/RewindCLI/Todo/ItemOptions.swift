@@ -61,7 +61,7 @@ struct ItemOptions: ParsableArguments {
     /// opens the data.
     func check() throws {
         _ = try dueDate()
-        _ = try location()
+        try location()?.checkTypedText()
     }
 
     private static func address(_ text: String) throws -> Location {

@@ -47,6 +47,8 @@ extension RewindCommand.Todo {
                     throw TodoCommandError.usage("a title is missing: rewind todo add TITLE [options]")
                 }
                 _ = try TodoItem.validatedTitle(joinedTitle)
+                try TodoItem.Change.title(to: joinedTitle).checkTypedText()
+                if let details { try TodoItem.Change.details(to: details).checkTypedText() }
                 try item.check()
             }
         }

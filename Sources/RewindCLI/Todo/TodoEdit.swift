@@ -45,7 +45,11 @@ extension RewindCommand.Todo {
         /// whose errors it prints with the usage.)
         private func checkInput() throws {
             try reportingErrors(exitCode: .validationFailure) {
-                if let title { _ = try TodoItem.validatedTitle(title) }
+                if let title {
+                    _ = try TodoItem.validatedTitle(title)
+                    try TodoItem.Change.title(to: title).checkTypedText()
+                }
+                if let details { try TodoItem.Change.details(to: details).checkTypedText() }
                 try item.check()
                 let location = try item.location()
                 if noLocation, location != nil {
