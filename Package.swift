@@ -36,7 +36,6 @@ let package = Package(
         // The JSON API from Sources/WebApp/openapi.yaml: types and server protocol generated at build time.
         .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
         // Reads openapi.yaml to serve it as JSON too (the generator uses it as well).
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -93,7 +92,6 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "Yams", package: "Yams"),
             ],
             // The pages' scripts, stylesheet and icon, served under /assets/;

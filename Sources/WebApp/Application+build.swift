@@ -4,7 +4,6 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import OpenAPIHummingbird
 import OpenAPIRuntime
 import ServiceLifecycle
 import Todos
@@ -108,7 +107,7 @@ extension WebApp {
         // not a URL; no request reaches this.
         do {
             try APIHandler(todos: todos, calculators: calculators, csrfToken: csrfToken, lists: lists).registerHandlers(
-                on: router,
+                on: WholeAnswerTransport(router: router),
                 configuration: .rewind,
                 middlewares: [
                     RequestBodyMiddleware(limit: configuration.maxBodySize), ListQueryMiddleware(),
