@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// One timer for every wait that must not last for ever: a query whose
@@ -8,7 +9,10 @@ import Synchronization
 /// A timer of each wait's own (a task that sleeps) cost a timer set and
 /// cancelled for every query, which under load took more processor time
 /// than the queries' own work in the store; one watch costs one wake-up per
-/// tick while any wait is watched, and none while none is.
+/// tick while any wait is watched, and none while none is. It ticks on a
+/// dispatch queue of its own, not in Swift's cooperative pool: work that
+/// holds the pool's threads (a blocking call, a long queue of tasks) does
+/// not delay the checks that end waits.
 ///
 /// ```swift
 /// let key = WaitWatch.shared.watch { now in
@@ -37,6 +41,7 @@ final class WaitWatch: Sendable {
     }
 
     private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "rewind.wait-watch")
 
     /// Calls `check` at every tick from now on until it returns `true` or
     /// ``end(_:)`` is called with the key returned.
@@ -48,7 +53,7 @@ final class WaitWatch: Sendable {
             defer { state.ticking = true }
             return (key, !state.ticking)
         }
-        if start { Task { await self.tickWhileWatched() } }
+        if start { scheduleTick() }
         return key
     }
 
@@ -61,25 +66,28 @@ final class WaitWatch: Sendable {
     /// How many checks are registered (for the tests).
     var watched: Int { state.withLock { $0.checks.count } }
 
-    /// Calls the checks every tick while there are any.
-    private func tickWhileWatched() async {
-        while true {
-            try? await Task.sleep(for: Self.tick)
-            let checks = state.withLock { state -> [(key: UInt64, value: Check)]? in
-                guard !state.checks.isEmpty else {
-                    state.ticking = false
-                    return nil
-                }
-                return Array(state.checks)
+    /// Calls ``tick()`` one tick from now.
+    private func scheduleTick() {
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(Self.tick / .nanoseconds(1)))) { [self] in tick() }
+    }
+
+    /// Calls the checks, and the next tick while any check is left.
+    private func tick() {
+        let checks = state.withLock { state -> [(key: UInt64, value: Check)]? in
+            guard !state.checks.isEmpty else {
+                state.ticking = false
+                return nil
             }
-            guard let checks else { return }
-            let now = ContinuousClock.now
-            let done = checks.filter { $0.value(now) }.map(\.key)
-            if !done.isEmpty {
-                state.withLock { state in
-                    for key in done { state.checks.removeValue(forKey: key) }
-                }
+            return Array(state.checks)
+        }
+        guard let checks else { return }
+        let now = ContinuousClock.now
+        let done = checks.filter { $0.value(now) }.map(\.key)
+        if !done.isEmpty {
+            state.withLock { state in
+                for key in done { state.checks.removeValue(forKey: key) }
             }
         }
+        scheduleTick()
     }
 }
