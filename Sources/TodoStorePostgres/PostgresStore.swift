@@ -480,7 +480,7 @@ public actor PostgresStore: AppStore {
     }
 
     private static func json(_ changes: [AppState.Change]) throws -> String {
-        String(decoding: try TodoJSON.makeEncoder().encode(changes), as: UTF8.self)
+        try TodoJSON.stepText(changes)
     }
 
     // MARK: Transactions

@@ -9,7 +9,6 @@ import Todos
 struct HistoryLog {
     /// The database file, named in errors.
     let path: String
-    private let encoder = TodoJSON.makeEncoder()
     private let decoder = TodoJSON.makeDecoder(reading: .store)
 
     init(path: String) {
@@ -248,7 +247,7 @@ struct HistoryLog {
 
     /// The JSON array of `changes`.
     func json(_ changes: [AppState.Change]) throws -> String {
-        String(decoding: try encoder.encode(changes), as: UTF8.self)
+        try TodoJSON.stepText(changes)
     }
 
     /// Appends `record`.

@@ -1,0 +1,177 @@
+import Foundation
+
+extension TodoJSON {
+    /// The JSON array of `changes`, as the stores write a step's changes and
+    /// their inverse into the history log: byte for byte what
+    /// ``makeEncoder(pretty:)`` writes.
+    ///
+    /// The steps made most often, adding an item and its inverse, removing
+    /// it, are written here directly; `JSONEncoder`'s generic path was most
+    /// of the processor time a store spent planning an add. Any other
+    /// change, and an item at a coordinate (whose numbers are left to the
+    /// encoder's own formatting), go through the encoder.
+    ///
+    /// - Throws: ``TodoJSONError`` when the encoder cannot write a value.
+    public static func stepText(_ changes: [AppState.Change]) throws(TodoJSONError) -> String {
+        var json = JSONBytes()
+        json.append("[")
+        for (index, change) in changes.enumerated() {
+            if index > 0 { json.append(",") }
+            switch change {
+            case .todos(.add(let item)) where item.isWrittenDirectly:
+                json.append(#"{"item":"#)
+                item.writeJSON(into: &json)
+                json.append(#","op":"add"}"#)
+            case .todos(.remove(let id)):
+                json.append(#"{"id":""#)
+                json.append(id.uuidString)
+                json.append(#"","op":"remove"}"#)
+            default:
+                return String(decoding: try encode(changes), as: UTF8.self)
+            }
+        }
+        json.append("]")
+        return json.text
+    }
+}
+
+extension TodoItem {
+    /// Whether ``TodoJSON/stepText(_:)`` writes the item itself.
+    fileprivate var isWrittenDirectly: Bool {
+        if case .coordinate = location { return false }
+        return true
+    }
+
+    /// Appends the item's JSON object, keys sorted, as the encoder writes it.
+    fileprivate func writeJSON(into json: inout JSONBytes) {
+        json.append(#"{"changed":"#)
+        json.appendDate(changed)
+        json.append(#","created":"#)
+        json.appendDate(created)
+        json.append(#","details":"#)
+        json.appendString(details)
+        json.append(#","due":"#)
+        due.writeJSON(into: &json)
+        json.append(#","id":""#)
+        json.append(id.uuidString)
+        json.append(#"","location":"#)
+        location.writeJSON(into: &json)
+        json.append(#","state":""#)
+        json.append(state.rawValue)
+        json.append(#"","title":"#)
+        json.appendString(title)
+        json.append("}")
+    }
+}
+
+extension TodoDate {
+    /// Appends the due date's JSON object, keys sorted.
+    fileprivate func writeJSON(into json: inout JSONBytes) {
+        switch self {
+        case .unknown:
+            json.append(#"{"kind":"unknown"}"#)
+        case .date(let date):
+            json.append(#"{"date":"#)
+            json.appendDate(date)
+            json.append(#","kind":"date"}"#)
+        case .timeSpan(.start(.from(let start), let end)):
+            json.append(#"{"end":"#)
+            if case .to(let end) = end {
+                json.appendDate(end)
+            } else {
+                json.append("null")
+            }
+            json.append(#","kind":"span","start":"#)
+            json.appendDate(start)
+            json.append("}")
+        case .timeSpan(.duration(.from(let start), let amount, let unit)):
+            json.append(#"{"amount":"#)
+            json.append(String(amount))
+            json.append(#","kind":"duration","start":"#)
+            json.appendDate(start)
+            json.append(#","unit":""#)
+            json.append(unit.rawValue)
+            json.append("\"}")
+        }
+    }
+}
+
+extension Location {
+    /// Appends the location's JSON object, keys sorted (not for a
+    /// coordinate: see ``TodoItem/isWrittenDirectly``).
+    fileprivate func writeJSON(into json: inout JSONBytes) {
+        switch self {
+        case .unknown, .coordinate:
+            json.append(#"{"kind":"unknown"}"#)
+        case .address(let address):
+            json.append(#"{"city":"#)
+            json.appendString(address.city)
+            json.append(#","country":"#)
+            json.appendString(address.country)
+            json.append(#","kind":"address","street":"#)
+            json.appendString(address.street)
+            json.append(#","zipCode":"#)
+            json.appendString(address.zipCode)
+            json.append("}")
+        case .directions(let directions):
+            json.append(#"{"kind":"directions","steps":["#)
+            for (index, step) in directions.steps.enumerated() {
+                if index > 0 { json.append(",") }
+                json.appendString(step)
+            }
+            json.append("]}")
+        }
+    }
+}
+
+/// JSON text gathered as UTF-8 bytes, its strings written as Foundation's
+/// `JSONEncoder` writes them without `.withoutEscapingSlashes`.
+struct JSONBytes {
+    private var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(512)
+    }
+
+    /// The text written so far.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Appends `literal` as it is.
+    mutating func append(_ literal: String) {
+        bytes.append(contentsOf: literal.utf8)
+    }
+
+    /// Appends a date as the format writes it, in quotes.
+    mutating func appendDate(_ date: Date) {
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: ISO8601Milliseconds.string(from: date).utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `string` in quotes: `"` `\` and `/` escaped with a
+    /// backslash, the control characters below U+0020 as `\b` `\f` `\n`
+    /// `\r` `\t` or `\u00xx`, every other byte of its UTF-8 as it is.
+    mutating func appendString(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+                bytes.append(UInt8(ascii: "\\"))
+                bytes.append(byte)
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
