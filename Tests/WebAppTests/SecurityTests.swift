@@ -53,6 +53,19 @@ struct SecurityTests {
             #expect(RequestGuardMiddleware<BasicRequestContext>.name(ofHost: "[::1]:8080") == "[::1]")
             #expect(RequestGuardMiddleware<BasicRequestContext>.name(ofHost: "[::1]") == "[::1]")
             #expect(RequestGuardMiddleware<BasicRequestContext>.name(ofHost: "example") == "example")
+            #expect(RequestGuardMiddleware<BasicRequestContext>.name(ofHost: "Todo-1.Local:65535") == "Todo-1.Local")
+            #expect(RequestGuardMiddleware<BasicRequestContext>.name(ofHost: "[fe80::1.2.3.4]:1") == "[fe80::1.2.3.4]")
+            for refused in [
+                "", ":8080", "localhost:", "localhost:0", "localhost:65536", "localhost:123456", "localhost:80:80",
+                "local_host", "lo calhost", "localhost/", "évil.example", "ｌocalhost", "[]", "[::1", "[::g]", "[::1]x",
+                "[１::1]", "localhost:８0", "a@b",
+            ] {
+                #expect(RequestGuardMiddleware<BasicRequestContext>.name(ofHost: refused) == nil, "\(refused)")
+            }
+            #expect(RequestGuardMiddleware<BasicRequestContext>.host(ofOrigin: "HTTP://Localhost:8080") == "localhost:8080")
+            #expect(RequestGuardMiddleware<BasicRequestContext>.host(ofOrigin: "http://localhost:8080/") == nil)
+            #expect(RequestGuardMiddleware<BasicRequestContext>.host(ofOrigin: "https://localhost:8080") == nil)
+            #expect(RequestGuardMiddleware<BasicRequestContext>.host(ofOrigin: "null") == nil)
         }
     }
 

@@ -93,30 +93,39 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// DNS name, an IPv4 address or a bracketed IPv6 address) with at most
     /// one numeric port 1–65535 (RFC 9110 §7.2).
     static func name(ofHost host: String) -> String? {
-        let name: Substring
-        let rest: Substring
-        if host.hasPrefix("[") {
-            guard let end = host.firstIndex(of: "]") else { return nil }
-            let address = host[host.index(after: host.startIndex)..<end]
-            guard !address.isEmpty, address.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
-            name = host[...end]
-            rest = host[host.index(after: end)...]
+        // Byte by byte: only ASCII is allowed, and this runs for every request.
+        let bytes = host.utf8
+        let nameEnd: String.Index
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            let address = bytes[bytes.index(after: bytes.startIndex)..<close]
+            guard !address.isEmpty, address.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            else { return nil }
+            nameEnd = bytes.index(after: close)
         } else {
-            let end = host.firstIndex(of: ":") ?? host.endIndex
-            name = host[..<end]
-            rest = host[end...]
-            let allowed = { (character: Character) in
-                character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == ".")
-            }
-            guard !name.isEmpty, name.allSatisfy(allowed) else { return nil }
-        }
-        if !rest.isEmpty {
-            let port = rest.dropFirst()
-            guard rest.first == ":", (1...5).contains(port.count), port.allSatisfy({ $0.isASCII && $0.isNumber }),
-                let number = Int(port), (1...65_535).contains(number)
+            nameEnd = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            let name = bytes[..<nameEnd]
+            guard !name.isEmpty, name.allSatisfy({ isLetterOrDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
             else { return nil }
         }
-        return String(name)
+        let rest = bytes[nameEnd...]
+        if !rest.isEmpty {
+            let port = rest.dropFirst()
+            guard rest.first == UInt8(ascii: ":"), (1...5).contains(port.count), port.allSatisfy(isDigit) else { return nil }
+            let number = port.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            guard (1...65_535).contains(number) else { return nil }
+        }
+        return String(host[..<nameEnd])
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
     private func checkSameOrigin(_ request: Request) throws {
@@ -168,7 +177,7 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         let lowered = origin.lowercased()
         guard lowered.hasPrefix("http://") else { return nil }
         let rest = lowered.dropFirst("http://".count)
-        guard !rest.isEmpty, !rest.contains("/") else { return nil }
+        guard !rest.isEmpty, !rest.utf8.contains(UInt8(ascii: "/")) else { return nil }
         return String(rest)
     }
 
