@@ -68,6 +68,11 @@ struct TodoControlCharacterTests {
             #expect(run.stderr.contains("The control character U+"), "\(run.stderr)")
             #expect(!Self.actsOnTerminal(run.stderr))
         }
+        let document = #"{"format":"rewind-todos","version":2,"items":[{"id":"ABCD1234-0000-4000-8000-000000000001","title":"Milk","created":"2026-01-01T10:00:00.000Z"},{"id":"ABCD1234-0000-4000-8000-000000000002","title":"Bell\u0007","created":"2026-01-01T10:00:00.000Z"}]}"#
+        let imported = try directory.run(["import", "-"], stdin: document)
+        #expect(imported.status == 64, "\(imported.stderr)")
+        #expect(imported.stderr.contains("items[1]: The control character U+0007 is not allowed in the title"), "\(imported.stderr)")
+        #expect(!Self.actsOnTerminal(imported.stderr))
         let listed = try TodoDirectory.object(try directory.succeed(["list", "--json"]).stdout)["items"] as? [Any]
         #expect(listed?.isEmpty == true)
     }

@@ -95,6 +95,16 @@ extension RewindCommand.Todo {
                     throw TodoCommandError.usage("\(file) is not a to-do document: \(error.description)")
                 }
                 let items = state.todos.items
+                // What the domain refuses of new text is a wrong input too,
+                // named by its place in the document, before anything opens.
+                for (index, item) in items.enumerated() {
+                    do throws(TodoError) {
+                        try item.checkTypedText()
+                    } catch {
+                        progress.clear()
+                        throw TodoCommandError.usage("\(file) cannot be imported: items[\(index)]: \(error.description)")
+                    }
+                }
                 progress.show(.saving(items.count))
                 defer { progress.clear() }
                 let session = try await TodoSession.open(options: options)
