@@ -9,10 +9,11 @@ import OpenAPIRuntime
 ///
 /// Hummingbird writes such an answer (head, body and end) in one write. An
 /// answer given as a stream of parts is written part by part, each written
-/// out on its own: three writes for every JSON answer, and an instance
-/// stopped between them leaves a proxy with a head whose body never comes
-/// (a client then sees an answer cut off, not nginx's 502). The generated
-/// code has the whole JSON in memory already, so nothing is held longer.
+/// out on its own: a write for the head and one for the body of every JSON
+/// answer, and an instance stopped between them leaves a proxy with a head
+/// whose body never comes (a client then sees an answer cut off, not
+/// nginx's 502). The generated code has the whole JSON in memory already,
+/// so nothing is held longer.
 struct WholeAnswerTransport<Context: RequestContext>: ServerTransport {
     /// The router the operations are added to.
     let router: Router<Context>
