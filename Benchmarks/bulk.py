@@ -11,6 +11,9 @@ For each binary and size, on a fresh data directory:
                 second client times `GET /assets/app.css`
   cli:   rm     `rewind todo rm` with min(n, 8000) full ids
   cli:   merge  `rewind todo import --merge` of n items, half of them known
+  cli:   new    `rewind todo import --merge` of n items none of which is known
+                (a step of n adds), then `rewind todo undo` and `rewind todo
+                redo` of that step
 Each row is the median of --runs runs (default 3). Binaries are taken as
 given: build release ones (`swift build -c release --product rewind`).
 """
@@ -90,7 +93,8 @@ def serve_undo(binary, data):
 
 def measure(binary, n, runs):
     rows = {"serve: undo delete-all": [], "  longest GET /assets/app.css meanwhile": [],
-            f"cli: rm {min(n, 8000)} ids": [], "cli: import --merge": []}
+            f"cli: rm {min(n, 8000)} ids": [], "cli: import --merge": [], "cli: merge of n new items": [],
+            "cli: undo of that merge": [], "cli: redo of that merge": []}
     references = [str(uuid.UUID(int=i + 1)).replace("-", "") for i in range(min(n, 8000))]
     for _ in range(runs):
         data = tempfile.mkdtemp(prefix="rewind-bulk-")
@@ -101,6 +105,9 @@ def measure(binary, n, runs):
             rows["  longest GET /assets/app.css meanwhile"].append(asset)
             rows[f"cli: rm {min(n, 8000)} ids"].append(todo(binary, data, "rm", *references))
             rows["cli: import --merge"].append(todo(binary, data, "import", "--merge", "-", stdin=document(n // 2, n)))
+            rows["cli: merge of n new items"].append(todo(binary, data, "import", "--merge", "-", stdin=document(2 * n, n)))
+            rows["cli: undo of that merge"].append(todo(binary, data, "undo"))
+            rows["cli: redo of that merge"].append(todo(binary, data, "redo"))
         finally:
             shutil.rmtree(data, ignore_errors=True)
     return {name: statistics.median(times) for name, times in rows.items()}

@@ -126,6 +126,53 @@ struct OnDemandTests {
         #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.items == items)
     }
 
+    /// Adding at the end finds no position, so an import of any size is
+    /// applied row by row; its undo removes every item, which row by row
+    /// would count the rows before each one (the undo of 100,000 items took
+    /// minutes), so it reads the list once instead.
+    @Test func manyAddsGoRowByRowAndTheirUndoReadsTheListOnce() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let first = try fixture.item("Already there")
+        let items = try (0..<100).map { try fixture.item("Item \($0)") }
+        let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand, now: fixture.clock.now)
+        try await rows.change(.add(first))
+        try await rows.change(items.map { .add($0) }, named: "Import 100 items")
+        #expect(!rows.keepsListInMemory, "adds at the end are written row by row")
+        #expect(try await rows.undo() == "Import 100 items")
+        #expect(rows.keepsListInMemory, "100 removals read the list instead of counting rows 100 times")
+        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.items == [first])
+        #expect(try await rows.redo() == "Import 100 items")
+        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.items == [first] + items)
+    }
+
+    /// A jump across many steps is one transaction: once its steps have
+    /// found as many positions row by row as one step may, the rest are
+    /// applied to the list read into memory, and the result is the same.
+    @Test func aJumpAcrossManyStepsReadsTheListPartWayAndLandsWhereTheListInMemoryDoes() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let memory = InMemoryStore(now: fixture.clock.now)
+        let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand, now: fixture.clock.now)
+        for index in 0..<100 {
+            // Every third one in the middle, so that positions matter.
+            let change: AppState.Change = index % 3 == 2
+                ? .insert(try fixture.item("Inserted \(index)"), at: index / 2) : .add(try fixture.item("Item \(index)"))
+            try await rows.change([change], named: nil)
+            try await memory.change([change], named: nil)
+        }
+        #expect(!rows.keepsListInMemory)
+        // Each undo of the way down removes one item: 90 positions found.
+        try await rows.jump(to: 10)
+        try await memory.jump(to: 10)
+        #expect(rows.keepsListInMemory, "past the budget of positions the list is read")
+        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state() == memory.state())
+        try await rows.jump(to: 95)
+        try await memory.jump(to: 95)
+        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state() == memory.state())
+        let (history, expected) = (try await rows.history(), await memory.history())
+        #expect(history.position == 95 && expected.position == 95)
+        #expect(history.steps.map(\.name) == expected.steps.map(\.name))
+    }
+
     @Test func anotherProcessesChangeIsSeenByTheNextChange() async throws {
         let fixture = try StoreFixture(.sqlite)
         let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand, now: fixture.clock.now)

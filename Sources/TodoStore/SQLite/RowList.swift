@@ -31,28 +31,37 @@ struct RowList {
     /// wrote and applies the changes in memory.
     struct NeedsWholeList: Error {}
 
-    /// The most items one change may name and still be applied row by row;
-    /// beyond it reading the whole list at once is cheaper.
-    static let mostItemsByRow = 64
+    /// The most positions that the changes of one transaction (one step,
+    /// or every step of a jump) may find row by row. Finding a position (for
+    /// a removal, an insertion at a place, a move) counts the rows before it,
+    /// a scan of up to the whole rank index; beyond this many, reading the
+    /// whole list once is cheaper.
+    static let mostPositionsByRow = 64
 
     init(_ db: Database, path: String) {
         self.db = db
         self.path = path
     }
 
-    /// Whether every change names its items, few enough to apply row by row
-    /// (a change of every item, or of a whole list, needs it in memory).
-    static func applies(_ changes: [AppState.Change]) -> Bool {
-        changes.allSatisfy { change in
+    /// How many positions applying `changes` row by row finds, or `nil`
+    /// when they need the whole list (a change of every item, or of a
+    /// setting). Additions at the end, updates and replacements find none:
+    /// a step of any number of them (an import's) is applied row by row,
+    /// while its undo, one removal per item, reads the list instead of
+    /// counting rows once per item, which grew with the square of the step.
+    static func positionsFound(by changes: [AppState.Change]) -> Int? {
+        var positions = 0
+        for change in changes {
             switch change {
-            case .setting: false
-            case .todos(.add), .todos(.insert), .todos(.remove), .todos(.update), .todos(.move): true
-            case .todos(.removeItems(let ids)): ids.count <= mostItemsByRow
-            case .todos(.restore(let placements)): placements.count <= mostItemsByRow
-            case .todos(.replace(let items)): items.count <= mostItemsByRow
-            case .todos(.completeAll), .todos(.reopenAll), .todos(.removeCompleted): false
+            case .setting: return nil
+            case .todos(.add), .todos(.update), .todos(.replace): continue
+            case .todos(.insert), .todos(.remove), .todos(.move): positions += 1
+            case .todos(.removeItems(let ids)): positions += ids.count
+            case .todos(.restore(let placements)): positions += placements.count
+            case .todos(.completeAll), .todos(.reopenAll), .todos(.removeCompleted): return nil
             }
         }
+        return positions
     }
 
     /// The items with `ids` that exist, by id.

@@ -82,6 +82,7 @@ extension SQLiteStore {
                 store: self,
                 run: { db, loaded in
                     let start = loaded.head
+                    loaded.positionsFoundByRow = 0
                     do {
                         try db.inSavepoint {
                             outcome.set(.success(try body(db, &loaded)))

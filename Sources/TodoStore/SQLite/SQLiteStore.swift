@@ -63,6 +63,11 @@ public final class SQLiteStore: Sendable {
         /// The history tree, once asked for, until the next operation
         /// (the page draws it at every request; reading it scans the log).
         var tree: HistoryTree?
+        /// How many positions the changes of the current operation (one
+        /// step, or every step of a jump) found row by row (``RowList/positionsFound(by:)``): past
+        /// ``RowList/mostPositionsByRow`` the list is read into memory, so
+        /// that a jump across many steps does not count rows once per step.
+        var positionsFoundByRow = 0
 
         /// The ``dataVersion`` of a memory that was forgotten: no file has
         /// it, so the next change reads the file first.
@@ -496,7 +501,8 @@ public final class SQLiteStore: Sendable {
     /// in this transaction if it is not there yet), whose touched rows are
     /// then written.
     private func apply(_ changes: [AppState.Change], _ db: Database, _ loaded: inout Loaded) throws -> [AppState.Change] {
-        if loaded.list == nil, RowList.applies(changes) {
+        if loaded.list == nil, let positions = RowList.positionsFound(by: changes),
+            loaded.positionsFoundByRow + positions <= RowList.mostPositionsByRow {
             do {
                 var inverse: [AppState.Change] = []
                 try db.inSavepoint {
@@ -504,6 +510,7 @@ public final class SQLiteStore: Sendable {
                     inverse = try rows.apply(all: changes)
                     return .commit
                 }
+                loaded.positionsFoundByRow += positions
                 return inverse
             } catch is RowList.NeedsWholeList {
                 // Rolled back: the list in memory does it (and renumbers).
@@ -521,7 +528,9 @@ public final class SQLiteStore: Sendable {
     /// memory.
     private func stepName(for changes: [AppState.Change], _ db: Database, _ loaded: inout Loaded) throws -> String {
         if let list = loaded.list { return list.state.stepName(for: changes) }
-        guard RowList.applies(changes) else {
+        guard let positions = RowList.positionsFound(by: changes),
+            loaded.positionsFoundByRow + positions <= RowList.mostPositionsByRow
+        else {
             let list = try ListInMemory(TodoDatabase.load(db, path: database.url.path))
             loaded.list = list
             return list.state.stepName(for: changes)
@@ -557,6 +566,7 @@ public final class SQLiteStore: Sendable {
                 try catchUp(db)
                 result = try memory.withLock { loaded in
                     loaded.tree = nil
+                    loaded.positionsFoundByRow = 0
                     let start = loaded.head
                     do {
                         return try body(db, &loaded)
