@@ -74,10 +74,18 @@ extension PostgresStore {
     }
 
     /// Whether the notification of `seq` is of a commit of this instance
-    /// (forgotten once heard) or of where the list in memory already is.
+    /// (forgotten once heard) or of a row the list in memory already holds.
+    ///
+    /// Notifications come in the order of their commits, so those that
+    /// queued while the list was read are of rows it read: skipping them
+    /// saves a read for each. A reset numbers the log from 0 again, and its
+    /// notification (`0`) comes before those of the rows after it: it is
+    /// never taken as known unless memory is at 0 too, and reading it
+    /// brings memory to the new numbering.
     private func isOwnOrKnown(_ seq: Int64) -> Bool {
         if ownCommits.remove(seq) != nil { return true }
-        return loaded.map { $0.head.lastSeq == seq } ?? false
+        guard let head = loaded?.head else { return false }
+        return seq == head.lastSeq || (0 < seq && seq < head.lastSeq)
     }
 
     /// Notes that this instance committed up to `seq`, whose notification

@@ -383,6 +383,33 @@ extension PostgresCatchUpTests {
         try await counted.change(.update(milk.id, [.title(to: "Oat milk")], at: Self.date))
         #expect(try await fresh.read { $0.todos.items.map(\.title) } == ["Oat milk"])
     }
+
+    /// Notifications queue while the list is read; those of rows it read
+    /// then cost nothing. A reset's (`0`) is read even so, since the log is
+    /// numbered again after it.
+    @Test func aNotificationOfARowAlreadyReadReadsNothingAndAResetsIsRead() async throws {
+        let (log, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        for title in ["Milk", "Bread", "Jam"] { try await writer.change(.add(try Self.item(title))) }
+        #expect(try await counted.read { $0.todos.count } == 3)
+        let list = await counted.list
+        log.clear()
+        for seq in 1...3 { await counted.heard(.notified("\(list):\(seq)")) }
+        #expect(log.statements.isEmpty, "rows already read were read again: \(log.statements)")
+
+        try await writer.change(.add(try Self.item("Tea")))
+        await counted.heard(.notified("\(list):4"))
+        #expect(log.statements.contains { $0.hasPrefix("SELECT forward") }, "a new row was not read: \(log.statements)")
+        #expect(try await counted.read { $0.todos.items.map(\.title) } == ["Milk", "Bread", "Jam", "Tea"])
+
+        try await writer.reset()
+        try await writer.change(.add(try Self.item("Oats")))
+        log.clear()
+        await counted.heard(.notified("\(list):0"))
+        #expect(!log.statements.isEmpty, "the reset was taken as known")
+        #expect(try await counted.read { $0.todos.items.map(\.title) } == ["Oats"])
+        withExtendedLifetime(shared) {}
+    }
 }
 
 /// The statements the connections of a pool send, read from postgres-nio's
