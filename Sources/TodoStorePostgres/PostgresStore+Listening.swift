@@ -62,7 +62,7 @@ extension PostgresStore {
             // it is known, and nothing is read.
             _ = try await exclusively {
                 if let heardSeq, self.isOwnOrKnown(heardSeq) { return }
-                _ = try await self.current()
+                _ = try await self.current(moved: heardSeq != nil)
             }
         } catch {
             logger.warning("could not read the list after a notification: \(error)")

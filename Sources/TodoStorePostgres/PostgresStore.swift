@@ -166,22 +166,26 @@ public actor PostgresStore: AppStore {
     /// then the update streams are told, since the change that moved it
     /// may be one whose notification this instance has not heard yet, or
     /// missed (the listener hears it later as a change already read).
-    func current() async throws -> Loaded {
-        // One query, outside a transaction: most of the time nothing changed.
-        let head: PostgresLog.Head
-        do {
-            head = try await database.withPooledConnection { connection in try await self.log.readHead(connection) }
-        } catch {
-            throw database.storeError(error)
+    ///
+    /// With `moved` (a notification said so) the head is not read first:
+    /// the read goes straight to the transaction.
+    func current(moved: Bool = false) async throws -> Loaded {
+        if !moved {
+            // One query, outside a transaction: most of the time nothing changed.
+            let head: PostgresLog.Head
+            do {
+                head = try await database.withPooledConnection { connection in try await self.log.readHead(connection) }
+            } catch {
+                throw database.storeError(error)
+            }
+            if let loaded, loaded.head == head { return loaded }
         }
-        if let loaded, loaded.head == head { return loaded }
         // The only reference, so that the list changes in place (after a
         // failure it is read again).
         var known = loaded
         loaded = nil
-        let fresh = try await reading { connection in
+        let fresh = try await reading(snapshot: true) { connection in
             // The items and the head of one snapshot.
-            try await connection.answered("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: self.logger)
             let head = try await self.log.readHead(connection)
             return try await self.caughtUp(&known, to: head, connection)
         }
@@ -535,9 +539,12 @@ public actor PostgresStore: AppStore {
         }
     }
 
-    /// Runs `body` in a transaction that only reads.
-    private func reading<Result: Sendable>(_ body: (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await Self.transaction(database, logger: logger, body)
+    /// Runs `body` in a transaction that only reads; with `snapshot`, every
+    /// statement of it reads one snapshot.
+    private func reading<Result: Sendable>(
+        snapshot: Bool = false, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        try await Self.transaction(database, logger: logger, snapshot: snapshot, body)
     }
 
     /// Runs `body` in a transaction of `database`'s pool, committed when
@@ -545,11 +552,11 @@ public actor PostgresStore: AppStore {
     /// `body`'s own (a refusal of the domain), or a ``StoreError`` that
     /// names the database and what went wrong.
     static func transaction<Result: Sendable>(
-        _ database: PostgresTodoDatabase, logger: Logger, isolation: isolated (any Actor)? = #isolation,
+        _ database: PostgresTodoDatabase, logger: Logger, snapshot: Bool = false, isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         do {
-            return try await database.withPooledTransaction(logger: logger, isolation: isolation) { connection in
+            return try await database.withPooledTransaction(logger: logger, snapshot: snapshot, isolation: isolation) { connection in
                 try await body(connection)
             }
         } catch {

@@ -80,14 +80,17 @@ extension PostgresTodoDatabase {
     /// back as it ended it): a query on a closed connection is never
     /// answered, and would hold up every operation of the store after it.
     ///
+    /// With `snapshot`, the transaction only reads, every statement of it
+    /// from one snapshot (`REPEATABLE READ`), begun in the same round trip.
+    ///
     /// - Throws: What `withPooledConnection` throws, `body`'s errors, or the
     ///   server's for `BEGIN` or `COMMIT`.
     func withPooledTransaction<Value: Sendable>(
-        logger: Logger, isolation: isolated (any Actor)? = #isolation,
+        logger: Logger, snapshot: Bool = false, isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         try await withPooledConnection(isolation: isolation) { connection in
-            try await connection.answered("BEGIN", logger: logger)
+            try await connection.answered(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" : "BEGIN", logger: logger)
             let value: Value
             do {
                 value = try await body(connection)
