@@ -102,6 +102,35 @@ private func expectRefused(
 
 @Suite("rewind lists and rewind todo --as --list")
 struct SharedListCommandTests {
+    /// Removing an account never leaves lists without an owner, and an
+    /// account made later with the same name gets nothing of the old one's.
+    @Test(arguments: Team.backends)
+    func removingAnAccountThatOwnsListsNamesThemUnlessTheyGoWithItAndTheNameComesBackEmpty(_ backend: String) throws {
+        let team = try Team(backend)
+        try team.groceries()
+        team.succeed(try team.lists(["create", "Chores"], as: "bob"))
+        team.succeed(try team.lists(["share", "Chores", team.name("ann")], as: "bob"))
+        _ = try team.add("Milk", as: "bob")
+        func users(_ arguments: [String]) throws -> RewindRun { try runRewind(["users"] + arguments + team.location) }
+
+        expectRefused(
+            try users(["rm", team.name("ann"), "--yes"]), status: 1, prefix: "rewind users: ",
+            containing: ["owns 1 list: “Groceries”", "--delete-lists", "Nothing was removed"])
+        #expect(team.succeed(try team.lists([], as: "ann")).stdout.contains("Groceries"), "ann and her list are kept")
+        #expect(try team.titles(as: "bob") == ["Milk"])
+
+        let removed = team.succeed(try users(["rm", team.name("ann"), "--delete-lists", "--yes"]))
+        #expect(removed.stdout.contains("Removed the account “\(team.name("ann"))”."), "\(removed.stdout)")
+        #expect(removed.stdout.contains("Deleted 1 list: “Groceries”"), "\(removed.stdout)")
+        #expect(removed.stdout.contains("Stopped sharing 1 list with it: “Chores”"), "\(removed.stdout)")
+        let bobs = team.succeed(try team.lists([], as: "bob")).stdout
+        #expect(!bobs.contains("Groceries") && bobs.contains("Chores") && bobs.contains("not shared"), "\(bobs)")
+
+        try team.addAccounts("ann")
+        let anns = team.succeed(try team.lists([], as: "ann")).stdout
+        #expect(anns.contains("no lists yet"), "the new ann got the old one's lists: \(anns)")
+    }
+
     @Test(arguments: Team.backends)
     func annsUndoOfARenameBobRenamedSinceSaysSoAndKeepsBobsTitle(_ backend: String) throws {
         let team = try Team(backend)

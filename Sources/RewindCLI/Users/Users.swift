@@ -15,8 +15,9 @@ extension RewindCommand {
             discussion: """
                 Accounts are kept with the list: in the data directory's SQLite file (--data-dir, \
                 else $REWIND_DATA_DIR, else $XDG_DATA_HOME/rewind, else ~/.local/share/rewind), or \
-                in the PostgreSQL database of --database or $REWIND_DATABASE_URL. Signing in to \
-                them in the browser comes in a later version.
+                in the PostgreSQL database of --database or $REWIND_DATABASE_URL. People sign in \
+                with them on the pages of `rewind serve` (team mode) and act as them here with \
+                `rewind lists --as NAME` and `rewind todo --as NAME --list LIST`.
 
                 Names: 1 to 64 characters, letters a-z, digits, ".", "-" and "_", starting with a \
                 letter or digit; compared without case ("Ann" and "ann" are one account). \
@@ -81,6 +82,26 @@ enum UsersSession {
             let name = try name(text)
             let accounts = try await open(options: options)
             try await explaining { try await body(name, accounts) }
+        }
+    }
+
+    /// Runs `body` as ``run(options:name:_:)`` does, with the shared lists
+    /// of the same data directory or database as well.
+    static func run(
+        options: TodoOptions, name text: String,
+        _ body: (AccountName, any AccountStore, any SharedListStore) async throws -> Void
+    ) async throws {
+        try await reportingErrors(command: "users") {
+            let name = try name(text)
+            let (accounts, lists) = try await options.open(
+                sqlite: { url -> (any AccountStore, any SharedListStore) in
+                    (try await SQLiteAccountStore.open(url: url), try await SQLiteSharedListStore.open(url: url))
+                },
+                postgres: { database -> (any AccountStore, any SharedListStore) in
+                    (try await PostgresAccountStore.open(database), try await PostgresSharedListStore.open(database))
+                }
+            ).opened
+            try await explaining { try await body(name, accounts, lists) }
         }
     }
 
