@@ -69,6 +69,15 @@ def make_list(driver, name):
     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
 
 
+def ann_makes_a_list(driver, base, name, title):
+    """Signs ann in, makes the list `name` with the item `title`; returns the list's path."""
+    sign_in(driver, base, "ann")
+    make_list(driver, name)
+    add(driver, title)
+    wait_for_titles(driver, [title])
+    return driver.execute_script("return location.pathname")
+
+
 def undo_title(driver):
     return css(driver, "#list-undo").get_attribute("title")
 
@@ -175,11 +184,7 @@ def test_a_change_made_in_the_terminal_reaches_the_open_page_live(driver, team_s
 
 def test_a_list_not_shared_with_someone_is_not_theirs_to_open(driver, second_driver, team_server):
     base = team_server.url
-    sign_in(driver, base, "ann")
-    make_list(driver, "Private plans")
-    add(driver, "Surprise party")
-    wait_for_titles(driver, ["Surprise party"])
-    path = driver.execute_script("return location.pathname")
+    path = ann_makes_a_list(driver, base, "Private plans", "Surprise party")
 
     sign_in(second_driver, base, "carl")
     assert "Private plans" not in css(second_driver, "main").text
@@ -240,6 +245,59 @@ def test_the_owner_renames_and_deletes_a_list_after_confirming_and_a_member_has_
     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".lists-empty"), "the list to be gone")
     second_driver.refresh()
     wait_until(second_driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".lists-empty"), "the list gone for bob too")
+
+
+def test_a_member_whose_open_list_is_deleted_is_told_so_in_place_of_the_list(
+    driver, second_driver, team_server, rewind_cli_bin, data_dir
+):
+    base = team_server.url
+    path = ann_makes_a_list(driver, base, "Weekend", "Bake bread")
+    driver.get(base + "/lists")
+    share = css(driver, ".share-list input[name=account]")
+    share.send_keys("bob")
+    share.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: "shared with bob" in css(d, ".list-of-lists").text, "the list shared with bob")
+    sign_in(second_driver, base, "bob", path)
+    wait_for_titles(second_driver, ["Bake bread"])
+
+    # The owner deletes it in her browser: bob's page says so, live.
+    css(driver, ".delete-list").click()
+    css(driver, "dialog[open] [data-modal-role=primary]").click()
+    wait_until(
+        second_driver,
+        lambda d: "This list was deleted" in css(d, "main").text,
+        lambda: f"the notice on bob's page, found {css(second_driver, 'main').text!r}",
+        timeout=LIVE_TIMEOUT,
+    )
+    assert titles(second_driver) == []
+    assert second_driver.find_elements(By.CSS_SELECTOR, "main a[href='/lists']")
+
+    # And when another process deletes a list: removing its owner with --delete-lists.
+    make_list(driver, "Chores")
+    add(driver, "Sweep")
+    wait_for_titles(driver, ["Sweep"])
+    chores = driver.execute_script("return location.pathname")
+    subprocess.run(
+        [rewind_cli_bin, "lists", "share", "chores", "bob", "--as", "ann", "--data-dir", str(data_dir)],
+        check=True, capture_output=True, timeout=60,
+    )
+    second_driver.get(base + chores)
+    wait_for_titles(second_driver, ["Sweep"])
+    removed = subprocess.run(
+        [rewind_cli_bin, "users", "rm", "ann", "--delete-lists", "--yes", "--data-dir", str(data_dir)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert removed.returncode == 0, removed.stderr
+    assert "Deleted 1 list: “Chores”" in removed.stdout
+    wait_until(
+        second_driver,
+        lambda d: "This list was deleted" in css(d, "main").text,
+        lambda: f"the notice on bob's page, found {css(second_driver, 'main').text!r}",
+        timeout=LIVE_TIMEOUT,
+    )
+    # The 404 of the closed event stream is the one console line; nothing else failed.
+    unexpected = [e for e in browser_errors(second_driver) if "/events" not in e["message"] and "/fragment" not in e["message"]]
+    assert unexpected == []
 
 
 def rename(driver, old, new):

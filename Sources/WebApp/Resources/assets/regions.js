@@ -54,7 +54,14 @@ export function makeRefresher(load) {
     return enqueue(function () {
       waiting = false;
       return load();
-    }).catch(showError);
+    }).catch(function (error) {
+      // A session that ended: sign in again, and come back here.
+      if (error instanceof ApiError && error.status === 401) {
+        location.assign('/signin?next=' + encodeURIComponent(location.pathname + location.search));
+        return;
+      }
+      showError(error);
+    });
   };
 }
 
@@ -75,6 +82,12 @@ export function listenForChanges(refresh, path, name) {
     // a page that saw no event yet catches up itself.
     if (opened && !seenID) { refresh(); }
     opened = true;
+  });
+  source.addEventListener('error', function () {
+    // The server refused the stream for good (the list was deleted or is
+    // no longer shared, or the session ended): the page's own refresh
+    // meets the same answer and says so.
+    if (source.readyState === EventSource.CLOSED) { refresh(); }
   });
   window.addEventListener('pagehide', function () { source.close(); });
 }

@@ -4,7 +4,7 @@
 // step only; what an undo left alone, in words; and the live refresh when
 // anyone changes the list.
 
-import { api, enqueue, showError } from './api.js';
+import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { undoRedoShortcut } from './keys.js';
 
@@ -20,8 +20,24 @@ var refresh = makeRefresher(function () {
       if (name === 'main' && current.querySelector('li.editing')) { deferredMain = true; return true; }
       return false;
     });
+  }, function (error) {
+    if (error instanceof ApiError && error.status === 404) { showGone(); return; }
+    throw error;
   });
 });
+
+// The list was deleted, or is no longer shared with this account, while
+// the page was open: say so in place of the list, which is no longer theirs.
+function showGone() {
+  var notice = document.createElement('p');
+  notice.className = 'list-gone';
+  notice.setAttribute('role', 'status');
+  notice.textContent = 'This list was deleted, or it is no longer shared with you.';
+  var back = document.createElement('a');
+  back.href = '/lists';
+  back.textContent = '← All lists';
+  main.replaceChildren(notice, back);
+}
 
 function say(messages) {
   var box = document.getElementById('list-message');
