@@ -55,12 +55,17 @@ public struct SharedStep: Equatable, Sendable {
     }
 
     /// The sentences that tell the person what this undo or redo left alone
-    /// (none for a change).
+    /// (none for a change), and that a redo of an undo that had changed
+    /// nothing (every part of it was left alone) changes nothing either.
     public var messages: [String] {
         switch kind {
         case .change: []
         case .undo: skipped.map { $0.sentence(undoing: true) }
+        case .redo where skipped.isEmpty && changes.isEmpty: [Self.nothingToPutBack]
         case .redo: skipped.map { $0.sentence(undoing: false) }
         }
     }
+
+    /// What a redo of an undo that had changed nothing says.
+    public static let nothingToPutBack = "Nothing to put back: the undo had changed nothing."
 }

@@ -63,6 +63,11 @@ struct SharedListSpecs {
 
             #expect(Sharing.titles(shared) == ["Soy milk"])
             #expect(undo.messages == ["Could not undo the rename of “Milk”: bob renamed it since."])
+
+            // The redo of that undo puts nothing back, and says so.
+            let redo = try shared.redo(by: "ann", at: Sharing.later)
+            #expect(Sharing.titles(shared) == ["Soy milk"])
+            #expect(redo.messages == [SharedStep.nothingToPutBack])
         }
 
         @Test func theSkippedStepStillCountsSoTheNextUndoIsTheOneBefore() throws {
