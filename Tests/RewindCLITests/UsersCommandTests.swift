@@ -143,6 +143,31 @@ struct UsersCommandTests {
         expectRefused(try users.run(["rm", "bob", "--yes"]), status: 1, containing: ["no account named “bob”"])
     }
 
+    /// Lists an older version's removal left with no owner pass to an
+    /// account made later with that name: `add` names them.
+    @Test func addNamesTheListsAnEarlierAccountOfTheNameLeft() async throws {
+        let users = try UsersDirectory()
+        #expect(try users.add("bob").status == 0)
+        // As an older version's `users rm ann` left them: the lists are
+        // there, the account is not.
+        let lists = try await SQLiteSharedListStore.open(url: users.directory.url.appendingPathComponent("rewind.sqlite"))
+        let ann = try AccountName("ann")
+        let groceries = try await lists.create(name: "Groceries", owner: ann)
+        let chores = try await lists.create(name: "Chores", owner: try AccountName("bob"))
+        try await lists.share(chores.id, with: ann, by: try AccountName("bob"))
+
+        let added = try users.add("Ann")
+        #expect(added.status == 0, "\(added.stderr)")
+        let lines = added.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Added the account “Ann”.")
+        let id = { (list: SharedListSummary) in String(list.id.uuidString.lowercased().prefix(8)) }
+        #expect(lines.count == 2 && lines[1].contains("can open 2 lists kept from an earlier account"), "\(lines)")
+        #expect(lines.last?.contains("“Groceries” (\(id(groceries)), its own)") == true, "\(lines)")
+        #expect(lines.last?.contains("“Chores” (\(id(chores)), shared by bob)") == true, "\(lines)")
+        // A name no list knows: one line.
+        #expect(try users.add("carol").output == "Added the account “carol”.")
+    }
+
     @Test func rmWithoutATerminalNeedsYesAndRemovesNothing() async throws {
         let users = try UsersDirectory()
         #expect(try users.add("ann").status == 0)

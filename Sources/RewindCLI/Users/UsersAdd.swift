@@ -13,7 +13,9 @@ extension RewindCommand.Users {
                 Asks for the password twice on the terminal (not echoed), or reads it as one line \
                 of standard input with --password-stdin. A name taken already (compared without \
                 case), a name against the rules, a weak password or two passwords that differ are \
-                refused (exit status 64) and nothing is saved.
+                refused (exit status 64) and nothing is saved. Shared lists that an earlier account \
+                of the same name left behind (removed by a version before `users rm` took its lists \
+                along) are named, with how to delete those not meant for the new account.
 
                 Examples:
                   rewind users add ann
@@ -26,7 +28,7 @@ extension RewindCommand.Users {
 
         mutating func run() async throws {
             let password = account
-            try await UsersSession.run(options: options, name: account.name) { name, accounts in
+            try await UsersSession.run(options: options, name: account.name) { name, accounts, lists in
                 // Said before the password is typed in vain.
                 if try await accounts.passwordHash(for: name) != nil {
                     let existing = try await accounts.list().first { $0.name == name }?.name.text ?? name.text
@@ -34,6 +36,18 @@ extension RewindCommand.Users {
                 }
                 let added = try await accounts.add(name: name, passwordHash: try await password.passwordHash(for: name))
                 TodoTerminal.print("Added the account “\(added.name.text)”.")
+                // Lists that an account of this name removed by an older
+                // version left behind, which the new account can open.
+                let left = try await lists.lists(of: name)
+                guard !left.isEmpty else { return }
+                let described = left.map { list in
+                    "“\(TodoTerminal.visible(list.name))” (\(TeamSession.shortID(list)), "
+                        + (list.owner == name ? "its own)" : "shared by \(list.owner.text))")
+                }
+                TodoTerminal.print(
+                    "“\(added.name.text)” can open \(left.count == 1 ? "1 list" : "\(left.count) lists") kept from an earlier "
+                        + "account of that name: \(described.joined(separator: ", ")). Delete what is not meant for it: "
+                        + "`rewind lists rm LIST --as \(name.text)` for its own, `rewind lists unshare LIST \(name.text) --as OWNER` for the others.")
             }
         }
     }
