@@ -171,6 +171,19 @@ extension PostgresStore {
             let appended: PostgresLog.AppendedAdds?
             do {
                 appended = try await log.appendAdds(pending.rows, items: items, after: start, connection)
+            } catch where Self.connectionEnded(error) {
+                // The server ended the connection before it answered (a
+                // restart, or the pool lent one it had just ended).
+                switch try await appendingAgain(pending, items: items, after: start, lost: error) {
+                case .appended(let again):
+                    appended = again
+                case .committed:
+                    // The statement did commit: the next read brings the
+                    // list (read again) up to date.
+                    knownHead = nil
+                    notifyUpdates()
+                    return outcomes
+                }
             } catch {
                 throw database.storeError(error)
             }
@@ -191,6 +204,43 @@ extension PostgresStore {
         }
         if current.takingBack(pending, to: start) { loaded = current }
         return nil
+    }
+
+    /// What became of a batch of adds whose connection ended before the
+    /// answer: written again, or found committed after all.
+    enum AddsAgain {
+        case appended(PostgresLog.AppendedAdds?)
+        case committed
+    }
+
+    /// Writes the batch of adds again on a fresh connection when none of
+    /// its items is saved (the statement that was lost did not commit);
+    /// `.committed` when all of them are. Some saved and some not cannot
+    /// come of one statement: then, as when the fresh connection fails
+    /// too, the error is `lost`'s (or the fresh connection's), as a
+    /// ``StoreError``.
+    private func appendingAgain(
+        _ pending: PendingChanges, items: [TodoItem], after start: PostgresLog.Head, lost: any Error
+    ) async throws -> AddsAgain {
+        do {
+            return try await database.withPooledConnection { connection in
+                let saved = try await self.rows.ranks(of: Set(items.map(\.id)), connection)
+                if saved.count == items.count { return .committed }
+                guard saved.isEmpty else { throw lost }
+                return .appended(try await self.log.appendAdds(pending.rows, items: items, after: start, connection))
+            }
+        } catch {
+            throw database.storeError(error)
+        }
+    }
+
+    /// Whether `error` says the server ended the connection before it
+    /// answered: its own "terminating connection" (SQLSTATE 57P01 to
+    /// 57P03), or the connection closed under the statement.
+    static func connectionEnded(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        if let state = error.serverInfo?[.sqlState] { return ["57P01", "57P02", "57P03"].contains(state) }
+        return error.code == .serverClosedConnection || error.code == .clientClosedConnection
     }
 
     /// The list in memory for a batch to change, taken out of ``loaded``

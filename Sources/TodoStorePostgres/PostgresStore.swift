@@ -38,7 +38,7 @@ public actor PostgresStore: AppStore {
     /// The list of this store.
     let list: Int64
     let log: PostgresLog
-    private let rows: PostgresItems
+    let rows: PostgresItems
     private let limit: Int?
     private let now: @Sendable () -> Date
     let logger: Logger

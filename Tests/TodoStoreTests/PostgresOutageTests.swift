@@ -37,14 +37,52 @@ struct PostgresOutageTests {
                 "SELECT pid FROM pg_stat_activity WHERE application_name = \(name)") { left += 1 }
             return left == 0
         }
-        // The pool learns of the closes on its event loop a moment after the
-        // server shows them gone; a change made in that moment may be lent a
-        // connection that is already dead, and fail once (the server's
-        // "terminating connection" comes back as its answer).
-        try await Task.sleep(for: .milliseconds(500))
+        // At once: the pool learns of the closes on its event loop a moment
+        // after the server shows them gone, and may lend a connection that is
+        // already dead. The server's "terminating connection" then comes back
+        // as the batch's answer, and the batch is written again on a fresh
+        // connection, once none of its items is found saved.
         try await second.change(.add(try fixture.item("After")))
         #expect(try await second.read { $0.todos.items.map(\.title) } == ["Before", "After"])
         #expect(try await first.read { $0.todos.items.map(\.title) } == ["Before", "After"])
+    }
+
+    /// A batch of adds whose connection the server ends while the statement
+    /// waits (here for the list's row, held by another connection) did not
+    /// commit: it is written again on a fresh connection, once.
+    @Test func aBatchOfAddsWhoseConnectionEndsBeforeTheAnswerIsWrittenAgainOnce() async throws {
+        let fixture = try StoreFixture(.postgres)
+        let reader = try await fixture.open()
+        let shared = try #require(fixture.postgresDatabase)
+        let name = "rewind test \(UUID().uuidString.prefix(8))"
+        let database = try PostgresTodoDatabase(
+            url: shared.database.url,
+            extraStartupParameters: [("search_path", shared.schema), ("application_name", name)],
+            maximumConnections: 4, notificationChannel: shared.channel)
+        let running = Task { await database.run() }
+        defer { running.cancel() }
+        let store = try await PostgresStore.open(database, now: fixture.clock.now)
+        try await store.change(.add(try fixture.item("Before")))
+
+        let (locker, release) = await PostgresRoundTripTests.holdingTheListsRow(shared)
+        let after = try fixture.item("After")
+        let adding = Task { try await store.change(.add(after)) }
+        // The add's statement waits for the row; the server ends its connection.
+        var ended = 0
+        try await waitUntil("the add waiting for the list's row, then ended") {
+            let rows = try await shared.database.client.query("""
+                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                WHERE application_name = \(name) AND wait_event_type = 'Lock'
+                """)
+            for try await _ in rows { ended += 1 }
+            return ended > 0
+        }
+        release.yield()
+        try await locker.value
+        _ = try await adding.value
+        #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Before", "After"], "the add is saved once")
+        #expect(try await store.read { $0.todos.items.map(\.title) } == ["Before", "After"])
+        #expect(try await store.history().steps.count == 2)
     }
 
     @Test func aPoolThatCannotConnectFailsWithinTheConnectTimeoutSayingSo() async throws {
