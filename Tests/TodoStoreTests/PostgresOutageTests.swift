@@ -12,20 +12,29 @@ import TodoStore
 /// connect timeout instead of waiting for the pool's circuit breaker.
 @Suite("PostgreSQL store: connections that end", .dropsPostgresSchemas, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
 struct PostgresOutageTests {
-    @Test func aChangeAfterTheServerEndedEveryConnectionOfThePoolSucceeds() async throws {
-        let fixture = try StoreFixture(.postgres)
-        let first = try await fixture.open()
-        let shared = try #require(fixture.postgresDatabase)
-        // An instance of its own whose connections the server can tell apart.
+    /// A store over `shared` with a pool of its own whose connections the
+    /// server can tell apart by their `application_name` (returned), with
+    /// one item, “Before”; cancel the task when done.
+    static func instanceOfItsOwn(
+        _ fixture: StoreFixture, _ shared: PostgresTestDatabase
+    ) async throws -> (store: PostgresStore, name: String, running: Task<Void, Never>) {
         let name = "rewind test \(UUID().uuidString.prefix(8))"
         let database = try PostgresTodoDatabase(
             url: shared.database.url,
             extraStartupParameters: [("search_path", shared.schema), ("application_name", name)],
             maximumConnections: 4, notificationChannel: shared.channel)
         let running = Task { await database.run() }
+        let store = try await PostgresStore.open(database, now: fixture.clock.now)
+        try await store.change(.add(try fixture.item("Before")))
+        return (store, name, running)
+    }
+
+    @Test func aChangeAfterTheServerEndedEveryConnectionOfThePoolSucceeds() async throws {
+        let fixture = try StoreFixture(.postgres)
+        let first = try await fixture.open()
+        let shared = try #require(fixture.postgresDatabase)
+        let (second, name, running) = try await Self.instanceOfItsOwn(fixture, shared)
         defer { running.cancel() }
-        let second = try await PostgresStore.open(database, now: fixture.clock.now)
-        try await second.change(.add(try fixture.item("Before")))
         let ended = try await shared.database.client.query(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(name)")
         var count = 0
@@ -54,15 +63,8 @@ struct PostgresOutageTests {
         let fixture = try StoreFixture(.postgres)
         let reader = try await fixture.open()
         let shared = try #require(fixture.postgresDatabase)
-        let name = "rewind test \(UUID().uuidString.prefix(8))"
-        let database = try PostgresTodoDatabase(
-            url: shared.database.url,
-            extraStartupParameters: [("search_path", shared.schema), ("application_name", name)],
-            maximumConnections: 4, notificationChannel: shared.channel)
-        let running = Task { await database.run() }
+        let (store, name, running) = try await Self.instanceOfItsOwn(fixture, shared)
         defer { running.cancel() }
-        let store = try await PostgresStore.open(database, now: fixture.clock.now)
-        try await store.change(.add(try fixture.item("Before")))
 
         let (locker, release) = await PostgresRoundTripTests.holdingTheListsRow(shared)
         let after = try fixture.item("After")
