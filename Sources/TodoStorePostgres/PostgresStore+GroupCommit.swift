@@ -236,8 +236,11 @@ extension PostgresStore {
 
     /// Whether `error` says the server ended the connection before it
     /// answered: its own "terminating connection" (SQLSTATE 57P01 to
-    /// 57P03), or the connection closed under the statement.
+    /// 57P03), or the connection closed under the statement (as
+    /// postgres-nio saw it, or as ``ConnectionClosedBeforeAnswer`` when the
+    /// wait watch saw it first).
     static func connectionEnded(_ error: any Error) -> Bool {
+        if error is ConnectionClosedBeforeAnswer { return true }
         guard let error = error as? PSQLError else { return false }
         if let state = error.serverInfo?[.sqlState] { return ["57P01", "57P02", "57P03"].contains(state) }
         return error.code == .serverClosedConnection || error.code == .clientClosedConnection
