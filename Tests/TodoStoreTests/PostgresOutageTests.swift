@@ -47,9 +47,9 @@ struct PostgresOutageTests {
             return left == 0
         }
         // The pool learns of the closes on its event loop a moment after the
-        // server shows them gone. A batch of adds lent a connection that is
-        // already dead is written again (the test below); other operations
-        // are not, so this one waits for the pool to learn.
+        // server shows them gone. Only a batch of adds whose own statement
+        // meets a dead connection is written again (the test below); a dead
+        // connection met elsewhere is not, so this one waits for the pool.
         try await Task.sleep(for: .milliseconds(500))
         try await second.change(.add(try fixture.item("After")))
         #expect(try await second.read { $0.todos.items.map(\.title) } == ["Before", "After"])

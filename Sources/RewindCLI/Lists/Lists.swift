@@ -117,7 +117,7 @@ extension RewindCommand.Lists {
             let name = try ListName.checked(name)
             try await TeamSession.run(options: options, as: account.name) { team in
                 let list = try await team.lists.create(name: name, owner: team.person)
-                TodoTerminal.print("Made the list “\(TodoTerminal.visible(list.name))” (\(TeamSession.shortID(list))).")
+                TodoTerminal.print("Made the list \(TeamSession.label(list)).")
             }
         }
     }

@@ -91,4 +91,10 @@ struct TeamSession: Sendable {
     static func shortID(_ list: SharedListSummary) -> String {
         String(list.id.uuidString.lowercased().prefix(8))
     }
+
+    /// The list as messages name it: “Groceries” (ea3339c9), or with
+    /// `detail` after the id: “Groceries” (ea3339c9, shared by bob).
+    static func label(_ list: SharedListSummary, _ detail: String? = nil) -> String {
+        "“\(TodoTerminal.visible(list.name))” (\(shortID(list))\(detail.map { ", " + $0 } ?? ""))"
+    }
 }

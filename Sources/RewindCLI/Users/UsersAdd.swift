@@ -41,8 +41,7 @@ extension RewindCommand.Users {
                 let left = try await lists.lists(of: name)
                 guard !left.isEmpty else { return }
                 let described = left.map { list in
-                    "“\(TodoTerminal.visible(list.name))” (\(TeamSession.shortID(list)), "
-                        + (list.owner == name ? "its own)" : "shared by \(list.owner.text))")
+                    TeamSession.label(list, list.owner == name ? "its own" : "shared by \(list.owner.text)")
                 }
                 TodoTerminal.print(
                     "“\(added.name.text)” can open \(left.count == 1 ? "1 list" : "\(left.count) lists") kept from an earlier "

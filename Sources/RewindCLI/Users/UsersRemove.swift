@@ -85,7 +85,7 @@ extension RewindCommand.Users {
 
         /// The lists by name and short id, e.g. “Groceries” (ea3339c9).
         private static func describe(_ lists: [SharedListSummary]) -> String {
-            lists.map { "“\(TodoTerminal.visible($0.name))” (\(TeamSession.shortID($0)))" }.joined(separator: ", ")
+            lists.map { TeamSession.label($0) }.joined(separator: ", ")
         }
     }
 }

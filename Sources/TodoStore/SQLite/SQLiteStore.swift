@@ -501,8 +501,7 @@ public final class SQLiteStore: Sendable {
     /// in this transaction if it is not there yet), whose touched rows are
     /// then written.
     private func apply(_ changes: [AppState.Change], _ db: Database, _ loaded: inout Loaded) throws -> [AppState.Change] {
-        if loaded.list == nil, let positions = RowList.positionsFound(by: changes),
-            loaded.positionsFoundByRow + positions <= RowList.mostPositionsByRow {
+        if loaded.list == nil, let positions = positionsLeftByRow(for: changes, used: loaded.positionsFoundByRow) {
             do {
                 var inverse: [AppState.Change] = []
                 try db.inSavepoint {
@@ -523,14 +522,22 @@ public final class SQLiteStore: Sendable {
         return try list.apply(changes, db)
     }
 
+    /// How many positions `changes` find row by row, when that is within
+    /// what the operation has left of ``RowList/mostPositionsByRow`` after
+    /// the `used` ones; `nil` when they are to be applied to the list in
+    /// memory instead.
+    private func positionsLeftByRow(for changes: [AppState.Change], used: Int) -> Int? {
+        guard let positions = RowList.positionsFound(by: changes), used + positions <= RowList.mostPositionsByRow
+        else { return nil }
+        return positions
+    }
+
     /// The name of the step `changes` make, which quotes the titles of the
     /// items as they are now: read from their rows when the list is not in
     /// memory.
     private func stepName(for changes: [AppState.Change], _ db: Database, _ loaded: inout Loaded) throws -> String {
         if let list = loaded.list { return list.state.stepName(for: changes) }
-        guard let positions = RowList.positionsFound(by: changes),
-            loaded.positionsFoundByRow + positions <= RowList.mostPositionsByRow
-        else {
+        guard positionsLeftByRow(for: changes, used: loaded.positionsFoundByRow) != nil else {
             let list = try ListInMemory(TodoDatabase.load(db, path: database.url.path))
             loaded.list = list
             return list.state.stepName(for: changes)
