@@ -73,8 +73,8 @@ private final class Team: Sendable {
     }
 
     /// The titles of the items, in list order.
-    func titles(as person: String) throws -> [String] {
-        try items(as: person).compactMap { $0["title"] as? String }
+    func titles(as person: String, list: String = "Groceries") throws -> [String] {
+        try items(as: person, list: list).compactMap { $0["title"] as? String }
     }
 
     /// What `person` can see: their lists, and the items and log of each.
@@ -129,6 +129,34 @@ struct SharedListCommandTests {
         try team.addAccounts("ann")
         let anns = team.succeed(try team.lists([], as: "ann")).stdout
         #expect(anns.contains("no lists yet"), "the new ann got the old one's lists: \(anns)")
+    }
+
+    /// `rewind todo --database URL add …`: the options of `users`, `lists`
+    /// and `todo` (and `todo history`) work before the subcommand's name
+    /// as after it.
+    @Test(arguments: Team.backends)
+    func optionsGoBeforeTheSubcommandAsWellAsAfterIt(_ backend: String) throws {
+        let team = try Team(backend)
+        let (ann, dave) = (team.name("ann"), team.name("dave"))
+        try team.addAccounts("ann")
+        team.succeed(try runRewind(["users"] + team.location + ["add", dave, "--password-stdin"], stdin: "correct horse battery\n"))
+        #expect(team.succeed(try runRewind(["users"] + team.location + ["list"])).stdout.contains(dave))
+
+        team.succeed(try runRewind(["lists"] + team.location + ["--as", ann, "create", "Chores"]))
+        team.succeed(try runRewind(["lists", "--as", ann] + team.location + ["share", "chores", dave]))
+        let before = ["todo"] + team.location + ["--as", dave, "--list", "chores"]
+        team.succeed(try runRewind(before + ["add", "Sweep"]))
+        #expect(team.succeed(try runRewind(before + ["history"])).stdout.contains("Add “Sweep”"))
+        #expect(team.succeed(try runRewind(["todo", "history"] + team.location + ["--as", ann, "--list", "chores", "show"])).stdout
+            .contains("Add “Sweep”"))
+        #expect(try team.titles(as: "ann", list: "Chores") == ["Sweep"])
+
+        // --as is still needed, wherever it would go; nothing is made without it.
+        let without = try runRewind(["lists"] + team.location + ["create", "Errands"])
+        #expect(without.status == 64, "\(without.stderr)")
+        #expect(without.stderr.contains("Missing expected argument '--as <name>'"), "\(without.stderr)")
+        #expect(without.stderr.contains("Usage: rewind lists create"), "\(without.stderr)")
+        #expect(!team.succeed(try team.lists([], as: "ann")).stdout.contains("Errands"))
     }
 
     @Test(arguments: Team.backends)

@@ -40,6 +40,18 @@ struct TodoCommandTests {
             #expect(run.stdout.contains("[ ] Buy milk"))
         }
 
+        @Test func theDataDirectoryMayComeBeforeTheSubcommand() throws {
+            let directory = try TodoDirectory()
+            let before = ["todo", "--data-dir", directory.url.path]
+            let added = try runRewind(before + ["add", "Buy milk"])
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(try runRewind(before).stdout.contains("[ ] Buy milk"))
+            #expect(try runRewind(before + ["history", "jump", "0"]).status == 0)
+            #expect(try directory.titles().isEmpty, "the jump went to the start of that directory's history")
+            #expect(try runRewind(["todo", "history", "--data-dir", directory.url.path, "jump", "1"]).status == 0)
+            #expect(try directory.titles() == ["Buy milk"])
+        }
+
         @Test func filtersShowActiveCompletedAndOverdueItems() throws {
             let directory = try TodoDirectory()
             try directory.add("Late", ["--due", "2020-01-01"])

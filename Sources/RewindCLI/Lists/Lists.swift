@@ -32,13 +32,46 @@ extension RewindCommand {
             subcommands: [Show.self, Create.self, Rename.self, Remove.self, Share.self, Unshare.self],
             defaultSubcommand: Show.self
         )
+
+        /// The subcommands' options given before the subcommand's name
+        /// (`rewind lists --database URL create …`): the subcommand reads them as its own.
+        @OptionGroup var options: TodoOptions
+        /// `--as` given before the subcommand's name.
+        @OptionGroup var account: ActingAccountOption
     }
 }
 
 /// The option that names the account a `rewind lists` command acts as.
+/// Every subcommand needs it; it is optional here only so that it may
+/// come before the subcommand's name too (`rewind lists --as ann create
+/// Groceries`), where `rewind lists` itself reads it.
 struct ActingAccountOption: ParsableArguments {
-    @Option(name: .customLong("as"), help: ArgumentHelp("The account to act as.", valueName: "name"))
-    var name: String
+    @Option(name: .customLong("as"), help: ArgumentHelp("The account to act as (needed).", valueName: "name"))
+    var given: String?
+
+    /// The account's name.
+    ///
+    /// - Throws: a `ValidationError` (exit status 64, with the usage) when
+    ///   `--as` was not given.
+    var name: String {
+        get throws {
+            guard let given else { throw ValidationError("Missing expected argument '--as <name>': the account to act as") }
+            return given
+        }
+    }
+}
+
+/// A `rewind lists` subcommand, which acts as the account of `--as`.
+protocol ActingCommand: AsyncParsableCommand {
+    /// `--as`, given before or after the subcommand's name.
+    var account: ActingAccountOption { get }
+}
+
+extension ActingCommand {
+    /// Refuses the command line without `--as`, with the subcommand's usage.
+    func validate() throws {
+        _ = try account.name
+    }
 }
 
 extension TeamSession {
@@ -54,7 +87,7 @@ extension TeamSession {
 
 extension RewindCommand.Lists {
     /// `rewind lists [show]`: the lists the account owns or is a member of.
-    struct Show: AsyncParsableCommand {
+    struct Show: ActingCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show the account's lists (the default command).",
@@ -76,7 +109,7 @@ extension RewindCommand.Lists {
 
         mutating func run() async throws {
             let json = json
-            try await TeamSession.run(options: options, as: account.name) { team in
+            try await TeamSession.run(options: options, as: try account.name) { team in
                 let lists = try await team.lists.lists(of: team.person)
                 if json { return try JSONOutput.print(ListsJSON(lists: lists.map(ListJSON.init))) }
                 guard !lists.isEmpty else {
@@ -95,7 +128,7 @@ extension RewindCommand.Lists {
     }
 
     /// `rewind lists create`: makes an empty list the account owns.
-    struct Create: AsyncParsableCommand {
+    struct Create: ActingCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
             abstract: "Make a list.",
@@ -115,7 +148,7 @@ extension RewindCommand.Lists {
 
         mutating func run() async throws {
             let name = try ListName.checked(name)
-            try await TeamSession.run(options: options, as: account.name) { team in
+            try await TeamSession.run(options: options, as: try account.name) { team in
                 let list = try await team.lists.create(name: name, owner: team.person)
                 TodoTerminal.print("Made the list \(TeamSession.label(list)).")
             }
@@ -123,7 +156,7 @@ extension RewindCommand.Lists {
     }
 
     /// `rewind lists rename`: gives one of the account's own lists a new name.
-    struct Rename: AsyncParsableCommand {
+    struct Rename: ActingCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename",
             abstract: "Rename a list (its owner only).",
@@ -144,7 +177,7 @@ extension RewindCommand.Lists {
 
         mutating func run() async throws {
             let (reference, name) = (list, try ListName.checked(newName))
-            try await TeamSession.run(options: options, as: account.name) { team in
+            try await TeamSession.run(options: options, as: try account.name) { team in
                 let list = try await team.list(reference)
                 try team.checkOwner(of: list, to: "rename")
                 let renamed = try await team.lists.rename(list.id, to: name, by: team.person)
@@ -154,7 +187,7 @@ extension RewindCommand.Lists {
     }
 
     /// `rewind lists rm`: deletes one of the account's own lists with its items and history.
-    struct Remove: AsyncParsableCommand {
+    struct Remove: ActingCommand {
         static let configuration = CommandConfiguration(
             commandName: "rm",
             abstract: "Delete a list with its items and history (its owner only).",
@@ -180,7 +213,7 @@ extension RewindCommand.Lists {
 
         mutating func run() async throws {
             let (reference, yes) = (list, yes)
-            try await TeamSession.run(options: options, as: account.name) { team in
+            try await TeamSession.run(options: options, as: try account.name) { team in
                 let list = try await team.list(reference)
                 try team.checkOwner(of: list, to: "delete")
                 let name = TodoTerminal.visible(list.name)
@@ -200,7 +233,7 @@ extension RewindCommand.Lists {
     }
 
     /// `rewind lists share`: lets another account open and change one of the account's own lists.
-    struct Share: AsyncParsableCommand {
+    struct Share: ActingCommand {
         static let configuration = CommandConfiguration(
             commandName: "share",
             abstract: "Share a list with another account (its owner only).",
@@ -218,12 +251,12 @@ extension RewindCommand.Lists {
         @OptionGroup var membership: MembershipArguments
 
         mutating func run() async throws {
-            try await membership.change(options: options, as: account.name, sharing: true)
+            try await membership.change(options: options, as: try account.name, sharing: true)
         }
     }
 
     /// `rewind lists unshare`: stops sharing one of the account's own lists with an account.
-    struct Unshare: AsyncParsableCommand {
+    struct Unshare: ActingCommand {
         static let configuration = CommandConfiguration(
             commandName: "unshare",
             abstract: "Stop sharing a list with an account (its owner only).",
@@ -238,7 +271,7 @@ extension RewindCommand.Lists {
         @OptionGroup var membership: MembershipArguments
 
         mutating func run() async throws {
-            try await membership.change(options: options, as: account.name, sharing: false)
+            try await membership.change(options: options, as: try account.name, sharing: false)
         }
     }
 }

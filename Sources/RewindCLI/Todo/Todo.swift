@@ -41,5 +41,11 @@ extension RewindCommand {
             ],
             defaultSubcommand: List.self
         )
+
+        /// The subcommands' options given before the subcommand's name
+        /// (`rewind todo --database URL add …`): the subcommand reads them as its own.
+        @OptionGroup var options: TodoOptions
+        /// `--as` and `--list` given before the subcommand's name.
+        @OptionGroup var team: TeamOptions
     }
 }

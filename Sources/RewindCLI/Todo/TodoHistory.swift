@@ -20,6 +20,12 @@ extension RewindCommand.Todo {
             subcommands: [Steps.self, Jump.self],
             defaultSubcommand: Steps.self
         )
+
+        /// The subcommands' options given before the subcommand's name
+        /// (`rewind todo history --database URL jump 2`): the subcommand reads them as its own.
+        @OptionGroup var options: TodoOptions
+        /// `--as` and `--list` given before the subcommand's name.
+        @OptionGroup var team: TeamOptions
     }
 }
 

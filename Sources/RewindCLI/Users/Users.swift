@@ -40,6 +40,10 @@ extension RewindCommand {
             subcommands: [List.self, Add.self, Passwd.self, Remove.self],
             defaultSubcommand: List.self
         )
+
+        /// The subcommands' options given before the subcommand's name
+        /// (`rewind users --database URL add …`): the subcommand reads them as its own.
+        @OptionGroup var options: TodoOptions
     }
 }
 
