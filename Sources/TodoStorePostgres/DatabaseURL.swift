@@ -50,7 +50,15 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         guard let user = components.user, !user.isEmpty else {
             throw DatabaseURLError(text, problem: "it names no user")
         }
-        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        if Self.holdsStrayPercentSign(text) {
+            // Which characters follow it is not said: they may be of the password.
+            throw DatabaseURLError(
+                text, problem: "it holds a % sign not followed by two hex digits (write a % sign as %25)")
+        }
+        // The path as written, so that an encoded "/" (%2F) is part of the
+        // database's name, not a second segment.
+        let encodedPath = components.percentEncodedPath
+        let path = encodedPath.hasPrefix("/") ? String(encodedPath.dropFirst()) : encodedPath
         guard !path.isEmpty, !path.contains("/") else {
             throw DatabaseURLError(text, problem: "it names no database (the path after the host)")
         }
@@ -67,10 +75,21 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         }
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         port = components.port ?? 5432
-        username = components.user.flatMap { $0.removingPercentEncoding } ?? user
-        password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        // URLComponents decodes the user and the password itself (once).
+        username = user
+        password = components.password
         database = path.removingPercentEncoding ?? path
         self.tls = tls
+    }
+
+    /// Whether `text` holds a "%" not followed by two hex digits.
+    private static func holdsStrayPercentSign(_ text: String) -> Bool {
+        let characters = Array(text)
+        return characters.indices.contains { index in
+            guard characters[index] == "%" else { return false }
+            let next = characters[(index + 1)..<min(index + 3, characters.count)]
+            return next.count < 2 || !next.allSatisfy(\.isHexDigit)
+        }
     }
 
     /// The URL without its password: what messages and logs name.

@@ -154,6 +154,15 @@ struct DatabaseURLTests {
         #expect(try DatabaseURL("postgres://anna@db/todos").port == 5432)
     }
 
+    /// Each part is decoded once: an encoded "%" stays a "%" sign, and an
+    /// encoded "/" or "@" is part of the name.
+    @Test func percentEncodedPartsAreDecodedOnce() throws {
+        let url = try DatabaseURL("postgres://an%2541:p%2542%40x@db/to%2Fdos%2543")
+        #expect(url.username == "an%41")
+        #expect(url.password == "p%42@x")
+        #expect(url.database == "to/dos%43")
+    }
+
     @Test(arguments: [
         ("http://anna@db/todos", "scheme"),
         ("postgres:///todos", "no host"),
@@ -162,6 +171,8 @@ struct DatabaseURLTests {
         ("postgres://anna@db:0/todos", "port"),
         ("postgres://anna@db/todos?pool=3", "pool=3"),
         ("todos", "not a URL"),
+        ("postgres://anna:50%off@db/todos", "a % sign not followed by two hex digits (write a % sign as %25)"),
+        ("postgres://anna@db/todos%", "a % sign not followed by two hex digits"),
     ])
     func aMalformedURLSaysWhatIsWrong(_ text: String, _ problem: String) {
         #expect(throws: DatabaseURLError.self) { try DatabaseURL(text) }
@@ -179,6 +190,12 @@ struct DatabaseURLTests {
             Issue.record("accepted")
         } catch {
             #expect(!error.description.contains("s3cret"))
+        }
+        do {
+            _ = try DatabaseURL("postgres://anna:s3cret%zz@db/todos")
+            Issue.record("accepted")
+        } catch {
+            #expect(!error.description.contains("s3cret") && !error.description.contains("zz"), "\(error)")
         }
     }
 }
