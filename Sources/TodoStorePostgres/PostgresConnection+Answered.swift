@@ -79,3 +79,9 @@ private final class Answer: Sendable {
 struct ConnectionClosedBeforeAnswer: Error, CustomStringConvertible {
     var description: String { "the server closed the connection before it answered" }
 }
+
+/// The pool lent a connection the server had already closed; nothing was
+/// sent on it.
+struct ConnectionClosedBeforeUse: Error, CustomStringConvertible {
+    var description: String { "the server closed the connection" }
+}

@@ -31,8 +31,29 @@ struct PostgresLog: Sendable {
 
     /// The head, its row locked until the transaction ends: writers on every
     /// instance take turns at the list.
-    func lockHead(_ connection: PostgresConnection) async throws -> Head {
-        try await head(connection, sql: "SELECT last_seq, node, redo_top, epoch FROM rewind_list WHERE id = \(list) FOR UPDATE")
+    ///
+    /// Also answers the number of the transaction (`txid_current()`), by
+    /// which ``transactionStatus(_:_:)`` tells, on another connection,
+    /// whether it committed when its own connection ended before the
+    /// answer to its `COMMIT`.
+    func lockHead(_ connection: PostgresConnection) async throws -> (head: Head, transaction: Int64) {
+        let rows = try await connection.answered(
+            "SELECT last_seq, node, redo_top, epoch, txid_current() FROM rewind_list WHERE id = \(list) FOR UPDATE",
+            logger: logger
+        ).decode((Int64, Int64, Int64?, Int64, Int64).self)
+        for try await (lastSeq, node, redoTop, epoch, transaction) in rows {
+            return (try checkedHead(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch), transaction)
+        }
+        throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
+    }
+
+    /// What became of transaction `transaction` (from ``lockHead(_:)``):
+    /// `"committed"`, `"aborted"` or `"in progress"` (`txid_status`);
+    /// `nil` when the server no longer knows.
+    func transactionStatus(_ transaction: Int64, _ connection: PostgresConnection) async throws -> String? {
+        let rows = try await connection.answered("SELECT txid_status(\(transaction))", logger: logger).decode(String?.self)
+        for try await status in rows { return status }
+        return nil
     }
 
     /// The head, as the transaction's snapshot (or the moment) sees it.
@@ -43,12 +64,17 @@ struct PostgresLog: Sendable {
     private func head(_ connection: PostgresConnection, sql query: PostgresQuery) async throws -> Head {
         let rows = try await connection.answered(query, logger: logger).decode((Int64, Int64, Int64?, Int64).self)
         for try await (lastSeq, node, redoTop, epoch) in rows {
-            guard lastSeq < Int64.max / 2, (0...lastSeq).contains(node) else {
-                throw StoreError.corrupt(path: location, detail: "the history rows are not numbered 1, 2, 3, …")
-            }
-            return Head(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch)
+            return try checkedHead(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch)
         }
         throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
+    }
+
+    /// The head of a row of `rewind_list`, checked.
+    private func checkedHead(lastSeq: Int64, node: Int64, redoTop: Int64?, epoch: Int64) throws -> Head {
+        guard lastSeq < Int64.max / 2, (0...lastSeq).contains(node) else {
+            throw StoreError.corrupt(path: location, detail: "the history rows are not numbered 1, 2, 3, …")
+        }
+        return Head(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch)
     }
 
     /// The next sequence number of the list, taken in the transaction: a

@@ -53,6 +53,7 @@ extension PostgresStore {
 
     /// Commits the waiting changes in batches until none is left.
     private func commitWaitingChanges() async {
+        var closedWhenLent = 0
         while !waitingChanges.isEmpty {
             do {
                 // One connection for as long as batches follow one another.
@@ -61,6 +62,12 @@ extension PostgresStore {
                         guard await self.commitWaitingBatch(on: connection) else { return }
                     }
                 }
+                closedWhenLent = 0
+            } catch where Self.connectionEnded(error) && closedWhenLent + 1 < Self.attemptsWhenConnectionsEnd {
+                // The pool lent a connection the server had ended (it
+                // learns of that a moment later): nothing was sent on it.
+                closedWhenLent += 1
+                try? await Task.sleep(for: Self.pauseWhenConnectionsEnd * (closedWhenLent - 1))
             } catch {
                 // No connection came: the changes waiting fail, saying why.
                 let batch = waitingChanges
@@ -107,13 +114,22 @@ extension PostgresStore {
                 // below, under its lock (the refusals left the list as it was).
                 loaded = current
             } else {
-                let written: Bool
+                // `nil`: the server ended the connection before it answered,
+                // and the statement did not commit.
+                let written: Bool?
                 do {
                     written = try await writing(&pending, after: start, &current, connection)
+                } catch where Self.connectionEnded(error) {
+                    guard try await wasWritten(pending.rows, lost: error) else { return try await transacting(batch) }
+                    // It did commit: the next read brings the list (read
+                    // again) up to date.
+                    knownHead = nil
+                    notifyUpdates()
+                    return outcomes
                 } catch {
                     throw database.storeError(error)
                 }
-                if written {
+                if written == true {
                     noteOwnCommit(current.head.lastSeq)
                     loaded = current
                     notifyUpdates()
@@ -126,7 +142,15 @@ extension PostgresStore {
                 if current.takingBack(pending, to: start) { loaded = current }
             }
         }
-        return try await transacting(movingHead: false) { connection, loaded in
+        return try await transacting(batch)
+    }
+
+    /// Writes `batch` in a transaction that locks the list's row and reads
+    /// what other instances wrote since first.
+    private func transacting(
+        _ batch: [WaitingChange]
+    ) async throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
+        try await transacting(movingHead: false) { connection, loaded in
             let start = loaded.head
             var pending = PendingChanges()
             let outcomes = try self.plan(batch, &loaded, &pending)
@@ -134,6 +158,26 @@ extension PostgresStore {
                 throw StoreError.corrupt(path: database.url.redacted, detail: "the list's row moved while it was locked")
             }
             return outcomes
+        }
+    }
+
+    /// Whether the one-statement write of `rows` committed although the
+    /// server ended its connection before it answered: its first row is in
+    /// the log as it was sent (the statement writes all its rows or none).
+    /// Asked on a fresh connection; when that fails too, the error is
+    /// `lost`'s, as a ``StoreError``.
+    private func wasWritten(_ rows: [PostgresLog.Row], lost: any Error) async throws -> Bool {
+        guard let first = rows.first else { return false }
+        do {
+            return try await whenConnectionsEnd {
+                try await database.withPooledConnection { connection in
+                    guard let saved = try await self.log.row(first.seq, connection) else { return false }
+                    return saved.kind == first.kind && saved.name == first.name && saved.date == first.date
+                        && saved.forward == first.forward && saved.inverse == first.inverse
+                }
+            }
+        } catch {
+            throw database.storeError(lost)
         }
     }
 
@@ -223,11 +267,15 @@ extension PostgresStore {
         _ pending: PendingChanges, items: [TodoItem], after start: PostgresLog.Head, lost: any Error
     ) async throws -> AddsAgain {
         do {
-            return try await database.withPooledConnection { connection in
-                let saved = try await self.rows.ranks(of: Set(items.map(\.id)), connection)
-                if saved.count == items.count { return .committed }
-                guard saved.isEmpty else { throw lost }
-                return .appended(try await self.log.appendAdds(pending.rows, items: items, after: start, connection))
+            // Tried again as a whole when this connection ends too: the
+            // check comes first.
+            return try await whenConnectionsEnd {
+                try await database.withPooledConnection { connection in
+                    let saved = try await self.rows.ranks(of: Set(items.map(\.id)), connection)
+                    if saved.count == items.count { return .committed }
+                    guard saved.isEmpty else { throw lost }
+                    return .appended(try await self.log.appendAdds(pending.rows, items: items, after: start, connection))
+                }
             }
         } catch {
             throw database.storeError(error)
@@ -236,11 +284,12 @@ extension PostgresStore {
 
     /// Whether `error` says the server ended the connection before it
     /// answered: its own "terminating connection" (SQLSTATE 57P01 to
-    /// 57P03), or the connection closed under the statement (as
-    /// postgres-nio saw it, or as ``ConnectionClosedBeforeAnswer`` when the
-    /// wait watch saw it first).
+    /// 57P03), the connection closed under the statement (as postgres-nio
+    /// saw it, or as ``ConnectionClosedBeforeAnswer`` when the wait watch
+    /// saw it first), or closed before it was used
+    /// (``ConnectionClosedBeforeUse``).
     static func connectionEnded(_ error: any Error) -> Bool {
-        if error is ConnectionClosedBeforeAnswer { return true }
+        if error is ConnectionClosedBeforeAnswer || error is ConnectionClosedBeforeUse { return true }
         guard let error = error as? PSQLError else { return false }
         if let state = error.serverInfo?[.sqlState] { return ["57P01", "57P02", "57P03"].contains(state) }
         return error.code == .serverClosedConnection || error.code == .clientClosedConnection

@@ -174,7 +174,9 @@ public actor PostgresStore: AppStore {
             // One query, outside a transaction: most of the time nothing changed.
             let head: PostgresLog.Head
             do {
-                head = try await database.withPooledConnection { connection in try await self.log.readHead(connection) }
+                head = try await whenConnectionsEnd {
+                    try await database.withPooledConnection { connection in try await self.log.readHead(connection) }
+                }
             } catch {
                 throw database.storeError(error)
             }
@@ -184,10 +186,17 @@ public actor PostgresStore: AppStore {
         // failure it is read again).
         var known = loaded
         loaded = nil
-        let fresh = try await reading(snapshot: true) { connection in
-            // The items and the head of one snapshot.
-            let head = try await self.log.readHead(connection)
-            return try await self.caughtUp(&known, to: head, connection)
+        let fresh: Loaded
+        do {
+            fresh = try await whenConnectionsEnd {
+                try await database.withPooledTransaction(logger: logger, snapshot: true) { connection in
+                    // The items and the head of one snapshot.
+                    let head = try await self.log.readHead(connection)
+                    return try await self.caughtUp(&known, to: head, connection)
+                }
+            }
+        } catch {
+            throw database.storeError(error)
         }
         loaded = fresh
         updateStreams.notify()
@@ -503,39 +512,120 @@ public actor PostgresStore: AppStore {
     /// ``write(_:)`` when the operations asked for before have finished;
     /// unless `movingHead`, `body` records where the list's head is and
     /// notifies (as ``PostgresLog/append(changes:after:items:of:_:)`` does).
+    ///
+    /// When the server ends the connection (a restart, an administrator)
+    /// before the transaction's answer, the transaction is run again on a
+    /// fresh connection, with the list read again, if it did not commit:
+    /// it had not reached its `COMMIT` (the server rolls such a transaction
+    /// back), or the server says it was aborted. A transaction that did
+    /// commit is answered as committed.
     func transacting<Result: Sendable>(
         movingHead: Bool, _ body: (PostgresConnection, inout Loaded) async throws -> Result
     ) async throws -> Result {
-        // The only reference, so that the list changes in place.
-        var taken = loaded
-        loaded = nil
-        var kept: Loaded?
-        do {
-            let (result, after, wrote) = try await Self.transaction(database, logger: logger) { connection in
-                let head = try await self.log.lockHead(connection)
-                // When another instance wrote since: its rows, not the whole list.
-                var current = try await self.caughtUp(&taken, to: head, connection)
-                current.shown = nil
-                current.tree = nil
-                let start = current.head
-                do {
-                    let result = try await body(connection, &current)
-                    if movingHead {
-                        try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
+        var attempts = 0
+        while true {
+            attempts += 1
+            // The only reference, so that the list changes in place.
+            var taken = loaded
+            loaded = nil
+            var kept: Loaded?
+            var transaction: Int64?
+            var done: (result: Result, after: Loaded, wrote: Bool)?
+            do {
+                let (result, after, wrote) = try await database.withPooledTransaction(logger: logger) { connection in
+                    let (head, number) = try await self.log.lockHead(connection)
+                    transaction = number
+                    // When another instance wrote since: its rows, not the whole list.
+                    var current = try await self.caughtUp(&taken, to: head, connection)
+                    current.shown = nil
+                    current.tree = nil
+                    let start = current.head
+                    do {
+                        let result = try await body(connection, &current)
+                        if movingHead {
+                            try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
+                        }
+                        // Only the COMMIT is left.
+                        let outcome = (result: result, after: current, wrote: current.head != start)
+                        done = outcome
+                        return outcome
+                    } catch let error where error is TodoError || error is HistoryError {
+                        if current.head == start { kept = current }
+                        throw error
                     }
-                    return (result, current, current.head != start)
-                } catch let error where error is TodoError || error is HistoryError {
-                    if current.head == start { kept = current }
-                    throw error
+                }
+                return committed(result, after: after, wrote: wrote)
+            } catch where Self.connectionEnded(error) {
+                switch await fate(of: transaction, committing: done != nil) {
+                case .committed:
+                    if let done { return committed(done.result, after: done.after, wrote: done.wrote) }
+                    throw database.storeError(error)
+                case .notCommitted where attempts < Self.attemptsWhenConnectionsEnd:
+                    try await Task.sleep(for: Self.pauseWhenConnectionsEnd * (attempts - 1))
+                case .notCommitted, .unknown:
+                    throw database.storeError(error)
+                }
+            } catch {
+                loaded = kept
+                throw database.storeError(error)
+            }
+        }
+    }
+
+    /// After a transaction that committed: the list in memory is `after`.
+    private func committed<Result>(_ result: Result, after: Loaded, wrote: Bool) -> Result {
+        if wrote { noteOwnCommit(after.head.lastSeq) }
+        loaded = after
+        updateStreams.notify()
+        return result
+    }
+
+    /// How many times an operation is tried when the server ends its
+    /// connections, and the pause before each try after the second
+    /// (grown by the number of tries): the pool learns of ended
+    /// connections on its event loop, a moment after the server ends them.
+    static let attemptsWhenConnectionsEnd = 3
+    static let pauseWhenConnectionsEnd = Duration.milliseconds(100)
+
+    /// What became of a transaction whose connection ended before its answer.
+    enum Fate { case committed, notCommitted, unknown }
+
+    /// What became of `transaction` (its number, `nil` when its first
+    /// statement was not answered): not committed when it had not sent
+    /// its `COMMIT`; else what the server says (`txid_status`), asked on
+    /// a fresh connection, waiting while the transaction's backend is
+    /// still ending; unknown when the server cannot be asked or no longer
+    /// knows.
+    func fate(of transaction: Int64?, committing: Bool) async -> Fate {
+        guard committing, let transaction else { return .notCommitted }
+        for _ in 0..<20 {
+            let status = try? await whenConnectionsEnd {
+                try await self.database.withPooledConnection { connection in
+                    try await self.log.transactionStatus(transaction, connection)
                 }
             }
-            if wrote { noteOwnCommit(after.head.lastSeq) }
-            loaded = after
-            updateStreams.notify()
-            return result
-        } catch {
-            loaded = kept
-            throw error
+            switch status {
+            case "committed": return .committed
+            case "aborted": return .notCommitted
+            case "in progress": try? await Task.sleep(for: .milliseconds(100))
+            default: return .unknown
+            }
+        }
+        return .unknown
+    }
+
+    /// Runs `read` (which changes nothing) again, up to
+    /// ``attemptsWhenConnectionsEnd`` times in all, while it fails because
+    /// the server ended its connection.
+    func whenConnectionsEnd<Value>(_ read: () async throws -> Value) async throws -> Value {
+        var attempts = 1
+        while true {
+            do {
+                return try await read()
+            } catch where Self.connectionEnded(error) && attempts < Self.attemptsWhenConnectionsEnd {
+                try await Task.sleep(for: Self.pauseWhenConnectionsEnd * (attempts - 1))
+                attempts += 1
+            }
         }
     }
 

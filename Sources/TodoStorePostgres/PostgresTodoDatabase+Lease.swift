@@ -15,9 +15,9 @@ extension PostgresTodoDatabase {
     /// ``connectTimeout``; `body` itself runs as long as it takes. The
     /// connection goes back to the pool when `body` returns or throws.
     ///
-    /// - Throws: `body`'s errors; the pool's when it cannot lend one; or
-    ///   ``StoreError/io(path:detail:)`` when no connection came in time,
-    ///   or the one lent is closed already.
+    /// - Throws: `body`'s errors; the pool's when it cannot lend one;
+    ///   ``StoreError/io(path:detail:)`` when no connection came in time; or
+    ///   ``ConnectionClosedBeforeUse`` when the one lent is closed already.
     func withPooledConnection<Value: Sendable>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> Value
@@ -64,9 +64,7 @@ extension PostgresTodoDatabase {
             // The pool may still lend a connection the server has just
             // closed (it learns of the close a moment later); a query on it
             // would never be answered, and hold up every operation after it.
-            guard !connection.isClosed else {
-                throw StoreError.io(path: url.redacted, detail: "the server closed the connection")
-            }
+            guard !connection.isClosed else { throw ConnectionClosedBeforeUse() }
             return try await body(connection)
         }
     }

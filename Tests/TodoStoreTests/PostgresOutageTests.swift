@@ -12,29 +12,37 @@ import TodoStore
 /// connect timeout instead of waiting for the pool's circuit breaker.
 @Suite("PostgreSQL store: connections that end", .dropsPostgresSchemas, .enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
 struct PostgresOutageTests {
-    /// A store over `shared` with a pool of its own whose connections the
-    /// server can tell apart by their `application_name` (returned), with
-    /// one item, “Before”; cancel the task when done.
-    static func instanceOfItsOwn(
-        _ fixture: StoreFixture, _ shared: PostgresTestDatabase
-    ) async throws -> (store: PostgresStore, name: String, running: Task<Void, Never>) {
-        let name = "rewind test \(UUID().uuidString.prefix(8))"
-        let database = try PostgresTodoDatabase(
-            url: shared.database.url,
-            extraStartupParameters: [("search_path", shared.schema), ("application_name", name)],
-            maximumConnections: 4, notificationChannel: shared.channel)
-        let running = Task { await database.run() }
-        let store = try await PostgresStore.open(database, now: fixture.clock.now)
-        try await store.change(.add(try fixture.item("Before")))
-        return (store, name, running)
+    /// A fixture on PostgreSQL with one item, “Before”: a store of it
+    /// (`reader`), and a second store over the same database (`store`)
+    /// with a pool of its own whose connections the server can tell apart
+    /// by their `application_name` (`name`). Cancel `running` when done.
+    struct TwoStores {
+        let fixture: StoreFixture
+        let reader: any AppStore
+        let shared: PostgresTestDatabase
+        let store: PostgresStore
+        let name: String
+        let running: Task<Void, Never>
+
+        init() async throws {
+            fixture = try StoreFixture(.postgres)
+            reader = try await fixture.open()
+            shared = try #require(fixture.postgresDatabase)
+            name = "rewind test \(UUID().uuidString.prefix(8))"
+            let database = try PostgresTodoDatabase(
+                url: shared.database.url,
+                extraStartupParameters: [("search_path", shared.schema), ("application_name", name)],
+                maximumConnections: 4, notificationChannel: shared.channel)
+            running = Task { await database.run() }
+            store = try await PostgresStore.open(database, now: fixture.clock.now)
+            try await store.change(.add(try fixture.item("Before")))
+        }
     }
 
     @Test func aChangeAfterTheServerEndedEveryConnectionOfThePoolSucceeds() async throws {
-        let fixture = try StoreFixture(.postgres)
-        let first = try await fixture.open()
-        let shared = try #require(fixture.postgresDatabase)
-        let (second, name, running) = try await Self.instanceOfItsOwn(fixture, shared)
-        defer { running.cancel() }
+        let stores = try await TwoStores()
+        defer { stores.running.cancel() }
+        let (fixture, first, shared, second, name) = (stores.fixture, stores.reader, stores.shared, stores.store, stores.name)
         let ended = try await shared.database.client.query(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(name)")
         var count = 0
@@ -46,11 +54,8 @@ struct PostgresOutageTests {
                 "SELECT pid FROM pg_stat_activity WHERE application_name = \(name)") { left += 1 }
             return left == 0
         }
-        // The pool learns of the closes on its event loop a moment after the
-        // server shows them gone. Only a batch of adds whose own statement
-        // meets a dead connection is written again (the test below); a dead
-        // connection met elsewhere is not, so this one waits for the pool.
-        try await Task.sleep(for: .milliseconds(500))
+        // The pool may still lend connections the server ended: the change
+        // is made again on a fresh one.
         try await second.change(.add(try fixture.item("After")))
         #expect(try await second.read { $0.todos.items.map(\.title) } == ["Before", "After"])
         #expect(try await first.read { $0.todos.items.map(\.title) } == ["Before", "After"])
@@ -60,18 +65,83 @@ struct PostgresOutageTests {
     /// waits (here for the list's row, held by another connection) did not
     /// commit: it is written again on a fresh connection, once.
     @Test func aBatchOfAddsWhoseConnectionEndsBeforeTheAnswerIsWrittenAgainOnce() async throws {
-        let fixture = try StoreFixture(.postgres)
-        let reader = try await fixture.open()
-        let shared = try #require(fixture.postgresDatabase)
-        let (store, name, running) = try await Self.instanceOfItsOwn(fixture, shared)
-        defer { running.cancel() }
+        let stores = try await TwoStores()
+        defer { stores.running.cancel() }
+        let (fixture, reader, shared, store, name) = (stores.fixture, stores.reader, stores.shared, stores.store, stores.name)
 
-        let (locker, release) = await PostgresRoundTripTests.holdingTheListsRow(shared)
         let after = try fixture.item("After")
-        let adding = Task { try await store.change(.add(after)) }
-        // The add's statement waits for the row; the server ends its connection.
+        try await Self.endingItsConnectionWhileItWaits(shared, name: name) { try await store.change(.add(after)) }
+        #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Before", "After"], "the add is saved once")
+        #expect(try await store.read { $0.todos.items.map(\.title) } == ["Before", "After"])
+        #expect(try await store.history().steps.count == 2)
+    }
+
+    /// The same for a change other than an add (one statement that checks
+    /// the list's head): seen not to have committed, it is made again.
+    @Test func anEditWhoseConnectionEndsBeforeTheAnswerIsMadeOnce() async throws {
+        let stores = try await TwoStores()
+        defer { stores.running.cancel() }
+        let (fixture, reader, shared, store, name) = (stores.fixture, stores.reader, stores.shared, stores.store, stores.name)
+        let id = try #require(try await store.read { $0.todos.items.first?.id })
+        let now = fixture.clock.now()
+        try await Self.endingItsConnectionWhileItWaits(shared, name: name) {
+            try await store.change(.update(id, [.title(to: "Renamed")], at: now))
+        }
+        #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Renamed"])
+        #expect(try await reader.history().steps.map(\.name) == ["Add “Before”", "Rename “Before”"], "the edit is saved once")
+    }
+
+    /// An undo (a transaction) whose connection ends while it waits for
+    /// the list's row had not reached its COMMIT: it is made again.
+    @Test func anUndoWhoseConnectionEndsBeforeTheAnswerIsMadeOnce() async throws {
+        let stores = try await TwoStores()
+        defer { stores.running.cancel() }
+        let (fixture, reader, shared, store, name) = (stores.fixture, stores.reader, stores.shared, stores.store, stores.name)
+        try await store.change(.add(try fixture.item("After")))
+        let undone = try await Self.endingItsConnectionWhileItWaits(shared, name: name) { try await store.undo() }
+        #expect(undone == "Add “After”")
+        #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Before"], "one step undone, not two")
+        #expect(try await reader.history().position == 1)
+        #expect(try await store.redo() == "Add “After”")
+    }
+
+    /// What became of a transaction whose connection ended: asked of the
+    /// server by its number when it had sent its COMMIT, else not committed.
+    @Test func theFateOfATransactionIsAskedOfTheServer() async throws {
+        let stores = try await TwoStores()
+        defer { stores.running.cancel() }
+        let (shared, store) = (stores.shared, stores.store)
+        func transaction(committing: Bool) async throws -> Int64 {
+            try await shared.database.withDirectConnection { connection, logger in
+                try await connection.query("BEGIN", logger: logger)
+                var number: Int64 = 0
+                for try await value in try await connection.query("SELECT txid_current()", logger: logger).decode(Int64.self) {
+                    number = value
+                }
+                try await connection.query(committing ? "COMMIT" : "ROLLBACK", logger: logger)
+                return number
+            }
+        }
+        let committed = try await transaction(committing: true)
+        let aborted = try await transaction(committing: false)
+        #expect(await store.fate(of: committed, committing: true) == .committed)
+        #expect(await store.fate(of: aborted, committing: true) == .notCommitted)
+        #expect(await store.fate(of: committed, committing: false) == .notCommitted, "no COMMIT sent: rolled back by the server")
+        #expect(await store.fate(of: nil, committing: false) == .notCommitted)
+    }
+
+    /// Runs `change` on the instance whose connections are named `name`
+    /// while another connection holds the list's row; the server ends the
+    /// change's connection as it waits for the row (as a restart would),
+    /// then the row is let go. Answers what the change answered.
+    @discardableResult
+    static func endingItsConnectionWhileItWaits<Answer: Sendable>(
+        _ shared: PostgresTestDatabase, name: String, _ change: @escaping @Sendable () async throws -> Answer
+    ) async throws -> Answer {
+        let (locker, release) = await PostgresRoundTripTests.holdingTheListsRow(shared)
+        let changing = Task { try await change() }
         var ended = 0
-        try await waitUntil("the add waiting for the list's row, then ended") {
+        try await waitUntil("the change waiting for the list's row, then ended") {
             let rows = try await shared.database.client.query("""
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE application_name = \(name) AND wait_event_type = 'Lock'
@@ -81,10 +151,7 @@ struct PostgresOutageTests {
         }
         release.yield()
         try await locker.value
-        _ = try await adding.value
-        #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Before", "After"], "the add is saved once")
-        #expect(try await store.read { $0.todos.items.map(\.title) } == ["Before", "After"])
-        #expect(try await store.history().steps.count == 2)
+        return try await changing.value
     }
 
     @Test func aPoolThatCannotConnectFailsWithinTheConnectTimeoutSayingSo() async throws {
