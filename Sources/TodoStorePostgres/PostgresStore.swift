@@ -581,10 +581,11 @@ public actor PostgresStore: AppStore {
     }
 
     /// How many times an operation is tried when the server ends its
-    /// connections, and the pause before each try after the second
-    /// (grown by the number of tries): the pool learns of ended
-    /// connections on its event loop, a moment after the server ends them.
+    /// connections.
     static let attemptsWhenConnectionsEnd = 3
+    /// The pause before each try after the second, times the tries made
+    /// after the first: the pool learns of ended connections on its event
+    /// loop, a moment after the server ends them.
     static let pauseWhenConnectionsEnd = Duration.milliseconds(100)
 
     /// What became of a transaction whose connection ended before its answer.
