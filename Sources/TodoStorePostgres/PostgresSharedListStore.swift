@@ -465,21 +465,40 @@ public actor PostgresSharedListStore: SharedListStore {
     /// Runs `body` in a transaction on a connection of the pool; the
     /// errors of the rules pass as they are, others become ``StoreError``s
     /// that name the database.
+    ///
+    /// When the server ends the connection (a restart, an administrator)
+    /// before `body` is done, the transaction did not commit (the server
+    /// rolls it back), and it is run again on a fresh connection, up to
+    /// ``PostgresStore/attemptsWhenConnectionsEnd`` tries in all. One whose
+    /// connection ends after its `COMMIT` was sent fails as before.
     @discardableResult
     private func transaction<Value: Sendable>(
         _ body: (PostgresConnection, Logger) async throws -> Value
     ) async throws -> Value {
         let logger = logger
-        do {
-            return try await database.withPooledTransaction(logger: logger) { connection in try await body(connection, logger) }
-        } catch let error as AccountError {
-            throw error
-        } catch let error as SharingError {
-            throw error
-        } catch let error as SharedListError {
-            throw error
-        } catch {
-            throw database.storeError(error)
+        var attempts = 0
+        while true {
+            attempts += 1
+            var done = false
+            do {
+                return try await database.withPooledTransaction(logger: logger) { connection in
+                    let value = try await body(connection, logger)
+                    done = true
+                    return value
+                }
+            } catch where PostgresStore.connectionEnded(error) && !done && attempts < PostgresStore.attemptsWhenConnectionsEnd {
+                try await Task.sleep(for: PostgresStore.pauseWhenConnectionsEnd * (attempts - 1))
+            } catch {
+                throw rulesOrStoreError(error)
+            }
+        }
+    }
+
+    /// `error` as it is when it is of the rules, else as a ``StoreError``.
+    private func rulesOrStoreError(_ error: any Error) -> any Error {
+        switch error {
+        case is AccountError, is SharingError, is SharedListError: error
+        default: database.storeError(error)
         }
     }
 

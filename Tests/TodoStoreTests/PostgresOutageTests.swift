@@ -105,6 +105,33 @@ struct PostgresOutageTests {
         #expect(try await store.redo() == "Add “After”")
     }
 
+    /// A change to a shared list whose connection ends while it waits for
+    /// the list's row had not committed: it is made again, once.
+    @Test func aSharedListChangeWhoseConnectionEndsBeforeTheAnswerIsMadeOnce() async throws {
+        let shared = try await PostgresTestDatabase.make()
+        let name = "rewind test \(UUID().uuidString.prefix(8))"
+        let database = try PostgresTodoDatabase(
+            url: shared.database.url, extraStartupParameters: [("search_path", shared.schema), ("application_name", name)],
+            maximumConnections: 4, notificationChannel: shared.channel)
+        let running = Task { await database.run() }
+        defer { running.cancel() }
+        let store = try await PostgresSharedListStore.open(database)
+        let ann = try AccountName("ann")
+        let list = try await store.create(name: "Groceries", owner: ann).id
+        let milk = try TodoItem(id: UUID(), title: "Milk", created: Date(timeIntervalSince1970: 0))
+
+        let (holder, release) = await PostgresRoundTripTests.holdingTheListsRow(
+            shared, locking: "SELECT id FROM rewind_shared_list WHERE id = \(list) FOR UPDATE")
+        let adding = Task { try await store.perform([.add(milk)], named: "Add “Milk”", coalescingKey: nil, on: list, by: ann) }
+        try await Self.endTheConnectionWaitingForALock(named: name, shared)
+        release.yield()
+        try await holder.value
+        _ = try await adding.value
+        let reader = try await PostgresSharedListStore.open(shared.database)
+        #expect(try await reader.items(of: list, as: ann).list.items.map(\.title) == ["Milk"])
+        #expect(try await reader.history(of: list, as: ann, before: nil, limit: 10).count == 1, "the add is saved once")
+    }
+
     /// What became of a transaction whose connection ended: asked of the
     /// server by its number when it had sent its COMMIT, else not committed.
     @Test func theFateOfATransactionIsAskedOfTheServer() async throws {
@@ -140,8 +167,17 @@ struct PostgresOutageTests {
     ) async throws -> Answer {
         let (locker, release) = await PostgresRoundTripTests.holdingTheListsRow(shared)
         let changing = Task { try await change() }
+        try await endTheConnectionWaitingForALock(named: name, shared)
+        release.yield()
+        try await locker.value
+        return try await changing.value
+    }
+
+    /// Ends, as the server's administrator would, the connection of the
+    /// pool named `name` that waits for a lock, once there is one.
+    static func endTheConnectionWaitingForALock(named name: String, _ shared: PostgresTestDatabase) async throws {
         var ended = 0
-        try await waitUntil("the change waiting for the list's row, then ended") {
+        try await waitUntil("a connection waiting for a lock, then ended") {
             let rows = try await shared.database.client.query("""
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                 WHERE application_name = \(name) AND wait_event_type = 'Lock'
@@ -149,9 +185,6 @@ struct PostgresOutageTests {
             for try await _ in rows { ended += 1 }
             return ended > 0
         }
-        release.yield()
-        try await locker.value
-        return try await changing.value
     }
 
     @Test func aPoolThatCannotConnectFailsWithinTheConnectTimeoutSayingSo() async throws {

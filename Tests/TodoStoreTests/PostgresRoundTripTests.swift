@@ -21,18 +21,18 @@ struct PostgresRoundTripTests {
         return (store, database, log)
     }
 
-    /// Holds the list's row from a connection outside the counted pool (as
-    /// another instance's transaction would) until `release` is yielded to;
-    /// returns once it is held.
+    /// Holds the list's row (or the rows `locking` locks) from a connection
+    /// outside the counted pool (as another instance's transaction would)
+    /// until `release` is yielded to; returns once it is held.
     static func holdingTheListsRow(
-        _ database: PostgresTestDatabase
+        _ database: PostgresTestDatabase, locking: PostgresQuery = "SELECT id FROM rewind_list FOR UPDATE"
     ) async -> (locker: Task<Void, any Error>, release: AsyncStream<Void>.Continuation) {
         let (held, holding) = AsyncStream.makeStream(of: Void.self)
         let (released, release) = AsyncStream.makeStream(of: Void.self)
         let locker = Task {
             try await database.database.withDirectConnection { connection, logger in
                 try await connection.withTransaction(logger: logger) { connection in
-                    try await connection.query("SELECT id FROM rewind_list FOR UPDATE", logger: logger)
+                    try await connection.query(locking, logger: logger)
                     holding.yield()
                     for await _ in released { break }
                 }
