@@ -186,17 +186,10 @@ public actor PostgresStore: AppStore {
         // failure it is read again).
         var known = loaded
         loaded = nil
-        let fresh: Loaded
-        do {
-            fresh = try await whenConnectionsEnd {
-                try await database.withPooledTransaction(logger: logger, snapshot: true) { connection in
-                    // The items and the head of one snapshot.
-                    let head = try await self.log.readHead(connection)
-                    return try await self.caughtUp(&known, to: head, connection)
-                }
-            }
-        } catch {
-            throw database.storeError(error)
+        let fresh = try await reading(snapshot: true) { connection in
+            // The items and the head of one snapshot.
+            let head = try await self.log.readHead(connection)
+            return try await self.caughtUp(&known, to: head, connection)
         }
         loaded = fresh
         updateStreams.notify()
@@ -631,24 +624,18 @@ public actor PostgresStore: AppStore {
     }
 
     /// Runs `body` in a transaction that only reads; with `snapshot`, every
-    /// statement of it reads one snapshot.
+    /// statement of it reads one snapshot. Run again when the server ended
+    /// its connection (``whenConnectionsEnd(_:)``); the error thrown is
+    /// `body`'s own (a refusal of the domain), or a ``StoreError`` that
+    /// names the database and what went wrong.
     private func reading<Result: Sendable>(
         snapshot: Bool = false, _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
-        try await Self.transaction(database, logger: logger, snapshot: snapshot, body)
-    }
-
-    /// Runs `body` in a transaction of `database`'s pool, committed when
-    /// it returns and rolled back when it throws; the error thrown is
-    /// `body`'s own (a refusal of the domain), or a ``StoreError`` that
-    /// names the database and what went wrong.
-    static func transaction<Result: Sendable>(
-        _ database: PostgresTodoDatabase, logger: Logger, snapshot: Bool = false, isolation: isolated (any Actor)? = #isolation,
-        _ body: (PostgresConnection) async throws -> Result
-    ) async throws -> Result {
         do {
-            return try await database.withPooledTransaction(logger: logger, snapshot: snapshot, isolation: isolation) { connection in
-                try await body(connection)
+            return try await whenConnectionsEnd {
+                try await database.withPooledTransaction(logger: logger, snapshot: snapshot) { connection in
+                    try await body(connection)
+                }
             }
         } catch {
             throw database.storeError(error)
