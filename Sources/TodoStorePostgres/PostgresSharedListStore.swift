@@ -47,7 +47,8 @@ public actor PostgresSharedListStore: SharedListStore {
     private let coalescingWindow: TimeInterval
     private let logger: Logger
     private var cache: [UUID: Cached] = [:]
-    private var updateStreams = SharedListUpdates()
+    /// The update streams of the lists (read by the tests).
+    private(set) var updateStreams = SharedListUpdates()
     private var listener: Task<Void, Never>?
     /// How many times the listener has connected.
     private(set) var listenerConnections = 0
@@ -249,7 +250,14 @@ public actor PostgresSharedListStore: SharedListStore {
             try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
         }
         startListening()
-        return updateStreams.subscribe(to: list, as: person, seq: head.lastSeq)
+        return updateStreams.subscribe(to: list, as: person, seq: head.lastSeq) { [weak self] id in
+            Task { await self?.forgetStream(id, of: list) }
+        }
+    }
+
+    /// Forgets an update stream of `list` whose reader stopped.
+    private func forgetStream(_ id: UUID, of list: UUID) {
+        updateStreams.forget(id, of: list)
     }
 
     // MARK: Listening

@@ -410,6 +410,29 @@ struct SharedListStoreTests {
         await #expect(throws: SharedListError.self) { try await store.history(of: list, as: Team.cem, before: nil, limit: 0) }
     }
 
+    /// A stream whose reader stopped is forgotten at once, not at the
+    /// list's next row: the store stops following a list nobody reads.
+    @Test(arguments: SharedStoreKind.tested)
+    func aStreamWhoseReaderStoppedIsForgottenAtOnce(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        let reading = Task { for await _ in try await store.updates(of: list, as: Team.bob) {} }
+        try await waitUntil("bob's stream open") { await Self.follows(store, list) }
+        reading.cancel()
+        try await waitUntil("bob's stream forgotten, with no row since") { await !Self.follows(store, list) }
+    }
+
+    /// Whether `store` has open update streams of `list`.
+    private static func follows(_ store: any SharedListStore, _ list: UUID) async -> Bool {
+        switch store {
+        case let store as InMemorySharedListStore: await store.updateStreams.isHeard(list)
+        case let store as SQLiteSharedListStore: await store.updateStreams.isHeard(list)
+        case let store as PostgresSharedListStore: await store.updateStreams.isHeard(list)
+        default: false
+        }
+    }
+
     @Test(arguments: SharedStoreKind.tested)
     func everyMembersStreamHearsOfEachRowAndAnOutsiderGetsNone(_ kind: SharedStoreKind) async throws {
         let fixture = try SharedStoreFixture(kind)

@@ -43,7 +43,8 @@ public actor SQLiteSharedListStore: SharedListStore {
     private let coalescingWindow: TimeInterval
     private let executor = StoreExecutor(label: "rewind.sqlite.shared")
     private var cache: [UUID: Cached] = [:]
-    private var updateStreams = SharedListUpdates()
+    /// The update streams of the lists (read by the tests).
+    private(set) var updateStreams = SharedListUpdates()
     private let pollInterval: TimeInterval
     private var poll: Task<Void, Never>?
 
@@ -247,9 +248,16 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// process (within the poll interval); see ``SharedListStore/updates(of:as:)``.
     public func updates(of list: UUID, as person: AccountName) throws -> AsyncStream<SharedListUpdate> {
         let head = try database.reading { db in try self.head(db, list, checking: .read, by: person) }
-        let stream = updateStreams.subscribe(to: list, as: person, seq: head.lastSeq)
+        let stream = updateStreams.subscribe(to: list, as: person, seq: head.lastSeq) { [weak self] id in
+            Task { await self?.forgetStream(id, of: list) }
+        }
         startPolling()
         return stream
+    }
+
+    /// Forgets an update stream of `list` whose reader stopped.
+    private func forgetStream(_ id: UUID, of list: UUID) {
+        updateStreams.forget(id, of: list)
     }
 
     /// Starts looking for other processes' rows, unless it runs already.

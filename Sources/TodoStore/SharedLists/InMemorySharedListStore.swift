@@ -7,7 +7,8 @@ public actor InMemorySharedListStore: SharedListStore {
     private var lists: [UUID: OpenSharedList] = [:]
     /// The ids in the order the lists were made.
     private var order: [UUID] = []
-    private var updateStreams = SharedListUpdates()
+    /// The update streams of the lists (read by the tests).
+    private(set) var updateStreams = SharedListUpdates()
     private let now: @Sendable () -> Date
     private let makeID: @Sendable () -> UUID
     private let coalescingWindow: TimeInterval
@@ -118,7 +119,14 @@ public actor InMemorySharedListStore: SharedListStore {
     public func updates(of list: UUID, as person: AccountName) throws -> AsyncStream<SharedListUpdate> {
         let open = try open(list)
         try open.access.check(.read, by: person)
-        return updateStreams.subscribe(to: list, as: person, seq: open.seq)
+        return updateStreams.subscribe(to: list, as: person, seq: open.seq) { [weak self] id in
+            Task { await self?.forgetStream(id, of: list) }
+        }
+    }
+
+    /// Forgets an update stream of `list` whose reader stopped.
+    private func forgetStream(_ id: UUID, of list: UUID) {
+        updateStreams.forget(id, of: list)
     }
 
     // MARK: Helpers

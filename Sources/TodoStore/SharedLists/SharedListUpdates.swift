@@ -6,6 +6,7 @@ import Todos
 /// every write.
 package struct SharedListUpdates: Sendable {
     private struct Subscriber: Sendable {
+        let id: UUID
         let person: String
         let continuation: AsyncStream<SharedListUpdate>.Continuation
     }
@@ -18,12 +19,28 @@ package struct SharedListUpdates: Sendable {
     package init() {}
 
     /// A new stream of `list` for `person`, who has seen the list up to row
-    /// `seq`. Updates that pile up while nobody reads are kept.
-    package mutating func subscribe(to list: UUID, as person: AccountName, seq: Int) -> AsyncStream<SharedListUpdate> {
+    /// `seq`. Updates that pile up while nobody reads are kept. When the
+    /// stream's reader stops (or the stream is ended), `ended` is called
+    /// with its id, on any thread: the store then calls ``forget(_:of:)``,
+    /// so that it stops following a list nobody reads.
+    package mutating func subscribe(
+        to list: UUID, as person: AccountName, seq: Int, ended: @escaping @Sendable (UUID) -> Void
+    ) -> AsyncStream<SharedListUpdate> {
         told[list] = max(told[list] ?? 0, seq)
         let (stream, continuation) = AsyncStream.makeStream(of: SharedListUpdate.self)
-        subscribers[list, default: []].append(Subscriber(person: person.key, continuation: continuation))
+        let id = UUID()
+        continuation.onTermination = { _ in ended(id) }
+        subscribers[list, default: []].append(Subscriber(id: id, person: person.key, continuation: continuation))
         return stream
+    }
+
+    /// Forgets the stream `id` of `list`, whose reader stopped.
+    package mutating func forget(_ id: UUID, of list: UUID) {
+        subscribers[list]?.removeAll { $0.id == id }
+        if subscribers[list]?.isEmpty == true {
+            subscribers[list] = nil
+            told[list] = nil
+        }
     }
 
     /// The lists that have open streams.
