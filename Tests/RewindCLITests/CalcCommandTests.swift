@@ -71,6 +71,19 @@ struct CalcCommandTests {
             #expect(try runRewind(["calc"] + keys + ["undo"]).output == "50")
         }
 
+        @Test func keysWrittenTogetherArePressedOneByOne() throws {
+            #expect(try runRewind(["calc", "1+2="]).output == "3")
+            #expect(try runRewind(["calc", "0.1+0.2="]).output == "0.3")
+            #expect(try runRewind(["calc", "12x-3="]).output == "-36", "a minus after an operator makes the number negative")
+            #expect(try runRewind(["calc", "-5+2="]).output == "-3")
+            #expect(try runRewind(["calc", "2--3="]).output == "5")
+            #expect(try runRewind(["calc", "3x^2"]).output == "9", "the longest label or alias wins: x^2, not x")
+            #expect(try runRewind(["calc", "10/4", "="]).output == "2.5")
+            let run = try runRewind(["calc", "1+sin="])
+            #expect(run.status != 0)
+            #expect(run.stderr.hasPrefix("rewind calc: Unknown label \"1+sin=\"; known labels: "))
+        }
+
         @Test func anUnknownLabelFailsWithOneLineOnStandardError() throws {
             let run = try runRewind(["calc", "1", "+", "sin", "="])
             #expect(run.status != 0)

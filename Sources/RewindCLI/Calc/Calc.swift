@@ -16,13 +16,15 @@ extension RewindCommand {
 
                 Keys of the default keypad: 0-9 . + - x ÷ = % ± √ x² C ⌫ AC (aliases: * × for x, \
                 / for ÷, sqrt for √, x^2 for x², +/- for ±). Pseudo-keys: `undo`, `redo`, \
-                `record NAME` … `stop` to record a macro, `play NAME` to replay it as one step.
+                `record NAME` … `stop` to record a macro, `play NAME` to replay it as one step. \
+                Keys may be written together: 12x-3= is 12 x -3 =.
 
                 With no keys, reads keys interactively on a terminal (q quits), or reads lines \
                 of keys from standard input and prints the display after each line.
 
                 Examples:
                   rewind calc 0.1 + 0.2 =
+                  rewind calc 12x-3=
                   rewind calc 1 2 + 3 = undo
                   rewind calc --json 2 + 3 x 4 =
                   echo '9 √' | rewind calc

@@ -21,6 +21,8 @@ enum CalcInput: Equatable {
     ///
     /// A word made of digits and at most one decimal point (optionally after
     /// a minus sign) is typed key by key: `12.5` is `1 2 . 5`, `-5` is `5 ±`.
+    /// Any other word is read as keys written together when it can be:
+    /// `1+2=` is `1 + 2 =`.
     static func parse(_ words: [String], factory: CommandFactory) throws(CalcInputError) -> [CalcInput] {
         var inputs: [CalcInput] = []
         var remaining = words[...]
@@ -61,13 +63,50 @@ enum CalcInput: Equatable {
     private static func presses(for word: String, factory: CommandFactory) throws(CalcInputError) -> [CalcInput] {
         if factory.knows(word) { return [.press(word)] }
         guard let number = typedNumber(word) else {
-            throw .unknownLabel(UnknownLabelError(label: word, knownLabels: factory.labels))
+            // Keys written together, as on paper: `1+2=`, `12x-3=`.
+            guard let labels = keys(in: word, factory: factory) else {
+                throw .unknownLabel(UnknownLabelError(label: word, knownLabels: factory.labels))
+            }
+            return labels.map(CalcInput.press)
         }
         let labels = number.digits.map(String.init) + (number.isNegative ? ["±"] : [])
         for label in labels where !factory.knows(label) {
             throw .unknownLabel(UnknownLabelError(label: label, knownLabels: factory.labels))
         }
         return labels.map(CalcInput.press)
+    }
+
+    /// The labels of `word` read as keys written together: at each place
+    /// the longest label or alias that starts there. A minus sign at the
+    /// start, or right after an operator, and followed by a digit or a
+    /// point, makes the number after it negative (`2x-3=` is 2 × −3, as
+    /// `2 x -3 =` is). `nil` when a part of `word` is no key.
+    private static func keys(in word: String, factory: CommandFactory) -> [String]? {
+        let characters = Array(word)
+        let longest = (factory.labels + factory.aliases.keys).map(\.count).max() ?? 1
+        let operators: Set<String> = ["+", "-", "x", "÷"]
+        var labels: [String] = []
+        var index = 0
+        while index < characters.count {
+            let afterOperator = labels.last.map { operators.contains(factory.canonicalLabel(for: $0) ?? $0) } ?? true
+            if afterOperator, characters[index] == "-" || characters[index] == "−", index + 1 < characters.count,
+                characters[index + 1].isASCIIDigit || characters[index + 1] == "."
+            {
+                var end = index + 1
+                while end < characters.count, characters[end].isASCIIDigit || characters[end] == "." { end += 1 }
+                guard factory.knows("±") else { return nil }
+                labels += characters[(index + 1)..<end].map { String($0) } + ["±"]
+                index = end
+                continue
+            }
+            let lengths = stride(from: min(longest, characters.count - index), through: 1, by: -1)
+            guard let length = lengths.first(where: { factory.knows(String(characters[index..<(index + $0)])) }) else {
+                return nil
+            }
+            labels.append(String(characters[index..<(index + length)]))
+            index += length
+        }
+        return labels
     }
 
     /// The digits of a word such as `12.5` or `-0.5`, or `nil` when it is not one.
