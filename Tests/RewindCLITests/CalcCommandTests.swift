@@ -82,6 +82,8 @@ struct CalcCommandTests {
             let run = try runRewind(["calc", "1+sin="])
             #expect(run.status != 0)
             #expect(run.stderr.hasPrefix("rewind calc: Unknown label \"1+sin=\"; known labels: "))
+            let control = try runRewind(["calc", "1+2=\u{1B}[2J\u{07}"])
+            #expect(control.stderr.hasPrefix("rewind calc: Unknown label \"1+2=^[[2J^G\""), "\(control.stderr)")
         }
 
         @Test func anUnknownLabelFailsWithOneLineOnStandardError() throws {

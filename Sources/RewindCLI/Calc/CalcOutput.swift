@@ -20,9 +20,10 @@ struct CalcOutput {
         return .failure
     }
 
-    /// Writes `message` as one line on standard error.
+    /// Writes `message` as one line on standard error, its control
+    /// characters (of keys typed, say) shown rather than acting on the terminal.
     func warn(_ message: String) {
-        let line = "rewind calc: " + message.replacingOccurrences(of: "\n", with: " ") + "\n"
+        let line = "rewind calc: " + TodoTerminal.visible(message) + "\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 
