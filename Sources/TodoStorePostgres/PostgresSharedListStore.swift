@@ -477,28 +477,27 @@ public actor PostgresSharedListStore: SharedListStore {
     /// When the server ends the connection (a restart, an administrator)
     /// before `body` is done, the transaction did not commit (the server
     /// rolls it back), and it is run again on a fresh connection, up to
-    /// ``PostgresStore/attemptsWhenConnectionsEnd`` tries in all. One whose
+    /// ``PostgresStore/attemptsWhenConnectionsEnd`` tries in all
+    /// (``PostgresStore/whenConnectionsEnd(isolation:uncommitted:_:)``). One whose
     /// connection ends after its `COMMIT` was sent fails as before.
     @discardableResult
     private func transaction<Value: Sendable>(
         _ body: (PostgresConnection, Logger) async throws -> Value
     ) async throws -> Value {
         let logger = logger
-        var attempts = 0
-        while true {
-            attempts += 1
-            var done = false
-            do {
+        // Set once `body` is done: the COMMIT is sent, and may have landed.
+        var done = false
+        do {
+            return try await PostgresStore.whenConnectionsEnd(uncommitted: { !done }) {
+                done = false
                 return try await database.withPooledTransaction(logger: logger) { connection in
                     let value = try await body(connection, logger)
                     done = true
                     return value
                 }
-            } catch where PostgresStore.connectionEnded(error) && !done && attempts < PostgresStore.attemptsWhenConnectionsEnd {
-                try await Task.sleep(for: PostgresStore.pauseWhenConnectionsEnd * (attempts - 1))
-            } catch {
-                throw rulesOrStoreError(error)
             }
+        } catch {
+            throw rulesOrStoreError(error)
         }
     }
 

@@ -169,7 +169,7 @@ extension PostgresStore {
     private func wasWritten(_ rows: [PostgresLog.Row], lost: any Error) async throws -> Bool {
         guard let first = rows.first else { return false }
         do {
-            return try await whenConnectionsEnd {
+            return try await Self.whenConnectionsEnd {
                 try await database.withPooledConnection { connection in
                     guard let saved = try await self.log.row(first.seq, connection) else { return false }
                     return saved.kind == first.kind && saved.name == first.name && saved.date == first.date
@@ -269,7 +269,7 @@ extension PostgresStore {
         do {
             // Tried again as a whole when this connection ends too: the
             // check comes first.
-            return try await whenConnectionsEnd {
+            return try await Self.whenConnectionsEnd {
                 try await database.withPooledConnection { connection in
                     let saved = try await self.rows.ranks(of: Set(items.map(\.id)), connection)
                     if saved.count == items.count { return .committed }

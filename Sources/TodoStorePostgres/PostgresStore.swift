@@ -174,7 +174,7 @@ public actor PostgresStore: AppStore {
             // One query, outside a transaction: most of the time nothing changed.
             let head: PostgresLog.Head
             do {
-                head = try await whenConnectionsEnd {
+                head = try await Self.whenConnectionsEnd {
                     try await database.withPooledConnection { connection in try await self.log.readHead(connection) }
                 }
             } catch {
@@ -593,7 +593,7 @@ public actor PostgresStore: AppStore {
     func fate(of transaction: Int64?, committing: Bool) async -> Fate {
         guard committing, let transaction else { return .notCommitted }
         for _ in 0..<20 {
-            let status = try? await whenConnectionsEnd {
+            let status = try? await Self.whenConnectionsEnd {
                 try await self.database.withPooledConnection { connection in
                     try await self.log.transactionStatus(transaction, connection)
                 }
@@ -608,16 +608,21 @@ public actor PostgresStore: AppStore {
         return .unknown
     }
 
-    /// Runs `read` (which changes nothing) again, up to
-    /// ``attemptsWhenConnectionsEnd`` times in all, while it fails because
-    /// the server ended its connection.
-    func whenConnectionsEnd<Value>(_ read: () async throws -> Value) async throws -> Value {
+    /// Runs `body` again, up to ``attemptsWhenConnectionsEnd`` times in
+    /// all, while it fails because the server ended its connection and
+    /// `uncommitted` says the failed try surely committed nothing (always,
+    /// for a read).
+    static func whenConnectionsEnd<Value>(
+        isolation: isolated (any Actor)? = #isolation,
+        uncommitted: () -> Bool = { true },
+        _ body: () async throws -> Value
+    ) async throws -> Value {
         var attempts = 1
         while true {
             do {
-                return try await read()
-            } catch where Self.connectionEnded(error) && attempts < Self.attemptsWhenConnectionsEnd {
-                try await Task.sleep(for: Self.pauseWhenConnectionsEnd * (attempts - 1))
+                return try await body()
+            } catch where connectionEnded(error) && uncommitted() && attempts < attemptsWhenConnectionsEnd {
+                try await Task.sleep(for: pauseWhenConnectionsEnd * (attempts - 1))
                 attempts += 1
             }
         }
@@ -625,14 +630,14 @@ public actor PostgresStore: AppStore {
 
     /// Runs `body` in a transaction that only reads; with `snapshot`, every
     /// statement of it reads one snapshot. Run again when the server ended
-    /// its connection (``whenConnectionsEnd(_:)``); the error thrown is
+    /// its connection (``whenConnectionsEnd(isolation:uncommitted:_:)``); the error thrown is
     /// `body`'s own (a refusal of the domain), or a ``StoreError`` that
     /// names the database and what went wrong.
     private func reading<Result: Sendable>(
         snapshot: Bool = false, _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         do {
-            return try await whenConnectionsEnd {
+            return try await Self.whenConnectionsEnd {
                 try await database.withPooledTransaction(logger: logger, snapshot: snapshot) { connection in
                     try await body(connection)
                 }

@@ -37,10 +37,7 @@ package struct SharedListUpdates: Sendable {
     /// Forgets the stream `id` of `list`, whose reader stopped.
     package mutating func forget(_ id: UUID, of list: UUID) {
         subscribers[list]?.removeAll { $0.id == id }
-        if subscribers[list]?.isEmpty == true {
-            subscribers[list] = nil
-            told[list] = nil
-        }
+        forgetUnheard(list)
     }
 
     /// The lists that have open streams.
@@ -69,9 +66,13 @@ package struct SharedListUpdates: Sendable {
             subscriber.continuation.finish()
             return true
         }
-        if subscribers[list]?.isEmpty == true {
-            subscribers[list] = nil
-            told[list] = nil
-        }
+        forgetUnheard(list)
+    }
+
+    /// Forgets `list` when it has no streams left.
+    private mutating func forgetUnheard(_ list: UUID) {
+        guard subscribers[list]?.isEmpty == true else { return }
+        subscribers[list] = nil
+        told[list] = nil
     }
 }
