@@ -27,6 +27,21 @@ struct PostgresLog: Sendable {
         var node: Int64
         var redoTop: Int64?
         var epoch: Int64
+
+        /// The list's epoch and the log's newest sequence number.
+        var position: Position { Position(epoch: epoch, lastSeq: lastSeq) }
+    }
+
+    /// How far the log is: later in a later epoch (a reset counts the
+    /// epoch up and numbers the log from 0 again), else with a higher
+    /// sequence number. A list's position only ever grows.
+    struct Position: Comparable, Sendable {
+        var epoch: Int64
+        var lastSeq: Int64
+
+        static func < (lhs: Position, rhs: Position) -> Bool {
+            (lhs.epoch, lhs.lastSeq) < (rhs.epoch, rhs.lastSeq)
+        }
     }
 
     /// The head, its row locked until the transaction ends: writers on every

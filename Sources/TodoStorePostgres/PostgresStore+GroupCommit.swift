@@ -123,7 +123,7 @@ extension PostgresStore {
                     guard try await wasWritten(pending.rows, lost: error) else { return try await transacting(batch) }
                     // It did commit: the next read brings the list (read
                     // again) up to date.
-                    knownHead = nil
+                    knownPosition = nil
                     notifyUpdates()
                     return outcomes
                 } catch {
@@ -203,8 +203,8 @@ extension PostgresStore {
         // A list in memory left far behind by the batches taken back is
         // brought up to date first, while the rows since are few enough to
         // be applied rather than the list read again.
-        if let loaded, let knownHead, knownHead.epoch == loaded.head.epoch,
-            knownHead.lastSeq - loaded.head.lastSeq > Self.catchUpLimit / 2 {
+        if let loaded, let known = knownPosition, known.epoch == loaded.head.epoch,
+            known.lastSeq - loaded.head.lastSeq > Self.catchUpLimit / 2 {
             _ = try await current()
         }
         guard var current = takingLoaded() else { return nil }
@@ -224,7 +224,7 @@ extension PostgresStore {
                 case .committed:
                     // The statement did commit: the next read brings the
                     // list (read again) up to date.
-                    knownHead = nil
+                    knownPosition = nil
                     notifyUpdates()
                     return outcomes
                 }
@@ -241,7 +241,7 @@ extension PostgresStore {
                 } else if current.takingBack(pending, to: start) {
                     loaded = current
                 }
-                knownHead = PostgresLog.Head(lastSeq: last, node: last, redoTop: nil, epoch: start.epoch)
+                know(PostgresLog.Position(epoch: start.epoch, lastSeq: last))
                 notifyUpdates()
                 return outcomes
             }

@@ -6,10 +6,16 @@ import Todos
 /// Live updates across instances: every commit that moves the list sends
 /// `NOTIFY rewind, '<list>:<seq>'` inside its transaction, and each store
 /// whose ``PostgresStore/updates()`` someone reads keeps one connection of
-/// its own that listens on that channel. A notification for a sequence
-/// other than the one in memory, and every (re)connection of the listener
-/// (notifications sent while it was away are lost), make the store read
-/// the head again, and the list when it moved, and tell its update streams.
+/// its own that listens on that channel.
+///
+/// A notification of another instance's commit moves the store's known
+/// position (``PostgresStore/knownPosition``) and tells its update
+/// streams; the list itself is read when someone asks for it, from the
+/// rows appended since, so that an instance nobody reads from spends
+/// nothing on the other's changes. A reset's notification, and every
+/// (re)connection of the listener (notifications sent while it was away
+/// are lost), make the store read the head, and the list when it moved,
+/// at once.
 extension PostgresStore {
     /// The channel of the notifications unless the database names another
     /// (``PostgresTodoDatabase/notificationChannel``).
@@ -36,10 +42,11 @@ extension PostgresStore {
         case notified(String)
     }
 
-    /// Reads again and tells the update streams when the database is further
-    /// along than the list in memory.
+    /// Tells the update streams when the database is further along than
+    /// this instance knew: after a notification, by noting how far; after
+    /// a reset's notification or a (re)connection, by reading it again.
     func heard(_ event: ListenerEvent) async {
-        var heardSeq: Int64?
+        let heardSeq: Int64?
         switch event {
         case .connected(let first):
             listenerConnections += 1
@@ -49,43 +56,51 @@ extension PostgresStore {
             // Nobody was told of a list never read; after a failure forgot
             // it, the pages may show an old one.
             guard loaded != nil || !first else { return }
+            heardSeq = nil
         case .notified(let payload):
             let parts = payload.split(separator: ":")
             guard parts.count == 2, Int64(parts[0]) == list, let seq = Int64(parts[1]) else { return }
-            if isOwnOrKnown(seq) { return }
             heardSeq = seq
         }
         do {
-            // Tells the update streams when it reads the list again. A
-            // notification of this instance's own commit is often heard
-            // before the commit's answer: after the operations under way,
-            // it is known, and nothing is read.
+            // After the operations under way: a notification of this
+            // instance's own commit is often heard before the commit's
+            // answer, and is known once that is in.
             _ = try await exclusively {
-                if let heardSeq, self.isOwnOrKnown(heardSeq) { return }
+                if let heardSeq {
+                    if self.isOwnOrKnown(heardSeq) { return }
+                    if heardSeq > 0, let known = self.knownPosition {
+                        // Another instance's commit in this epoch: the
+                        // list is read when asked for.
+                        self.know(PostgresLog.Position(epoch: known.epoch, lastSeq: heardSeq))
+                        self.notifyUpdates()
+                        return
+                    }
+                }
                 _ = try await self.current(moved: heardSeq != nil)
             }
         } catch {
             logger.warning("could not read the list after a notification: \(error)")
             // The next read reads it again, and tells the streams then.
             loaded = nil
-            knownHead = nil
+            knownPosition = nil
             notifyUpdates()
         }
     }
 
     /// Whether the notification of `seq` is of a commit of this instance
-    /// (forgotten once heard) or of a row the list in memory already holds.
+    /// (forgotten once heard) or of a row this instance knows of already.
     ///
     /// Notifications come in the order of their commits, so those that
-    /// queued while the list was read are of rows it read: skipping them
-    /// saves a read for each. A reset numbers the log from 0 again, and its
-    /// notification (`0`) comes before those of the rows after it: it is
-    /// never taken as known unless memory is at 0 too, and reading it
-    /// brings memory to the new numbering.
+    /// queued while the list was read are of rows it read. A reset numbers
+    /// the log from 0 again, and its notification (`0`) comes before those
+    /// of the rows after it: it is never taken as known unless the known
+    /// position is at 0 too, and reading it brings memory to the new
+    /// numbering.
     private func isOwnOrKnown(_ seq: Int64) -> Bool {
         if ownCommits.remove(seq) != nil { return true }
-        guard let head = loaded?.head else { return false }
-        return seq == head.lastSeq || (0 < seq && seq < head.lastSeq)
+        guard let known = knownPosition else { return false }
+        return seq == known.lastSeq || (0 < seq && seq < known.lastSeq)
     }
 
     /// Notes that this instance committed up to `seq`, whose notification

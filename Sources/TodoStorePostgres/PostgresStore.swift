@@ -22,9 +22,9 @@ import Todos
 /// the database further along (another instance wrote) reads the list
 /// again first. A step's changes are read when an undo, redo or jump
 /// crosses it. Every commit notifies the other instances, and a store whose
-/// ``updates()`` someone reads listens, so that it reads the list again
-/// and tells its streams as soon as another instance wrote
-/// (`PostgresStore+Listening.swift`).
+/// ``updates()`` someone reads listens, so that it tells its streams as
+/// soon as another instance wrote, and reads what changed when next asked
+/// for the list (`PostgresStore+Listening.swift`).
 ///
 /// ```swift
 /// let database = try PostgresTodoDatabase(url: DatabaseURL("postgres://rewind@db:5432/todos"))
@@ -47,11 +47,14 @@ public actor PostgresStore: AppStore {
     /// it), and after a failure left it unsure.
     var loaded: Loaded? {
         // No `oldValue`: the list is still changed in place.
-        didSet { if let loaded { knownHead = loaded.head } }
+        didSet { if let loaded { know(loaded.head.position) } }
     }
-    /// Where the log stood when this instance last read or wrote it, kept
-    /// while ``loaded`` is away: what ``updateMark()`` answers.
-    var knownHead: PostgresLog.Head?
+    /// The furthest the log is known to be: where this instance last read
+    /// or wrote it, or the newest commit of another instance it heard of
+    /// (which it reads only when asked for the list); kept while
+    /// ``loaded`` is away. What ``updateMark()`` answers; `nil` when a
+    /// failure left it unsure.
+    var knownPosition: PostgresLog.Position?
     private var updateStreams = StoreUpdates()
     /// The task that listens for the other instances' changes, once
     /// ``updates()`` was asked for (`PostgresStore+Listening.swift`).
@@ -76,7 +79,9 @@ public actor PostgresStore: AppStore {
     /// How many log rows the list in memory lacks of where this instance
     /// last wrote or read, and how many items' ranks it is unsure of (for
     /// the tests).
-    var rowsBehind: Int64 { (knownHead?.lastSeq ?? 0) - (loaded?.head.lastSeq ?? knownHead?.lastSeq ?? 0) }
+    var rowsBehind: Int64 {
+        (knownPosition?.lastSeq ?? 0) - (loaded?.head.lastSeq ?? knownPosition?.lastSeq ?? 0)
+    }
     var staleRankCount: Int { loaded?.staleRanks.count ?? 0 }
 
     /// The list as this instance last read or wrote it.
@@ -409,8 +414,14 @@ public actor PostgresStore: AppStore {
     /// without a query while the next batch is being written (which would
     /// otherwise wait for that batch, then ask the server).
     public func updateMark() async throws -> String? {
-        let head = if let knownHead { knownHead } else { try await catchUp() }
-        return "\(head.epoch).\(head.lastSeq)"
+        let position = if let knownPosition { knownPosition } else { try await catchUp().position }
+        return "\(position.epoch).\(position.lastSeq)"
+    }
+
+    /// Notes that the log is at least at `position`: the known position
+    /// never goes back (a list taken back in memory stays behind it).
+    func know(_ position: PostgresLog.Position) {
+        knownPosition = knownPosition.map { max($0, position) } ?? position
     }
 
     /// Tells every update stream.

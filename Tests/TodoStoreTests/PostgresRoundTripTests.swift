@@ -227,6 +227,52 @@ extension PostgresCatchUpTests {
 }
 
 extension PostgresCatchUpTests {
+    @Test func aListeningInstanceReadsAnothersChangesOnlyWhenItsListIsAskedFor() async throws {
+        let (log, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        try await counted.change(.add(try Self.item("First")))
+        // An open page: the store listens, and its streams are counted.
+        let updates = await counted.updates()
+        let told = Locked(0)
+        let reading = Task {
+            for await _ in updates { told.withLock { $0 += 1 } }
+        }
+        defer { reading.cancel() }
+        try await waitUntil("the listener connected") { await counted.listenerConnections >= 1 }
+        // Heard once: the listener's first connection has read the head.
+        try await writer.change(.add(try Self.item("Before")))
+        let first = try await writer.updateMark()
+        try await waitUntil("the first notification heard") { try await counted.updateMark() == first }
+        log.clear()
+        let before = told.value
+        // Another suite's test ends every listening connection now and then;
+        // a reconnection reads the head (and the rows since), rightly.
+        let connections = await counted.listenerConnections
+
+        for round in 0..<5 {
+            try await writer.change(.add(try Self.item("Writer \(round)")))
+        }
+        try await writer.change(.update(try #require(await writer.read { $0.todos.items.first?.id }), [.complete], at: Self.date))
+        // Heard: the pages are told, and the mark is the writer's, without
+        // a statement of the listening instance.
+        let mark = try await writer.updateMark()
+        try await waitUntil("the notifications heard") { try await counted.updateMark() == mark }
+        #expect(told.value > before)
+        let reconnected = await counted.listenerConnections > connections
+        #expect(log.statements.isEmpty || reconnected, "hearing read: \(log.statements)")
+
+        // Asked for, the list is read from the rows appended since.
+        let caughtUp = try await counted.read { $0.todos.items }
+        #expect(log.statements.contains { $0.hasPrefix("SELECT forward::text FROM rewind_step") }, "\(log.statements)")
+        #expect(!log.statements.contains("SELECT id"), "the list was read again: \(log.statements)")
+        let fresh = try await PostgresStore.open(shared.database)
+        #expect(caughtUp == (try await fresh.read { $0.todos.items }))
+        #expect(try await counted.history() == (try await fresh.history()))
+        #expect(try await counted.updateMark() == mark)
+    }
+}
+
+extension PostgresCatchUpTests {
     /// Two instances with pools of their own over one schema, and the
     /// statements the first one sends.
     static func twoInstances() async throws -> (
@@ -385,9 +431,10 @@ extension PostgresCatchUpTests {
     }
 
     /// Notifications queue while the list is read; those of rows it read
-    /// then cost nothing. A reset's (`0`) is read even so, since the log is
+    /// then cost nothing, and another's new row is read only when the list
+    /// is asked for. A reset's (`0`) is read at once, since the log is
     /// numbered again after it.
-    @Test func aNotificationOfARowAlreadyReadReadsNothingAndAResetsIsRead() async throws {
+    @Test func aNotificationReadsNothingUntilTheListIsAskedForButAResetsIsReadAtOnce() async throws {
         let (log, shared, counted, writer, running) = try await Self.twoInstances()
         defer { running.cancel() }
         for title in ["Milk", "Bread", "Jam"] { try await writer.change(.add(try Self.item(title))) }
@@ -397,13 +444,19 @@ extension PostgresCatchUpTests {
         for seq in 1...3 { await counted.heard(.notified("\(list):\(seq)")) }
         #expect(log.statements.isEmpty, "rows already read were read again: \(log.statements)")
 
+        // Another instance's row: heard, and read only when the list is asked for.
         try await writer.change(.add(try Self.item("Tea")))
+        let mark = try await writer.updateMark()
         await counted.heard(.notified("\(list):4"))
-        // Straight to one snapshot, begun in the round trip of its BEGIN:
+        #expect(log.statements.isEmpty, "hearing read: \(log.statements)")
+        #expect(try await counted.updateMark() == mark)
+        #expect(try await counted.read { $0.todos.items.map(\.title) } == ["Milk", "Bread", "Jam", "Tea"])
+        // The head, then one snapshot, begun in the round trip of its BEGIN:
         // the head, the new row, the ranks of the items it touched.
         let read = log.statements.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
-        #expect(read == ["BEGIN ISOLATION", "SELECT last_seq", "SELECT forward::text", "SELECT rank", "COMMIT"], "\(log.statements)")
-        #expect(try await counted.read { $0.todos.items.map(\.title) } == ["Milk", "Bread", "Jam", "Tea"])
+        #expect(
+            read == ["SELECT last_seq", "BEGIN ISOLATION", "SELECT last_seq", "SELECT forward::text", "SELECT rank", "COMMIT"],
+            "\(log.statements)")
 
         try await writer.reset()
         try await writer.change(.add(try Self.item("Oats")))
