@@ -104,7 +104,11 @@ extension PostgresStore {
         _ batch: [WaitingChange], on connection: PostgresConnection
     ) async throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
         if let outcomes = try await appendingAdds(batch, on: connection) { return outcomes }
-        if writesInOneStatement, loaded?.staleRanks.isEmpty == true, var current = takingLoaded() {
+        // A list in memory behind a commit heard of would only fail the
+        // one-statement write: straight to the transaction, which reads the rows since.
+        if writesInOneStatement, let inMemory = loaded, inMemory.staleRanks.isEmpty,
+            inMemory.head.position == knownPosition, var current = takingLoaded()
+        {
             let start = current.head
             var pending = PendingChanges()
             let outcomes = try plan(batch, &current, &pending)

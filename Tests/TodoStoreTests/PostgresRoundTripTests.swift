@@ -231,18 +231,8 @@ extension PostgresCatchUpTests {
         let (log, shared, counted, writer, running) = try await Self.twoInstances()
         defer { running.cancel() }
         try await counted.change(.add(try Self.item("First")))
-        // An open page: the store listens, and its streams are counted.
-        let updates = await counted.updates()
-        let told = Locked(0)
-        let reading = Task {
-            for await _ in updates { told.withLock { $0 += 1 } }
-        }
+        let (told, reading) = try await Self.listening(counted, hearing: writer)
         defer { reading.cancel() }
-        try await waitUntil("the listener connected") { await counted.listenerConnections >= 1 }
-        // Heard once: the listener's first connection has read the head.
-        try await writer.change(.add(try Self.item("Before")))
-        let first = try await writer.updateMark()
-        try await waitUntil("the first notification heard") { try await counted.updateMark() == first }
         log.clear()
         let before = told.value
         // Another suite's test ends every listening connection now and then;
@@ -269,6 +259,53 @@ extension PostgresCatchUpTests {
         #expect(caughtUp == (try await fresh.read { $0.todos.items }))
         #expect(try await counted.history() == (try await fresh.history()))
         #expect(try await counted.updateMark() == mark)
+    }
+}
+
+extension PostgresCatchUpTests {
+    /// An open page on `store`: it listens, and the elements of its update
+    /// stream are counted until `reading` is cancelled. Returns once it
+    /// heard an add of `writer` (its listener's first connection has read
+    /// the head by then).
+    static func listening(
+        _ store: PostgresStore, hearing writer: PostgresStore
+    ) async throws -> (told: Locked<Int>, reading: Task<Void, Never>) {
+        let updates = await store.updates()
+        let told = Locked(0)
+        let reading = Task {
+            for await _ in updates { told.withLock { $0 += 1 } }
+        }
+        do {
+            try await waitUntil("the listener connected") { await store.listenerConnections >= 1 }
+            try await writer.change(.add(try Self.item("Heard")))
+            let mark = try await writer.updateMark()
+            try await waitUntil("the writer's add heard") { try await store.updateMark() == mark }
+        } catch {
+            reading.cancel()
+            throw error
+        }
+        return (told, reading)
+    }
+
+    @Test func aChangeAfterAnotherInstancesCommitWasHeardGoesStraightToTheTransaction() async throws {
+        let (log, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        let milk = try Self.item("Milk")
+        try await counted.change(.add(milk))
+        let (_, reading) = try await Self.listening(counted, hearing: writer)
+        defer { reading.cancel() }
+        log.clear()
+
+        // Known to be behind: no one-statement write that could only find
+        // the list moved, but the transaction that applies the rows since.
+        try await counted.change(.update(milk.id, [.complete], at: Self.date))
+        #expect(log.statements.first == "BEGIN", "\(log.statements)")
+        // One write, in the transaction (the one that would have failed came first).
+        #expect(log.statements.filter { $0.hasPrefix("WITH head AS") }.count == 1, "\(log.statements)")
+        #expect(!log.statements.contains("SELECT id"), "the list was read again: \(log.statements)")
+        let fresh = try await PostgresStore.open(shared.database)
+        #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        #expect(try await fresh.read { $0.todos.items.map(\.isCompleted) } == [true, false])
     }
 }
 
