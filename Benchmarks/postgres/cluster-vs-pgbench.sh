@@ -20,7 +20,10 @@
 # clients as wrk has connections, one INSERT of one row per transaction,
 # over TCP with a password, as the instances connect. Both durable:
 # synchronous_commit and fsync on (printed). For ours it also prints how
-# many adds each commit carried (pg_stat_database, lib.sh's commit_counts).
+# many adds each commit carried (pg_stat_database, lib.sh's commit_counts),
+# and for ours and the peer the processor time per add of the two instances
+# together and of PostgreSQL (from /proc, around each round; nginx's is
+# not counted).
 # Starts the cluster with the settings of lib.sh and stops it (deleting its
 # directory) at the end.
 set -euo pipefail
@@ -68,6 +71,7 @@ if [ -n "$peer" ]; then
         HTTP_HOST=127.0.0.1 HTTP_PORT="$port" POSTGRES_PORT="$REWIND_CLUSTER_PG_PORT" LOG_LEVEL="$PEER_LOG_LEVEL" \
             "$peer" </dev/null >"$work/peer-$port.log" 2>&1 &
         pids+=($!)
+        peer_pids="${peer_pids:-} $!"
         wait_for_url "http://127.0.0.1:$port/health"
     done
     cat >"$work/peer-nginx.conf" <<EOF
@@ -121,20 +125,22 @@ pgbench_round() {
 }
 
 ours=() theirs=() p99s=() per_commits=() peers=() peer_p99s=() errors=0
+ours_cpu=() ours_pg=() peer_cpu=() peer_pg=()
+instances="$(cat "$REWIND_CLUSTER_DIR/A.pid") $(cat "$REWIND_CLUSTER_DIR/B.pid")"
 load_before="$(uptime)"
 note_load
 for round in $(seq "$ROUNDS"); do
     counts_before="$(commit_counts)"
-    read -r rps p99 non2xx < <(wrk_round "$address/api/todos" "$work/add.lua" "$work/log")
+    read -r rps p99 non2xx cpu pg_cpu < <(wrk_round "$address/api/todos" "$work/add.lua" "$work/log" "$instances")
     per_commit="$(adds_per_commit "$counts_before" "$(commit_counts)")"
     tps="$(pgbench_round)"
-    say "round $round: ours $rps adds/s (p99 $p99, $per_commit adds per commit, non-2xx $non2xx), pgbench $tps tps; $(uptime)"
-    ours+=("$rps") theirs+=("$tps") p99s+=("$p99") per_commits+=("$per_commit")
+    say "round $round: ours $rps adds/s (p99 $p99, CPU per add $cpu µs in the instances + PostgreSQL $pg_cpu µs, $per_commit adds per commit, non-2xx $non2xx), pgbench $tps tps; $(uptime)"
+    ours+=("$rps") theirs+=("$tps") p99s+=("$p99") per_commits+=("$per_commit") ours_cpu+=("$cpu") ours_pg+=("$pg_cpu")
     errors=$((errors + non2xx))
     if [ -n "$peer" ]; then
-        read -r peer_rps peer_p99 peer_non2xx < <(wrk_round "$peer_address/todos" "$work/peer.lua" "$work/log")
-        say "round $round: peer $peer_rps adds/s through nginx (p99 $peer_p99)"
-        peers+=("$peer_rps") peer_p99s+=("$peer_p99")
+        read -r peer_rps peer_p99 peer_non2xx cpu pg_cpu < <(wrk_round "$peer_address/todos" "$work/peer.lua" "$work/log" "$peer_pids")
+        say "round $round: peer $peer_rps adds/s through nginx (p99 $peer_p99, CPU per add $cpu µs in the instances + PostgreSQL $pg_cpu µs)"
+        peers+=("$peer_rps") peer_p99s+=("$peer_p99") peer_cpu+=("$cpu") peer_pg+=("$pg_cpu")
         errors=$((errors + peer_non2xx))
     fi
 done
@@ -153,12 +159,16 @@ print_table_head "Adds through nginx over two instances vs pgbench" \
 echo "| ours: adds/s through nginx (A + B) | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${p99s[*]} | |"
 echo "| ours: adds per commit (pg_stat_database) | ${per_commits[*]} | $(median "${per_commits[@]}") |"
+echo "| ours: CPU µs per add, the two instances | ${ours_cpu[*]} | $(median "${ours_cpu[@]}") |"
+echo "| ours: CPU µs per add, PostgreSQL | ${ours_pg[*]} | $(median "${ours_pg[@]}") |"
 echo "| pgbench: one-row INSERT transactions/s | ${theirs[*]} | $theirs_median |"
 echo "| ours / pgbench | | **$(ratio "$ours_median" "$theirs_median")** (target >= 0.5) |"
 if [ -n "$peer" ]; then
     peer_median="$(median "${peers[@]}")"
     echo "| peer: adds/s through nginx (two instances) | ${peers[*]} | $peer_median |"
     echo "| peer: p99 | ${peer_p99s[*]} | |"
+    echo "| peer: CPU µs per add, the two instances | ${peer_cpu[*]} | $(median "${peer_cpu[@]}") |"
+    echo "| peer: CPU µs per add, PostgreSQL | ${peer_pg[*]} | $(median "${peer_pg[@]}") |"
     echo "| peer / pgbench | | $(ratio "$peer_median" "$theirs_median") |"
     echo "| ours / peer, both through nginx | | $(ratio "$ours_median" "$peer_median") |"
 fi

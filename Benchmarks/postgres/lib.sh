@@ -132,11 +132,11 @@ write_add_script() {
 }
 
 # One wrk round of POSTs to URL $1 with script $2; appends its output to
-# $3 and prints "requests/s p99 non-2xx-count", and with a process id as $4
-# also the CPU time that process and PostgreSQL's processes spent per
-# request, in microseconds ("... server-µs postgres-µs"): what a request
-# costs, which the load of other programs on the machine moves less than
-# the rate.
+# $3 and prints "requests/s p99 non-2xx-count", and with process ids as $4
+# (one, or several separated by spaces) also the CPU time those processes
+# together and PostgreSQL's processes spent per request, in microseconds
+# ("... server-µs postgres-µs"): what a request costs, which the load of
+# other programs on the machine moves less than the rate.
 wrk_round() {
     local out rps p99 errors requests server_before postgres_before server_cpu postgres_cpu
     if [ -n "${4:-}" ]; then server_before="$(cpu_ticks "$4")"; postgres_before="$(postgres_cpu_ticks)"; fi
@@ -155,9 +155,12 @@ wrk_round() {
     fi
 }
 
-# The CPU time (user and system, in clock ticks) process $1 has used.
+# The CPU time (user and system, in clock ticks) process $1 has used; with
+# several process ids separated by spaces, their sum.
 cpu_ticks() {
-    awk '{ print $14 + $15 }' "/proc/$1/stat"
+    local pid total=0
+    for pid in $1; do total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat"))); done
+    echo "$total"
 }
 
 # The CPU time (clock ticks) used by PostgreSQL's processes, the exited
