@@ -48,7 +48,7 @@ struct PostgresLog: Sendable {
     /// instance take turns at the list.
     ///
     /// Also answers the number of the transaction (`txid_current()`), by
-    /// which ``transactionStatus(_:_:)`` tells, on another connection,
+    /// which ``PostgresTodoDatabase/fate(of:committing:logger:)`` tells, on another connection,
     /// whether it committed when its own connection ended before the
     /// answer to its `COMMIT`.
     func lockHead(_ connection: PostgresConnection) async throws -> (head: Head, transaction: Int64) {
@@ -60,15 +60,6 @@ struct PostgresLog: Sendable {
             return (try checkedHead(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch), transaction)
         }
         throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
-    }
-
-    /// What became of transaction `transaction` (from ``lockHead(_:)``):
-    /// `"committed"`, `"aborted"` or `"in progress"` (`txid_status`);
-    /// `nil` when the server no longer knows.
-    func transactionStatus(_ transaction: Int64, _ connection: PostgresConnection) async throws -> String? {
-        let rows = try await connection.answered("SELECT txid_status(\(transaction))", logger: logger).decode(String?.self)
-        for try await status in rows { return status }
-        return nil
     }
 
     /// The head, as the transaction's snapshot (or the moment) sees it.

@@ -368,13 +368,17 @@ public actor PostgresSharedListStore: SharedListStore {
     private nonisolated func readHead(_ list: UUID, locking: Bool, _ connection: PostgresConnection, _ logger: Logger)
         async throws -> Head?
     {
+        // Locking, with the transaction's number: what became of it can be
+        // asked when its connection ends after its COMMIT was sent.
         let query: PostgresQuery =
             locking
-            ? "SELECT list_id, name, owner, last_seq FROM rewind_shared_list WHERE id = \(list) FOR UPDATE"
-            : "SELECT list_id, name, owner, last_seq FROM rewind_shared_list WHERE id = \(list)"
+            ? "SELECT list_id, name, owner, last_seq, txid_current() FROM rewind_shared_list WHERE id = \(list) FOR UPDATE"
+            : "SELECT list_id, name, owner, last_seq, NULL::int8 FROM rewind_shared_list WHERE id = \(list)"
         var found: (Int64, String, String, Int64)?
-        for try await row in try await connection.answered(query, logger: logger).decode((Int64, String, String, Int64).self) {
-            found = row
+        let heads = try await connection.answered(query, logger: logger).decode((Int64, String, String, Int64, Int64?).self)
+        for try await (number, name, owner, lastSeq, transaction) in heads {
+            found = (number, name, owner, lastSeq)
+            if let transaction { PostgresTodoDatabase.transactionNumber?.note(transaction) }
         }
         guard let (number, name, owner, lastSeq) = found else { return nil }
         var members: Set<AccountName> = []
@@ -475,26 +479,19 @@ public actor PostgresSharedListStore: SharedListStore {
     /// that name the database.
     ///
     /// When the server ends the connection (a restart, an administrator)
-    /// before `body` is done, the transaction did not commit (the server
-    /// rolls it back), and it is run again on a fresh connection, up to
-    /// ``PostgresStore/attemptsWhenConnectionsEnd`` tries in all
-    /// (``PostgresStore/whenConnectionsEnd(isolation:uncommitted:_:)``). One whose
-    /// connection ends after its `COMMIT` was sent fails as before.
+    /// before the transaction's answer, it is run again on a fresh
+    /// connection if it did not commit: it had not sent its `COMMIT` (the
+    /// server rolls it back), or, for one that locked the list's row, the
+    /// server says it was aborted. One that did commit is answered as
+    /// committed. (``PostgresTodoDatabase/retriedTransaction(logger:isolation:_:)``.)
     @discardableResult
     private func transaction<Value: Sendable>(
         _ body: (PostgresConnection, Logger) async throws -> Value
     ) async throws -> Value {
         let logger = logger
-        // Set once `body` is done: the COMMIT is sent, and may have landed.
-        var done = false
         do {
-            return try await PostgresStore.whenConnectionsEnd(uncommitted: { !done }) {
-                done = false
-                return try await database.withPooledTransaction(logger: logger) { connection in
-                    let value = try await body(connection, logger)
-                    done = true
-                    return value
-                }
+            return try await database.retriedTransaction(logger: logger) { connection in
+                try await body(connection, logger)
             }
         } catch {
             throw rulesOrStoreError(error)

@@ -560,7 +560,7 @@ public actor PostgresStore: AppStore {
                 }
                 return committed(result, after: after, wrote: wrote)
             } catch where Self.connectionEnded(error) {
-                switch await fate(of: transaction, committing: done != nil) {
+                switch await database.fate(of: transaction, committing: done != nil, logger: logger) {
                 case .committed:
                     if let done { return committed(done.result, after: done.after, wrote: done.wrote) }
                     throw database.storeError(error)
@@ -591,33 +591,6 @@ public actor PostgresStore: AppStore {
     /// after the first: the pool learns of ended connections on its event
     /// loop, a moment after the server ends them.
     static let pauseWhenConnectionsEnd = Duration.milliseconds(100)
-
-    /// What became of a transaction whose connection ended before its answer.
-    enum Fate { case committed, notCommitted, unknown }
-
-    /// What became of `transaction` (its number, `nil` when its first
-    /// statement was not answered): not committed when it had not sent
-    /// its `COMMIT`; else what the server says (`txid_status`), asked on
-    /// a fresh connection, waiting while the transaction's backend is
-    /// still ending; unknown when the server cannot be asked or no longer
-    /// knows.
-    func fate(of transaction: Int64?, committing: Bool) async -> Fate {
-        guard committing, let transaction else { return .notCommitted }
-        for _ in 0..<20 {
-            let status = try? await Self.whenConnectionsEnd {
-                try await self.database.withPooledConnection { connection in
-                    try await self.log.transactionStatus(transaction, connection)
-                }
-            }
-            switch status {
-            case "committed": return .committed
-            case "aborted": return .notCommitted
-            case "in progress": try? await Task.sleep(for: .milliseconds(100))
-            default: return .unknown
-            }
-        }
-        return .unknown
-    }
 
     /// Runs `body` again, up to ``attemptsWhenConnectionsEnd`` times in
     /// all, while it fails because the server ended its connection and

@@ -132,12 +132,55 @@ struct PostgresOutageTests {
         #expect(try await reader.history(of: list, as: ann, before: nil, limit: 10).count == 1, "the add is saved once")
     }
 
+    /// A change to a shared list whose connection ends after its `COMMIT`
+    /// was sent: the server is asked what became of the transaction, and
+    /// one that did not commit is made again, once. The server ends the
+    /// connection from a deferred trigger, which runs within the `COMMIT`
+    /// (the first time only: a sequence counts outside transactions).
+    @Test func aSharedListChangeWhoseConnectionEndsInItsCommitIsMadeOnce() async throws {
+        let shared = try await PostgresTestDatabase.make()
+        let store = try await PostgresSharedListStore.open(shared.database)
+        let ann = try AccountName("ann")
+        let list = try await store.create(name: "Groceries", owner: ann).id
+        for statement: PostgresQuery in [
+            "CREATE SEQUENCE ending_once",
+            """
+            CREATE FUNCTION end_in_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF nextval('ending_once') = 1 THEN
+                    PERFORM pg_terminate_backend(pg_backend_pid());
+                    PERFORM pg_sleep(1);
+                END IF;
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE CONSTRAINT TRIGGER end_in_commit AFTER INSERT ON rewind_shared_step
+            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION end_in_commit()
+            """,
+        ] {
+            try await shared.database.client.query(statement)
+        }
+        let milk = try TodoItem(id: UUID(), title: "Milk", created: Date(timeIntervalSince1970: 0))
+
+        _ = try await store.perform([.add(milk)], named: "Add “Milk”", coalescingKey: nil, on: list, by: ann)
+
+        var tries: Int64 = 0
+        for try await value in try await shared.database.client.query("SELECT last_value FROM ending_once").decode(Int64.self) {
+            tries = value
+        }
+        #expect(tries == 2, "the connection ended in the first COMMIT, and the change was made again")
+        let reader = try await PostgresSharedListStore.open(shared.database)
+        #expect(try await reader.items(of: list, as: ann).list.items.map(\.title) == ["Milk"])
+        #expect(try await reader.history(of: list, as: ann, before: nil, limit: 10).count == 1, "the add is saved once")
+    }
+
     /// What became of a transaction whose connection ended: asked of the
     /// server by its number when it had sent its COMMIT, else not committed.
     @Test func theFateOfATransactionIsAskedOfTheServer() async throws {
         let stores = try await TwoStores()
         defer { stores.running.cancel() }
-        let (shared, store) = (stores.shared, stores.store)
+        let shared = stores.shared
         func transaction(committing: Bool) async throws -> Int64 {
             try await shared.database.withDirectConnection { connection, logger in
                 try await connection.query("BEGIN", logger: logger)
@@ -151,10 +194,15 @@ struct PostgresOutageTests {
         }
         let committed = try await transaction(committing: true)
         let aborted = try await transaction(committing: false)
-        #expect(await store.fate(of: committed, committing: true) == .committed)
-        #expect(await store.fate(of: aborted, committing: true) == .notCommitted)
-        #expect(await store.fate(of: committed, committing: false) == .notCommitted, "no COMMIT sent: rolled back by the server")
-        #expect(await store.fate(of: nil, committing: false) == .notCommitted)
+        let database = shared.database
+        let logger = Logger(label: "test")
+        #expect(await database.fate(of: committed, committing: true, logger: logger) == .committed)
+        #expect(await database.fate(of: aborted, committing: true, logger: logger) == .notCommitted)
+        #expect(
+            await database.fate(of: committed, committing: false, logger: logger) == .notCommitted,
+            "no COMMIT sent: rolled back by the server")
+        #expect(await database.fate(of: nil, committing: false, logger: logger) == .notCommitted)
+        #expect(await database.fate(of: nil, committing: true, logger: logger) == .unknown, "a COMMIT sent, its number not learnt")
     }
 
     /// Runs `change` on the instance whose connections are named `name`
