@@ -142,7 +142,39 @@ struct PostgresOutageTests {
         let store = try await PostgresSharedListStore.open(shared.database)
         let ann = try AccountName("ann")
         let list = try await store.create(name: "Groceries", owner: ann).id
-        for statement: PostgresQuery in [
+        try await Self.endingTheFirstCommitThatAppendsTo("rewind_shared_step", shared)
+        let milk = try TodoItem(id: UUID(), title: "Milk", created: Date(timeIntervalSince1970: 0))
+
+        _ = try await store.perform([.add(milk)], named: "Add “Milk”", coalescingKey: nil, on: list, by: ann)
+
+        #expect(try await Self.commitsEnded(shared) == 2, "the connection ended in the first COMMIT, and the change was made again")
+        let reader = try await PostgresSharedListStore.open(shared.database)
+        #expect(try await reader.items(of: list, as: ann).list.items.map(\.title) == ["Milk"])
+        #expect(try await reader.history(of: list, as: ann, before: nil, limit: 10).count == 1, "the add is saved once")
+    }
+
+    /// The same for an undo of the list (a transaction of its own).
+    @Test func anUndoWhoseConnectionEndsInItsCommitIsMadeOnce() async throws {
+        let stores = try await TwoStores()
+        defer { stores.running.cancel() }
+        let (fixture, reader, shared, store) = (stores.fixture, stores.reader, stores.shared, stores.store)
+        try await store.change(.add(try fixture.item("After")))
+        try await Self.endingTheFirstCommitThatAppendsTo("rewind_step", shared)
+
+        #expect(try await store.undo() == "Add “After”")
+
+        #expect(try await Self.commitsEnded(shared) == 2, "the connection ended in the first COMMIT, and the undo was made again")
+        #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Before"])
+        #expect(try await reader.history().position == 1, "one step undone, not two")
+        #expect(try await store.redo() == "Add “After”")
+    }
+
+    /// Makes the server end the connection of the first transaction that
+    /// appends a row to `table`, within its `COMMIT` (a deferred trigger;
+    /// the transaction is then aborted), as a restart at that moment would.
+    /// A sequence counts the transactions, outside them (``commitsEnded(_:)``).
+    static func endingTheFirstCommitThatAppendsTo(_ table: String, _ shared: PostgresTestDatabase) async throws {
+        for statement in [
             "CREATE SEQUENCE ending_once",
             """
             CREATE FUNCTION end_in_commit() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -155,24 +187,22 @@ struct PostgresOutageTests {
             END $$
             """,
             """
-            CREATE CONSTRAINT TRIGGER end_in_commit AFTER INSERT ON rewind_shared_step
+            CREATE CONSTRAINT TRIGGER end_in_commit AFTER INSERT ON \(table)
             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION end_in_commit()
             """,
         ] {
-            try await shared.database.client.query(statement)
+            try await shared.database.client.query(PostgresQuery(unsafeSQL: statement))
         }
-        let milk = try TodoItem(id: UUID(), title: "Milk", created: Date(timeIntervalSince1970: 0))
+    }
 
-        _ = try await store.perform([.add(milk)], named: "Add “Milk”", coalescingKey: nil, on: list, by: ann)
-
-        var tries: Int64 = 0
+    /// How many transactions reached the trigger of
+    /// ``endingTheFirstCommitThatAppendsTo(_:_:)``.
+    static func commitsEnded(_ shared: PostgresTestDatabase) async throws -> Int64 {
+        var count: Int64 = 0
         for try await value in try await shared.database.client.query("SELECT last_value FROM ending_once").decode(Int64.self) {
-            tries = value
+            count = value
         }
-        #expect(tries == 2, "the connection ended in the first COMMIT, and the change was made again")
-        let reader = try await PostgresSharedListStore.open(shared.database)
-        #expect(try await reader.items(of: list, as: ann).list.items.map(\.title) == ["Milk"])
-        #expect(try await reader.history(of: list, as: ann, before: nil, limit: 10).count == 1, "the add is saved once")
+        return count
     }
 
     /// What became of a transaction whose connection ended: asked of the
