@@ -593,19 +593,18 @@ public actor PostgresStore: AppStore {
     static let pauseWhenConnectionsEnd = Duration.milliseconds(100)
 
     /// Runs `body` again, up to ``attemptsWhenConnectionsEnd`` times in
-    /// all, while it fails because the server ended its connection and
-    /// `uncommitted` says the failed try surely committed nothing (always,
-    /// for a read).
+    /// all, while it fails because the server ended its connection: a body
+    /// that commits nothing (a read, a question about a transaction), or
+    /// one that first looks whether an earlier try committed.
     static func whenConnectionsEnd<Value>(
         isolation: isolated (any Actor)? = #isolation,
-        uncommitted: () -> Bool = { true },
         _ body: () async throws -> Value
     ) async throws -> Value {
         var attempts = 1
         while true {
             do {
                 return try await body()
-            } catch where connectionEnded(error) && uncommitted() && attempts < attemptsWhenConnectionsEnd {
+            } catch where connectionEnded(error) && attempts < attemptsWhenConnectionsEnd {
                 try await Task.sleep(for: pauseWhenConnectionsEnd * (attempts - 1))
                 attempts += 1
             }
@@ -614,7 +613,7 @@ public actor PostgresStore: AppStore {
 
     /// Runs `body` in a transaction that only reads; with `snapshot`, every
     /// statement of it reads one snapshot. Run again when the server ended
-    /// its connection (``whenConnectionsEnd(isolation:uncommitted:_:)``); the error thrown is
+    /// its connection (``whenConnectionsEnd(isolation:_:)``); the error thrown is
     /// `body`'s own (a refusal of the domain), or a ``StoreError`` that
     /// names the database and what went wrong.
     private func reading<Result: Sendable>(

@@ -42,12 +42,12 @@ struct ClientAddressTests {
 
     static func post(form: String, from client: String, port: Int, token: String) async throws -> String {
         let body = "csrf=\(token)&\(form)&next=%2Ftodos"
-        let connection = try await RawConnection.open(port: port)
-        defer { connection.close() }
-        try await connection.send(
-            "POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1\r\n"
+        let connection = try await RawConnection.open(
+            port: port,
+            sending: "POST /signin HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1\r\n"
                 + "Content-Type: application/x-www-form-urlencoded\r\nX-Forwarded-For: \(client)\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        defer { connection.close() }
         try await connection.waitUntilClosed()
         return connection.text.components(separatedBy: "\r\n").first ?? ""
     }

@@ -24,8 +24,7 @@ struct HTTPTests {
 
         @Test func aConnectionThatSendsHalfARequestHeadIsClosed() async throws {
             try await Self.server().testLive { port in
-                let connection = try await RawConnection.open(port: port)
-                try await connection.send("GET /todos HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                let connection = try await RawConnection.open(port: port, sending: "GET /todos HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
                 try await connection.waitUntilClosed()
                 #expect(connection.text.isEmpty)
             }
@@ -40,8 +39,7 @@ struct HTTPTests {
 
         @Test func theNextRequestOfAKeepAliveConnectionHasTheSameLimit() async throws {
             try await Self.server(head: 1).testLive { port in
-                let connection = try await RawConnection.open(port: port)
-                try await connection.send("GET /api/csrf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                let connection = try await RawConnection.open(port: port, sending: "GET /api/csrf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 try await connection.waitUntilReceived { $0.contains("\"token\"") }
                 #expect(connection.text.hasPrefix("HTTP/1.1 200"))
                 try await connection.send("GET /api/csrf HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
@@ -51,8 +49,7 @@ struct HTTPTests {
 
         @Test func anIdleKeepAliveConnectionIsClosed() async throws {
             try await Self.server(head: 30, idle: 1).testLive { port in
-                let connection = try await RawConnection.open(port: port)
-                try await connection.send("GET /api/csrf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                let connection = try await RawConnection.open(port: port, sending: "GET /api/csrf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 try await connection.waitUntilReceived { $0.contains("\"token\"") }
                 try await connection.waitUntilClosed()
                 #expect(connection.text.hasPrefix("HTTP/1.1 200"))
@@ -61,8 +58,7 @@ struct HTTPTests {
 
         @Test func anEventStreamOutlivesBothTimeouts() async throws {
             try await Self.server(head: 1, idle: 1, heartbeat: 0.1).testLive { port in
-                let connection = try await RawConnection.open(port: port)
-                try await connection.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                let connection = try await RawConnection.open(port: port, sending: "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 // Twenty-five heartbeats take two and a half times the longer timeout.
                 try await connection.waitUntilReceived { $0.components(separatedBy: ": heartbeat").count > 25 }
                 #expect(connection.isOpen)
@@ -257,8 +253,8 @@ struct HTTPTests {
         @Test(arguments: ["http://evil.example/api/todos", "http://evil.example:8080/", "https://localhost/", "http://x@localhost/", "ftp://localhost/"])
         func anAbsoluteFormTargetNamingAnotherHostIsRefused(target: String) async throws {
             try await TestServer(configuration: WebAppConfiguration(port: 0)).testLive { port in
-                let connection = try await RawConnection.open(port: port)
-                try await connection.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+                let connection = try await RawConnection.open(
+                    port: port, sending: "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
                 try await connection.waitUntilClosed()
                 #expect(connection.text.hasPrefix("HTTP/1.1 421"))
             }
@@ -266,9 +262,9 @@ struct HTTPTests {
 
         @Test func anAbsoluteFormTargetNamingThisServerIsServed() async throws {
             try await TestServer(configuration: WebAppConfiguration(port: 0)).testLive { port in
-                let connection = try await RawConnection.open(port: port)
-                try await connection.send(
-                    "GET http://127.0.0.1:\(port)/api/csrf HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
+                let connection = try await RawConnection.open(
+                    port: port,
+                    sending: "GET http://127.0.0.1:\(port)/api/csrf HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
                 )
                 try await connection.waitUntilClosed()
                 #expect(connection.text.hasPrefix("HTTP/1.1 200"))
@@ -291,9 +287,9 @@ struct HTTPTests {
             let log = LogCapture()
             let server = try TestServer(configuration: WebAppConfiguration(port: 0))
             try await server.testLive(logger: log.logger) { port in
-                let connection = try await RawConnection.open(port: port)
-                try await connection.send(
-                    "POST /api/todos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                let connection = try await RawConnection.open(
+                    port: port,
+                    sending: "POST /api/todos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                         + "X-Rewind-CSRF: \(server.token)\r\nContent-Length: 100\r\n\r\n{\"title\": \"cut"
                 )
                 connection.close()

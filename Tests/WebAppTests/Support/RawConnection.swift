@@ -13,8 +13,12 @@ struct RawConnection: Sendable {
     private let channel: any Channel
     private let received: NIOLockedValueBox<String>
 
-    /// Opens a connection to `127.0.0.1:port`.
-    static func open(port: Int) async throws -> RawConnection {
+    /// Opens a connection to `127.0.0.1:port`, and sends `first` as soon as
+    /// it is open: from the connection's event loop, so that a test whose
+    /// task waits for a thread (the suite runs in parallel) still sends it
+    /// well within the server's shortest timeout, which starts at the
+    /// connection.
+    static func open(port: Int, sending first: String? = nil) async throws -> RawConnection {
         let received = NIOLockedValueBox("")
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
@@ -23,6 +27,10 @@ struct RawConnection: Sendable {
                 }
             }
             .connect(host: "127.0.0.1", port: port)
+            .flatMap { channel in
+                guard let first else { return channel.eventLoop.makeSucceededFuture(channel) }
+                return channel.writeAndFlush(ByteBuffer(string: first)).map { channel }
+            }
             .get()
         return RawConnection(channel: channel, received: received)
     }
