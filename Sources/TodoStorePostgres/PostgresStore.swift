@@ -521,58 +521,42 @@ public actor PostgresStore: AppStore {
     /// before the transaction's answer, the transaction is run again on a
     /// fresh connection, with the list read again, if it did not commit:
     /// it had not reached its `COMMIT` (the server rolls such a transaction
-    /// back), or the server says it was aborted. A transaction that did
-    /// commit is answered as committed.
+    /// back), or the server says it was aborted (its number comes with the
+    /// row lock). A transaction that did commit is answered as committed
+    /// (``PostgresTodoDatabase/retriedTransaction(logger:isolation:_:)``).
     func transacting<Result: Sendable>(
         movingHead: Bool, _ body: (PostgresConnection, inout Loaded) async throws -> Result
     ) async throws -> Result {
-        var attempts = 0
-        while true {
-            attempts += 1
-            // The only reference, so that the list changes in place.
-            var taken = loaded
-            loaded = nil
-            var kept: Loaded?
-            var transaction: Int64?
-            var done: (result: Result, after: Loaded, wrote: Bool)?
-            do {
-                let (result, after, wrote) = try await database.withPooledTransaction(logger: logger) { connection in
-                    let (head, number) = try await self.log.lockHead(connection)
-                    transaction = number
-                    // When another instance wrote since: its rows, not the whole list.
-                    var current = try await self.caughtUp(&taken, to: head, connection)
-                    current.shown = nil
-                    current.tree = nil
-                    let start = current.head
-                    do {
-                        let result = try await body(connection, &current)
-                        if movingHead {
-                            try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
-                        }
-                        // Only the COMMIT is left.
-                        let outcome = (result: result, after: current, wrote: current.head != start)
-                        done = outcome
-                        return outcome
-                    } catch let error where error is TodoError || error is HistoryError {
-                        if current.head == start { kept = current }
-                        throw error
+        var kept: Loaded?
+        do {
+            let (result, after, wrote) = try await database.retriedTransaction(logger: logger) { connection in
+                // The only reference, so that the list changes in place (a
+                // try after one whose connection ended reads it again).
+                var taken = self.loaded
+                self.loaded = nil
+                let (head, number) = try await self.log.lockHead(connection)
+                PostgresTodoDatabase.transactionNumber?.note(number)
+                // When another instance wrote since: its rows, not the whole list.
+                var current = try await self.caughtUp(&taken, to: head, connection)
+                current.shown = nil
+                current.tree = nil
+                let start = current.head
+                do {
+                    let result = try await body(connection, &current)
+                    if movingHead {
+                        try await self.log.move(to: current.head.node, redoTop: current.head.redoTop, connection)
                     }
+                    // Only the COMMIT is left.
+                    return (result: result, after: current, wrote: current.head != start)
+                } catch let error where error is TodoError || error is HistoryError {
+                    if current.head == start { kept = current }
+                    throw error
                 }
-                return committed(result, after: after, wrote: wrote)
-            } catch where Self.connectionEnded(error) {
-                switch await database.fate(of: transaction, committing: done != nil, logger: logger) {
-                case .committed:
-                    if let done { return committed(done.result, after: done.after, wrote: done.wrote) }
-                    throw database.storeError(error)
-                case .notCommitted where attempts < Self.attemptsWhenConnectionsEnd:
-                    try await Task.sleep(for: Self.pauseWhenConnectionsEnd * (attempts - 1))
-                case .notCommitted, .unknown:
-                    throw database.storeError(error)
-                }
-            } catch {
-                loaded = kept
-                throw database.storeError(error)
             }
+            return committed(result, after: after, wrote: wrote)
+        } catch {
+            loaded = kept
+            throw database.storeError(error)
         }
     }
 
