@@ -63,11 +63,11 @@ extension PostgresStore {
                     }
                 }
                 closedWhenLent = 0
-            } catch where Self.connectionEnded(error) && closedWhenLent + 1 < Self.attemptsWhenConnectionsEnd {
+            } catch where PostgresTodoDatabase.connectionEnded(error) && closedWhenLent + 1 < PostgresTodoDatabase.attemptsWhenConnectionsEnd {
                 // The pool lent a connection the server had ended (it
                 // learns of that a moment later): nothing was sent on it.
                 closedWhenLent += 1
-                try? await Task.sleep(for: Self.pauseWhenConnectionsEnd * (closedWhenLent - 1))
+                try? await Task.sleep(for: PostgresTodoDatabase.pauseWhenConnectionsEnd * (closedWhenLent - 1))
             } catch {
                 // No connection came: the changes waiting fail, saying why.
                 let batch = waitingChanges
@@ -123,7 +123,7 @@ extension PostgresStore {
                 let written: Bool?
                 do {
                     written = try await writing(&pending, after: start, &current, connection)
-                } catch where Self.connectionEnded(error) {
+                } catch where PostgresTodoDatabase.connectionEnded(error) {
                     guard try await wasWritten(pending.rows, lost: error) else { return try await transacting(batch) }
                     // It did commit: the next read brings the list (read
                     // again) up to date.
@@ -173,7 +173,7 @@ extension PostgresStore {
     private func wasWritten(_ rows: [PostgresLog.Row], lost: any Error) async throws -> Bool {
         guard let first = rows.first else { return false }
         do {
-            return try await Self.whenConnectionsEnd {
+            return try await PostgresTodoDatabase.whenConnectionsEnd {
                 try await database.withPooledConnection { connection in
                     guard let saved = try await self.log.row(first.seq, connection) else { return false }
                     return saved.kind == first.kind && saved.name == first.name && saved.date == first.date
@@ -219,7 +219,7 @@ extension PostgresStore {
             let appended: PostgresLog.AppendedAdds?
             do {
                 appended = try await log.appendAdds(pending.rows, items: items, after: start, connection)
-            } catch where Self.connectionEnded(error) {
+            } catch where PostgresTodoDatabase.connectionEnded(error) {
                 // The server ended the connection before it answered (a
                 // restart, or the pool lent one it had just ended).
                 switch try await appendingAgain(pending, items: items, after: start, lost: error) {
@@ -273,7 +273,7 @@ extension PostgresStore {
         do {
             // Tried again as a whole when this connection ends too: the
             // check comes first.
-            return try await Self.whenConnectionsEnd {
+            return try await PostgresTodoDatabase.whenConnectionsEnd {
                 try await database.withPooledConnection { connection in
                     let saved = try await self.rows.ranks(of: Set(items.map(\.id)), connection)
                     if saved.count == items.count { return .committed }
@@ -284,19 +284,6 @@ extension PostgresStore {
         } catch {
             throw database.storeError(error)
         }
-    }
-
-    /// Whether `error` says the server ended the connection before it
-    /// answered: its own "terminating connection" (SQLSTATE 57P01 to
-    /// 57P03), the connection closed under the statement (as postgres-nio
-    /// saw it, or as ``ConnectionClosedBeforeAnswer`` when the wait watch
-    /// saw it first), or closed before it was used
-    /// (``ConnectionClosedBeforeUse``).
-    static func connectionEnded(_ error: any Error) -> Bool {
-        if error is ConnectionClosedBeforeAnswer || error is ConnectionClosedBeforeUse { return true }
-        guard let error = error as? PSQLError else { return false }
-        if let state = error.serverInfo?[.sqlState] { return ["57P01", "57P02", "57P03"].contains(state) }
-        return error.code == .serverClosedConnection || error.code == .clientClosedConnection
     }
 
     /// The list in memory for a batch to change, taken out of ``loaded``

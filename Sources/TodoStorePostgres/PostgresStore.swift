@@ -179,7 +179,7 @@ public actor PostgresStore: AppStore {
             // One query, outside a transaction: most of the time nothing changed.
             let head: PostgresLog.Head
             do {
-                head = try await Self.whenConnectionsEnd {
+                head = try await PostgresTodoDatabase.whenConnectionsEnd {
                     try await database.withPooledConnection { connection in try await self.log.readHead(connection) }
                 }
             } catch {
@@ -568,43 +568,16 @@ public actor PostgresStore: AppStore {
         return result
     }
 
-    /// How many times an operation is tried when the server ends its
-    /// connections.
-    static let attemptsWhenConnectionsEnd = 3
-    /// The pause before each try after the second, times the tries made
-    /// after the first: the pool learns of ended connections on its event
-    /// loop, a moment after the server ends them.
-    static let pauseWhenConnectionsEnd = Duration.milliseconds(100)
-
-    /// Runs `body` again, up to ``attemptsWhenConnectionsEnd`` times in
-    /// all, while it fails because the server ended its connection: a body
-    /// that commits nothing (a read, a question about a transaction), or
-    /// one that first looks whether an earlier try committed.
-    static func whenConnectionsEnd<Value>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws -> Value
-    ) async throws -> Value {
-        var attempts = 1
-        while true {
-            do {
-                return try await body()
-            } catch where connectionEnded(error) && attempts < attemptsWhenConnectionsEnd {
-                try await Task.sleep(for: pauseWhenConnectionsEnd * (attempts - 1))
-                attempts += 1
-            }
-        }
-    }
-
     /// Runs `body` in a transaction that only reads; with `snapshot`, every
     /// statement of it reads one snapshot. Run again when the server ended
-    /// its connection (``whenConnectionsEnd(isolation:_:)``); the error thrown is
+    /// its connection (``PostgresTodoDatabase/whenConnectionsEnd(isolation:_:)``); the error thrown is
     /// `body`'s own (a refusal of the domain), or a ``StoreError`` that
     /// names the database and what went wrong.
     private func reading<Result: Sendable>(
         snapshot: Bool = false, _ body: (PostgresConnection) async throws -> Result
     ) async throws -> Result {
         do {
-            return try await Self.whenConnectionsEnd {
+            return try await PostgresTodoDatabase.whenConnectionsEnd {
                 try await database.withPooledTransaction(logger: logger, snapshot: snapshot) { connection in
                     try await body(connection)
                 }

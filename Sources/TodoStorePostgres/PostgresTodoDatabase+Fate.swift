@@ -3,9 +3,10 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// What became of a transaction whose connection the server ended before
-/// it answered (a restart, an administrator), and a transaction that is run
-/// again when it surely did not commit.
+/// When the server ends a connection before it answered (a restart, an
+/// administrator): which errors say so, the operations tried again, what
+/// became of a transaction, and a transaction that is run again when it
+/// surely did not commit.
 extension PostgresTodoDatabase {
     /// What became of a transaction whose connection ended before its answer.
     enum Fate { case committed, notCommitted, unknown }
@@ -20,7 +21,7 @@ extension PostgresTodoDatabase {
         guard committing else { return .notCommitted }
         guard let transaction else { return .unknown }
         for _ in 0..<20 {
-            let status = try? await PostgresStore.whenConnectionsEnd {
+            let status = try? await Self.whenConnectionsEnd {
                 try await withPooledConnection { connection in
                     let rows = try await connection.answered("SELECT txid_status(\(transaction))", logger: logger)
                         .decode(String?.self)
@@ -62,7 +63,7 @@ extension PostgresTodoDatabase {
     /// server ends the connection before the transaction's answer, runs it
     /// again on a fresh connection if it surely did not commit (it had not
     /// sent its `COMMIT`, or the server says it was aborted), up to
-    /// ``PostgresStore/attemptsWhenConnectionsEnd`` tries in all, and
+    /// ``attemptsWhenConnectionsEnd`` tries in all, and
     /// answers what it answered if it did commit. The transaction's number
     /// is what a statement of `body` noted in ``transactionNumber``; without
     /// it, a transaction whose connection ended after its `COMMIT` was sent
@@ -85,17 +86,57 @@ extension PostgresTodoDatabase {
                         return value
                     }
                 }
-            } catch where PostgresStore.connectionEnded(error) {
+            } catch where Self.connectionEnded(error) {
                 switch await fate(of: number.value, committing: done != nil, logger: logger) {
                 case .committed:
                     if let done { return done }
                     throw error
-                case .notCommitted where attempts < PostgresStore.attemptsWhenConnectionsEnd:
-                    try await Task.sleep(for: PostgresStore.pauseWhenConnectionsEnd * (attempts - 1))
+                case .notCommitted where attempts < Self.attemptsWhenConnectionsEnd:
+                    try await Task.sleep(for: Self.pauseWhenConnectionsEnd * (attempts - 1))
                 case .notCommitted, .unknown:
                     throw error
                 }
             }
         }
+    }
+
+    /// How many times an operation is tried when the server ends its
+    /// connections.
+    static let attemptsWhenConnectionsEnd = 3
+    /// The pause before each try after the second, times the tries made
+    /// after the first: the pool learns of ended connections on its event
+    /// loop, a moment after the server ends them.
+    static let pauseWhenConnectionsEnd = Duration.milliseconds(100)
+
+    /// Runs `body` again, up to ``attemptsWhenConnectionsEnd`` times in
+    /// all, while it fails because the server ended its connection: a body
+    /// that commits nothing (a read, a question about a transaction), or
+    /// one that first looks whether an earlier try committed.
+    static func whenConnectionsEnd<Value>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Value
+    ) async throws -> Value {
+        var attempts = 1
+        while true {
+            do {
+                return try await body()
+            } catch where connectionEnded(error) && attempts < attemptsWhenConnectionsEnd {
+                try await Task.sleep(for: pauseWhenConnectionsEnd * (attempts - 1))
+                attempts += 1
+            }
+        }
+    }
+
+    /// Whether `error` says the server ended the connection before it
+    /// answered: its own "terminating connection" (SQLSTATE 57P01 to
+    /// 57P03), the connection closed under the statement (as postgres-nio
+    /// saw it, or as ``ConnectionClosedBeforeAnswer`` when the wait watch
+    /// saw it first), or closed before it was used
+    /// (``ConnectionClosedBeforeUse``).
+    static func connectionEnded(_ error: any Error) -> Bool {
+        if error is ConnectionClosedBeforeAnswer || error is ConnectionClosedBeforeUse { return true }
+        guard let error = error as? PSQLError else { return false }
+        if let state = error.serverInfo?[.sqlState] { return ["57P01", "57P02", "57P03"].contains(state) }
+        return error.code == .serverClosedConnection || error.code == .clientClosedConnection
     }
 }
