@@ -6,112 +6,112 @@ import TestSupport
 struct CalcCommandTests {
     @Suite("Keys as arguments")
     struct Arguments {
-        @Test func decimalArithmeticIsExact() throws {
-            let run = try runRewind(["calc", "0.1", "+", "0.2", "="])
+        @Test func decimalArithmeticIsExact() async throws {
+            let run = try await runRewind(["calc", "0.1", "+", "0.2", "="])
             #expect(run.status == 0)
             #expect(run.stdout == "0.3\n")
             #expect(run.stderr.isEmpty)
         }
 
-        @Test func divisionByZeroPrintsTheErrorAndSucceeds() throws {
-            let run = try runRewind(["calc", "1", "÷", "0", "="])
+        @Test func divisionByZeroPrintsTheErrorAndSucceeds() async throws {
+            let run = try await runRewind(["calc", "1", "÷", "0", "="])
             #expect(run.status == 0)
             #expect(run.stdout == "Cannot divide by zero\n")
         }
 
-        @Test func undoAmongTheKeys() throws {
-            let run = try runRewind(["calc", "1", "2", "+", "3", "=", "undo"])
+        @Test func undoAmongTheKeys() async throws {
+            let run = try await runRewind(["calc", "1", "2", "+", "3", "=", "undo"])
             #expect(run.status == 0)
             #expect(run.stdout == "3\n")
         }
 
-        @Test func redoAmongTheKeys() throws {
-            #expect(try runRewind(["calc", "1", "2", "+", "3", "=", "undo", "undo", "redo"]).output == "3")
-            #expect(try runRewind(["calc", "1", "2", "+", "3", "=", "undo", "redo"]).output == "15")
+        @Test func redoAmongTheKeys() async throws {
+            #expect(try await runRewind(["calc", "1", "2", "+", "3", "=", "undo", "undo", "redo"]).output == "3")
+            #expect(try await runRewind(["calc", "1", "2", "+", "3", "=", "undo", "redo"]).output == "15")
         }
 
-        @Test func digitsAsSeparateKeys() throws {
-            #expect(try runRewind(["calc", "1", "2", "+", "3", "x", "2", "="]).output == "30")
+        @Test func digitsAsSeparateKeys() async throws {
+            #expect(try await runRewind(["calc", "1", "2", "+", "3", "x", "2", "="]).output == "30")
         }
 
-        @Test func operationsRunInTheOrderEntered() throws {
-            #expect(try runRewind(["calc", "2", "+", "3", "x", "4", "="]).output == "20")
+        @Test func operationsRunInTheOrderEntered() async throws {
+            #expect(try await runRewind(["calc", "2", "+", "3", "x", "4", "="]).output == "20")
         }
 
-        @Test func minusAndNegativeNumbersAreKeysNotOptions() throws {
-            #expect(try runRewind(["calc", "5", "-", "3", "="]).output == "2")
-            #expect(try runRewind(["calc", "-", "5", "="]).output == "-5")
-            #expect(try runRewind(["calc", "-5", "x", "2", "="]).output == "-10")
-            #expect(try runRewind(["calc", "7", "-", "-2", "="]).output == "9")
-            #expect(try runRewind(["calc", "--", "5", "-", "3", "="]).output == "2")
+        @Test func minusAndNegativeNumbersAreKeysNotOptions() async throws {
+            #expect(try await runRewind(["calc", "5", "-", "3", "="]).output == "2")
+            #expect(try await runRewind(["calc", "-", "5", "="]).output == "-5")
+            #expect(try await runRewind(["calc", "-5", "x", "2", "="]).output == "-10")
+            #expect(try await runRewind(["calc", "7", "-", "-2", "="]).output == "9")
+            #expect(try await runRewind(["calc", "--", "5", "-", "3", "="]).output == "2")
         }
 
         @Test(arguments: [("*", "12"), ("×", "12"), ("x", "12"), ("/", "3"), ("÷", "3")])
-        func operatorAliases(label: String, expected: String) throws {
-            #expect(try runRewind(["calc", "6", label, "2", "="]).output == expected)
+        func operatorAliases(label: String, expected: String) async throws {
+            #expect(try await runRewind(["calc", "6", label, "2", "="]).output == expected)
         }
 
-        @Test func wholeNumbersAreTypedKeyByKey() throws {
-            #expect(try runRewind(["calc", "12.5", "x", "2", "="]).output == "25")
-            #expect(try runRewind(["calc", ".5", "+", "1", "="]).output == "1.5")
+        @Test func wholeNumbersAreTypedKeyByKey() async throws {
+            #expect(try await runRewind(["calc", "12.5", "x", "2", "="]).output == "25")
+            #expect(try await runRewind(["calc", ".5", "+", "1", "="]).output == "1.5")
         }
 
-        @Test func functionKeys() throws {
-            #expect(try runRewind(["calc", "9", "√"]).output == "3")
-            #expect(try runRewind(["calc", "12", "x²"]).output == "144")
-            #expect(try runRewind(["calc", "200", "+", "10", "%", "="]).output == "220")
-            #expect(try runRewind(["calc", "5", "±"]).output == "-5")
-            #expect(try runRewind(["calc", "123", "⌫"]).output == "12")
-            #expect(try runRewind(["calc", "5", "+", "3", "C", "2", "="]).output == "7")
+        @Test func functionKeys() async throws {
+            #expect(try await runRewind(["calc", "9", "√"]).output == "3")
+            #expect(try await runRewind(["calc", "12", "x²"]).output == "144")
+            #expect(try await runRewind(["calc", "200", "+", "10", "%", "="]).output == "220")
+            #expect(try await runRewind(["calc", "5", "±"]).output == "-5")
+            #expect(try await runRewind(["calc", "123", "⌫"]).output == "12")
+            #expect(try await runRewind(["calc", "5", "+", "3", "C", "2", "="]).output == "7")
         }
 
-        @Test func macrosRecordAndPlayAsOneStep() throws {
+        @Test func macrosRecordAndPlayAsOneStep() async throws {
             let keys = ["100", "record", "tax", "x", "1.2", "=", "stop", "50", "play", "tax"]
-            #expect(try runRewind(["calc"] + keys).output == "60")
-            #expect(try runRewind(["calc"] + keys + ["undo"]).output == "50")
+            #expect(try await runRewind(["calc"] + keys).output == "60")
+            #expect(try await runRewind(["calc"] + keys + ["undo"]).output == "50")
         }
 
-        @Test func keysWrittenTogetherArePressedOneByOne() throws {
-            #expect(try runRewind(["calc", "1+2="]).output == "3")
-            #expect(try runRewind(["calc", "0.1+0.2="]).output == "0.3")
-            #expect(try runRewind(["calc", "12x-3="]).output == "-36", "a minus after an operator makes the number negative")
-            #expect(try runRewind(["calc", "-5+2="]).output == "-3")
-            #expect(try runRewind(["calc", "2--3="]).output == "5")
-            #expect(try runRewind(["calc", "3x^2"]).output == "9", "the longest label or alias wins: x^2, not x")
-            #expect(try runRewind(["calc", "10/4", "="]).output == "2.5")
-            let run = try runRewind(["calc", "1+sin="])
+        @Test func keysWrittenTogetherArePressedOneByOne() async throws {
+            #expect(try await runRewind(["calc", "1+2="]).output == "3")
+            #expect(try await runRewind(["calc", "0.1+0.2="]).output == "0.3")
+            #expect(try await runRewind(["calc", "12x-3="]).output == "-36", "a minus after an operator makes the number negative")
+            #expect(try await runRewind(["calc", "-5+2="]).output == "-3")
+            #expect(try await runRewind(["calc", "2--3="]).output == "5")
+            #expect(try await runRewind(["calc", "3x^2"]).output == "9", "the longest label or alias wins: x^2, not x")
+            #expect(try await runRewind(["calc", "10/4", "="]).output == "2.5")
+            let run = try await runRewind(["calc", "1+sin="])
             #expect(run.status != 0)
             #expect(run.stderr.hasPrefix("rewind calc: Unknown label \"1+sin=\"; known labels: "))
-            let control = try runRewind(["calc", "1+2=\u{1B}[2J\u{07}"])
+            let control = try await runRewind(["calc", "1+2=\u{1B}[2J\u{07}"])
             #expect(control.stderr.hasPrefix("rewind calc: Unknown label \"1+2=^[[2J^G\""), "\(control.stderr)")
         }
 
-        @Test func anUnknownLabelFailsWithOneLineOnStandardError() throws {
-            let run = try runRewind(["calc", "1", "+", "sin", "="])
+        @Test func anUnknownLabelFailsWithOneLineOnStandardError() async throws {
+            let run = try await runRewind(["calc", "1", "+", "sin", "="])
             #expect(run.status != 0)
             #expect(run.stdout.isEmpty)
             #expect(run.stderr.hasPrefix("rewind calc: Unknown label \"sin\"; known labels: "))
             #expect(run.stderr.filter { $0 == "\n" }.count == 1)
         }
 
-        @Test func scientificNotationBeyondSixteenDigits() throws {
-            #expect(try runRewind(["calc", "100000000", "x²", "x²"]).output == "1e32")
-            #expect(try runRewind(["calc", "2", "÷", "3", "="]).output == "0.6666666666666667")
+        @Test func scientificNotationBeyondSixteenDigits() async throws {
+            #expect(try await runRewind(["calc", "100000000", "x²", "x²"]).output == "1e32")
+            #expect(try await runRewind(["calc", "2", "÷", "3", "="]).output == "0.6666666666666667")
         }
     }
 
     @Suite("--json")
     struct JSON {
-        private func object(_ arguments: [String]) throws -> [String: Any] {
-            let run = try runRewind(["calc", "--json"] + arguments)
+        private func object(_ arguments: [String]) async throws -> [String: Any] {
+            let run = try await runRewind(["calc", "--json"] + arguments)
             #expect(run.status == 0)
             #expect(run.lines.count == 1)
             let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
             return try #require(object)
         }
 
-        @Test func reportsDisplayValueUndoStateAndTape() throws {
-            let json = try object(["2", "+", "3", "x", "4", "="])
+        @Test func reportsDisplayValueUndoStateAndTape() async throws {
+            let json = try await object(["2", "+", "3", "x", "4", "="])
             #expect(json["display"] as? String == "20")
             #expect(json["value"] as? String == "20")
             #expect(json["error"] is NSNull)
@@ -120,27 +120,27 @@ struct CalcCommandTests {
             #expect(json["tape"] as? [String] == ["2 + 3 × 4 = 20"])
         }
 
-        @Test func keysAreInTheDocumentedOrder() throws {
-            let run = try runRewind(["calc", "--json", "1"])
+        @Test func keysAreInTheDocumentedOrder() async throws {
+            let run = try await runRewind(["calc", "--json", "1"])
             #expect(run.stdout == #"{"display":"1","value":"1","error":null,"canUndo":true,"canRedo":false,"tape":[]}"# + "\n")
         }
 
-        @Test func valueIsFullPrecision() throws {
-            let json = try object(["1", "÷", "3", "="])
+        @Test func valueIsFullPrecision() async throws {
+            let json = try await object(["1", "÷", "3", "="])
             #expect(json["display"] as? String == "0.3333333333333333")
             #expect(json["value"] as? String == "0." + String(repeating: "3", count: 38))
         }
 
-        @Test func errorStateHasNullValue() throws {
-            let json = try object(["1", "÷", "0", "=", "undo", "redo"])
+        @Test func errorStateHasNullValue() async throws {
+            let json = try await object(["1", "÷", "0", "=", "undo", "redo"])
             #expect(json["display"] as? String == "Cannot divide by zero")
             #expect(json["value"] is NSNull)
             #expect(json["error"] as? String == "Cannot divide by zero")
             #expect(json["canRedo"] as? Bool == false)
         }
 
-        @Test func canRedoAfterUndo() throws {
-            let json = try object(["7", "undo"])
+        @Test func canRedoAfterUndo() async throws {
+            let json = try await object(["7", "undo"])
             #expect(json["canUndo"] as? Bool == false)
             #expect(json["canRedo"] as? Bool == true)
             #expect(json["display"] as? String == "0")
@@ -155,11 +155,11 @@ struct CalcCommandTests {
             return url
         }
 
-        @Test func usesTheLabelsOfTheFile() throws {
+        @Test func usesTheLabelsOfTheFile() async throws {
             let url = try file(#"{"labels": ["1", "2", "+", "*", "="], "columnCount": 5}"#)
             defer { try? FileManager.default.removeItem(at: url) }
-            #expect(try runRewind(["calc", "--config", url.path, "12", "*", "2", "="]).output == "24")
-            let run = try runRewind(["calc", "--config", url.path, "1", "-", "1"])
+            #expect(try await runRewind(["calc", "--config", url.path, "12", "*", "2", "="]).output == "24")
+            let run = try await runRewind(["calc", "--config", url.path, "1", "-", "1"])
             #expect(run.status != 0)
             #expect(run.stderr == "rewind calc: Unknown label \"-\"; known labels: 1 2 + * =\n")
         }
@@ -170,18 +170,18 @@ struct CalcCommandTests {
             (#"{"labels": ["1", "sin"], "columnCount": 2}"#, "unknown label \"sin\""),
             (#"{"labels": ["1"], "#, "not valid JSON"),
         ])
-        func anInvalidFileFailsWithOneLineNamingTheFileAndTheProblem(contents: String, problem: String) throws {
+        func anInvalidFileFailsWithOneLineNamingTheFileAndTheProblem(contents: String, problem: String) async throws {
             let url = try file(contents)
             defer { try? FileManager.default.removeItem(at: url) }
-            let run = try runRewind(["calc", "--config", url.path, "1"])
+            let run = try await runRewind(["calc", "--config", url.path, "1"])
             #expect(run.status != 0)
             #expect(run.stdout.isEmpty)
             #expect(run.stderr.hasPrefix("rewind calc: Invalid button configuration \(url.path): \(problem)"))
             #expect(run.stderr.filter { $0 == "\n" }.count == 1)
         }
 
-        @Test func aMissingFileFails() throws {
-            let run = try runRewind(["calc", "--config", "/nonexistent/keys.json", "1"])
+        @Test func aMissingFileFails() async throws {
+            let run = try await runRewind(["calc", "--config", "/nonexistent/keys.json", "1"])
             #expect(run.status != 0)
             #expect(run.stderr == "rewind calc: Invalid button configuration /nonexistent/keys.json: cannot be read (no such file)\n")
         }
@@ -189,27 +189,27 @@ struct CalcCommandTests {
 
     @Suite("Lines from standard input")
     struct LineMode {
-        @Test func printsTheDisplayAfterEachLine() throws {
-            let run = try runRewind(["calc"], stdin: "1 2 +\n3 =\nundo\n\n")
+        @Test func printsTheDisplayAfterEachLine() async throws {
+            let run = try await runRewind(["calc"], stdin: "1 2 +\n3 =\nundo\n\n")
             #expect(run.status == 0)
             #expect(run.lines == ["12", "15", "3", "3"])
         }
 
-        @Test func printsJSONAfterEachLine() throws {
-            let run = try runRewind(["calc", "--json"], stdin: "2 x\n4 =\n")
+        @Test func printsJSONAfterEachLine() async throws {
+            let run = try await runRewind(["calc", "--json"], stdin: "2 x\n4 =\n")
             #expect(run.lines.count == 2)
             #expect(run.lines.last?.hasPrefix(#"{"display":"8","#) == true)
         }
 
-        @Test func anUnknownLabelSkipsItsLineAndFailsAtTheEnd() throws {
-            let run = try runRewind(["calc"], stdin: "1 +\n2 sin\n3 =\n")
+        @Test func anUnknownLabelSkipsItsLineAndFailsAtTheEnd() async throws {
+            let run = try await runRewind(["calc"], stdin: "1 +\n2 sin\n3 =\n")
             #expect(run.status != 0)
             #expect(run.lines == ["1", "4"])
             #expect(run.stderr.hasPrefix("rewind calc: Unknown label \"sin\""))
         }
 
-        @Test func noInputPrintsNothing() throws {
-            let run = try runRewind(["calc"])
+        @Test func noInputPrintsNothing() async throws {
+            let run = try await runRewind(["calc"])
             #expect(run.status == 0)
             #expect(run.stdout.isEmpty)
         }
@@ -235,28 +235,28 @@ struct CalcCommandTests {
         /// the last once the screen was redrawn after the one before (so that
         /// a lone Escape arrives alone), the last (which quits) then waiting
         /// for the program to exit.
-        private func session(typing chunks: [String]) throws -> Session {
+        private func session(typing chunks: [String]) async throws -> Session {
             let terminal = try PseudoTerminal(try rewindBinaryURL(), ["calc"], environment: ["TERM": "xterm"])
             func redraws() -> Int { terminal.screen.components(separatedBy: Self.redraw).count - 1 }
             // The keypad is drawn after the terminal was put in raw mode.
-            try waitUntilSynchronously("the keypad; the screen shows \(terminal.screen.debugDescription)") { redraws() >= 1 }
+            try await waitUntil("the keypad; the screen shows \(terminal.screen.debugDescription)") { redraws() >= 1 }
             let wasRaw = !terminal.isCookedAndEchoing
             for chunk in chunks.dropLast() {
                 let before = redraws()
                 terminal.type(chunk)
-                try waitUntilSynchronously("a redraw after typing \(chunk.debugDescription)") { redraws() > before }
+                try await waitUntil("a redraw after typing \(chunk.debugDescription)") { redraws() > before }
             }
             terminal.type(chunks.last ?? "q")
-            try terminal.waitForExit()
+            try await terminal.waitForExit()
             // The last display, on the normal screen, is the last line written.
-            try waitUntilSynchronously("the last display; the screen shows \(terminal.screen.debugDescription)") {
+            try await waitUntil("the last display; the screen shows \(terminal.screen.debugDescription)") {
                 terminal.screen.components(separatedBy: "\u{1B}[?1049l").last?.hasSuffix("\r\n") == true
             }
             return Session(screen: terminal.screen, wasRaw: wasRaw, isRestored: terminal.isCookedAndEchoing)
         }
 
-        @Test func showsTheKeypadAndPressesTypedKeys() throws {
-            let screen = try session(typing: ["12+3=", "q"]).screen
+        @Test func showsTheKeypadAndPressesTypedKeys() async throws {
+            let screen = try await session(typing: ["12+3=", "q"]).screen
             #expect(screen.contains("[ AC ]"))
             #expect(screen.contains("[ x² ]"))
             #expect(screen.contains("12 + 3 = 15"))
@@ -264,13 +264,13 @@ struct CalcCommandTests {
             #expect(screen.hasSuffix("\u{1B}[?1049l15\r\n"))
         }
 
-        @Test func undoRedoEscapeAndBackspace() throws {
-            let screen = try session(typing: ["12+3=", "u", "r", "u", "\u{1B}", "45\u{7F}", "q"]).screen
+        @Test func undoRedoEscapeAndBackspace() async throws {
+            let screen = try await session(typing: ["12+3=", "u", "r", "u", "\u{1B}", "45\u{7F}", "q"]).screen
             #expect(screen.hasSuffix("\u{1B}[?1049l4\r\n"))
         }
 
-        @Test func controlDQuitsAndTheTerminalIsRestored() throws {
-            let session = try session(typing: ["7", "\u{04}"])
+        @Test func controlDQuitsAndTheTerminalIsRestored() async throws {
+            let session = try await session(typing: ["7", "\u{04}"])
             #expect(session.screen.hasSuffix("\u{1B}[?1049l7\r\n"))
             #expect(session.wasRaw, "the keypad reads keys, not lines")
             #expect(session.isRestored, "the terminal is cooked and echoes again")

@@ -7,9 +7,9 @@ import Testing
 /// every undo snapshot copied what came before.)
 @Suite("rewind calc with long chains")
 struct CalcLongChainTests {
-    @Test func tenThousandKeysWithMinusesAndOptionsAmongThem() throws {
+    @Test func tenThousandKeysWithMinusesAndOptionsAmongThem() async throws {
         let keys = Array(repeating: ["2", "-", "1", "+"], count: 2_500).flatMap { $0 }
-        let run = try runRewind(["calc"] + keys.prefix(5_000) + ["--json"] + keys.dropFirst(5_000) + ["0", "="])
+        let run = try await runRewind(["calc"] + keys.prefix(5_000) + ["--json"] + keys.dropFirst(5_000) + ["0", "="])
         #expect(run.status == 0, "\(run.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(object?["display"] as? String == "2500")
@@ -18,8 +18,8 @@ struct CalcLongChainTests {
         #expect(tape?.last?.hasSuffix("… + 0 = 2500") == true)
     }
 
-    @Test func aFewKeysAreNotPacked() throws {
-        #expect(try runRewind(["calc", "5", "-", "-", "3", "="]).output == "2")
-        #expect(try runRewind(["calc", "--config"]).status != 0)
+    @Test func aFewKeysAreNotPacked() async throws {
+        #expect(try await runRewind(["calc", "5", "-", "-", "3", "="]).output == "2")
+        #expect(try await runRewind(["calc", "--config"]).status != 0)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// the file, and writes nothing to it.
 @Suite("rewind serve and a damaged file")
 struct ServeDamageTests {
-    @Test func aDamagedFileStopsTheServerWithALineThatNamesItAndIsLeftUnchanged() throws {
+    @Test func aDamagedFileStopsTheServerWithALineThatNamesItAndIsLeftUnchanged() async throws {
         let directory = try TodoDirectory()
         let items = (0..<300).map { index in
             ["id": UUID().uuidString, "title": "Item \(index) " + String(repeating: "x", count: 200),
@@ -15,7 +15,7 @@ struct ServeDamageTests {
         let document = try JSONSerialization.data(withJSONObject: ["format": "rewind-todos", "version": 1, "items": items])
         let file = directory.url.appendingPathComponent("items.json")
         try document.write(to: file)
-        try directory.succeed(["import", file.path])
+        try await directory.succeed(["import", file.path])
         let database = directory.url.appendingPathComponent("rewind.sqlite")
         // Scribble over the middle of the file: item pages, not the schema.
         var bytes = try Data(contentsOf: database)
@@ -23,7 +23,7 @@ struct ServeDamageTests {
         for offset in start..<(start + 4096) { bytes[offset] = 0x5A }
         try bytes.write(to: database)
 
-        let run = try runRewind(["serve", "--port", "0", "--data-dir", directory.url.path], timeout: 60)
+        let run = try await runRewind(["serve", "--port", "0", "--data-dir", directory.url.path], timeout: 60)
         #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
         // The web server's own shutdown may log after it, from its threads.
         let line = run.stderr.split(separator: "\n").map(String.init).last { $0.hasPrefix("rewind serve: ") } ?? ""

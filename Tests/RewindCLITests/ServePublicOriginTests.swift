@@ -9,12 +9,12 @@ import WebApp
 /// optional port is refused before the server starts.
 @Suite("rewind serve --public-origin and REWIND_PUBLIC_ORIGIN")
 struct ServePublicOriginTests {
-    @Test func noOptionAndNoVariableGiveNoPublicOrigin() throws {
+    @Test func noOptionAndNoVariableGiveNoPublicOrigin() async throws {
         #expect(try PublicOriginOption.origins(options: [], environment: [:]).isEmpty)
         #expect(try PublicOriginOption.origins(options: [], environment: ["REWIND_PUBLIC_ORIGIN": ""]).isEmpty)
     }
 
-    @Test func theOptionsAreTakenInOrderAndOverrideTheVariable() throws {
+    @Test func theOptionsAreTakenInOrderAndOverrideTheVariable() async throws {
         let origins = try PublicOriginOption.origins(
             options: ["https://todo.example", "http://10.0.0.5:8000"],
             environment: ["REWIND_PUBLIC_ORIGIN": "https://other.example"]
@@ -22,7 +22,7 @@ struct ServePublicOriginTests {
         #expect(origins.map(\.description) == ["https://todo.example", "http://10.0.0.5:8000"])
     }
 
-    @Test func theVariableHoldsACommaSeparatedList() throws {
+    @Test func theVariableHoldsACommaSeparatedList() async throws {
         let origins = try PublicOriginOption.origins(
             options: [], environment: ["REWIND_PUBLIC_ORIGIN": "https://todo.example, https://todo.example:8443,"]
         )
@@ -41,8 +41,8 @@ struct ServePublicOriginTests {
         "todo.example", "https://todo.example/", "https://todo.example/app", "https://user@todo.example",
         "https://todo.example?x=1", "https://todo.example#top", "ftp://todo.example", "https://todo.example:99999",
     ])
-    func theServerRefusesABadOptionWithStatus64AndWhatIsAllowed(value: String) throws {
-        let run = try runRewind(["serve", "--port", "0", "--in-memory", "--public-origin", value], timeout: 60)
+    func theServerRefusesABadOptionWithStatus64AndWhatIsAllowed(value: String) async throws {
+        let run = try await runRewind(["serve", "--port", "0", "--in-memory", "--public-origin", value], timeout: 60)
         #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.isEmpty)
         #expect(
@@ -52,8 +52,8 @@ struct ServePublicOriginTests {
         )
     }
 
-    @Test func theServerRefusesABadVariableWithStatus64() throws {
-        let run = try runRewind(
+    @Test func theServerRefusesABadVariableWithStatus64() async throws {
+        let run = try await runRewind(
             ["serve", "--port", "0", "--in-memory"], environment: ["REWIND_PUBLIC_ORIGIN": "https://todo.example/"],
             timeout: 60
         )
@@ -64,8 +64,8 @@ struct ServePublicOriginTests {
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func theHelpExplainsTheOptionInOneLine() throws {
-        let run = try runRewind(["serve", "--help"])
+    @Test func theHelpExplainsTheOptionInOneLine() async throws {
+        let run = try await runRewind(["serve", "--help"])
         #expect(run.status == 0)
         // The help wraps at the terminal's width; read it as one line of words.
         let words = run.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -80,7 +80,7 @@ struct ServePublicOriginTests {
 /// `--trusted-proxy`: IP addresses only, kept in their usual form.
 @Suite("rewind serve --trusted-proxy")
 struct ServeTrustedProxyTests {
-    @Test func addressesAreKeptInTheFormAConnectionShows() throws {
+    @Test func addressesAreKeptInTheFormAConnectionShows() async throws {
         #expect(try TrustedProxyOption.addresses(options: []) == [])
         #expect(
             try TrustedProxyOption.addresses(options: ["127.0.0.1", "0:0:0:0:0:0:0:1", "10.0.0.2", "127.0.0.1"])
@@ -93,8 +93,8 @@ struct ServeTrustedProxyTests {
         #expect(TrustedProxyOptionError(value: value).description.contains("IP address of a proxy"))
     }
 
-    @Test func theServerRefusesABadValueWithStatus64() throws {
-        let run = try runRewind(["serve", "--in-memory", "--port", "0", "--trusted-proxy", "nginx.local"], timeout: 60)
+    @Test func theServerRefusesABadValueWithStatus64() async throws {
+        let run = try await runRewind(["serve", "--in-memory", "--port", "0", "--trusted-proxy", "nginx.local"], timeout: 60)
         #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr == "rewind serve: \(TrustedProxyOptionError(value: "nginx.local"))\n")
     }

@@ -8,12 +8,12 @@ import Testing
 /// is refused before the server starts.
 @Suite("rewind serve and REWIND_CSRF_TOKEN")
 struct ServeSharedTokenTests {
-    @Test func anUnsetOrEmptyVariableLeavesEachServerItsOwnToken() throws {
+    @Test func anUnsetOrEmptyVariableLeavesEachServerItsOwnToken() async throws {
         #expect(try SharedCSRFToken.token(environment: [:]) == nil)
         #expect(try SharedCSRFToken.token(environment: ["REWIND_CSRF_TOKEN": ""]) == nil)
     }
 
-    @Test func aTokenOfLettersDigitsDashesAndUnderscoresIsTaken() throws {
+    @Test func aTokenOfLettersDigitsDashesAndUnderscoresIsTaken() async throws {
         let token = "0123456789abcdefABCDEF-_" + String(repeating: "z", count: 8)
         #expect(try SharedCSRFToken.token(environment: ["REWIND_CSRF_TOKEN": token]) == token)
     }
@@ -29,8 +29,8 @@ struct ServeSharedTokenTests {
         }
     }
 
-    @Test func theServerRefusesABadTokenWithStatus64AndWhatIsAllowed() throws {
-        let run = try runRewind(
+    @Test func theServerRefusesABadTokenWithStatus64AndWhatIsAllowed() async throws {
+        let run = try await runRewind(
             ["serve", "--port", "0", "--in-memory"], environment: ["REWIND_CSRF_TOKEN": "short"], timeout: 60
         )
         #expect(run.status == 64, "\(run.stdout)\(run.stderr)")

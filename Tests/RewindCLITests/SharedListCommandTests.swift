@@ -27,23 +27,23 @@ private final class Team: Sendable {
     func name(_ name: String) -> String { name + suffix }
 
     /// Makes the accounts.
-    func addAccounts(_ names: String...) throws {
+    func addAccounts(_ names: String...) async throws {
         for name in names {
-            let run = try runRewind(["users", "add", self.name(name), "--password-stdin"] + location, stdin: "correct horse battery\n")
+            let run = try await runRewind(["users", "add", self.name(name), "--password-stdin"] + location, stdin: "correct horse battery\n")
             #expect(run.status == 0, "\(run.stderr)")
         }
     }
 
     /// Runs `rewind lists ARGUMENTS --as NAME`.
     @discardableResult
-    func lists(_ arguments: [String], as person: String) throws -> RewindRun {
-        try runRewind(["lists"] + arguments + ["--as", name(person)] + location, environment: ["TZ": "UTC"])
+    func lists(_ arguments: [String], as person: String) async throws -> RewindRun {
+        try await runRewind(["lists"] + arguments + ["--as", name(person)] + location, environment: ["TZ": "UTC"])
     }
 
     /// Runs `rewind todo ARGUMENTS --as NAME --list LIST`.
     @discardableResult
-    func todo(_ arguments: [String], as person: String, list: String = "Groceries") throws -> RewindRun {
-        try runRewind(["todo"] + arguments + ["--as", name(person), "--list", list] + location, environment: ["TZ": "UTC"])
+    func todo(_ arguments: [String], as person: String, list: String = "Groceries") async throws -> RewindRun {
+        try await runRewind(["todo"] + arguments + ["--as", name(person), "--list", list] + location, environment: ["TZ": "UTC"])
     }
 
     /// Runs a command that must succeed.
@@ -54,36 +54,39 @@ private final class Team: Sendable {
     }
 
     /// ann makes “Groceries” and shares it with bob; carol exists and is not a member.
-    func groceries() throws {
-        try addAccounts("ann", "bob", "carol")
-        succeed(try lists(["create", "Groceries"], as: "ann"))
-        succeed(try lists(["share", "Groceries", name("bob")], as: "ann"))
+    func groceries() async throws {
+        try await addAccounts("ann", "bob", "carol")
+        succeed(try await lists(["create", "Groceries"], as: "ann"))
+        succeed(try await lists(["share", "Groceries", name("bob")], as: "ann"))
     }
 
     /// Adds `title` as `person` and returns the item's short reference.
-    func add(_ title: String, as person: String) throws -> String {
-        let run = succeed(try todo(["add", title, "--json"], as: person))
+    func add(_ title: String, as person: String) async throws -> String {
+        let run = succeed(try await todo(["add", title, "--json"], as: person))
         return try TodoDirectory.object(run.stdout)["ref"] as? String ?? ""
     }
 
     /// The items of the list as `person` sees them.
-    func items(as person: String, list: String = "Groceries") throws -> [[String: Any]] {
-        let run = succeed(try todo(["list", "--json"], as: person, list: list))
+    func items(as person: String, list: String = "Groceries") async throws -> [[String: Any]] {
+        let run = succeed(try await todo(["list", "--json"], as: person, list: list))
         return try TodoDirectory.object(run.stdout)["items"] as? [[String: Any]] ?? []
     }
 
     /// The titles of the items, in list order.
-    func titles(as person: String, list: String = "Groceries") throws -> [String] {
-        try items(as: person, list: list).compactMap { $0["title"] as? String }
+    func titles(as person: String, list: String = "Groceries") async throws -> [String] {
+        try await items(as: person, list: list).compactMap { $0["title"] as? String }
     }
 
     /// What `person` can see: their lists, and the items and log of each.
-    func everything(as person: String) throws -> [String] {
-        let lists = succeed(try lists(["--json"], as: person)).stdout
+    func everything(as person: String) async throws -> [String] {
+        let lists = succeed(try await lists(["--json"], as: person)).stdout
         let ids = (try TodoDirectory.object(lists)["lists"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
-        return try [lists] + ids.flatMap { id in
-            [try todo(["list", "--json"], as: person, list: id).stdout, try todo(["history", "--json"], as: person, list: id).stdout]
+        var everything = [lists]
+        for id in ids {
+            everything.append(try await todo(["list", "--json"], as: person, list: id).stdout)
+            everything.append(try await todo(["history", "--json"], as: person, list: id).stdout)
         }
+        return everything
     }
 
     static let backends = ["sqlite"] + (TodoPostgresTests.testURL == nil ? [] : ["postgres"])
@@ -105,29 +108,29 @@ struct SharedListCommandTests {
     /// Removing an account never leaves lists without an owner, and an
     /// account made later with the same name gets nothing of the old one's.
     @Test(arguments: Team.backends)
-    func removingAnAccountThatOwnsListsNamesThemUnlessTheyGoWithItAndTheNameComesBackEmpty(_ backend: String) throws {
+    func removingAnAccountThatOwnsListsNamesThemUnlessTheyGoWithItAndTheNameComesBackEmpty(_ backend: String) async throws {
         let team = try Team(backend)
-        try team.groceries()
-        team.succeed(try team.lists(["create", "Chores"], as: "bob"))
-        team.succeed(try team.lists(["share", "Chores", team.name("ann")], as: "bob"))
-        _ = try team.add("Milk", as: "bob")
-        func users(_ arguments: [String]) throws -> RewindRun { try runRewind(["users"] + arguments + team.location) }
+        try await team.groceries()
+        team.succeed(try await team.lists(["create", "Chores"], as: "bob"))
+        team.succeed(try await team.lists(["share", "Chores", team.name("ann")], as: "bob"))
+        _ = try await team.add("Milk", as: "bob")
+        func users(_ arguments: [String]) async throws -> RewindRun { try await runRewind(["users"] + arguments + team.location) }
 
         expectRefused(
-            try users(["rm", team.name("ann"), "--yes"]), status: 1, prefix: "rewind users: ",
+            try await users(["rm", team.name("ann"), "--yes"]), status: 1, prefix: "rewind users: ",
             containing: ["owns 1 list: “Groceries”", "--delete-lists", "Nothing was removed"])
-        #expect(team.succeed(try team.lists([], as: "ann")).stdout.contains("Groceries"), "ann and her list are kept")
-        #expect(try team.titles(as: "bob") == ["Milk"])
+        #expect(team.succeed(try await team.lists([], as: "ann")).stdout.contains("Groceries"), "ann and her list are kept")
+        #expect(try await team.titles(as: "bob") == ["Milk"])
 
-        let removed = team.succeed(try users(["rm", team.name("ann"), "--delete-lists", "--yes"]))
+        let removed = team.succeed(try await users(["rm", team.name("ann"), "--delete-lists", "--yes"]))
         #expect(removed.stdout.contains("Removed the account “\(team.name("ann"))”."), "\(removed.stdout)")
         #expect(removed.stdout.contains("Deleted 1 list: “Groceries”"), "\(removed.stdout)")
         #expect(removed.stdout.contains("Stopped sharing 1 list with it: “Chores”"), "\(removed.stdout)")
-        let bobs = team.succeed(try team.lists([], as: "bob")).stdout
+        let bobs = team.succeed(try await team.lists([], as: "bob")).stdout
         #expect(!bobs.contains("Groceries") && bobs.contains("Chores") && bobs.contains("not shared"), "\(bobs)")
 
-        try team.addAccounts("ann")
-        let anns = team.succeed(try team.lists([], as: "ann")).stdout
+        try await team.addAccounts("ann")
+        let anns = team.succeed(try await team.lists([], as: "ann")).stdout
         #expect(anns.contains("no lists yet"), "the new ann got the old one's lists: \(anns)")
     }
 
@@ -135,177 +138,177 @@ struct SharedListCommandTests {
     /// and `todo` (and `todo history`) work before the subcommand's name
     /// as after it.
     @Test(arguments: Team.backends)
-    func optionsGoBeforeTheSubcommandAsWellAsAfterIt(_ backend: String) throws {
+    func optionsGoBeforeTheSubcommandAsWellAsAfterIt(_ backend: String) async throws {
         let team = try Team(backend)
         let (ann, dave) = (team.name("ann"), team.name("dave"))
-        try team.addAccounts("ann")
-        team.succeed(try runRewind(["users"] + team.location + ["add", dave, "--password-stdin"], stdin: "correct horse battery\n"))
-        #expect(team.succeed(try runRewind(["users"] + team.location + ["list"])).stdout.contains(dave))
+        try await team.addAccounts("ann")
+        team.succeed(try await runRewind(["users"] + team.location + ["add", dave, "--password-stdin"], stdin: "correct horse battery\n"))
+        #expect(team.succeed(try await runRewind(["users"] + team.location + ["list"])).stdout.contains(dave))
 
-        team.succeed(try runRewind(["lists"] + team.location + ["--as", ann, "create", "Chores"]))
-        team.succeed(try runRewind(["lists", "--as", ann] + team.location + ["share", "chores", dave]))
+        team.succeed(try await runRewind(["lists"] + team.location + ["--as", ann, "create", "Chores"]))
+        team.succeed(try await runRewind(["lists", "--as", ann] + team.location + ["share", "chores", dave]))
         let before = ["todo"] + team.location + ["--as", dave, "--list", "chores"]
-        team.succeed(try runRewind(before + ["add", "Sweep"]))
-        #expect(team.succeed(try runRewind(before + ["history"])).stdout.contains("Add “Sweep”"))
-        #expect(team.succeed(try runRewind(["todo", "history"] + team.location + ["--as", ann, "--list", "chores", "show"])).stdout
+        team.succeed(try await runRewind(before + ["add", "Sweep"]))
+        #expect(team.succeed(try await runRewind(before + ["history"])).stdout.contains("Add “Sweep”"))
+        #expect(team.succeed(try await runRewind(["todo", "history"] + team.location + ["--as", ann, "--list", "chores", "show"])).stdout
             .contains("Add “Sweep”"))
-        #expect(try team.titles(as: "ann", list: "Chores") == ["Sweep"])
+        #expect(try await team.titles(as: "ann", list: "Chores") == ["Sweep"])
 
         // --as is still needed, wherever it would go; nothing is made without it.
-        let without = try runRewind(["lists"] + team.location + ["create", "Errands"])
+        let without = try await runRewind(["lists"] + team.location + ["create", "Errands"])
         #expect(without.status == 64, "\(without.stderr)")
         #expect(without.stderr.contains("Missing expected argument '--as <name>'"), "\(without.stderr)")
         #expect(without.stderr.contains("Usage: rewind lists create"), "\(without.stderr)")
-        #expect(!team.succeed(try team.lists([], as: "ann")).stdout.contains("Errands"))
+        #expect(!team.succeed(try await team.lists([], as: "ann")).stdout.contains("Errands"))
     }
 
     @Test(arguments: Team.backends)
-    func annsUndoOfARenameBobRenamedSinceSaysSoAndKeepsBobsTitle(_ backend: String) throws {
+    func annsUndoOfARenameBobRenamedSinceSaysSoAndKeepsBobsTitle(_ backend: String) async throws {
         let team = try Team(backend)
-        try team.groceries()
-        let milk = try team.add("Milk", as: "ann")
-        team.succeed(try team.todo(["edit", milk, "--title", "Oat milk"], as: "ann"))
-        team.succeed(try team.todo(["edit", milk, "--title", "Soy milk"], as: "bob"))
-        let listing = team.succeed(try team.todo(["list"], as: "ann")).stdout
+        try await team.groceries()
+        let milk = try await team.add("Milk", as: "ann")
+        team.succeed(try await team.todo(["edit", milk, "--title", "Oat milk"], as: "ann"))
+        team.succeed(try await team.todo(["edit", milk, "--title", "Soy milk"], as: "bob"))
+        let listing = team.succeed(try await team.todo(["list"], as: "ann")).stdout
         #expect(listing.contains("Undo: Rename “Milk”"), "\(listing)")
-        let undo = team.succeed(try team.todo(["undo"], as: "ann"))
+        let undo = team.succeed(try await team.todo(["undo"], as: "ann"))
         #expect(undo.stdout.contains("Undid: Rename “Milk”"), "\(undo.stdout)")
         #expect(undo.stdout.contains("Could not undo the rename of “Milk”: \(team.name("bob")) renamed it since."), "\(undo.stdout)")
-        #expect(try team.titles(as: "bob") == ["Soy milk"])
-        let history = team.succeed(try team.todo(["history"], as: "bob")).stdout.split(separator: "\n").map(String.init)
+        #expect(try await team.titles(as: "bob") == ["Soy milk"])
+        let history = team.succeed(try await team.todo(["history"], as: "bob")).stdout.split(separator: "\n").map(String.init)
         #expect(history.first?.contains("\(team.name("ann"))  undo of 2  Rename “Milk”") == true, "\(history)")
         #expect(history.contains { $0.contains("Could not undo the rename of “Milk”") }, "\(history)")
         #expect(history.last?.contains("\(team.name("ann"))  change  Add “Milk”") == true, "\(history)")
     }
 
     @Test(arguments: Team.backends)
-    func annsUndoOfHerAddAfterBobCompletedTheItemKeepsItAndSaysSo(_ backend: String) throws {
+    func annsUndoOfHerAddAfterBobCompletedTheItemKeepsItAndSaysSo(_ backend: String) async throws {
         let team = try Team(backend)
-        try team.groceries()
-        let milk = try team.add("Milk", as: "ann")
-        team.succeed(try team.todo(["done", milk], as: "bob"))
-        let undo = team.succeed(try team.todo(["undo"], as: "ann"))
+        try await team.groceries()
+        let milk = try await team.add("Milk", as: "ann")
+        team.succeed(try await team.todo(["done", milk], as: "bob"))
+        let undo = team.succeed(try await team.todo(["undo"], as: "ann"))
         #expect(undo.stdout.contains("Undid: Add “Milk”"), "\(undo.stdout)")
         #expect(undo.stdout.contains("Kept “Milk”: \(team.name("bob")) changed it since."), "\(undo.stdout)")
-        let items = try team.items(as: "ann")
+        let items = try await team.items(as: "ann")
         #expect(items.map { $0["title"] as? String } == ["Milk"])
         #expect(items.first?["state"] as? String == "completed")
     }
 
     @Test(arguments: Team.backends)
-    func annsRedoIsKeptWhenBobChangesTheList(_ backend: String) throws {
+    func annsRedoIsKeptWhenBobChangesTheList(_ backend: String) async throws {
         let team = try Team(backend)
-        try team.groceries()
-        _ = try team.add("Milk", as: "ann")
-        team.succeed(try team.todo(["undo"], as: "ann"))
-        _ = try team.add("Bread", as: "bob")
-        let listing = team.succeed(try team.todo(["list"], as: "ann")).stdout
+        try await team.groceries()
+        _ = try await team.add("Milk", as: "ann")
+        team.succeed(try await team.todo(["undo"], as: "ann"))
+        _ = try await team.add("Bread", as: "bob")
+        let listing = team.succeed(try await team.todo(["list"], as: "ann")).stdout
         #expect(listing.contains("Redo: Add “Milk”"), "\(listing)")
-        let redo = team.succeed(try team.todo(["redo"], as: "ann"))
+        let redo = team.succeed(try await team.todo(["redo"], as: "ann"))
         #expect(redo.stdout.contains("Redid: Add “Milk”"), "\(redo.stdout)")
-        #expect(try team.titles(as: "bob").sorted() == ["Bread", "Milk"])
+        #expect(try await team.titles(as: "bob").sorted() == ["Bread", "Milk"])
         // bob's undo takes back his own add, not ann's redo.
-        team.succeed(try team.todo(["undo"], as: "bob"))
-        #expect(try team.titles(as: "ann") == ["Milk"])
+        team.succeed(try await team.todo(["undo"], as: "bob"))
+        #expect(try await team.titles(as: "ann") == ["Milk"])
     }
 
     @Test(arguments: Team.backends)
-    func anUndoWithNothingOfOnesOwnToUndoFails(_ backend: String) throws {
+    func anUndoWithNothingOfOnesOwnToUndoFails(_ backend: String) async throws {
         let team = try Team(backend)
-        try team.groceries()
-        _ = try team.add("Milk", as: "ann")
-        expectRefused(try team.todo(["undo"], as: "bob"), status: 1, prefix: "rewind todo: Nothing to undo", containing: ["“Groceries”"])
-        expectRefused(try team.todo(["redo"], as: "ann"), status: 1, prefix: "rewind todo: Nothing to redo")
-        #expect(try team.titles(as: "ann") == ["Milk"])
+        try await team.groceries()
+        _ = try await team.add("Milk", as: "ann")
+        expectRefused(try await team.todo(["undo"], as: "bob"), status: 1, prefix: "rewind todo: Nothing to undo", containing: ["“Groceries”"])
+        expectRefused(try await team.todo(["redo"], as: "ann"), status: 1, prefix: "rewind todo: Nothing to redo")
+        #expect(try await team.titles(as: "ann") == ["Milk"])
     }
 
     @Test(arguments: Team.backends)
-    func itemsAreChangedAndDeletedByTheirNumbersInOnesOwnLastListing(_ backend: String) throws {
+    func itemsAreChangedAndDeletedByTheirNumbersInOnesOwnLastListing(_ backend: String) async throws {
         let team = try Team(backend)
-        try team.groceries()
-        _ = try team.add("Milk", as: "ann")
-        _ = try team.add("Bread", as: "bob")
-        _ = try team.items(as: "bob")
-        team.succeed(try team.todo(["done", "2"], as: "bob"))
-        team.succeed(try team.todo(["rm", "1"], as: "bob"))
-        let items = try team.items(as: "ann")
+        try await team.groceries()
+        _ = try await team.add("Milk", as: "ann")
+        _ = try await team.add("Bread", as: "bob")
+        _ = try await team.items(as: "bob")
+        team.succeed(try await team.todo(["done", "2"], as: "bob"))
+        team.succeed(try await team.todo(["rm", "1"], as: "bob"))
+        let items = try await team.items(as: "ann")
         #expect(items.map { $0["title"] as? String } == ["Bread"])
         #expect(items.first?["state"] as? String == "completed")
     }
 
     @Test(arguments: Team.backends)
-    func anOutsiderGetsTheSameAnswerForAnothersListAsForNoListAndChangesNothing(_ backend: String) throws {
+    func anOutsiderGetsTheSameAnswerForAnothersListAsForNoListAndChangesNothing(_ backend: String) async throws {
         let team = try Team(backend)
-        try team.groceries()
-        _ = try team.add("Milk", as: "ann")
-        let lists = team.succeed(try team.lists(["--json"], as: "ann")).stdout
+        try await team.groceries()
+        _ = try await team.add("Milk", as: "ann")
+        let lists = team.succeed(try await team.lists(["--json"], as: "ann")).stdout
         let id = (try TodoDirectory.object(lists)["lists"] as? [[String: Any]])?.first?["id"] as? String ?? ""
-        let before = try team.everything(as: "ann")
+        let before = try await team.everything(as: "ann")
         let carol = team.name("carol")
         for reference in ["Groceries", id, String(id.prefix(8))] {
             for run in [
-                try team.todo(["list"], as: "carol", list: reference),
-                try team.todo(["add", "Stolen"], as: "carol", list: reference),
-                try team.todo(["undo"], as: "carol", list: reference),
+                try await team.todo(["list"], as: "carol", list: reference),
+                try await team.todo(["add", "Stolen"], as: "carol", list: reference),
+                try await team.todo(["undo"], as: "carol", list: reference),
             ] {
                 expectRefused(run, status: 1, prefix: "rewind todo: no list “\(reference)” among \(carol)'s lists")
             }
             for arguments in [["rename", reference, "Mine"], ["rm", reference, "--yes"], ["share", reference, carol]] {
-                expectRefused(try team.lists(arguments, as: "carol"), status: 1, prefix: "rewind lists: no list “\(reference)” among \(carol)'s lists")
+                expectRefused(try await team.lists(arguments, as: "carol"), status: 1, prefix: "rewind lists: no list “\(reference)” among \(carol)'s lists")
             }
         }
-        expectRefused(try team.todo(["list"], as: "carol", list: "Nothing"), status: 1, prefix: "rewind todo: no list “Nothing” among \(carol)'s lists")
-        #expect(team.succeed(try team.lists([], as: "carol")).stdout.contains("has no lists yet"))
-        #expect(try team.everything(as: "ann") == before)
+        expectRefused(try await team.todo(["list"], as: "carol", list: "Nothing"), status: 1, prefix: "rewind todo: no list “Nothing” among \(carol)'s lists")
+        #expect(team.succeed(try await team.lists([], as: "carol")).stdout.contains("has no lists yet"))
+        #expect(try await team.everything(as: "ann") == before)
     }
 
     @Test(arguments: Team.backends)
-    func onlyTheOwnerSharesRenamesAndDeletesAList(_ backend: String) throws {
+    func onlyTheOwnerSharesRenamesAndDeletesAList(_ backend: String) async throws {
         let team = try Team(backend)
-        try team.groceries()
+        try await team.groceries()
         let (ann, bob, carol) = (team.name("ann"), team.name("bob"), team.name("carol"))
         for arguments in [["rename", "groceries", "Mine"], ["rm", "groceries", "--yes"], ["share", "groceries", carol], ["unshare", "groceries", ann]] {
-            expectRefused(try team.lists(arguments, as: "bob"), status: 1, prefix: "rewind lists: only \(ann), the owner of “Groceries”, may")
+            expectRefused(try await team.lists(arguments, as: "bob"), status: 1, prefix: "rewind lists: only \(ann), the owner of “Groceries”, may")
         }
-        expectRefused(try team.lists(["share", "groceries", team.name("dave")], as: "ann"), status: 1, prefix: "rewind lists: there is no account")
-        let listing = team.succeed(try team.lists([], as: "bob")).stdout
+        expectRefused(try await team.lists(["share", "groceries", team.name("dave")], as: "ann"), status: 1, prefix: "rewind lists: there is no account")
+        let listing = team.succeed(try await team.lists([], as: "bob")).stdout
         #expect(listing.contains("Groceries") && listing.contains("owner \(ann), shared with \(bob)"), "\(listing)")
-        team.succeed(try team.lists(["rename", "groceries", "Weekly shop"], as: "ann"))
-        team.succeed(try team.lists(["unshare", "weekly shop", bob], as: "ann"))
-        expectRefused(try team.todo(["list"], as: "bob", list: "Weekly shop"), status: 1, prefix: "rewind todo: no list “Weekly shop” among \(bob)'s lists")
-        team.succeed(try team.lists(["rm", "weekly shop", "--yes"], as: "ann"))
-        #expect(!team.succeed(try team.lists(["--json"], as: "ann")).stdout.contains("Weekly"))
+        team.succeed(try await team.lists(["rename", "groceries", "Weekly shop"], as: "ann"))
+        team.succeed(try await team.lists(["unshare", "weekly shop", bob], as: "ann"))
+        expectRefused(try await team.todo(["list"], as: "bob", list: "Weekly shop"), status: 1, prefix: "rewind todo: no list “Weekly shop” among \(bob)'s lists")
+        team.succeed(try await team.lists(["rm", "weekly shop", "--yes"], as: "ann"))
+        #expect(!team.succeed(try await team.lists(["--json"], as: "ann")).stdout.contains("Weekly"))
     }
 
-    @Test func badInputExits64WithOneLine() throws {
+    @Test func badInputExits64WithOneLine() async throws {
         let team = try Team("sqlite")
-        try team.groceries()
+        try await team.groceries()
         let location = team.location
-        expectRefused(try runRewind(["todo", "list", "--as", "ann"] + location), status: 64, prefix: "rewind todo: --as and --list go together")
-        expectRefused(try runRewind(["todo", "add", "Milk", "--list", "Groceries"] + location), status: 64, prefix: "rewind todo: --as and --list go together")
-        expectRefused(try team.todo(["list"], as: "no way!"), status: 64, prefix: "rewind todo: ")
-        expectRefused(try team.lists(["create", "Mine"], as: "no way!"), status: 64, prefix: "rewind lists: ")
-        expectRefused(try team.lists(["create", "   "], as: "ann"), status: 64, prefix: "rewind lists: A list's name must not be empty.")
-        expectRefused(try team.todo(["history", "jump", "0"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo history jump` works on the local list only")
-        expectRefused(try team.todo(["show", "1"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo show` works on the local list only")
-        expectRefused(try team.todo(["history", "--limit", "0"], as: "ann"), status: 64, prefix: "rewind todo: A page of history holds 1 to 500 rows")
-        expectRefused(try runRewind(["todo", "history", "--limit", "5"] + location), status: 64, prefix: "rewind todo: --limit and --before page the history of a shared list")
-        expectRefused(try team.lists(["rm", "groceries"], as: "ann"), status: 64, prefix: "rewind lists: deleting “Groceries” needs confirmation")
-        #expect(team.succeed(try team.lists([], as: "ann")).stdout.contains("Groceries"))
-        expectRefused(try team.lists([], as: "zed"), status: 1, prefix: "rewind lists: there is no account “zed”")
-        expectRefused(try team.todo(["list"], as: "zed"), status: 1, prefix: "rewind todo: there is no account “zed”")
+        expectRefused(try await runRewind(["todo", "list", "--as", "ann"] + location), status: 64, prefix: "rewind todo: --as and --list go together")
+        expectRefused(try await runRewind(["todo", "add", "Milk", "--list", "Groceries"] + location), status: 64, prefix: "rewind todo: --as and --list go together")
+        expectRefused(try await team.todo(["list"], as: "no way!"), status: 64, prefix: "rewind todo: ")
+        expectRefused(try await team.lists(["create", "Mine"], as: "no way!"), status: 64, prefix: "rewind lists: ")
+        expectRefused(try await team.lists(["create", "   "], as: "ann"), status: 64, prefix: "rewind lists: A list's name must not be empty.")
+        expectRefused(try await team.todo(["history", "jump", "0"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo history jump` works on the local list only")
+        expectRefused(try await team.todo(["show", "1"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo show` works on the local list only")
+        expectRefused(try await team.todo(["history", "--limit", "0"], as: "ann"), status: 64, prefix: "rewind todo: A page of history holds 1 to 500 rows")
+        expectRefused(try await runRewind(["todo", "history", "--limit", "5"] + location), status: 64, prefix: "rewind todo: --limit and --before page the history of a shared list")
+        expectRefused(try await team.lists(["rm", "groceries"], as: "ann"), status: 64, prefix: "rewind lists: deleting “Groceries” needs confirmation")
+        #expect(team.succeed(try await team.lists([], as: "ann")).stdout.contains("Groceries"))
+        expectRefused(try await team.lists([], as: "zed"), status: 1, prefix: "rewind lists: there is no account “zed”")
+        expectRefused(try await team.todo(["list"], as: "zed"), status: 1, prefix: "rewind todo: there is no account “zed”")
         // The local list is untouched by all of it.
-        #expect(try team.directory.titles().isEmpty)
+        #expect(try await team.directory.titles().isEmpty)
     }
 
-    @Test func historyIsPagedNewestFirst() throws {
+    @Test func historyIsPagedNewestFirst() async throws {
         let team = try Team("sqlite")
-        try team.groceries()
-        for title in ["A", "B", "C"] { _ = try team.add(title, as: "ann") }
-        let page = team.succeed(try team.todo(["history", "--limit", "2"], as: "bob")).stdout
+        try await team.groceries()
+        for title in ["A", "B", "C"] { _ = try await team.add(title, as: "ann") }
+        let page = team.succeed(try await team.todo(["history", "--limit", "2"], as: "bob")).stdout
         #expect(page.contains("3  \(team.name("ann"))  change  Add “C”") && page.contains("Add “B”") && !page.contains("Add “A”"), "\(page)")
         #expect(page.contains("--before 2"), "\(page)")
-        let next = team.succeed(try team.todo(["history", "--limit", "2", "--before", "2"], as: "bob")).stdout
+        let next = team.succeed(try await team.todo(["history", "--limit", "2", "--before", "2"], as: "bob")).stdout
         #expect(next.contains("Add “A”") && !next.contains("Add “B”"), "\(next)")
     }
 }

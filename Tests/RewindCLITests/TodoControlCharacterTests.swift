@@ -41,73 +41,73 @@ struct TodoControlCharacterTests {
     /// A data directory holding one item with a hostile title and details,
     /// written by the store itself: new input may no longer hold such
     /// characters (``TypedText``), but a database saved before that rule may.
-    static func hostileDirectory() throws -> TodoDirectory {
+    static func hostileDirectory() async throws -> TodoDirectory {
         let item = try TodoItem(
             restoring: UUID(uuidString: "ABCD1234-0000-4000-8000-000000000001") ?? UUID(), title: hostileTitle,
             details: "line one\r\nline two\u{1B}[2J", state: .active, due: .unknown, location: .unknown,
             created: Date(timeIntervalSince1970: 1_767_261_600), changed: Date(timeIntervalSince1970: 1_767_261_600))
-        return try savedDirectory([.todos(.add(item))], named: "Add “\(hostileTitle)”")
+        return try await savedDirectory([.todos(.add(item))], named: "Add “\(hostileTitle)”")
     }
 
     /// A data directory whose database holds one step of `changes`, saved
     /// past the use cases' check of typed text.
-    static func savedDirectory(_ changes: [AppState.Change], named name: String) throws -> TodoDirectory {
+    static func savedDirectory(_ changes: [AppState.Change], named name: String) async throws -> TodoDirectory {
         let directory = try TodoDirectory()
         let data = DataDirectory(url: directory.url)
         try data.create()
         let store = try SQLiteStore(url: data.databaseURL, pollInterval: nil)
-        try store.change(changes, named: name)
+        try await store.change(changes, named: name)
         return directory
     }
 
-    @Test func newTextWithAControlCharacterIsRefusedWithStatus64AndTheCharacterNamedVisibly() throws {
+    @Test func newTextWithAControlCharacterIsRefusedWithStatus64AndTheCharacterNamedVisibly() async throws {
         let directory = try TodoDirectory()
         for arguments in [["add", "Clear\u{1B}[2Jscreen"], ["add", "Milk", "--details", "a\u{07}b"], ["add", "Milk", "--step", "left\u{9B}"]] {
-            let run = try directory.run(arguments)
+            let run = try await directory.run(arguments)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("The control character U+"), "\(run.stderr)")
             #expect(!Self.actsOnTerminal(run.stderr))
         }
         let document = #"{"format":"rewind-todos","version":2,"items":[{"id":"ABCD1234-0000-4000-8000-000000000001","title":"Milk","created":"2026-01-01T10:00:00.000Z"},{"id":"ABCD1234-0000-4000-8000-000000000002","title":"Bell\u0007","created":"2026-01-01T10:00:00.000Z"}]}"#
-        let imported = try directory.run(["import", "-"], stdin: document)
+        let imported = try await directory.run(["import", "-"], stdin: document)
         #expect(imported.status == 64, "\(imported.stderr)")
         #expect(imported.stderr.contains("items[1]: The control character U+0007 is not allowed in the title"), "\(imported.stderr)")
         #expect(!Self.actsOnTerminal(imported.stderr))
-        let listed = try TodoDirectory.object(try directory.succeed(["list", "--json"]).stdout)["items"] as? [Any]
+        let listed = try await TodoDirectory.object(try directory.succeed(["list", "--json"]).stdout)["items"] as? [Any]
         #expect(listed?.isEmpty == true)
     }
 
-    @Test func listShowsThemVisibly() throws {
-        let run = try Self.hostileDirectory().succeed(["list"])
+    @Test func listShowsThemVisibly() async throws {
+        let run = try await Self.hostileDirectory().succeed(["list"])
         #expect(!Self.actsOnTerminal(run.stdout))
         #expect(run.stdout.contains(Self.visibleTitle))
     }
 
-    @Test func showShowsThemVisiblyAndKeepsTheLinesOfDetails() throws {
-        let run = try Self.hostileDirectory().succeed(["show", "abcd"])
+    @Test func showShowsThemVisiblyAndKeepsTheLinesOfDetails() async throws {
+        let run = try await Self.hostileDirectory().succeed(["show", "abcd"])
         #expect(!Self.actsOnTerminal(run.stdout))
         #expect(run.lines.first == Self.visibleTitle)
         #expect(run.stdout.contains("line one\n           line two^[[2J"))
     }
 
-    @Test func historyShowsStepNamesVisibly() throws {
-        let run = try Self.hostileDirectory().succeed(["history"])
+    @Test func historyShowsStepNamesVisibly() async throws {
+        let run = try await Self.hostileDirectory().succeed(["history"])
         #expect(!Self.actsOnTerminal(run.stdout))
         #expect(run.stdout.contains(Self.visibleTitle))
     }
 
-    @Test func undoAndRedoSayTheTitleVisibly() throws {
-        let directory = try Self.hostileDirectory()
-        let undone = try directory.succeed(["undo"])
+    @Test func undoAndRedoSayTheTitleVisibly() async throws {
+        let directory = try await Self.hostileDirectory()
+        let undone = try await directory.succeed(["undo"])
         #expect(!Self.actsOnTerminal(undone.stdout))
         #expect(undone.stdout.contains(Self.visibleTitle), "\(undone.stdout)")
-        let redone = try directory.succeed(["redo"])
+        let redone = try await directory.succeed(["redo"])
         #expect(!Self.actsOnTerminal(redone.stdout))
         #expect(redone.stdout.contains(Self.visibleTitle), "\(redone.stdout)")
     }
 
-    @Test func jsonKeepsTheCharactersEscaped() throws {
-        let run = try Self.hostileDirectory().succeed(["list", "--json"])
+    @Test func jsonKeepsTheCharactersEscaped() async throws {
+        let run = try await Self.hostileDirectory().succeed(["list", "--json"])
         #expect(!run.stdout.contains("\u{1B}"))
         let items = try TodoDirectory.object(run.stdout)["items"] as? [[String: Any]]
         #expect(items?.first?["title"] as? String == Self.hostileTitle)

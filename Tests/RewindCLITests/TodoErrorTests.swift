@@ -9,147 +9,150 @@ struct TodoErrorTests {
     static func expectFailure(
         _ arguments: [String], status: Int32, stderr expected: String, stdin: String? = nil,
         in directory: TodoDirectory? = nil, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let directory = try directory ?? {
-            let directory = try TodoDirectory()
-            try directory.add("Buy milk")
-            _ = try directory.items()
-            return directory
-        }()
-        let before = try directory.export()
-        let history = try directory.succeed(["history", "--json"]).stdout
-        let run = try directory.run(arguments, stdin: stdin)
+    ) async throws {
+        let given = directory
+        let directory: TodoDirectory
+        if let given {
+            directory = given
+        } else {
+            directory = try TodoDirectory()
+            try await directory.add("Buy milk")
+            _ = try await directory.items()
+        }
+        let before = try await directory.export()
+        let history = try await directory.succeed(["history", "--json"]).stdout
+        let run = try await directory.run(arguments, stdin: stdin)
         #expect(run.status == status, sourceLocation: sourceLocation)
         #expect(run.stderr == "rewind todo: " + expected + "\n", sourceLocation: sourceLocation)
         #expect(run.stdout.isEmpty, sourceLocation: sourceLocation)
-        #expect(try directory.export() == before, "the items changed", sourceLocation: sourceLocation)
-        #expect(try directory.succeed(["history", "--json"]).stdout == history, "the history changed", sourceLocation: sourceLocation)
+        #expect(try await directory.export() == before, "the items changed", sourceLocation: sourceLocation)
+        #expect(try await directory.succeed(["history", "--json"]).stdout == history, "the history changed", sourceLocation: sourceLocation)
     }
 
     static let hint = "use the number from the last `rewind todo list` or the start of an item's id (at least 4 hex digits)"
 
-    @Test func anUnknownReference() throws {
-        try Self.expectFailure(["done", "zz9"], status: 1, stderr: "no item matches “zz9”; \(Self.hint)")
-        try Self.expectFailure(["rm", "beef"], status: 1, stderr: "no item matches “beef”; \(Self.hint)")
-        try Self.expectFailure(["show", "7"], status: 1, stderr: "no item matches “7”: the last list had 1 item; \(Self.hint)")
+    @Test func anUnknownReference() async throws {
+        try await Self.expectFailure(["done", "zz9"], status: 1, stderr: "no item matches “zz9”; \(Self.hint)")
+        try await Self.expectFailure(["rm", "beef"], status: 1, stderr: "no item matches “beef”; \(Self.hint)")
+        try await Self.expectFailure(["show", "7"], status: 1, stderr: "no item matches “7”: the last list had 1 item; \(Self.hint)")
     }
 
-    @Test func aNumberBeforeAnyList() throws {
+    @Test func aNumberBeforeAnyList() async throws {
         let directory = try TodoDirectory()
-        try directory.add("Buy milk")
-        try Self.expectFailure(
+        try await directory.add("Buy milk")
+        try await Self.expectFailure(
             ["done", "1"], status: 1,
             stderr: "no item matches “1”: no list has been shown yet; run `rewind todo list` first, or use the start of an item's id (at least 4 hex digits)",
             in: directory)
     }
 
-    @Test func oneBadReferenceAmongGoodOnesChangesNothing() throws {
-        try Self.expectFailure(["done", "1", "zz9"], status: 1, stderr: "no item matches “zz9”; \(Self.hint)")
+    @Test func oneBadReferenceAmongGoodOnesChangesNothing() async throws {
+        try await Self.expectFailure(["done", "1", "zz9"], status: 1, stderr: "no item matches “zz9”; \(Self.hint)")
     }
 
-    @Test func anAmbiguousPrefix() throws {
+    @Test func anAmbiguousPrefix() async throws {
         let directory = try TodoDirectory()
         let document = todoDocument([
             ("ABCD1234-0000-4000-8000-000000000001", "Alpha"), ("ABCD5678-0000-4000-8000-000000000002", "Beta"),
         ])
-        #expect(try directory.run(["import", "-"], stdin: document).status == 0)
-        try Self.expectFailure(
+        #expect(try await directory.run(["import", "-"], stdin: document).status == 0)
+        try await Self.expectFailure(
             ["rm", "abcd"], status: 1,
             stderr: "“abcd” is ambiguous: it matches abcd12340000, abcd56780000; type more of the id", in: directory)
-        try directory.succeed(["rm", "abcd5"])
-        #expect(try directory.titles() == ["Alpha"])
+        try await directory.succeed(["rm", "abcd5"])
+        #expect(try await directory.titles() == ["Alpha"])
     }
 
-    @Test func shortReferencesGrowWhereTwoIdsShareTheirStart() throws {
+    @Test func shortReferencesGrowWhereTwoIdsShareTheirStart() async throws {
         let directory = try TodoDirectory()
         let document = todoDocument([
             ("ABCD1234-0000-4000-8000-000000000001", "Alpha"), ("ABCD1234-5000-4000-8000-000000000002", "Beta"),
         ])
-        #expect(try directory.run(["import", "-"], stdin: document).status == 0)
-        #expect(try directory.items().compactMap { $0["ref"] as? String } == ["abcd12340", "abcd12345"])
+        #expect(try await directory.run(["import", "-"], stdin: document).status == 0)
+        #expect(try await directory.items().compactMap { $0["ref"] as? String } == ["abcd12340", "abcd12345"])
     }
 
-    @Test func aBadDueDate() throws {
+    @Test func aBadDueDate() async throws {
         let forms = "Accepted forms: today, tomorrow, a weekday such as fri or friday (the next one after today), in 3 days, in 2 weeks, in 4 hours, in 30 minutes, 2026-12-01, 2026-12-01 14:30, fri 14:30, 2026-12-01..2026-12-03, 2026-12-01 09:00..2026-12-01 17:00, 2026-12-01.. (no end yet), 2026-12-01 for 3 days, 2026-12-01 14:00 for 2 hours, none."
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["add", "Call Anna", "--due", "someday"], status: 64,
             stderr: "“someday” is not a due date: “someday” is neither a known word nor a date like 2026-12-01. \(forms)")
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["edit", "1", "--due", "2026-02-30"], status: 64,
             stderr: "“2026-02-30” is not a due date: 2026-02-30 is not a day of the calendar. \(forms)")
     }
 
-    @Test func aBadCoordinate() throws {
-        try Self.expectFailure(
+    @Test func aBadCoordinate() async throws {
+        try await Self.expectFailure(
             ["add", "Picnic", "--coordinate", "north"], status: 64,
             stderr: "“north” is not a coordinate: write LAT,LON in degrees, such as 53.93,9.10")
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["edit", "1", "--coordinate", "91,10"], status: 64,
             stderr: "A latitude must lie between -90 and 90; 91.0 does not.")
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["edit", "1", "--coordinate", "10,-181"], status: 64,
             stderr: "A longitude must lie between -180 and 180; -181.0 does not.")
     }
 
-    @Test func anEmptyTitle() throws {
-        try Self.expectFailure(["add", ""], status: 64, stderr: "A title must not be empty.")
-        try Self.expectFailure(["add", "   "], status: 64, stderr: "A title must not be empty.")
-        try Self.expectFailure(["edit", "1", "--title", " "], status: 64, stderr: "A title must not be empty.")
+    @Test func anEmptyTitle() async throws {
+        try await Self.expectFailure(["add", ""], status: 64, stderr: "A title must not be empty.")
+        try await Self.expectFailure(["add", "   "], status: 64, stderr: "A title must not be empty.")
+        try await Self.expectFailure(["edit", "1", "--title", " "], status: 64, stderr: "A title must not be empty.")
     }
 
-    @Test func badLocations() throws {
-        try Self.expectFailure(
+    @Test func badLocations() async throws {
+        try await Self.expectFailure(
             ["add", "Post", "--address", " , , , "], status: 64,
             stderr: "An address needs at least one of street, city, zip code or country.")
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["add", "Post", "--address", "a, b, c, d, e"], status: 64,
             stderr: "“a, b, c, d, e” has 5 fields; an address is \"street, city, zip, country\" (at most 4 fields, separated by commas)")
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["add", "Hut", "--step", "Gate", "--step", " "], status: 64,
             stderr: "Step 2 of the directions is empty; every step needs text.")
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["add", "Post", "--address", "1 Main St", "--coordinate", "1,2"], status: 64,
             stderr: "give one location: --address, --coordinate or --step, not several")
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["edit", "1", "--address", "1 Main St", "--no-location"], status: 64,
             stderr: "give either a location or --no-location, not both")
     }
 
-    @Test func anEditWithoutChanges() throws {
-        try Self.expectFailure(
+    @Test func anEditWithoutChanges() async throws {
+        try await Self.expectFailure(
             ["edit", "1"], status: 64,
             stderr: "nothing to change: give --title, --details, --due, --address, --coordinate, --step or --no-location")
     }
 
-    @Test func aMalformedImportNamesTheBadField() throws {
+    @Test func aMalformedImportNamesTheBadField() async throws {
         let document = #"{"format":"rewind-todos","version":1,"items":[{"id":"00000000-0000-4000-8000-000000000001","title":"A","created":"yesterday"}]}"#
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["import", "-"], status: 64,
             stderr: "- is not a to-do document: items[0].created: expected an ISO-8601 date like 2026-12-01T09:30:00.000Z",
             stdin: document)
-        try Self.expectFailure(
+        try await Self.expectFailure(
             ["import", "/nonexistent/todos.json"], status: 1,
             stderr: "cannot read /nonexistent/todos.json: there is no such file")
     }
 
-    @Test func aStepCountBelowOne() throws {
-        try Self.expectFailure(["undo", "0"], status: 64, stderr: "the number of steps must be 1 or more; 0 is not")
+    @Test func aStepCountBelowOne() async throws {
+        try await Self.expectFailure(["undo", "0"], status: 64, stderr: "the number of steps must be 1 or more; 0 is not")
     }
 
-    @Test func aDataDirectoryThatIsAFile() throws {
+    @Test func aDataDirectoryThatIsAFile() async throws {
         let directory = try TodoDirectory()
         let file = directory.url.appendingPathComponent("file")
         try Data("x".utf8).write(to: file)
-        let run = try runRewind(["todo", "list", "--data-dir", file.path])
+        let run = try await runRewind(["todo", "list", "--data-dir", file.path])
         #expect(run.status == 1)
         #expect(run.stderr == "rewind todo: Cannot create the data directory \(file.path): a file of that name is in the way.\n")
     }
 
-    @Test func aDatabaseThatIsNotRewindsIsLeftAsItIs() throws {
+    @Test func aDatabaseThatIsNotRewindsIsLeftAsItIs() async throws {
         let directory = try TodoDirectory()
         let database = directory.url.appendingPathComponent("rewind.sqlite")
         try Data("not a database".utf8).write(to: database)
-        let run = try directory.run(["add", "Buy milk"])
+        let run = try await directory.run(["add", "Buy milk"])
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("rewind todo: \(database.path) is not a Rewind database"))
         #expect(try Data(contentsOf: database) == Data("not a database".utf8))

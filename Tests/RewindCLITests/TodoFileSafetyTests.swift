@@ -11,9 +11,9 @@ struct TodoFileSafetyTests {
         let data: TodoDirectory
         let folder: TodoDirectory
 
-        init() throws {
+        init() async throws {
             data = try TodoDirectory()
-            try data.add("Buy milk")
+            try await data.add("Buy milk")
             folder = try TodoDirectory()
         }
 
@@ -32,69 +32,69 @@ struct TodoFileSafetyTests {
 
     @Suite("export")
     struct Export {
-        @Test func aNewFileIsReadableByItsOwnerOnly() throws {
-            let setup = try Setup()
-            let run = try setup.data.run(["export", setup.path("todos.json")], environment: [:])
+        @Test func aNewFileIsReadableByItsOwnerOnly() async throws {
+            let setup = try await Setup()
+            let run = try await setup.data.run(["export", setup.path("todos.json")], environment: [:])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try TodoFileSafetyTests.mode(setup.path("todos.json")) == 0o600)
             #expect(try String(contentsOfFile: setup.path("todos.json"), encoding: .utf8).contains("Buy milk"))
         }
 
-        @Test func anExistingRegularFileIsReplacedAndKeepsItsMode() throws {
-            let setup = try Setup()
+        @Test func anExistingRegularFileIsReplacedAndKeepsItsMode() async throws {
+            let setup = try await Setup()
             let target = setup.path("shared.json")
             try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
             try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: target)
-            #expect(try setup.data.run(["export", target]).status == 0)
+            #expect(try await setup.data.run(["export", target]).status == 0)
             #expect(try TodoFileSafetyTests.mode(target) == 0o640)
             #expect(try String(contentsOfFile: target, encoding: .utf8).contains("Buy milk"))
         }
 
-        @Test func aSymbolicLinkIsRefusedAndItsTargetLeftAlone() throws {
-            let setup = try Setup()
+        @Test func aSymbolicLinkIsRefusedAndItsTargetLeftAlone() async throws {
+            let setup = try await Setup()
             let victim = setup.path("victim.txt")
             try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
             try FileManager.default.createSymbolicLink(atPath: setup.path("link.json"), withDestinationPath: victim)
-            let run = try setup.data.run(["export", setup.path("link.json")])
+            let run = try await setup.data.run(["export", setup.path("link.json")])
             #expect(run.status == 64)
             #expect(run.stderr == "rewind todo: \(setup.path("link.json")) is a symbolic link, not a regular file; it was left unchanged. Choose the path of a regular file or a new one.\n")
             #expect(try TodoFileSafetyTests.type(setup.path("link.json")) == .typeSymbolicLink)
             #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
         }
 
-        @Test func aDanglingSymbolicLinkIsRefused() throws {
-            let setup = try Setup()
+        @Test func aDanglingSymbolicLinkIsRefused() async throws {
+            let setup = try await Setup()
             try FileManager.default.createSymbolicLink(atPath: setup.path("link.json"), withDestinationPath: setup.path("nowhere"))
-            let run = try setup.data.run(["export", setup.path("link.json")])
+            let run = try await setup.data.run(["export", setup.path("link.json")])
             #expect(run.status == 64)
             #expect(run.stderr.contains("is a symbolic link, not a regular file"))
             #expect(!FileManager.default.fileExists(atPath: setup.path("nowhere")))
         }
 
-        @Test func aFIFOIsRefusedAndStaysAFIFO() throws {
-            let setup = try Setup()
+        @Test func aFIFOIsRefusedAndStaysAFIFO() async throws {
+            let setup = try await Setup()
             #expect(mkfifo(setup.path("pipe"), 0o600) == 0)
-            let run = try setup.data.run(["export", setup.path("pipe")])
+            let run = try await setup.data.run(["export", setup.path("pipe")])
             #expect(run.status == 64)
             #expect(run.stderr.contains("\(setup.path("pipe")) is a FIFO, not a regular file"))
             var status = stat()
             #expect(lstat(setup.path("pipe"), &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
         }
 
-        @Test func aDirectoryIsRefused() throws {
-            let setup = try Setup()
+        @Test func aDirectoryIsRefused() async throws {
+            let setup = try await Setup()
             try FileManager.default.createDirectory(atPath: setup.path("folder"), withIntermediateDirectories: false)
-            let run = try setup.data.run(["export", setup.path("folder")])
+            let run = try await setup.data.run(["export", setup.path("folder")])
             #expect(run.status == 64)
             #expect(run.stderr.contains("is a directory, not a regular file"))
             #expect(try TodoFileSafetyTests.type(setup.path("folder")) == .typeDirectory)
         }
 
-        @Test func aFileWithOtherHardLinksIsRefusedAndTheLinksKeepTheirContent() throws {
-            let setup = try Setup()
+        @Test func aFileWithOtherHardLinksIsRefusedAndTheLinksKeepTheirContent() async throws {
+            let setup = try await Setup()
             try Data("precious\n".utf8).write(to: URL(fileURLWithPath: setup.path("original")))
             try FileManager.default.linkItem(atPath: setup.path("original"), toPath: setup.path("second.json"))
-            let run = try setup.data.run(["export", setup.path("second.json")])
+            let run = try await setup.data.run(["export", setup.path("second.json")])
             #expect(run.status == 64)
             #expect(run.stderr.contains("is a file with 2 hard links, not a regular file"))
             #expect(try String(contentsOfFile: setup.path("second.json"), encoding: .utf8) == "precious\n")
@@ -105,52 +105,52 @@ struct TodoFileSafetyTests {
 
     @Suite("import reads at most 64 MiB")
     struct ImportLimit {
-        @Test func fromAnEndlessFile() throws {
+        @Test func fromAnEndlessFile() async throws {
             let directory = try TodoDirectory()
-            try directory.add("Buy milk")
-            let before = try directory.export()
-            let run = try directory.run(["import", "/dev/zero"])
+            try await directory.add("Buy milk")
+            let before = try await directory.export()
+            let run = try await directory.run(["import", "/dev/zero"])
             #expect(run.status == 64)
             #expect(run.stderr == "rewind todo: /dev/zero is larger than 64 MiB, the most `rewind todo import` reads; nothing was imported\n")
-            #expect(try directory.export() == before)
+            #expect(try await directory.export() == before)
         }
 
-        @Test func fromStandardInput() throws {
+        @Test func fromStandardInput() async throws {
             let directory = try TodoDirectory()
-            try directory.add("Buy milk")
-            let before = try directory.export()
-            let run = try directory.run(["import", "-"], stdin: String(repeating: " ", count: 64 * 1024 * 1024 + 1))
+            try await directory.add("Buy milk")
+            let before = try await directory.export()
+            let run = try await directory.run(["import", "-"], stdin: String(repeating: " ", count: 64 * 1024 * 1024 + 1))
             #expect(run.status == 64)
             #expect(run.stderr == "rewind todo: standard input is larger than 64 MiB, the most `rewind todo import` reads; nothing was imported\n")
-            #expect(try directory.export() == before)
+            #expect(try await directory.export() == before)
         }
 
-        @Test func aDocumentOfExactlyTheLimitIsRead() throws {
+        @Test func aDocumentOfExactlyTheLimitIsRead() async throws {
             let directory = try TodoDirectory()
             let document = todoDocument([("ABCD1234-0000-4000-8000-000000000001", "Alpha")])
             let padded = document + String(repeating: " ", count: 64 * 1024 * 1024 - document.utf8.count)
-            let run = try directory.run(["import", "-"], stdin: padded)
+            let run = try await directory.run(["import", "-"], stdin: padded)
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(try directory.titles() == ["Alpha"])
+            #expect(try await directory.titles() == ["Alpha"])
         }
     }
 
     @Suite("data directory")
     struct DataDirectoryChoice {
-        @Test func anEmptyDataDirIsRefused() throws {
+        @Test func anEmptyDataDirIsRefused() async throws {
             let fallback = try TodoDirectory()
-            let run = try runRewind(["todo", "add", "Buy milk", "--data-dir", ""], environment: ["REWIND_DATA_DIR": fallback.url.path])
+            let run = try await runRewind(["todo", "add", "Buy milk", "--data-dir", ""], environment: ["REWIND_DATA_DIR": fallback.url.path])
             #expect(run.status == 64)
             #expect(run.stderr.contains("--data-dir must name a folder; leave the option out to use the default data directory"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: fallback.url.path).isEmpty, "nothing was written to the default")
         }
 
-        @Test func aDanglingSymbolicLinkIsNamedAsSuch() throws {
+        @Test func aDanglingSymbolicLinkIsNamedAsSuch() async throws {
             let folder = try TodoDirectory()
             let link = folder.url.appendingPathComponent("data").path
             let missing = folder.url.appendingPathComponent("gone").path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: missing)
-            let run = try runRewind(["todo", "list", "--data-dir", link])
+            let run = try await runRewind(["todo", "list", "--data-dir", link])
             #expect(run.status == 1)
             #expect(run.stderr == "rewind todo: Cannot create the data directory \(link): it is a symbolic link to \(missing), which does not exist; create that folder or choose another --data-dir.\n")
         }

@@ -5,43 +5,43 @@ import Testing
 /// undo left, and `history jump --all N` returns to any of them.
 @Suite("rewind todo history --all")
 struct TodoHistoryTreeTests {
-    @Test func aBranchLeftByAChangeAfterAnUndoIsListedAndReachable() throws {
+    @Test func aBranchLeftByAChangeAfterAnUndoIsListedAndReachable() async throws {
         let directory = try TodoDirectory()
-        try directory.add("Buy milk")
-        try directory.add("Call Anna")
-        try directory.succeed(["undo"])
-        try directory.add("Pay rent")
+        try await directory.add("Buy milk")
+        try await directory.add("Call Anna")
+        try await directory.succeed(["undo"])
+        try await directory.add("Pay rent")
         // What the user sees is linear: the undone step is gone from it.
-        let history = try TodoDirectory.object(try directory.succeed(["history", "--json"]).stdout)
+        let history = try await TodoDirectory.object(try directory.succeed(["history", "--json"]).stdout)
         let shown = try #require(history["steps"] as? [[String: Any]])
         #expect(shown.compactMap { $0["name"] as? String } == ["Add “Buy milk”", "Add “Pay rent”"])
         #expect(history["position"] as? Int == 2)
 
-        let tree = try TodoDirectory.object(try directory.succeed(["history", "--all", "--json"]).stdout)
+        let tree = try await TodoDirectory.object(try directory.succeed(["history", "--all", "--json"]).stdout)
         let steps = try #require(tree["steps"] as? [[String: Any]])
         #expect(steps.compactMap { $0["name"] as? String } == ["Add “Buy milk”", "Add “Call Anna”", "Add “Pay rent”"])
         #expect(steps.compactMap { $0["branch"] as? String } == ["done", "abandoned", "done"])
         let callAnna = try #require(steps[1]["number"] as? Int)
         #expect(steps[1]["parent"] as? Int == steps[0]["number"] as? Int)
 
-        let text = try directory.succeed(["history", "--all"]).lines
+        let text = try await directory.succeed(["history", "--all"]).lines
         #expect(text.contains { $0.contains("Add “Call Anna”") && $0.contains("(branch after 1)") })
 
-        #expect(try directory.succeed(["history", "jump", "--all", String(callAnna)]).stdout == "At step \(callAnna): Add “Call Anna”\n")
-        #expect(try directory.titles() == ["Buy milk", "Call Anna"])
-        try directory.succeed(["undo"])
-        #expect(try directory.titles() == ["Buy milk"])
-        try directory.succeed(["redo"])
-        #expect(try directory.titles() == ["Buy milk", "Call Anna"])
+        #expect(try await directory.succeed(["history", "jump", "--all", String(callAnna)]).stdout == "At step \(callAnna): Add “Call Anna”\n")
+        #expect(try await directory.titles() == ["Buy milk", "Call Anna"])
+        try await directory.succeed(["undo"])
+        #expect(try await directory.titles() == ["Buy milk"])
+        try await directory.succeed(["redo"])
+        #expect(try await directory.titles() == ["Buy milk", "Call Anna"])
     }
 
-    @Test func aStepThatIsNotThereIsRefusedAndNothingChanges() throws {
+    @Test func aStepThatIsNotThereIsRefusedAndNothingChanges() async throws {
         let directory = try TodoDirectory()
-        try directory.add("Buy milk")
-        let before = try directory.export()
-        let run = try directory.run(["history", "jump", "--all", "42"])
+        try await directory.add("Buy milk")
+        let before = try await directory.export()
+        let run = try await directory.run(["history", "jump", "--all", "42"])
         #expect(run.status != 0)
         #expect(run.stderr.contains("there is no step 42"))
-        #expect(try directory.export() == before)
+        #expect(try await directory.export() == before)
     }
 }

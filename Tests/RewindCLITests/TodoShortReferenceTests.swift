@@ -11,7 +11,7 @@ struct TodoShortReferenceTests {
         })
     }
 
-    @Test func idsThatShareTheirFirstEightDigitsGetTheShortestUniqueReferences() throws {
+    @Test func idsThatShareTheirFirstEightDigitsGetTheShortestUniqueReferences() async throws {
         // Sequential ids share 28 hex digits; random ones share none.
         let sequential = (1...2_000).map { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012X", $0 * 7))! }
         let random = (0..<50).map { _ in UUID() }
@@ -32,7 +32,7 @@ struct TodoShortReferenceTests {
         #expect(random.allSatisfy { references($0).count == ShortReferences.length })
     }
 
-    @Test func referencesFromTheNeighboursInAnIndexAreThoseOfTheWholeList() throws {
+    @Test func referencesFromTheNeighboursInAnIndexAreThoseOfTheWholeList() async throws {
         let sequential = (1...300).map { UUID(uuidString: String(format: "00000000-0000-0000-0000-%012X", $0 * 13))! }
         let ids = sequential + (0..<30).map { _ in UUID() }
         let whole = ShortReferences(list: try list(ids))

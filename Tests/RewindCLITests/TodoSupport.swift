@@ -20,41 +20,41 @@ final class TodoDirectory: @unchecked Sendable {
 
     /// Runs `rewind todo ARGUMENTS --data-dir DIR` in the UTC time zone.
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> RewindRun {
-        try runRewind(
+    func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws -> RewindRun {
+        try await runRewind(
             ["todo"] + arguments + ["--data-dir", url.path], stdin: stdin,
             environment: ["TZ": "UTC"].merging(environment) { $1 })
     }
 
     /// Runs `rewind todo ARGUMENTS` and expects it to succeed quietly.
     @discardableResult
-    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> RewindRun {
-        let run = try run(arguments)
+    func succeed(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> RewindRun {
+        let run = try await run(arguments)
         #expect(run.status == 0, "rewind todo \(arguments): \(run.stderr)", sourceLocation: sourceLocation)
         return run
     }
 
     /// Adds an item titled `title` (with more options) and returns its short reference.
     @discardableResult
-    func add(_ title: String, _ options: [String] = []) throws -> String {
-        let run = try succeed(["add", title] + options + ["--json"])
+    func add(_ title: String, _ options: [String] = []) async throws -> String {
+        let run = try await succeed(["add", title] + options + ["--json"])
         return try Self.object(run.stdout)["ref"] as? String ?? ""
     }
 
     /// The items as `list --json` prints them (which also numbers them for later commands).
-    func items(_ options: [String] = []) throws -> [[String: Any]] {
-        let run = try succeed(["list", "--json"] + options)
+    func items(_ options: [String] = []) async throws -> [[String: Any]] {
+        let run = try await succeed(["list", "--json"] + options)
         return try Self.object(run.stdout)["items"] as? [[String: Any]] ?? []
     }
 
     /// The titles of the items, in list order.
-    func titles(_ options: [String] = []) throws -> [String] {
-        try items(options).compactMap { $0["title"] as? String }
+    func titles(_ options: [String] = []) async throws -> [String] {
+        try await items(options).compactMap { $0["title"] as? String }
     }
 
     /// The whole state as `export` writes it.
-    func export() throws -> String {
-        try succeed(["export"]).stdout
+    func export() async throws -> String {
+        try await succeed(["export"]).stdout
     }
 
     /// Parses a JSON object.

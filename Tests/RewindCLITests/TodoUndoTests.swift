@@ -5,12 +5,12 @@ import Testing
 struct TodoUndoTests {
     /// A list of two items, numbered by a listing: 1 “Buy milk” (due, with
     /// an address), 2 “Call Anna” (completed).
-    static func twoItems() throws -> TodoDirectory {
+    static func twoItems() async throws -> TodoDirectory {
         let directory = try TodoDirectory()
-        try directory.add("Buy milk", ["--due", "2030-01-15", "--address", "1 Main St, Springfield"])
-        let anna = try directory.add("Call Anna")
-        try directory.succeed(["done", anna])
-        _ = try directory.items()
+        try await directory.add("Buy milk", ["--due", "2030-01-15", "--address", "1 Main St, Springfield"])
+        let anna = try await directory.add("Call Anna")
+        try await directory.succeed(["done", anna])
+        _ = try await directory.items()
         return directory
     }
 
@@ -34,79 +34,79 @@ struct TodoUndoTests {
     ]
 
     @Test(arguments: changes)
-    func eachChangeIsUndoneAndRedoneByLaterProcesses(command: [String], step: String) throws {
-        let directory = try Self.twoItems()
-        let before = try directory.export()
-        try directory.succeed(command)
-        let after = try directory.export()
+    func eachChangeIsUndoneAndRedoneByLaterProcesses(command: [String], step: String) async throws {
+        let directory = try await Self.twoItems()
+        let before = try await directory.export()
+        try await directory.succeed(command)
+        let after = try await directory.export()
         #expect(after != before)
 
-        let undo = try directory.succeed(["undo"])
+        let undo = try await directory.succeed(["undo"])
         #expect(undo.stdout == "Undid: \(step)\n")
-        #expect(try directory.export() == before)
+        #expect(try await directory.export() == before)
 
-        let redo = try directory.succeed(["redo"])
+        let redo = try await directory.succeed(["redo"])
         #expect(redo.stdout == "Redid: \(step)\n")
-        #expect(try directory.export() == after)
+        #expect(try await directory.export() == after)
     }
 
-    @Test func editChangesEveryField() throws {
-        let directory = try Self.twoItems()
-        try directory.succeed(["edit", "1", "--title", "Buy oat milk", "--details", "Two\nlitres", "--due", "2031-02-03 09:00", "--coordinate", "53.93,9.1"])
-        let item = try #require(try directory.items().first)
+    @Test func editChangesEveryField() async throws {
+        let directory = try await Self.twoItems()
+        try await directory.succeed(["edit", "1", "--title", "Buy oat milk", "--details", "Two\nlitres", "--due", "2031-02-03 09:00", "--coordinate", "53.93,9.1"])
+        let item = try #require(try await directory.items().first)
         #expect(item["title"] as? String == "Buy oat milk")
         #expect(item["details"] as? String == "Two\nlitres")
         #expect((item["due"] as? [String: Any])?["date"] as? String == "2031-02-03T09:00:00.000Z")
         #expect((item["location"] as? [String: Any])?["latitude"] as? Double == 53.93)
-        try directory.succeed(["edit", "1", "--step", "Out of the door", "--due", "none", "--details", ""])
-        let stepped = try #require(try directory.items().first)
+        try await directory.succeed(["edit", "1", "--step", "Out of the door", "--due", "none", "--details", ""])
+        let stepped = try #require(try await directory.items().first)
         #expect((stepped["location"] as? [String: Any])?["steps"] as? [String] == ["Out of the door"])
         #expect((stepped["due"] as? [String: Any])?["kind"] as? String == "unknown")
         #expect(stepped["details"] as? String == "")
-        try directory.succeed(["edit", "1", "--no-location"])
-        #expect((try directory.items().first?["location"] as? [String: Any])?["kind"] as? String == "unknown")
+        try await directory.succeed(["edit", "1", "--no-location"])
+        #expect((try await directory.items().first?["location"] as? [String: Any])?["kind"] as? String == "unknown")
     }
 
-    @Test func undoAndRedoTakeANumberOfSteps() throws {
+    @Test func undoAndRedoTakeANumberOfSteps() async throws {
         let directory = try TodoDirectory()
-        for title in ["One", "Two", "Three"] { try directory.add(title) }
-        #expect(try directory.succeed(["undo", "2"]).lines == ["Undid: Add “Three”", "Undid: Add “Two”"])
-        #expect(try directory.titles() == ["One"])
-        #expect(try directory.succeed(["redo", "5"]).lines == ["Redid: Add “Two”", "Redid: Add “Three”", "Nothing more to redo."])
-        #expect(try directory.titles() == ["One", "Two", "Three"])
+        for title in ["One", "Two", "Three"] { try await directory.add(title) }
+        #expect(try await directory.succeed(["undo", "2"]).lines == ["Undid: Add “Three”", "Undid: Add “Two”"])
+        #expect(try await directory.titles() == ["One"])
+        #expect(try await directory.succeed(["redo", "5"]).lines == ["Redid: Add “Two”", "Redid: Add “Three”", "Nothing more to redo."])
+        #expect(try await directory.titles() == ["One", "Two", "Three"])
     }
 
-    @Test func undoWithNothingToUndoSaysSoAndSucceeds() throws {
+    @Test func undoWithNothingToUndoSaysSoAndSucceeds() async throws {
         let directory = try TodoDirectory()
-        let run = try directory.succeed(["undo"])
+        let run = try await directory.succeed(["undo"])
         #expect(run.stdout == "Nothing to undo.\n")
-        #expect(try directory.succeed(["redo"]).stdout == "Nothing to redo.\n")
+        #expect(try await directory.succeed(["redo"]).stdout == "Nothing to redo.\n")
     }
 
-    @Test func undoJSONNamesTheStepsAndThePosition() throws {
+    @Test func undoJSONNamesTheStepsAndThePosition() async throws {
         let directory = try TodoDirectory()
-        try directory.add("One")
-        let json = try TodoDirectory.object(try directory.succeed(["undo", "--json"]).stdout)
+        try await directory.add("One")
+        let json = try await TodoDirectory.object(try directory.succeed(["undo", "--json"]).stdout)
         #expect(json["undone"] as? [String] == ["Add “One”"])
         #expect(json["position"] as? Int == 0)
     }
 
-    @Test func aNewChangeAfterUndoClearsTheRedoSteps() throws {
+    @Test func aNewChangeAfterUndoClearsTheRedoSteps() async throws {
         let directory = try TodoDirectory()
-        try directory.add("One")
-        try directory.succeed(["undo"])
-        try directory.add("Two")
-        #expect(try directory.succeed(["redo"]).stdout == "Nothing to redo.\n")
+        try await directory.add("One")
+        try await directory.succeed(["undo"])
+        try await directory.add("Two")
+        #expect(try await directory.succeed(["redo"]).stdout == "Nothing to redo.\n")
     }
 
     @Suite("History")
     struct HistoryTests {
-        @Test func historyNumbersTheStepsAndMarksThePosition() throws {
+        @Test func historyNumbersTheStepsAndMarksThePosition() async throws {
             let directory = try TodoDirectory()
-            try directory.add("One")
-            try directory.add("Two")
-            try directory.succeed(["undo"])
-            let lines = try directory.succeed(["history"]).lines
+            try await directory.add("One")
+            try await directory.add("Two")
+            try await directory.succeed(["undo"])
+            let lines = try await directory.succeed(["history"]).lines
             #expect(lines.count == 3)
             #expect(lines[0] == "  0  Start")
             #expect(lines[1].hasPrefix("→ 1  Add “One”  "))
@@ -114,10 +114,10 @@ struct TodoUndoTests {
             #expect(lines[2].hasSuffix("  (undone)"))
         }
 
-        @Test func historyJSONListsStepsWithDates() throws {
+        @Test func historyJSONListsStepsWithDates() async throws {
             let directory = try TodoDirectory()
-            try directory.add("One")
-            let json = try TodoDirectory.object(try directory.succeed(["history", "--json"]).stdout)
+            try await directory.add("One")
+            let json = try await TodoDirectory.object(try directory.succeed(["history", "--json"]).stdout)
             #expect(json["position"] as? Int == 1)
             let step = try #require((json["steps"] as? [[String: Any]])?.first)
             #expect(step["number"] as? Int == 1)
@@ -126,63 +126,63 @@ struct TodoUndoTests {
             #expect((step["date"] as? String)?.hasSuffix("Z") == true)
         }
 
-        @Test func jumpMovesBackAndForwardInOneGo() throws {
+        @Test func jumpMovesBackAndForwardInOneGo() async throws {
             let directory = try TodoDirectory()
-            for title in ["One", "Two", "Three"] { try directory.add(title) }
-            #expect(try directory.succeed(["history", "jump", "1"]).stdout == "At step 1: Add “One”\n")
-            #expect(try directory.titles() == ["One"])
-            #expect(try directory.succeed(["history", "jump", "3"]).stdout == "At step 3: Add “Three”\n")
-            #expect(try directory.titles() == ["One", "Two", "Three"])
-            #expect(try directory.succeed(["history", "jump", "0"]).stdout == "At the start\n")
-            #expect(try directory.titles().isEmpty)
-            let history = try directory.succeed(["history"]).lines
+            for title in ["One", "Two", "Three"] { try await directory.add(title) }
+            #expect(try await directory.succeed(["history", "jump", "1"]).stdout == "At step 1: Add “One”\n")
+            #expect(try await directory.titles() == ["One"])
+            #expect(try await directory.succeed(["history", "jump", "3"]).stdout == "At step 3: Add “Three”\n")
+            #expect(try await directory.titles() == ["One", "Two", "Three"])
+            #expect(try await directory.succeed(["history", "jump", "0"]).stdout == "At the start\n")
+            #expect(try await directory.titles().isEmpty)
+            let history = try await directory.succeed(["history"]).lines
             #expect(history.first == "→ 0  Start")
         }
 
-        @Test func jumpToAStepThatDoesNotExistFailsAndChangesNothing() throws {
+        @Test func jumpToAStepThatDoesNotExistFailsAndChangesNothing() async throws {
             let directory = try TodoDirectory()
-            try directory.add("One")
-            let run = try directory.run(["history", "jump", "5"])
+            try await directory.add("One")
+            let run = try await directory.run(["history", "jump", "5"])
             #expect(run.status == 1)
             #expect(run.stderr == "rewind todo: there is no step 5: the history has steps 0 (the start) to 1\n")
-            #expect(try directory.titles() == ["One"])
+            #expect(try await directory.titles() == ["One"])
         }
     }
 
     @Suite("Export and import")
     struct ExportAndImport {
-        @Test func exportThenImportIntoAnEmptyDirectoryGivesTheSameState() throws {
-            let source = try TodoUndoTests.twoItems()
-            try source.add("Hut", ["--step", "Gate", "--step", "Right", "--details", "Bring boots"])
+        @Test func exportThenImportIntoAnEmptyDirectoryGivesTheSameState() async throws {
+            let source = try await TodoUndoTests.twoItems()
+            try await source.add("Hut", ["--step", "Gate", "--step", "Right", "--details", "Bring boots"])
             let file = source.url.appendingPathComponent("export.json").path
-            #expect(try source.succeed(["export", file]).stdout == "Exported 3 items to \(file)\n")
+            #expect(try await source.succeed(["export", file]).stdout == "Exported 3 items to \(file)\n")
 
             let copy = try TodoDirectory()
-            let run = try copy.succeed(["import", file])
+            let run = try await copy.succeed(["import", file])
             #expect(run.stdout == "Imported 3 items from \(file), replacing the list (undo with: rewind todo undo)\n")
-            #expect(try copy.export() == (try source.export()))
-            #expect(try copy.succeed(["undo"]).stdout == "Undid: Import 3 items\n")
-            #expect(try copy.titles().isEmpty)
+            #expect(try await copy.export() == (try source.export()))
+            #expect(try await copy.succeed(["undo"]).stdout == "Undid: Import 3 items\n")
+            #expect(try await copy.titles().isEmpty)
         }
 
-        @Test func importFromStandardInputReplacesTheList() throws {
-            let directory = try TodoUndoTests.twoItems()
+        @Test func importFromStandardInputReplacesTheList() async throws {
+            let directory = try await TodoUndoTests.twoItems()
             let document = todoDocument([("00000000-0000-4000-8000-000000000001", "Only")])
-            #expect(try directory.run(["import", "-"], stdin: document).status == 0)
-            #expect(try directory.titles() == ["Only"])
+            #expect(try await directory.run(["import", "-"], stdin: document).status == 0)
+            #expect(try await directory.titles() == ["Only"])
         }
 
-        @Test func importMergeReplacesKnownIdsAndAppendsNewOnes() throws {
+        @Test func importMergeReplacesKnownIdsAndAppendsNewOnes() async throws {
             let directory = try TodoDirectory()
             let first = todoDocument([("00000000-0000-4000-8000-000000000001", "One"), ("00000000-0000-4000-8000-000000000002", "Two")])
-            try directory.run(["import", "-"], stdin: first)
+            try await directory.run(["import", "-"], stdin: first)
             let second = todoDocument([("00000000-0000-4000-8000-000000000002", "Two, renamed"), ("00000000-0000-4000-8000-000000000003", "Three")])
-            let run = try directory.run(["import", "-", "--merge"], stdin: second)
+            let run = try await directory.run(["import", "-", "--merge"], stdin: second)
             #expect(run.status == 0)
             #expect(run.stdout == "Imported 2 items from -, merged into the list (undo with: rewind todo undo)\n")
-            #expect(try directory.titles() == ["One", "Two, renamed", "Three"])
-            try directory.succeed(["undo"])
-            #expect(try directory.titles() == ["One", "Two"])
+            #expect(try await directory.titles() == ["One", "Two, renamed", "Three"])
+            try await directory.succeed(["undo"])
+            #expect(try await directory.titles() == ["One", "Two"])
         }
     }
 }

@@ -37,21 +37,3 @@ public func waitUntil(
         try await Task.sleep(for: interval)
     }
 }
-
-/// ``waitUntil(_:timeout:interval:_:)`` for synchronous code: blocks the
-/// calling thread between checks.
-public func waitUntilSynchronously(
-    _ description: @autoclosure () -> String,
-    timeout: Duration = .seconds(10),
-    interval: Duration = .milliseconds(10),
-    _ condition: () throws -> Bool
-) throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while try !condition() {
-        guard clock.now < deadline else {
-            throw WaitTimeout(description: "timed out after \(timeout) waiting for \(description())")
-        }
-        Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
-    }
-}

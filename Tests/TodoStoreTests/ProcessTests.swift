@@ -40,17 +40,25 @@ struct ProcessTests {
         }
 
         /// Waits until the probe printed `count` lines or exited.
-        func waitForLines(atLeast count: Int, timeout: Duration = .seconds(30)) throws {
-            try waitUntilSynchronously("\(count) lines from the probe; it printed \(lines.count)", timeout: timeout) {
+        func waitForLines(atLeast count: Int, timeout: Duration = .seconds(30)) async throws {
+            try await waitUntil("\(count) lines from the probe; it printed \(lines.count)", timeout: timeout) {
                 lines.count >= count || !process.isRunning
             }
         }
 
+        /// Waits until the probe exited, without holding one of the few
+        /// threads the tests share.
+        func exited(timeout: Duration = .seconds(30)) async throws {
+            try await waitUntil("the probe to exit", timeout: timeout) { !process.isRunning }
+            // It has exited: this only collects its status.
+            process.waitUntilExit()
+        }
+
         /// Kills the probe and waits until it is gone: every line it wrote
         /// is then in the file.
-        func kill() throws {
+        func kill() async throws {
             Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try await exited()
         }
     }
 
@@ -66,9 +74,9 @@ struct ProcessTests {
         let probe = try Probe([mode, fixture.fileURL.path])
         var generator = SystemRandomNumberGenerator()
         // Kill at a random moment: after some acknowledged changes, plus a random delay.
-        try probe.waitForLines(atLeast: Int.random(in: 5...60, using: &generator))
+        try await probe.waitForLines(atLeast: Int.random(in: 5...60, using: &generator))
         try await Task.sleep(seconds: Double.random(in: 0...0.05, using: &generator))
-        try probe.kill()
+        try await probe.kill()
         let acknowledged = probe.lines
         #expect(acknowledged.count >= 5, "the probe reported \(acknowledged.count) changes")
 
@@ -101,7 +109,7 @@ struct ProcessTests {
         store.updated { told.increment() }
 
         let probe = try Probe(["add", fixture.fileURL.path, "Buy", "milk"])
-        probe.process.waitUntilExit()
+        try await probe.exited()
         #expect(probe.process.terminationStatus == 0)
         try await waitUntil("the subscriber to be told") { told.value >= 1 }
         #expect(try await store.state().todos.items.map(\.title) == ["Buy milk"])
@@ -126,7 +134,7 @@ struct ProcessTests {
 
         for title in ["Second", "Third"] {
             let probe = try Probe(["add", fixture.fileURL.path, title])
-            probe.process.waitUntilExit()
+            try await probe.exited()
             #expect(probe.process.terminationStatus == 0)
         }
         try await waitUntil("the subscriber to be told") { told.value >= 1 }
@@ -146,8 +154,8 @@ struct ProcessTests {
             try await store.change(.add(item))
             ours.append(item.id)
         }
-        try probe.waitForLines(atLeast: 20)
-        try probe.kill()
+        try await probe.waitForLines(atLeast: 20)
+        try await probe.kill()
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
         let state = try await reopened.state()
         #expect(ours.allSatisfy { state.todos.contains(id: $0) })

@@ -45,10 +45,22 @@ final class Mount: @unchecked Sendable {
         return url
     }
 
+    /// Runs `mount` or `umount` and waits for it, blocking the thread: it
+    /// takes milliseconds, and a deinitializer and the `canMount` trait
+    /// cannot wait otherwise.
     private static func run(_ arguments: [String]) throws {
-        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments)
-        guard result.status == 0 else {
-            throw RunRewindError(description: "\(arguments.joined(separator: " ")) failed: \(result.stderr)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let error = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = error
+        try process.run()
+        let said = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw RunRewindError(description: "\(arguments.joined(separator: " ")) failed: \(String(decoding: said, as: UTF8.self))")
         }
     }
 }

@@ -81,14 +81,8 @@ final class PseudoTerminal {
     }
 
     /// Waits until the program exited; terminates it after `timeout`.
-    func waitForExit(timeout: Duration = .seconds(10)) throws {
-        do {
-            try waitUntilSynchronously("the program to exit", timeout: timeout) { !process.isRunning }
-        } catch {
-            process.terminate()
-            throw error
-        }
-        process.waitUntilExit()
+    func waitForExit(timeout: Duration = .seconds(10)) async throws {
+        try await RewindCLITests.waitForExit(of: process, "the program", timeout: timeout)
     }
 
     private func readAvailable() {

@@ -40,8 +40,8 @@ func runRewind(
     stdin: String? = nil,
     environment: [String: String] = [:],
     timeout: TimeInterval = 30
-) throws -> RewindRun {
-    try runProcess(try rewindBinaryURL(), arguments, stdin: stdin, environment: environment, timeout: timeout)
+) async throws -> RewindRun {
+    try await runProcess(try rewindBinaryURL(), arguments, stdin: stdin, environment: environment, timeout: timeout)
 }
 
 /// Runs the executable at `url` as ``runRewind(_:stdin:environment:timeout:)`` does.
@@ -51,7 +51,7 @@ func runProcess(
     stdin: String? = nil,
     environment: [String: String] = [:],
     timeout: TimeInterval = 30
-) throws -> RewindRun {
+) async throws -> RewindRun {
     // Files rather than pipes: a full pipe cannot block the child.
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("rewind-run-\(UUID().uuidString)", isDirectory: true)
@@ -81,22 +81,64 @@ func runProcess(
     process.standardOutput = output
     process.standardError = error
 
-    try process.run()
-    do {
-        try waitUntilSynchronously("\(url.lastPathComponent) \(arguments) to exit", timeout: .seconds(timeout)) {
-            !process.isRunning
-        }
-    } catch {
-        process.terminate()
-        process.waitUntilExit()
-        throw error
+    try await ProcessSlots.shared.withSlot {
+        try process.run()
+        try await waitForExit(of: process, "\(url.lastPathComponent) \(arguments)", timeout: .seconds(timeout))
     }
-    process.waitUntilExit()
     return RewindRun(
         status: process.terminationStatus,
         stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
         stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
     )
+}
+
+/// Waits until `process` (described by `name`) exited, without holding a
+/// thread: the tests share Swift's few cooperative threads, and a thread
+/// blocked here would starve the tests beside them (a server test whose
+/// 1 s timeout runs out while its task waits for a thread). Terminates the
+/// process and throws after `timeout`.
+func waitForExit(of process: Process, _ name: @autoclosure () -> String, timeout: Duration) async throws {
+    do {
+        try await waitUntil("\(name()) to exit", timeout: timeout) { !process.isRunning }
+    } catch {
+        process.terminate()
+        try? await waitUntil("\(name()) to end after SIGTERM") { !process.isRunning }
+        throw error
+    }
+    // It has exited: this only collects its status.
+    process.waitUntilExit()
+}
+
+/// How many programs the tests run at once: as many as there are
+/// processors. Waiting for a program holds no thread, so without a bound
+/// every test of this module would start its program at the same moment,
+/// and the tests of other modules running beside them (servers with
+/// one-second timeouts) would wait for the processors.
+actor ProcessSlots {
+    /// The one bound for the whole test run.
+    static let shared = ProcessSlots(ProcessInfo.processInfo.activeProcessorCount)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    private init(_ count: Int) {
+        free = max(count, 1)
+    }
+
+    /// Runs `body` when fewer than the bound of programs run, counting it
+    /// as one until it returns.
+    func withSlot<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        if free > 0 {
+            free -= 1
+        } else {
+            // The slot is handed over by the one that frees it.
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        defer {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
+        return try await body()
+    }
 }
 
 /// Where the built `rewind` binary is.
