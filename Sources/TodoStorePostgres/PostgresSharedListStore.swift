@@ -101,12 +101,16 @@ public actor PostgresSharedListStore: SharedListStore {
         let (id, listName, key, text) = (summary.id, summary.name, owner.key, owner.text)
         let created = PostgresLog.milliseconds(now())
         try await transaction { connection, logger in
-            try await connection.answered(
+            // With the transaction's number: what became of it can be asked
+            // when its connection ends after its COMMIT was sent.
+            let rows = try await connection.answered(
                 """
                 WITH number AS (INSERT INTO rewind_list (id) VALUES (nextval('rewind_shared_list_number')) RETURNING id)
                 INSERT INTO rewind_shared_list (id, list_id, name, owner_key, owner, created)
                 SELECT \(id), number.id, \(listName), \(key), \(text), \(created) FROM number
+                RETURNING txid_current()
                 """, logger: logger)
+            for try await transaction in rows.decode(Int64.self) { PostgresTodoDatabase.transactionNumber?.note(transaction) }
         }
         return summary
     }

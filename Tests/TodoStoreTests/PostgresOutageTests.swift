@@ -153,6 +153,21 @@ struct PostgresOutageTests {
         #expect(try await reader.history(of: list, as: ann, before: nil, limit: 10).count == 1, "the add is saved once")
     }
 
+    /// The same for the making of a shared list.
+    @Test func aSharedListWhoseConnectionEndsInTheCommitThatMakesItIsMadeOnce() async throws {
+        let shared = try await PostgresTestDatabase.make()
+        let store = try await PostgresSharedListStore.open(shared.database)
+        let ann = try AccountName("ann")
+        try await Self.endingTheFirstCommitThatAppendsTo("rewind_shared_list", shared)
+
+        let made = try await store.create(name: "Groceries", owner: ann)
+
+        #expect(try await Self.commitsEnded(shared) == 2, "the connection ended in the first COMMIT, and the list was made again")
+        let reader = try await PostgresSharedListStore.open(shared.database)
+        #expect(try await reader.lists(of: ann).map(\.id) == [made.id], "the list is made once")
+        #expect(try await reader.items(of: made.id, as: ann).list.items.isEmpty)
+    }
+
     /// The same for an undo of the list (a transaction of its own).
     @Test func anUndoWhoseConnectionEndsInItsCommitIsMadeOnce() async throws {
         let stores = try await TwoStores()
