@@ -81,7 +81,9 @@ pid $work/peer-nginx.pid;
 error_log $work/peer-nginx-error.log warn;
 events { worker_connections 1024; }
 http {
-    access_log off;
+    # The access log of scripts/cluster.sh's nginx, as ours has it.
+    log_format upstream '\$remote_addr [\$time_local] "\$request" \$status \$upstream_addr';
+    access_log $work/peer-nginx-access.log upstream;
     client_body_temp_path $work/peer-nginx/client-body;
     proxy_temp_path $work/peer-nginx/proxy;
     fastcgi_temp_path $work/peer-nginx/fastcgi;
