@@ -242,8 +242,14 @@ extension PostgresStore {
                     let ranks = Dictionary(uniqueKeysWithValues: items.enumerated().map { ($1.id, appended.topRank + Double($0 + 1)) })
                     current.ranks.adopt(ranks, touched: Set(ranks.keys))
                     loaded = current
-                } else if current.takingBack(pending, to: start) {
-                    loaded = current
+                } else {
+                    let staleBefore = current.staleRanks
+                    if current.takingBack(pending, to: start) {
+                        if pending.rows.count == batch.count {
+                            current.keep(batch.map(\.changes), after: appended.baseSeq, above: appended.topRank, staleBefore: staleBefore)
+                        }
+                        loaded = current
+                    }
                 }
                 know(PostgresLog.Position(epoch: start.epoch, lastSeq: last))
                 notifyUpdates()
@@ -347,5 +353,25 @@ extension PostgresStore.Loaded {
         head = start
         staleRanks.formUnion(touched)
         return true
+    }
+
+    /// Keeps the rows of a batch of adds just taken back (``takingBack(_:to:)``),
+    /// one row for each of `rows` (the changes of each, in order), numbered
+    /// after `baseSeq`, their items ranked one by one above `topRank`, as
+    /// `rewind_append_adds` saved them: their ranks are then known, and no
+    /// longer stale unless they were before (`staleBefore`).
+    mutating func keep(_ rows: [[AppState.Change]], after baseSeq: Int64, above topRank: Double, staleBefore: Set<UUID>) {
+        var rank = topRank
+        var own: Set<UUID> = []
+        for (offset, changes) in rows.enumerated() {
+            var ranks: [UUID: Double] = [:]
+            for case .todos(.add(let item)) in changes {
+                rank += 1
+                ranks[item.id] = rank
+            }
+            kept[baseSeq + Int64(offset) + 1] = PostgresStore.KeptRow(changes: changes, ranks: ranks)
+            own.formUnion(ranks.keys)
+        }
+        staleRanks.subtract(own.subtracting(staleBefore))
     }
 }

@@ -83,6 +83,8 @@ public actor PostgresStore: AppStore {
         (knownPosition?.lastSeq ?? 0) - (loaded?.head.lastSeq ?? knownPosition?.lastSeq ?? 0)
     }
     var staleRankCount: Int { loaded?.staleRanks.count ?? 0 }
+    /// How many of its own rows the list in memory keeps (for the tests).
+    var keptRowCount: Int { loaded?.kept.count ?? 0 }
 
     /// The list as this instance last read or wrote it.
     struct Loaded {
@@ -95,6 +97,19 @@ public actor PostgresStore: AppStore {
         /// The history shown and the tree, once asked for, at this head.
         var shown: HistoryOverview?
         var tree: HistoryTree?
+        /// This instance's own rows after ``head`` that a batch of adds
+        /// took back (another instance wrote before them), by sequence
+        /// number: catching up applies their changes without decoding
+        /// them, and takes their items' ranks without asking for them.
+        var kept: [Int64: KeptRow] = [:]
+    }
+
+    /// One of this instance's own rows, kept in memory: ``Loaded/kept``.
+    struct KeptRow {
+        /// The changes the row holds.
+        var changes: [AppState.Change]
+        /// The ranks the row's items were saved with.
+        var ranks: [UUID: Double]
     }
 
     private init(database: PostgresTodoDatabase, list: Int64, limit: Int?, now: @escaping @Sendable () -> Date, logger: Logger) {
@@ -232,20 +247,33 @@ public actor PostgresStore: AppStore {
         guard appended.count == behind else { return false }
         let decoder = TodoJSON.makeDecoder(reading: .store)
         var touched = list.staleRanks
-        for forward in appended {
-            guard let changes = try? decoder.decode([AppState.Change].self, from: Data(forward.utf8)),
+        // The ranks of this instance's own items, from the rows it kept.
+        var ownRanks: [UUID: Double] = [:]
+        for (offset, forward) in appended.enumerated() {
+            let kept = list.kept[list.head.lastSeq + Int64(offset) + 1]
+            guard let changes = kept?.changes ?? (try? decoder.decode([AppState.Change].self, from: Data(forward.utf8))),
                 let inverse = try? list.state.apply(all: changes)
             else { return false }
+            if let kept {
+                ownRanks.merge(kept.ranks) { $1 }
+                continue
+            }
             for change in inverse {
                 guard let ids = change.touchedItemIDs else { return false }
                 touched.formUnion(ids)
             }
         }
         let saved = try await rows.ranks(of: touched, connection)
-        // The rows must hold exactly the touched items the list holds.
-        guard touched.allSatisfy({ list.state.todos.contains(id: $0) == (saved[$0] != nil) }) else { return false }
+        // The rows must hold exactly the touched items the list holds; an
+        // own item a later row touched is among those.
+        let own = Set(ownRanks.keys).subtracting(touched)
+        guard touched.allSatisfy({ list.state.todos.contains(id: $0) == (saved[$0] != nil) }),
+            own.allSatisfy({ list.state.todos.contains(id: $0) })
+        else { return false }
         list.ranks.adopt(saved, touched: touched)
+        list.ranks.adopt(ownRanks, touched: own)
         list.staleRanks = []
+        list.kept = list.kept.filter { $0.key > head.lastSeq }
         list.head = head
         // The history shown and the tree moved on too.
         list.shown = nil
@@ -385,6 +413,7 @@ public actor PostgresStore: AppStore {
             loaded.head = try await self.log.reset(connection)
             loaded.state = AppState()
             loaded.ranks = ItemRanks()
+            loaded.kept = [:]
         }
     }
 

@@ -369,11 +369,16 @@ extension PostgresCatchUpTests {
         let sent = log.statements
         #expect(sent.count == 3, "three adds sent \(sent.count) statements: \(sent)")
         #expect(sent.allSatisfy { $0.hasPrefix("SELECT base_seq") }, "\(sent)")
+        // Its own rows, taken back, are kept with their ranks: catching up
+        // neither decodes them nor asks for their ranks.
+        #expect(await counted.keptRowCount == 3)
+        #expect(await counted.staleRankCount == 0)
         let fresh = try await PostgresStore.open(shared.database)
         let titles = ["Milk", "Bread", "Writer 0", "Counted 0", "Writer 1", "Counted 1", "Writer 2", "Counted 2"]
         #expect(try await fresh.read { $0.todos.items.map(\.title) } == titles)
         // Each instance's list, read again from the rows appended since, is the database's.
         #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        #expect(await counted.keptRowCount == 0, "the rows caught up are no longer kept")
         #expect(try await writer.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
         #expect(try await counted.history() == (try await fresh.history()))
         // One line of steps, each after the one before.
@@ -387,6 +392,33 @@ extension PostgresCatchUpTests {
         #expect(try await fresh.read { $0.todos.items.map(\.title) } == Array(titles.dropLast(2)))
         try await writer.change(.add(try Self.item("Jam")))
         #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+    }
+
+    @Test func ownRowsKeptInMemoryGiveWayToTheOtherInstancesLaterChangesOfTheirItems() async throws {
+        let (_, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        try await counted.change(.add(try Self.item("First")))
+        let (jam, tea) = (try Self.item("Jam"), try Self.item("Tea"))
+        try await writer.change(.add(try Self.item("Writer")))
+        // Taken back and kept: the writer's row came first.
+        try await counted.change(.add(jam))
+        try await counted.change(.add(tea))
+        #expect(await counted.keptRowCount == 2)
+
+        // The other instance moves one kept item, and deletes the other.
+        #expect(try await writer.read { $0.todos.count } == 4)
+        try await writer.change(.move(tea.id, to: 0))
+        try await writer.change(.remove(jam.id))
+
+        let fresh = try await PostgresStore.open(shared.database)
+        #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
+        #expect(await counted.keptRowCount == 0)
+        #expect(try await fresh.read { $0.todos.items.map(\.title) } == ["Tea", "First", "Writer"])
+        // The moved item's rank is the one saved, not the one kept.
+        try await counted.change(.insert(try Self.item("Bread"), at: 1))
+        let reread = try await PostgresStore.open(shared.database)
+        #expect(try await reread.read { $0.todos.items.map(\.title) } == ["Tea", "Bread", "First", "Writer"])
+        #expect(try await counted.read { $0.todos.items } == (try await reread.read { $0.todos.items }))
     }
 
     @Test func anInstanceWhoseAddsKeepLandingAfterAnothersCatchesUpBeforeItFallsTooFarBehind() async throws {
@@ -409,10 +441,19 @@ extension PostgresCatchUpTests {
         #expect(furthestBehind <= PostgresStore.catchUpLimit / 2 + 2)
         #expect(log.statements.contains { $0.hasPrefix("SELECT forward::text FROM rewind_step") }, "it never caught up")
         #expect(!log.statements.contains("SELECT id"), "the list was read again")
-        #expect(await counted.staleRankCount <= Int(PostgresStore.catchUpLimit) / 2 + 2)
+        #expect(await counted.staleRankCount == 0, "the ranks of its own adds are known")
+        #expect(await counted.keptRowCount <= Int(PostgresStore.catchUpLimit) / 2 + 2)
         let fresh = try await PostgresStore.open(shared.database)
         #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
         #expect(try await fresh.read { $0.todos.count } == 1 + 2 * rounds)
+        // The ranks of its own items, kept rather than read, place inserts
+        // beside them where a full read would.
+        try await counted.change(.insert(try Self.item("Jam"), at: 5))
+        try await counted.change(.insert(try Self.item("Tea"), at: 2))
+        let reread = try await PostgresStore.open(shared.database)
+        #expect(try await counted.read { $0.todos.items } == (try await reread.read { $0.todos.items }))
+        #expect(try await reread.read { $0.todos.items.map(\.title).prefix(8) }
+            == ["First", "Writer 0", "Tea", "Counted 0", "Writer 1", "Counted 1", "Jam", "Writer 2"])
     }
 
     @Test func addsMadeAtOnceOnTwoInstancesAllLandInOneGapFreeLog() async throws {
