@@ -62,21 +62,26 @@ extension PostgresStore {
             guard parts.count == 2, Int64(parts[0]) == list, let seq = Int64(parts[1]) else { return }
             heardSeq = seq
         }
+        // After the operations under way: a notification of this
+        // instance's own commit is often heard before the commit's answer,
+        // and is known once that is in. Waiting for them takes no turn, so
+        // that the next batch does not wait for this one to be heard.
+        if let heardSeq, heardSeq > 0 {
+            await afterOperationsAskedFor()
+            if isOwnOrKnown(heardSeq) { return }
+            if let known = knownPosition {
+                // Another instance's commit in this epoch: the list is read
+                // when asked for.
+                know(PostgresLog.Position(epoch: known.epoch, lastSeq: heardSeq))
+                notifyUpdates()
+                return
+            }
+        }
         do {
-            // After the operations under way: a notification of this
-            // instance's own commit is often heard before the commit's
-            // answer, and is known once that is in.
+            // A reset's notification, a (re)connection, or a list whose
+            // position is unknown: read at once, in turn.
             _ = try await exclusively {
-                if let heardSeq {
-                    if self.isOwnOrKnown(heardSeq) { return }
-                    if heardSeq > 0, let known = self.knownPosition {
-                        // Another instance's commit in this epoch: the
-                        // list is read when asked for.
-                        self.know(PostgresLog.Position(epoch: known.epoch, lastSeq: heardSeq))
-                        self.notifyUpdates()
-                        return
-                    }
-                }
+                if let heardSeq, self.isOwnOrKnown(heardSeq) { return }
                 _ = try await self.current(moved: heardSeq != nil)
             }
         } catch {

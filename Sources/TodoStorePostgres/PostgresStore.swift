@@ -68,6 +68,12 @@ public actor PostgresStore: AppStore {
     /// operations of one instance run one at a time, in order.
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// How many operations were asked for and how many finished, and who
+    /// waits for those asked for before a moment to finish without taking
+    /// a turn (``afterOperationsAskedFor()``).
+    private var operationsAskedFor = 0
+    private var operationsFinished = 0
+    private var waitingForFinish: [(operations: Int, continuation: CheckedContinuation<Void, Never>)] = []
     /// The changes waiting for the next group commit, and whether a task
     /// is committing them (`PostgresStore+GroupCommit.swift`).
     var waitingChanges: [WaitingChange] = []
@@ -85,6 +91,10 @@ public actor PostgresStore: AppStore {
     var staleRankCount: Int { loaded?.staleRanks.count ?? 0 }
     /// How many of its own rows the list in memory keeps (for the tests).
     var keptRowCount: Int { loaded?.kept.count ?? 0 }
+    /// How many operations wait for their turn, and how many callers wait
+    /// for the operations asked for before them to finish (for the tests).
+    var operationsWaitingForTheirTurn: Int { waiting.count }
+    var callersWaitingForOperationsToFinish: Int { waitingForFinish.count }
 
     /// The list as this instance last read or wrote it.
     struct Loaded {
@@ -618,14 +628,28 @@ public actor PostgresStore: AppStore {
 
     /// Runs `body` when the operations asked for before have finished.
     func exclusively<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        operationsAskedFor += 1
         if busy {
             await withCheckedContinuation { waiting.append($0) }
         } else {
             busy = true
         }
         defer {
+            operationsFinished += 1
+            while let first = waitingForFinish.first, first.operations <= operationsFinished {
+                waitingForFinish.removeFirst().continuation.resume()
+            }
             if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
         }
         return try await body()
+    }
+
+    /// Returns when the operations asked for until now have finished,
+    /// without taking a turn: those asked for later go on meanwhile (the
+    /// next batch is not held up by what waits for the last one).
+    func afterOperationsAskedFor() async {
+        let operations = operationsAskedFor
+        guard operationsFinished < operations else { return }
+        await withCheckedContinuation { waitingForFinish.append((operations, $0)) }
     }
 }

@@ -544,6 +544,47 @@ extension PostgresCatchUpTests {
         #expect(try await counted.read { $0.todos.items.map(\.title) } == ["Oats"])
         withExtendedLifetime(shared) {}
     }
+
+    /// A notification heard while an operation is under way (often this
+    /// instance's own commit, heard before the commit's answer) waits for
+    /// it to finish without taking a turn of its own: the operation asked
+    /// for next, the next batch, does not wait for it to be heard.
+    @Test func aNotificationHeardWhileAnOperationIsUnderWayTakesNoTurn() async throws {
+        let (log, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        try await counted.change(.add(try Self.item("Milk")))
+        try await writer.change(.add(try Self.item("Bread")))
+        let mark = try await writer.updateMark()
+        let list = await counted.list
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let underWay = Task {
+            try await counted.exclusively {
+                start.yield()
+                for await _ in released {}
+            }
+        }
+        for await _ in started { break }
+        log.clear()
+
+        let hearing = Task { await counted.heard(.notified("\(list):2")) }
+        try await waitUntil("the notification waiting for the operation under way") {
+            let waiting = (await counted.callersWaitingForOperationsToFinish, await counted.operationsWaitingForTheirTurn)
+            return waiting != (0, 0)
+        }
+        #expect(await counted.operationsWaitingForTheirTurn == 0, "hearing took a turn")
+        #expect(await counted.callersWaitingForOperationsToFinish == 1)
+        release.finish()
+        try await underWay.value
+        await hearing.value
+        #expect(await counted.callersWaitingForOperationsToFinish == 0)
+
+        // The other's row is known, not read, until the list is asked for.
+        #expect(log.statements.isEmpty, "hearing read: \(log.statements)")
+        #expect(try await counted.updateMark() == mark)
+        #expect(try await counted.read { $0.todos.items.map(\.title) } == ["Milk", "Bread"])
+        withExtendedLifetime(shared) {}
+    }
 }
 
 /// The statements the connections of a pool send, read from postgres-nio's
