@@ -27,8 +27,7 @@ extension PostgresAccountStore {
                 )
                 SELECT name, created FROM rewind_account WHERE key IN (SELECT account_key FROM added)
                 """, logger: logger)
-            for try await row in rows.decode((String, Int64).self) { return row }
-            return nil
+            return try await Self.everyRow(rows.decode((String, Int64).self)).first
         }
         guard let kept else { throw AccountStoreError.noSuchAccount(account.text) }
         return Session(account: try self.account(kept).name, created: created, expires: expires)

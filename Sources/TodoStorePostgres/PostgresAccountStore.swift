@@ -73,9 +73,15 @@ public struct PostgresAccountStore: SessionStore {
                 VALUES (\(key), \(text), \(passwordHash), \(milliseconds))
                 ON CONFLICT (key) DO NOTHING RETURNING key
                 """, logger: logger)
-            for try await _ in inserted.decode(String.self) { return nil }
-            let rows = try await connection.answered("SELECT name FROM rewind_account WHERE key = \(key)", logger: logger)
-            for try await existing in rows.decode(String.self) { return existing }
+            if try await !Self.everyRow(inserted.decode(String.self)).isEmpty { return nil }
+            let rows = try await connection.answered(
+                "SELECT name, password_hash, created FROM rewind_account WHERE key = \(key)", logger: logger)
+            for try await (existing, hash, made) in rows.decode((String, String, Int64).self) {
+                // This very row (a hash is salted afresh for each account):
+                // made by an earlier try whose answer the server's restart lost.
+                if hash == passwordHash, made == milliseconds { return nil }
+                return existing
+            }
             // Removed again in between: taken a moment ago all the same.
             return text
         }
@@ -99,11 +105,12 @@ public struct PostgresAccountStore: SessionStore {
     @discardableResult
     public func remove(name: AccountName) async throws -> Account {
         let key = name.key
-        let removed: (String, Int64)? = try await query { connection, logger in
+        // Not tried again when the connection ends: a second try would not
+        // find the row the first removed, and would say there was none.
+        let removed: (String, Int64)? = try await query(again: false) { connection, logger in
             let rows = try await connection.answered(
                 "DELETE FROM rewind_account WHERE key = \(key) RETURNING name, created", logger: logger)
-            for try await row in rows.decode((String, Int64).self) { return row }
-            return nil
+            return try await Self.everyRow(rows.decode((String, Int64).self)).first
         }
         guard let removed else { throw AccountStoreError.noSuchAccount(name.text) }
         return try account(removed)
@@ -123,8 +130,7 @@ public struct PostgresAccountStore: SessionStore {
                 )
                 SELECT key FROM changed
                 """, logger: logger)
-            for try await _ in rows.decode(String.self) { return true }
-            return false
+            return try await !Self.everyRow(rows.decode(String.self)).isEmpty
         }
         guard changed else { throw AccountStoreError.noSuchAccount(name.text) }
     }
@@ -140,6 +146,16 @@ public struct PostgresAccountStore: SessionStore {
         }
     }
 
+    /// Every row of `rows`, the answer read to its end: a statement that
+    /// writes, run alone, may still fail after its first rows (a part of
+    /// it that runs last), and the server sends the end of a small answer
+    /// after the statement's commit.
+    static func everyRow<Rows: AsyncSequence>(_ rows: Rows) async throws -> [Rows.Element] {
+        var all: [Rows.Element] = []
+        for try await row in rows { all.append(row) }
+        return all
+    }
+
     /// An account from a row of `name, created`; a name against the rules is damage.
     func account(_ row: (String, Int64)) throws -> Account {
         do {
@@ -152,12 +168,25 @@ public struct PostgresAccountStore: SessionStore {
 
     /// Runs `body` on a connection of the pool; its errors become
     /// ``StoreError``s that name the database.
+    ///
+    /// When the server ends the connection before it answers (a restart,
+    /// or the pool lending one the server had just ended), `body` runs
+    /// again on a fresh one (``PostgresTodoDatabase/whenConnectionsEnd(isolation:_:)``),
+    /// unless `again` is `false`: every statement here means the same run
+    /// once or twice (a read; a write whose second run finds the first's
+    /// work done and answers as it would have), but for the removal of an
+    /// account.
     func query<Result: Sendable>(
-        _ body: @Sendable (PostgresConnection, Logger) async throws -> Result
+        again: Bool = true, _ body: @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws -> Result {
         let logger = logger
         do {
-            return try await database.withPooledConnection { connection in try await body(connection, logger) }
+            guard again else {
+                return try await database.withPooledConnection { connection in try await body(connection, logger) }
+            }
+            return try await PostgresTodoDatabase.whenConnectionsEnd {
+                try await database.withPooledConnection { connection in try await body(connection, logger) }
+            }
         } catch {
             throw database.storeError(error)
         }

@@ -184,6 +184,60 @@ struct PostgresOutageTests {
         #expect(try await store.redo() == "Add “After”")
     }
 
+    /// A session check and a sign-in of team mode whose connection the
+    /// server ends while they wait (here for a lock on the sessions, as a
+    /// restart would end them anywhere) are made again on a fresh
+    /// connection, once: a restart of the server signs nobody out.
+    @Test func aSessionCheckOrASignInWhoseConnectionEndsIsMadeAgainOnAFreshOne() async throws {
+        let stores = try await TwoStores()
+        defer { stores.running.cancel() }
+        let (fixture, shared, name) = (stores.fixture, stores.shared, stores.name)
+        let accounts = try await PostgresAccountStore.open(stores.store.database, now: fixture.clock.now)
+        let ann = try AccountName("ann")
+        try await accounts.add(name: ann, passwordHash: "hash of ann")
+        let now = fixture.clock.now()
+        let first = SessionID.random()
+        try await accounts.beginSession(first, for: ann, at: now, lifetime: 3600)
+        let sessions: PostgresQuery = "LOCK TABLE rewind_session IN ACCESS EXCLUSIVE MODE"
+
+        let found = try await Self.endingItsConnectionWhileItWaits(shared, name: name, locking: sessions) {
+            try await accounts.session(first, at: now)
+        }
+        #expect(found?.account == ann)
+
+        let second = SessionID.random()
+        let begun = try await Self.endingItsConnectionWhileItWaits(shared, name: name, locking: sessions) {
+            try await accounts.beginSession(second, for: ann, at: now, lifetime: 3600)
+        }
+        #expect(begun.account == ann)
+        #expect(try await accounts.session(second, at: now)?.account == ann)
+        #expect(try await accounts.session(first, at: now)?.account == ann)
+    }
+
+    /// An account whose connection the server ends while it waits is made
+    /// again, once; and an add that finds the very row it inserts (the
+    /// same salted hash at the same moment: the row of an earlier try whose
+    /// answer a restart lost) is taken as made, while another hash for the
+    /// name is refused.
+    @Test func anAccountWhoseConnectionEndsBeforeTheAnswerIsMadeOnce() async throws {
+        let stores = try await TwoStores()
+        defer { stores.running.cancel() }
+        let (shared, name) = (stores.shared, stores.name)
+        let moment = Date(timeIntervalSince1970: 1_795_000_000)
+        let accounts = try await PostgresAccountStore.open(stores.store.database, now: { moment })
+        let bob = try AccountName("bob")
+        try await Self.endingItsConnectionWhileItWaits(
+            shared, name: name, locking: "LOCK TABLE rewind_account IN ACCESS EXCLUSIVE MODE"
+        ) { try await accounts.add(name: bob, passwordHash: "hash of bob") }
+        #expect(try await accounts.list().map(\.name) == [bob])
+
+        try await accounts.add(name: bob, passwordHash: "hash of bob")
+        await #expect(throws: AccountStoreError.nameTaken(existing: "bob")) {
+            try await accounts.add(name: bob, passwordHash: "another hash")
+        }
+        #expect(try await accounts.list().map(\.name) == [bob])
+    }
+
     /// Makes the server end the connection of the first transaction that
     /// appends a row to `table`, within its `COMMIT` (a deferred trigger;
     /// the transaction is then aborted), as a restart at that moment would.
@@ -251,14 +305,16 @@ struct PostgresOutageTests {
     }
 
     /// Runs `change` on the instance whose connections are named `name`
-    /// while another connection holds the list's row; the server ends the
-    /// change's connection as it waits for the row (as a restart would),
-    /// then the row is let go. Answers what the change answered.
+    /// while another connection holds the list's row (or what `locking`
+    /// locks); the server ends the change's connection as it waits for it
+    /// (as a restart would), then it is let go. Answers what the change
+    /// answered.
     @discardableResult
     static func endingItsConnectionWhileItWaits<Answer: Sendable>(
-        _ shared: PostgresTestDatabase, name: String, _ change: @escaping @Sendable () async throws -> Answer
+        _ shared: PostgresTestDatabase, name: String, locking: PostgresQuery = "SELECT id FROM rewind_list FOR UPDATE",
+        _ change: @escaping @Sendable () async throws -> Answer
     ) async throws -> Answer {
-        let (locker, release) = await PostgresRoundTripTests.holdingTheListsRow(shared)
+        let (locker, release) = await PostgresRoundTripTests.holdingTheListsRow(shared, locking: locking)
         let changing = Task { try await change() }
         try await endTheConnectionWaitingForALock(named: name, shared)
         release.yield()
