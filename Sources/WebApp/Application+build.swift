@@ -110,7 +110,7 @@ extension WebApp {
                 on: WholeAnswerTransport(router: router),
                 configuration: .rewind,
                 middlewares: [
-                    RequestBodyMiddleware(limit: configuration.maxBodySize), ListQueryMiddleware(),
+                    RequestBodyMiddleware(limit: configuration.maxBodySize), QueryParameterMiddleware(),
                     CalculatorCookieMiddleware(secure: configuration.secureCookies),
                 ]
             )

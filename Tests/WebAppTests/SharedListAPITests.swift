@@ -217,6 +217,10 @@ struct SharedListAPITests {
             let steps = try #require(history.object["steps"] as? [[String: Any]])
             #expect(steps.map { $0["author"] as? String } == ["bob", "ann", "bob"])
             #expect(steps.map { $0["kind"] as? String } == ["undo", "redo", "change"])
+            // A page parameter that is not a number is refused by name.
+            let wrong = try await client.get("/api/lists/\(list)/history?before=newest", headers: SignInTests.session(ann.session))
+            #expect(wrong.status == .badRequest)
+            #expect(wrong.errorMessage == "invalid query parameter “before”: “newest” is not a whole number")
         }
     }
 

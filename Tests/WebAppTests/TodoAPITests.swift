@@ -411,6 +411,61 @@ struct TodoAPITests {
 
     @Suite("History")
     struct HistoryRoutes {
+        /// The positions of the steps of a `History` object.
+        private static func positions(_ history: [String: Any]) -> [Int] {
+            (history["steps"] as? [[String: Any]] ?? []).compactMap { $0["position"] as? Int }
+        }
+
+        @Test func answersCarryAPageOfTheHistoryAndGETPagesTheRest() async throws {
+            let server = try TestServer()
+            for number in 1...130 {
+                try await server.store.change(.add(try TodoItem(id: UUID(), title: "Item \(number)", created: TestServer.now)))
+            }
+            try await server.test { client in
+                // The newest 50 steps, and how many there are, wherever the history is carried.
+                let todos = try await client.get("/api/todos").object
+                let carried = try #require(todos["history"] as? [String: Any])
+                #expect(Self.positions(carried) == Array(81...130))
+                #expect(carried["total"] as? Int == 130)
+                #expect(carried["position"] as? Int == 130)
+                let history = try await client.get("/api/history").object
+                #expect(Self.positions(history) == Array(81...130))
+
+                // Undone steps are shown after the position, as many as done ones before it.
+                for _ in 1...30 { try await client.send(.post, "/api/history/undo", token: server.token) }
+                let undo = try await client.send(.post, "/api/history/undo", token: server.token).object
+                let moved = try #require(undo["history"] as? [String: Any])
+                #expect(moved["position"] as? Int == 99)
+                #expect(Self.positions(moved) == Array(75...124))
+                #expect((moved["steps"] as? [[String: Any]])?.first?["done"] as? Bool == true)
+                #expect((moved["steps"] as? [[String: Any]])?.last?["done"] as? Bool == false)
+
+                // Pages before the first and after the last step shown reach the rest.
+                let older = try await client.get("/api/history?before=75&limit=500").object
+                #expect(Self.positions(older) == Array(1...74))
+                let newer = try await client.get("/api/history?after=124").object
+                #expect(Self.positions(newer) == Array(125...130))
+                #expect(Self.positions(try await client.get("/api/history?before=1").object) == [])
+                #expect(Self.positions(try await client.get("/api/history?after=130").object) == [])
+                #expect(Self.positions(try await client.get("/api/history?limit=3").object) == [98, 99, 100])
+                #expect(Self.positions(try await client.get("/api/history?limit=4").object) == [98, 99, 100, 101])
+            }
+        }
+
+        @Test func aPageOutsideWhatTheHistoryCanHoldIsRefusedSayingWhatIsAllowed() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                for (query, words) in [
+                    ("limit=0", "1 to 500"), ("limit=501", "1 to 500"), ("before=0", "positions start at 1"),
+                    ("after=-1", "positions start at 0"), ("before=5&after=2", "not both"), ("limit=many", "limit"),
+                ] {
+                    let response = try await client.get("/api/history?\(query)")
+                    #expect(response.status == .badRequest, "\(query)")
+                    #expect(response.errorMessage?.contains(words) == true, "\(query): \(response.errorMessage ?? "")")
+                }
+            }
+        }
+
         @Test func undoRedoAndJumpMoveThroughNamedSteps() async throws {
             let server = try TestServer()
             try await server.test { client in

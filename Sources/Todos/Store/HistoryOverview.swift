@@ -54,3 +54,48 @@ public struct HistoryOverview: Equatable, Hashable, Sendable {
         return "\(verb) \(name)"
     }
 }
+
+extension HistoryOverview {
+    /// Which steps a page of the history holds: what `GET /api/history`
+    /// answers, so that an answer's size follows the page, not the history.
+    public enum Page: Equatable, Hashable, Sendable {
+        /// Up to `limit` steps around the position: as many undone steps
+        /// after it as done steps up to it (one more done for an odd
+        /// limit) where the history has them, the rest on the side that
+        /// does (the newest `limit` steps when nothing is undone).
+        case around(limit: Int)
+        /// The newest `limit` steps at positions below `position`.
+        case before(position: Int, limit: Int)
+        /// The oldest `limit` steps at positions above `position`.
+        case after(position: Int, limit: Int)
+
+        /// The page of the history that answers show unless asked for
+        /// another: the steps around the position.
+        public static let standard = Page.around(limit: standardLimit)
+        /// The most steps a page holds unless asked for fewer or more.
+        public static let standardLimit = 50
+        /// The most steps a page may hold.
+        public static let largestLimit = 500
+    }
+
+    /// The indices into ``steps`` of the steps on `page` (the step at index
+    /// *i* is at position *i* + 1), oldest first; empty when the page
+    /// holds none (a limit below 1, a position outside the history).
+    ///
+    /// - Complexity: O(1).
+    public func range(of page: Page) -> Range<Int> {
+        let count = steps.count
+        switch page {
+        case .around(let limit):
+            let limit = max(0, limit)
+            let lower = max(0, min(position - (limit + 1) / 2, count - limit))
+            return lower..<min(count, lower + limit)
+        case .before(let position, let limit):
+            let upper = min(count, max(0, position - 1))
+            return max(0, upper - max(0, limit))..<upper
+        case .after(let position, let limit):
+            let lower = min(count, max(0, position))
+            return lower..<min(count, lower + max(0, min(limit, count)))
+        }
+    }
+}

@@ -4,7 +4,35 @@ import Todos
 /// `/api/history…`: undo, redo, jumps and the undo tree of the to-do list.
 extension APIHandler {
     func history(_ input: Operations.History.Input) async throws -> Operations.History.Output {
-        .ok(.init(body: .json(.init(try await todos.history()))))
+        let page = try Self.historyPage(before: input.query.before, after: input.query.after, limit: input.query.limit)
+        return .ok(.init(body: .json(.init(try await todos.history(), page: page))))
+    }
+
+    /// The page of the history that `before`, `after` and `limit` ask for.
+    ///
+    /// - Throws: ``APIError`` 400 for a limit outside 1 to 500, a position
+    ///   below what the history can hold, or `before` with `after`.
+    static func historyPage(before: Int?, after: Int?, limit: Int?) throws -> HistoryOverview.Page {
+        let largest = HistoryOverview.Page.largestLimit
+        let limit = limit ?? HistoryOverview.Page.standardLimit
+        guard (1...largest).contains(limit) else {
+            throw APIError.badRequest("invalid query parameter “limit”: a page holds 1 to \(largest) steps, not \(limit)")
+        }
+        switch (before, after) {
+        case (nil, nil): return .around(limit: limit)
+        case (let before?, nil):
+            guard before >= 1 else {
+                throw APIError.badRequest("invalid query parameter “before”: positions start at 1, so \(before) has none below it")
+            }
+            return .before(position: before, limit: limit)
+        case (nil, let after?):
+            guard after >= 0 else {
+                throw APIError.badRequest("invalid query parameter “after”: positions start at 0 (the start), not \(after)")
+            }
+            return .after(position: after, limit: limit)
+        case (.some, .some):
+            throw APIError.badRequest("give either “before” or “after”, not both: a page is on one side of a position")
+        }
     }
 
     func historyTree(_ input: Operations.HistoryTree.Input) async throws -> Operations.HistoryTree.Output {
@@ -39,7 +67,7 @@ extension APIHandler {
     /// - Throws: ``APIError`` 409 when there is nothing to undo or redo.
     private func moved(_ request: HistoryNavigator.Request) async throws -> Components.Schemas.HistoryMove {
         let outcome = try await todos.app.send(request)
-        let history = Components.Schemas.History(try await todos.history())
+        let history = Components.Schemas.History(try await todos.history(), page: .standard)
         switch outcome {
         case .undone(let name): return .init(undone: name, history: history)
         case .redone(let name): return .init(redone: name, history: history)
@@ -51,13 +79,16 @@ extension APIHandler {
 }
 
 extension Components.Schemas.History {
-    /// The steps, the position, and the Undo and Redo titles of `overview`.
-    init(_ overview: HistoryOverview) {
+    /// The steps of `overview` on `page`, its position and size, and the
+    /// Undo and Redo titles.
+    init(_ overview: HistoryOverview, page: HistoryOverview.Page) {
         self.init(
-            steps: overview.steps.enumerated().map { index, step in
-                .init(name: step.name, date: step.date, position: index + 1, done: index < overview.position)
+            steps: overview.range(of: page).map { index in
+                let step = overview.steps[index]
+                return .init(name: step.name, date: step.date, position: index + 1, done: index < overview.position)
             },
             position: overview.position,
+            total: overview.steps.count,
             canUndo: overview.canUndo,
             canRedo: overview.canRedo,
             undoTitle: overview.undoTitle,

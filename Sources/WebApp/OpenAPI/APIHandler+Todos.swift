@@ -10,7 +10,7 @@ extension APIHandler {
         let body = Components.Schemas.TodoList(
             items: items,
             counts: .init(total: counts.total, active: counts.active, completed: counts.completed, overdue: counts.overdue),
-            history: .init(try await todos.history())
+            history: .init(try await todos.history(), page: .standard)
         )
         return .ok(.init(body: .json(body)))
     }
