@@ -294,11 +294,10 @@ extension PostgresStore {
 
     /// The list in memory for a batch to change, taken out of ``loaded``
     /// (the only reference, so that it changes in place), without the
-    /// history shown and the tree, which the batch moves on.
+    /// tree, which the batch moves on (the history shown moves with it).
     private func takingLoaded() -> Loaded? {
         guard var current = loaded else { return nil }
         loaded = nil
-        current.shown = nil
         current.tree = nil
         return current
     }
@@ -352,6 +351,8 @@ extension PostgresStore.Loaded {
         }
         head = start
         staleRanks.formUnion(touched)
+        // The batch's steps are no longer the history's: read it again when asked.
+        shown = nil
         return true
     }
 

@@ -104,8 +104,12 @@ public actor PostgresStore: AppStore {
         /// Items whose saved ranks ``ranks`` may not hold (a batch that
         /// was taken back planned them): read again before the next write.
         var staleRanks: Set<UUID> = []
-        /// The history shown and the tree, once asked for, at this head.
+        /// The history shown, once asked for, at this head: this
+        /// instance's own changes, undos and redos move it in memory (as
+        /// SQLite's store does), so that it is read again only after
+        /// another instance wrote, a jump across branches or a batch taken back.
         var shown: HistoryOverview?
+        /// The tree, once asked for, at this head.
         var tree: HistoryTree?
         /// This instance's own rows after ``head`` that a batch of adds
         /// took back (another instance wrote before them), by sequence
@@ -324,10 +328,13 @@ public actor PostgresStore: AppStore {
             pending.touched?.formUnion(ids)
         }
         let seq = loaded.head.lastSeq + 1
-        pending.rows.append(PostgresLog.Row(
+        let row = PostgresLog.Row(
             seq: seq, kind: "do", name: stepName, date: PostgresLog.milliseconds(date), before: loaded.head.node,
-            node: seq, forward: forward, inverse: try Self.json(inverse)))
+            node: seq, forward: forward, inverse: try Self.json(inverse))
+        pending.rows.append(row)
         loaded.head = PostgresLog.Head(lastSeq: seq, node: seq, redoTop: nil, epoch: loaded.head.epoch)
+        // As the log will show it: the row's name and its date in whole milliseconds.
+        loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: PostgresLog.date(row.date)))
         return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
     }
 
@@ -343,7 +350,9 @@ public actor PostgresStore: AppStore {
         let writes = loaded.ranks.writes(touched: pending.touched, list: loaded.state.todos)
         pending.renumbered = writes.replacesAll
         guard try await log.append(changes: pending.rows, after: start, items: writes, of: rows, connection) else { return false }
-        if let limit { _ = try await log.prune(keepingSteps: limit, head: loaded.head, connection) }
+        if let limit, try await log.prune(keepingSteps: limit, head: loaded.head, connection) {
+            loaded.shown?.keepNewest(limit)
+        }
         return true
     }
 
@@ -368,7 +377,7 @@ public actor PostgresStore: AppStore {
     /// - Throws: ``HistoryError/positionOutOfRange(_:valid:)`` when there is no such position.
     public func jump(to position: Int) async throws {
         try await write { connection, loaded in
-            let overview = try await self.log.overview(loaded.head, connection)
+            let overview = if let shown = loaded.shown { shown } else { try await self.log.overview(loaded.head, connection) }
             guard (0...overview.steps.count).contains(position) else {
                 throw HistoryError.positionOutOfRange(position, valid: 0...overview.steps.count)
             }
@@ -386,6 +395,8 @@ public actor PostgresStore: AppStore {
     ///   such step; nothing changes then.
     public func jump(toStep number: Int64) async throws {
         try await write { connection, loaded in
+            // A step on another branch is not a move along the history shown: read again when asked.
+            loaded.shown = nil
             var upward: Set<Int64> = [loaded.head.node]
             var node = loaded.head.node
             while let parent = try await self.log.parent(of: node, connection), !upward.contains(parent) {
@@ -421,6 +432,7 @@ public actor PostgresStore: AppStore {
     public func reset() async throws {
         try await write { connection, loaded in
             loaded.head = try await self.log.reset(connection)
+            loaded.shown = HistoryOverview(steps: [], position: 0)
             loaded.state = AppState()
             loaded.ranks = ItemRanks()
             loaded.kept = [:]
@@ -482,6 +494,7 @@ public actor PostgresStore: AppStore {
         let head = loaded.head
         guard let row = try await log.forwardRow(into: head.node, connection) else { return nil }
         try await cross(row, as: "undo", toNode: row.before, redoTop: nil, pushing: head.redoTop, connection, &loaded)
+        loaded.shown?.move(by: -1)
         return row.name
     }
 
@@ -492,6 +505,7 @@ public actor PostgresStore: AppStore {
             return nil
         }
         try await cross(row, as: "redo", toNode: row.before, redoTop: row.redoNext, connection, &loaded)
+        loaded.shown?.move(by: 1)
         return row.name
     }
 
@@ -577,7 +591,7 @@ public actor PostgresStore: AppStore {
                 PostgresTodoDatabase.transactionNumber?.note(number)
                 // When another instance wrote since: its rows, not the whole list.
                 var current = try await self.caughtUp(&taken, to: head, connection)
-                current.shown = nil
+                // The history shown moves with the operation (``Loaded/shown``).
                 current.tree = nil
                 let start = current.head
                 do {

@@ -192,6 +192,60 @@ struct StoreSuiteTests {
 /// The history tree and the jump to a step of it, as every store has them:
 /// the steps of the history are the tree's done and undone steps; only the
 /// SQLite and PostgreSQL stores keep the abandoned ones.
+@Suite("Every store: the history shown", .dropsPostgresSchemas)
+struct StoreShownHistorySuiteTests {
+    /// After every kind of operation, the history a store answers (which a
+    /// store may keep in memory and move with its own operations) is the
+    /// one a store opened afresh reads from what was saved.
+    @Test(arguments: StoreKind.tested)
+    func theHistoryAfterEachOperationIsTheOneReadAfresh(_ kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        let store = try await fixture.open()
+        let items = try (0..<6).map { try fixture.item("Item \($0)") }
+        func check(_ operation: String) async throws {
+            let kept = try await store.history()
+            if kind.persists {
+                let fresh = try await fixture.open().history()
+                #expect(kept == fresh, "after \(operation)")
+            }
+        }
+        try await check("opening")
+        try await store.change(.add(items[0]))
+        try await check("a change")
+        // Adds asked for together go in one batch where the store batches them.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for item in items[1...3] { group.addTask { try await store.change(.add(item)) } }
+            try await group.waitForAll()
+        }
+        try await check("adds together")
+        try await store.change(.update(items[1].id, [.title(to: "Renamed"), .complete], at: fixture.clock.now()))
+        try await check("an update")
+        try await store.undo()
+        try await store.undo()
+        try await check("two undos")
+        try await store.redo()
+        try await check("a redo")
+        try await store.change(.remove(items[0].id))
+        try await check("a change after an undo, which drops the redo step")
+        await #expect(throws: TodoError.self) { try await store.change(.remove(items[0].id)) }
+        try await check("a refused change")
+        try await store.jump(to: 1)
+        try await check("a jump back")
+        try await store.jump(to: 4)
+        try await check("a jump forward")
+        let tree = try await store.historyTree()
+        try await store.jump(toStep: tree.steps[1].number)
+        try await check("a jump to a step of the tree")
+        try await store.change(.add(items[4]))
+        try await check("a change after the jump")
+        try await store.reset()
+        try await check("a reset")
+        try await store.change(.add(items[5]))
+        try await check("a change after the reset")
+        #expect(try await store.history().steps.map(\.name) == ["Add “Item 5”"])
+    }
+}
+
 @Suite("Every store: the history tree", .dropsPostgresSchemas)
 struct StoreTreeSuiteTests {
     @Test(arguments: StoreKind.tested)

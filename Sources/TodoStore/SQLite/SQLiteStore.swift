@@ -59,7 +59,7 @@ public final class SQLiteStore: Sendable {
         var dataVersion: Int
         /// The steps shown, once asked for; kept up to date by this store's
         /// own operations and dropped when another process changed the file.
-        var shown: ShownHistory?
+        var shown: HistoryOverview?
         /// The history tree, once asked for, until the next operation
         /// (the page draws it at every request; reading it scans the log).
         var tree: HistoryTree?
@@ -273,12 +273,12 @@ public final class SQLiteStore: Sendable {
     /// - Complexity: O(*s*) for *s* steps shown the first time, O(1) after.
     public func history() throws -> HistoryOverview {
         try integrity?.refuseIfFailed()
-        if let shown = memory.withLock({ $0.shown }) { return shown.overview }
+        if let shown = memory.withLock({ $0.shown }) { return shown }
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
                 let head = try log.head(db)
                 let overview = try log.overview(head, db)
-                memory.withLock { loaded in if loaded.head == head { loaded.shown = ShownHistory(overview) } }
+                memory.withLock { loaded in if loaded.head == head { loaded.shown = overview } }
                 return overview
             }
         }
@@ -337,11 +337,11 @@ public final class SQLiteStore: Sendable {
     ///   no such position.
     public func jump(to position: Int) throws {
         try write { db, loaded in
-            let overview = try loaded.shown?.overview ?? log.overview(loaded.head, db)
+            let overview = try loaded.shown ?? log.overview(loaded.head, db)
             guard (0...overview.steps.count).contains(position) else {
                 throw HistoryError.positionOutOfRange(position, valid: 0...overview.steps.count)
             }
-            loaded.shown = ShownHistory(overview)
+            loaded.shown = overview
             var at = overview.position
             while at > position, try undoStep(db, &loaded) != nil { at -= 1 }
             while at < position, try redoStep(db, &loaded) != nil { at += 1 }
@@ -412,7 +412,7 @@ public final class SQLiteStore: Sendable {
             try db.execute(sql: "DELETE FROM item; DELETE FROM step; UPDATE meta SET value = value + 1 WHERE key = 'epoch'")
             if loaded.list != nil { loaded.list = ListInMemory() }
             loaded.head = .empty
-            loaded.shown = ShownHistory(HistoryOverview(steps: [], position: 0))
+            loaded.shown = HistoryOverview(steps: [], position: 0)
         }
     }
 
@@ -698,41 +698,6 @@ struct ListInMemory {
         }
         try items.write(touched: ids, list: state.todos, db)
         return inverse
-    }
-}
-
-/// The steps the history shows and the position, kept in memory once read
-/// and changed in place by the store's own operations (a change appends a
-/// step: O(1), not a copy of every step).
-struct ShownHistory {
-    private var steps: [HistoryOverview.Step]
-    private var position: Int
-
-    init(_ overview: HistoryOverview) {
-        steps = overview.steps
-        position = overview.position
-    }
-
-    /// The steps and position as the store's API gives them.
-    var overview: HistoryOverview { HistoryOverview(steps: steps, position: position) }
-
-    /// A new step after the current position; the redo steps go.
-    mutating func perform(_ step: HistoryOverview.Step) {
-        steps.removeSubrange(position...)
-        steps.append(step)
-        position += 1
-    }
-
-    /// An undo (-1) or a redo (+1).
-    mutating func move(by offset: Int) {
-        position = min(max(0, position + offset), steps.count)
-    }
-
-    /// Keeps the newest `limit` steps (after a change pruned the log).
-    mutating func keepNewest(_ limit: Int) {
-        let dropped = max(0, steps.count - limit)
-        steps.removeFirst(dropped)
-        position = max(0, position - dropped)
     }
 }
 

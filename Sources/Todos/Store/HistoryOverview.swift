@@ -19,9 +19,9 @@ public struct HistoryOverview: Equatable, Hashable, Sendable {
     }
 
     /// Every step, oldest first: the first ``position`` are done, the rest undone.
-    public let steps: [Step]
+    public private(set) var steps: [Step]
     /// How many steps are done; 0 is the state before the first step.
-    public let position: Int
+    public private(set) var position: Int
 
     /// Creates an overview.
     public init(steps: [Step], position: Int) {
@@ -34,6 +34,31 @@ public struct HistoryOverview: Equatable, Hashable, Sendable {
     /// - Complexity: O(*n*) in the number of steps.
     public init<Model>(_ history: History<Model>) {
         self.init(steps: history.steps.map { Step(name: $0.name, date: $0.date) }, position: history.position)
+    }
+
+    /// A new step after the current position: the undone steps go, as a
+    /// change after an undo drops them (a store that keeps the overview in
+    /// memory follows its own changes so, without reading them again).
+    ///
+    /// - Complexity: O(*u*) for *u* undone steps, amortised O(1) when the
+    ///   overview is not shared.
+    public mutating func perform(_ step: Step) {
+        steps.removeSubrange(position...)
+        steps.append(step)
+        position += 1
+    }
+
+    /// An undo (-1), a redo (+1), or a jump by `offset` positions, kept
+    /// within the history.
+    public mutating func move(by offset: Int) {
+        position = min(max(0, position + offset), steps.count)
+    }
+
+    /// Keeps the newest `limit` steps (after a change pruned the oldest).
+    public mutating func keepNewest(_ limit: Int) {
+        let dropped = max(0, steps.count - max(0, limit))
+        steps.removeFirst(dropped)
+        position = max(0, position - dropped)
     }
 
     /// Whether there is a step to undo.
