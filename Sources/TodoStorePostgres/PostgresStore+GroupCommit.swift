@@ -293,12 +293,11 @@ extension PostgresStore {
     }
 
     /// The list in memory for a batch to change, taken out of ``loaded``
-    /// (the only reference, so that it changes in place), without the
-    /// tree, which the batch moves on (the history shown moves with it).
+    /// (the only reference, so that it changes in place, the history shown
+    /// and the tree with it).
     private func takingLoaded() -> Loaded? {
-        guard var current = loaded else { return nil }
+        guard let current = loaded else { return nil }
         loaded = nil
-        current.tree = nil
         return current
     }
 
@@ -353,6 +352,7 @@ extension PostgresStore.Loaded {
         staleRanks.formUnion(touched)
         // The batch's steps are no longer the history's: read it again when asked.
         shown = nil
+        tree = nil
         return true
     }
 

@@ -109,7 +109,7 @@ public actor PostgresStore: AppStore {
         /// SQLite's store does), so that it is read again only after
         /// another instance wrote, a jump across branches or a batch taken back.
         var shown: HistoryOverview?
-        /// The tree, once asked for, at this head.
+        /// The tree, once asked for, at this head; moved as ``shown`` is.
         var tree: HistoryTree?
         /// This instance's own rows after ``head`` that a batch of adds
         /// took back (another instance wrote before them), by sequence
@@ -328,6 +328,7 @@ public actor PostgresStore: AppStore {
             pending.touched?.formUnion(ids)
         }
         let seq = loaded.head.lastSeq + 1
+        let undoneLeft = loaded.head.redoTop != nil
         let row = PostgresLog.Row(
             seq: seq, kind: "do", name: stepName, date: PostgresLog.milliseconds(date), before: loaded.head.node,
             node: seq, forward: forward, inverse: try Self.json(inverse))
@@ -335,6 +336,7 @@ public actor PostgresStore: AppStore {
         loaded.head = PostgresLog.Head(lastSeq: seq, node: seq, redoTop: nil, epoch: loaded.head.epoch)
         // As the log will show it: the row's name and its date in whole milliseconds.
         loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: PostgresLog.date(row.date)))
+        loaded.tree?.perform(number: seq, name: stepName, date: PostgresLog.date(row.date), undoneLeft: undoneLeft)
         return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
     }
 
@@ -352,6 +354,7 @@ public actor PostgresStore: AppStore {
         guard try await log.append(changes: pending.rows, after: start, items: writes, of: rows, connection) else { return false }
         if let limit, try await log.prune(keepingSteps: limit, head: loaded.head, connection) {
             loaded.shown?.keepNewest(limit)
+            loaded.tree = nil
         }
         return true
     }
@@ -397,6 +400,7 @@ public actor PostgresStore: AppStore {
         try await write { connection, loaded in
             // A step on another branch is not a move along the history shown: read again when asked.
             loaded.shown = nil
+            loaded.tree = nil
             var upward: Set<Int64> = [loaded.head.node]
             var node = loaded.head.node
             while let parent = try await self.log.parent(of: node, connection), !upward.contains(parent) {
@@ -433,6 +437,7 @@ public actor PostgresStore: AppStore {
         try await write { connection, loaded in
             loaded.head = try await self.log.reset(connection)
             loaded.shown = HistoryOverview(steps: [], position: 0)
+            loaded.tree = HistoryTree(steps: [], current: 0)
             loaded.state = AppState()
             loaded.ranks = ItemRanks()
             loaded.kept = [:]
@@ -495,6 +500,7 @@ public actor PostgresStore: AppStore {
         guard let row = try await log.forwardRow(into: head.node, connection) else { return nil }
         try await cross(row, as: "undo", toNode: row.before, redoTop: nil, pushing: head.redoTop, connection, &loaded)
         loaded.shown?.move(by: -1)
+        if loaded.tree?.undo() == false { loaded.tree = nil }
         return row.name
     }
 
@@ -506,6 +512,7 @@ public actor PostgresStore: AppStore {
         }
         try await cross(row, as: "redo", toNode: row.before, redoTop: row.redoNext, connection, &loaded)
         loaded.shown?.move(by: 1)
+        if loaded.tree?.redo(row.before) == false { loaded.tree = nil }
         return row.name
     }
 
@@ -591,8 +598,7 @@ public actor PostgresStore: AppStore {
                 PostgresTodoDatabase.transactionNumber?.note(number)
                 // When another instance wrote since: its rows, not the whole list.
                 var current = try await self.caughtUp(&taken, to: head, connection)
-                // The history shown moves with the operation (``Loaded/shown``).
-                current.tree = nil
+                // The history shown and the tree move with the operation (``Loaded/shown``).
                 let start = current.head
                 do {
                     let result = try await body(connection, &current)

@@ -192,21 +192,22 @@ struct StoreSuiteTests {
 /// The history tree and the jump to a step of it, as every store has them:
 /// the steps of the history are the tree's done and undone steps; only the
 /// SQLite and PostgreSQL stores keep the abandoned ones.
-@Suite("Every store: the history shown", .dropsPostgresSchemas)
+@Suite("Every store: the history and the tree shown", .dropsPostgresSchemas)
 struct StoreShownHistorySuiteTests {
-    /// After every kind of operation, the history a store answers (which a
-    /// store may keep in memory and move with its own operations) is the
-    /// one a store opened afresh reads from what was saved.
+    /// After every kind of operation, the history and the tree a store
+    /// answers (which a store may keep in memory and move with its own
+    /// operations) are those a store opened afresh reads from what was saved.
     @Test(arguments: StoreKind.tested)
     func theHistoryAfterEachOperationIsTheOneReadAfresh(_ kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
         let store = try await fixture.open()
         let items = try (0..<6).map { try fixture.item("Item \($0)") }
         func check(_ operation: String) async throws {
-            let kept = try await store.history()
+            let kept = (try await store.history(), try await store.historyTree())
             if kind.persists {
-                let fresh = try await fixture.open().history()
-                #expect(kept == fresh, "after \(operation)")
+                let fresh = try await fixture.open()
+                #expect(kept.0 == (try await fresh.history()), "after \(operation)")
+                #expect(kept.1 == (try await fresh.historyTree()), "the tree after \(operation)")
             }
         }
         try await check("opening")

@@ -88,4 +88,37 @@ struct HistoryTreeSpecs {
         decoder.dateDecodingStrategy = .secondsSince1970
         #expect(try decoder.decode(HistoryTree.self, from: Data(json.utf8)) == tree)
     }
+
+    @Suite("moves")
+    struct Moves {
+        private static let date = HistoryTreeSpecs.date
+
+        @Test("a change after an undo abandons the undone steps; undo and redo move along a branch")
+        func performUndoRedo() {
+            var tree = HistoryTree(steps: [], current: 0)
+            tree.perform(number: 1, name: "A", date: Self.date, undoneLeft: false)
+            tree.perform(number: 2, name: "B", date: Self.date, undoneLeft: false)
+            #expect(tree.undo() == true)
+            #expect(tree.current == 1)
+            #expect(tree.steps.map(\.branch) == [.done, .undone])
+            // Number 3 is the log's undo row: the next change is 4.
+            tree.perform(number: 4, name: "C", date: Self.date, undoneLeft: true)
+            #expect(tree.steps.map(\.number) == [1, 2, 4])
+            #expect(tree.steps.map(\.parent) == [0, 1, 1])
+            #expect(tree.steps.map(\.branch) == [.done, .abandoned, .done])
+            #expect(tree.current == 4)
+            #expect(tree.undo() == true)
+            #expect(tree.undo() == true)
+            #expect(tree.current == 0)
+            #expect(tree.undo() == false)
+            #expect(tree.steps.map(\.branch) == [.undone, .abandoned, .undone])
+            // A redo brings back a step made after the current one only.
+            #expect(tree.redo(4) == false)
+            #expect(tree.redo(1) == true)
+            #expect(tree.redo(4) == true)
+            #expect(tree.redo(9) == false)
+            #expect(tree.steps.map(\.branch) == [.done, .abandoned, .done])
+            #expect(tree.current == 4)
+        }
+    }
 }

@@ -46,17 +46,77 @@ public struct HistoryTree: Equatable, Hashable, Sendable, Codable {
             self.date = date
             self.branch = branch
         }
+
+        /// The same step on `branch`.
+        func on(_ branch: Branch) -> Step {
+            Step(number: number, parent: parent, name: name, date: date, branch: branch)
+        }
     }
 
     /// Every step, oldest first.
-    public let steps: [Step]
+    public private(set) var steps: [Step]
     /// The number of the step the list is at now (0: the start).
-    public let current: Int64
+    public private(set) var current: Int64
 
     /// Creates a tree.
     public init(steps: [Step], current: Int64) {
         self.steps = steps
         self.current = current
+    }
+
+    /// A new step made after the current one, which it becomes; the undone
+    /// steps (when `undoneLeft`: there were some) are abandoned, as a
+    /// change after an undo leaves them. A store that keeps the tree in
+    /// memory follows its own changes so, without reading them again.
+    ///
+    /// - Complexity: amortised O(1) when the tree is not shared, and O(*n*)
+    ///   when `undoneLeft`.
+    public mutating func perform(number: Int64, name: String, date: Date, undoneLeft: Bool) {
+        if undoneLeft {
+            for index in steps.indices where steps[index].branch == .undone {
+                steps[index] = steps[index].on(.abandoned)
+            }
+        }
+        steps.append(Step(number: number, parent: current, name: name, date: date, branch: .done))
+        current = number
+    }
+
+    /// An undo of the current step, which becomes undone, its parent
+    /// current; `false`, with nothing changed, when the tree holds no
+    /// current step (the start, or a tree whose steps are not in order).
+    ///
+    /// - Complexity: O(log *n*).
+    @discardableResult
+    public mutating func undo() -> Bool {
+        guard let index = index(of: current) else { return false }
+        steps[index] = steps[index].on(.undone)
+        current = steps[index].parent
+        return true
+    }
+
+    /// A redo of the undone step `number`, made after the current one,
+    /// which it becomes; `false`, with nothing changed, when the tree holds
+    /// no such step.
+    ///
+    /// - Complexity: O(log *n*).
+    @discardableResult
+    public mutating func redo(_ number: Int64) -> Bool {
+        guard let index = index(of: number), steps[index].parent == current else { return false }
+        steps[index] = steps[index].on(.done)
+        current = number
+        return true
+    }
+
+    /// The index of the step numbered `number` in ``steps``, whose numbers
+    /// grow (a store's log); `nil` when there is none.
+    private func index(of number: Int64) -> Int? {
+        var low = 0
+        var high = steps.count
+        while low < high {
+            let middle = (low + high) / 2
+            if steps[middle].number < number { low = middle + 1 } else { high = middle }
+        }
+        return low < steps.count && steps[low].number == number ? low : nil
     }
 
     /// How far each step of ``steps`` is to be indented, by index: steps
