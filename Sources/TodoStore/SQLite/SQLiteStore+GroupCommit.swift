@@ -140,8 +140,7 @@ extension SQLiteStore {
             try database.queue.inTransaction(.immediate) { db in
                 try catchUp(db)
                 stale = memory.withLock { loaded in
-                    loaded.tree = nil
-                    return batch.reduce(false) { stale, pending in pending.run(db, &loaded) || stale }
+                    batch.reduce(false) { stale, pending in pending.run(db, &loaded) || stale }
                 }
                 return .commit
             }

@@ -60,8 +60,9 @@ public final class SQLiteStore: Sendable {
         /// The steps shown, once asked for; kept up to date by this store's
         /// own operations and dropped when another process changed the file.
         var shown: HistoryOverview?
-        /// The history tree, once asked for, until the next operation
-        /// (the page draws it at every request; reading it scans the log).
+        /// The history tree, once asked for (the page draws it at every
+        /// request; reading it scans the log); moved as ``shown`` is, and
+        /// read again after a jump across branches or a pruning.
         var tree: HistoryTree?
         /// How many positions the changes of the current operation (one
         /// step, or every step of a jump) found row by row (``RowList/positionsFound(by:)``): past
@@ -306,12 +307,16 @@ public final class SQLiteStore: Sendable {
             let date = now()
             let inverse = try apply(changes, db, &loaded)
             let seq = loaded.head.lastSeq + 1
+            let undoneLeft = loaded.head.redoTop != nil
             try log.append(StepRecord(
                 seq: seq, kind: .do, name: stepName, date: ItemRecord.milliseconds(date),
                 before: loaded.head.node, node: seq, redoTop: nil,
                 forward: forward, inverse: try log.json(inverse)), db)
             loaded.head = LogHead(lastSeq: seq, node: seq, redoTop: nil)
-            loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: date))
+            // As the log keeps it: the date in whole milliseconds.
+            let saved = ItemRecord.date(ItemRecord.milliseconds(date))
+            loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: saved))
+            loaded.tree?.perform(number: seq, name: stepName, date: saved, undoneLeft: undoneLeft)
             try prune(&loaded, db)
             return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
         }
@@ -403,6 +408,7 @@ public final class SQLiteStore: Sendable {
                 }
             }
             loaded.shown = nil
+            loaded.tree = nil
         }
     }
 
@@ -413,6 +419,7 @@ public final class SQLiteStore: Sendable {
             if loaded.list != nil { loaded.list = ListInMemory() }
             loaded.head = .empty
             loaded.shown = HistoryOverview(steps: [], position: 0)
+            loaded.tree = HistoryTree(steps: [], current: 0)
         }
     }
 
@@ -458,6 +465,7 @@ public final class SQLiteStore: Sendable {
         let seq = head.lastSeq + 1
         try cross(row, as: .undo, to: LogHead(lastSeq: seq, node: row.before, redoTop: seq), redoNext: head.redoTop, db, &loaded)
         loaded.shown?.move(by: -1)
+        if loaded.tree?.undo() == false { loaded.tree = nil }
         return row.name
     }
 
@@ -472,6 +480,7 @@ public final class SQLiteStore: Sendable {
         let next = LogHead(lastSeq: head.lastSeq + 1, node: row.before, redoTop: row.redoNext)
         try cross(row, as: .redo, to: next, redoNext: nil, db, &loaded)
         loaded.shown?.move(by: 1)
+        if loaded.tree?.redo(row.before) == false { loaded.tree = nil }
         return row.name
     }
 
@@ -551,6 +560,7 @@ public final class SQLiteStore: Sendable {
     private func prune(_ loaded: inout Loaded, _ db: Database) throws {
         guard let limit, try log.prune(keepingSteps: limit, head: loaded.head, db) else { return }
         loaded.shown?.keepNewest(limit)
+        loaded.tree = nil
     }
 
     // MARK: Writing
@@ -572,7 +582,6 @@ public final class SQLiteStore: Sendable {
             try database.queue.inTransaction(.immediate) { db in
                 try catchUp(db)
                 result = try memory.withLock { loaded in
-                    loaded.tree = nil
                     loaded.positionsFoundByRow = 0
                     let start = loaded.head
                     do {
