@@ -292,7 +292,7 @@ struct SharedListCommandTests {
         expectRefused(try await team.todo(["history", "jump", "0"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo history jump` works on the local list only")
         expectRefused(try await team.todo(["show", "1"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo show` works on the local list only")
         expectRefused(try await team.todo(["history", "--limit", "0"], as: "ann"), status: 64, prefix: "rewind todo: A page of history holds 1 to 500 rows")
-        expectRefused(try await runRewind(["todo", "history", "--limit", "5"] + location), status: 64, prefix: "rewind todo: --limit and --before page the history of a shared list")
+        expectRefused(try await team.todo(["history", "--after", "3"], as: "ann"), status: 64, prefix: "rewind todo: a shared list's history is paged from the newest: use --before, not --after")
         expectRefused(try await team.lists(["rm", "groceries"], as: "ann"), status: 64, prefix: "rewind lists: deleting “Groceries” needs confirmation")
         #expect(team.succeed(try await team.lists([], as: "ann")).stdout.contains("Groceries"))
         expectRefused(try await team.lists([], as: "zed"), status: 1, prefix: "rewind lists: there is no account “zed”")

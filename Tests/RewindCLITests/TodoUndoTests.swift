@@ -139,6 +139,58 @@ struct TodoUndoTests {
             #expect(history.first == "→ 0  Start")
         }
 
+        @Test func aLongHistoryIsShownAPageAtATime() async throws {
+            let directory = try TodoDirectory()
+            for title in ["One", "Two", "Three", "Four", "Five", "Six"] { try await directory.add(title) }
+            try await directory.succeed(["undo"])
+            try await directory.succeed(["undo"])
+            // The steps around where the list is (at 4), with where the other pages start.
+            let around = try await directory.succeed(["history", "--limit", "3"]).lines
+            #expect(around.count == 5)
+            #expect(around[0] == "  … 2 earlier: rewind todo history --limit 3 --before 3")
+            #expect(around[1].hasPrefix("  3  Add “Three”"))
+            #expect(around[2].hasPrefix("→ 4  Add “Four”"))
+            #expect(around[3].hasPrefix("  5  Add “Five”") && around[3].hasSuffix("(undone)"))
+            #expect(around[4] == "  … 1 later: rewind todo history --limit 3 --after 5")
+            let before = try await directory.succeed(["history", "--limit", "3", "--before", "3"]).lines
+            #expect(before.count == 4)
+            #expect(before[0] == "  0  Start")
+            #expect(before[1].hasPrefix("  1  Add “One”"))
+            #expect(before[2].hasPrefix("  2  Add “Two”"))
+            #expect(before[3] == "  … 4 later: rewind todo history --limit 3 --after 2")
+            let between = try await directory.succeed(["history", "--after", "1", "--before", "4"]).lines
+            #expect(between.count == 4)
+            #expect(between[0] == "  … 1 earlier: rewind todo history --limit 20 --before 2")
+            #expect(between[1].hasPrefix("  2  Add “Two”") && between[2].hasPrefix("  3  Add “Three”"))
+            #expect(between[3] == "  … 3 later: rewind todo history --limit 20 --after 3")
+            let after = try await directory.succeed(["history", "--after", "5"]).lines
+            #expect(after.count == 2)
+            #expect(after[0] == "  … 5 earlier: rewind todo history --limit 20 --before 6")
+            #expect(after[1].hasPrefix("  6  Add “Six”") && after[1].hasSuffix("(undone)"))
+            let json = try await TodoDirectory.object(try directory.succeed(["history", "--limit", "2", "--json"]).stdout)
+            #expect(json["total"] as? Int == 6)
+            #expect(json["position"] as? Int == 4)
+            #expect((json["steps"] as? [[String: Any]])?.compactMap { $0["number"] as? Int } == [4, 5])
+            // Without a page option, every step, as before.
+            #expect(try await directory.succeed(["history"]).lines.count == 7)
+        }
+
+        @Test func aPageOptionOutsideWhatIsAllowedExits64SayingWhat() async throws {
+            let directory = try TodoDirectory()
+            try await directory.add("One")
+            for (arguments, message) in [
+                (["--limit", "0"], "--limit takes 1 to 500 steps a page; 0 is not"),
+                (["--limit", "501"], "--limit takes 1 to 500 steps a page; 501 is not"),
+                (["--before", "0"], "--before takes a step number of 1 or more (0 is the start); 0 is not"),
+                (["--after=-1"], "--after takes a step number of 0 (the start) or more; -1 is not"),
+                (["--all", "--limit", "5"], "--all lists every change of the tree: page the history without --all"),
+            ] {
+                let run = try await directory.run(["history"] + arguments)
+                #expect(run.status == 64, "\(arguments)")
+                #expect(run.stderr.hasPrefix("rewind todo: " + message), "\(arguments): \(run.stderr)")
+            }
+        }
+
         @Test func jumpToAStepThatDoesNotExistFailsAndChangesNothing() async throws {
             let directory = try TodoDirectory()
             try await directory.add("One")

@@ -50,6 +50,20 @@ struct HistoryPageSpecs {
         #expect(positions(history, .after(position: Int.max, limit: Int.max)) == [])
     }
 
+    @Test("between two positions: the oldest steps strictly between them, none when they leave no room")
+    func betweenTwoPositions() {
+        let history = overview(steps: 100, position: 100)
+        #expect(positions(history, .init(before: 10, after: 5, limit: 50)) == [6, 7, 8, 9])
+        #expect(positions(history, .init(before: 10, after: 5, limit: 2)) == [6, 7])
+        #expect(positions(history, .init(before: 6, after: 5, limit: 50)) == [])
+        #expect(positions(history, .init(before: 1, after: 5, limit: 50)) == [])
+        #expect(positions(history, .init(before: Int.max, after: 98, limit: 50)) == [99, 100])
+        #expect(positions(history, .init(before: Int.max, after: Int.min, limit: 3)) == [1, 2, 3])
+        #expect(HistoryOverview.Page(before: nil, after: nil, limit: 7) == .around(limit: 7))
+        #expect(HistoryOverview.Page(before: 4, after: nil, limit: 7) == .before(position: 4, limit: 7))
+        #expect(HistoryOverview.Page(before: nil, after: 4, limit: 7) == .after(position: 4, limit: 7))
+    }
+
     @Test("pages before and after the standard page reach every step once")
     func pagesCoverTheHistory() {
         let history = overview(steps: 237, position: 120)

@@ -43,10 +43,16 @@ extension RewindCommand.Todo.History {
                 made, with the branches that a change after an undo left: `history jump --all N` \
                 returns to any of them.
 
+                A long history is shown a page at a time with --limit: the N steps around \
+                where the list is, then --before or --after the numbers shown for the pages \
+                before and after.
+
                 Examples:
                   rewind todo history
                   rewind todo history --json
                   rewind todo history --all
+                  rewind todo history --limit 20
+                  rewind todo history --limit 20 --before 181
                 """
         )
 
@@ -57,48 +63,104 @@ extension RewindCommand.Todo.History {
         @Flag(help: "List every change, the abandoned branches included.")
         var all = false
 
-        @Option(help: ArgumentHelp("On a shared list: how many rows a page shows, newest first (default 20).", valueName: "n"))
+        @Option(help: ArgumentHelp(
+            "How many steps a page shows (1 to 500): on your list the steps around where it is (every step without a page option); on a shared list the newest first (default 20).",
+            valueName: "n"))
         var limit: Int?
 
-        @Option(help: ArgumentHelp("On a shared list: show the rows numbered below N (the next page).", valueName: "n"))
+        @Option(help: ArgumentHelp("Show the steps numbered below N (the page before).", valueName: "n"))
         var before: Int?
+
+        @Option(help: ArgumentHelp("On your list: show the steps numbered above N (the page after; with --before, the steps between).", valueName: "n"))
+        var after: Int?
 
         @Flag(help: "Print {\"position\": n, \"steps\": [{\"number\", \"name\", \"date\", \"done\"}]} as JSON; with --all, {\"current\": n, \"steps\": [{\"number\", \"parent\", \"name\", \"date\", \"branch\"}]}.")
         var json = false
 
         mutating func run() async throws {
             if let target = try team.target() {
+                try reportingErrors(exitCode: .validationFailure) {
+                    guard after == nil else {
+                        throw TodoCommandError.usage("a shared list's history is paged from the newest: use --before, not --after")
+                    }
+                }
                 let page = try SharedHistoryPage.checked(limit: limit, before: before, all: all)
                 let (options, json) = (options, json)
                 return try await reportingErrors {
                     try await page.print(of: SharedTodoSession.open(options: options, target: target), json: json)
                 }
             }
-            try reportingErrors(exitCode: .validationFailure) {
-                guard limit == nil, before == nil else {
-                    throw TodoCommandError.usage("--limit and --before page the history of a shared list: give them with --as and --list")
-                }
-            }
+            let page = try localPage()
             try await reportingErrors {
                 let store = try await TodoSession.open(options: options).store
                 if all { return try printTree(try await store.historyTree()) }
                 let history = try await store.history()
-                if json { return try JSONOutput.print(HistoryJSON(history)) }
+                let shown = page.map(history.range(of:)) ?? history.steps.indices
+                if json { return try JSONOutput.print(HistoryJSON(history, shown: shown)) }
                 let terminal = TodoTerminal.standardOutput()
                 let dates = DueDateFormatter(now: Date(), timeZone: .current)
                 let width = String(history.steps.count).count
-                let names = [("Start", "")] + history.steps.map { (ItemText.cut($0.name, to: 60), dates.display(.date($0.date))) }
-                let nameWidth = names.map(\.0.count).max() ?? 0
-                let lines = names.enumerated().map { number, step in
-                    let marker = number == history.position ? terminal.styled("→", .bold) : " "
-                    let padding = String(repeating: " ", count: width - String(number).count)
-                    var row = "\(marker) \(padding)\(number)  " + step.0
-                    if !step.1.isEmpty {
-                        row += String(repeating: " ", count: nameWidth - step.0.count) + "  " + terminal.styled(step.1, .dim)
+                // Numbered by position: 0 is the start, shown with the page
+                // that reaches the first step (a page after a step starts above it).
+                var rows: [(number: Int, name: String, date: String)] = []
+                if shown.lowerBound == 0, !Self.isAfter(page) { rows.append((0, "Start", "")) }
+                rows += shown.map { ($0 + 1, ItemText.cut(history.steps[$0].name, to: 60), dates.display(.date(history.steps[$0].date))) }
+                let nameWidth = rows.map(\.name.count).max() ?? 0
+                var lines = rows.map { row in
+                    let marker = row.number == history.position ? terminal.styled("→", .bold) : " "
+                    let padding = String(repeating: " ", count: max(0, width - String(row.number).count))
+                    var line = "\(marker) \(padding)\(row.number)  " + row.name
+                    if !row.date.isEmpty {
+                        line += String(repeating: " ", count: nameWidth - row.name.count) + "  " + terminal.styled(row.date, .dim)
                     }
-                    return number > history.position ? terminal.styled(row, .dim) + "  (undone)" : row
+                    return row.number > history.position ? terminal.styled(line, .dim) + "  (undone)" : line
+                }
+                if page != nil {
+                    let limit = limit ?? Self.localPageSize
+                    if shown.lowerBound > 0 {
+                        lines.insert(terminal.styled(
+                            "  … \(shown.lowerBound) earlier: rewind todo history --limit \(limit) --before \(shown.lowerBound + 1)", .dim), at: 0)
+                    }
+                    if shown.upperBound < history.steps.count {
+                        lines.append(terminal.styled(
+                            "  … \(history.steps.count - shown.upperBound) later: rewind todo history --limit \(limit) --after \(shown.upperBound)", .dim))
+                    }
                 }
                 TodoTerminal.print(lines: lines)
+            }
+        }
+
+        /// Whether `page` is a page after a step.
+        static func isAfter(_ page: HistoryOverview.Page?) -> Bool {
+            if case .after? = page { true } else { false }
+        }
+
+        /// How many steps a page of the local list's history shows when
+        /// `--before` or `--after` is given without `--limit`.
+        static let localPageSize = 20
+
+        /// The page `--limit`, `--before` and `--after` ask for on the
+        /// local list; `nil` (every step) without them.
+        ///
+        /// - Throws: the exit status 64, after one line saying what is allowed.
+        func localPage() throws -> HistoryOverview.Page? {
+            try reportingErrors(exitCode: .validationFailure) {
+                guard limit != nil || before != nil || after != nil else { return nil }
+                guard !all else {
+                    throw TodoCommandError.usage("--all lists every change of the tree: page the history without --all")
+                }
+                let largest = HistoryOverview.Page.largestLimit
+                let size = limit ?? Self.localPageSize
+                guard (1...largest).contains(size) else {
+                    throw TodoCommandError.usage("--limit takes 1 to \(largest) steps a page; \(size) is not")
+                }
+                if let before, before < 1 {
+                    throw TodoCommandError.usage("--before takes a step number of 1 or more (0 is the start); \(before) is not")
+                }
+                if let after, after < 0 {
+                    throw TodoCommandError.usage("--after takes a step number of 0 (the start) or more; \(after) is not")
+                }
+                return HistoryOverview.Page(before: before, after: after, limit: size)
             }
         }
     }
@@ -199,12 +261,16 @@ private struct HistoryJSON: Encodable {
     }
 
     let position: Int
+    let total: Int
     let steps: [Step]
 
-    init(_ history: HistoryOverview) {
+    /// The steps of `history` at the indices `shown` (all of them by default).
+    init(_ history: HistoryOverview, shown: Range<Int>) {
         position = history.position
-        steps = history.steps.enumerated().map { index, step in
-            Step(number: index + 1, name: step.name, date: step.date, done: index < history.position)
+        total = history.steps.count
+        steps = shown.map { index in
+            let step = history.steps[index]
+            return Step(number: index + 1, name: step.name, date: step.date, done: index < history.position)
         }
     }
 }

@@ -94,6 +94,25 @@ extension HistoryOverview {
         /// The oldest `limit` steps at positions above `position`.
         case after(position: Int, limit: Int)
 
+        /// The page of up to `limit` steps at positions below `before`
+        /// and above `after`: with both, the oldest between them; with
+        /// neither, those around the position.
+        public init(before: Int?, after: Int?, limit: Int) {
+            switch (before, after) {
+            case (nil, nil): self = .around(limit: limit)
+            case (let before?, nil): self = .before(position: before, limit: limit)
+            case (nil, let after?): self = .after(position: after, limit: limit)
+            case (let before?, let after?):
+                // The positions strictly between: none when `before` is not above `after`.
+                var between = 0
+                if before > after {
+                    let (difference, overflow) = before.subtractingReportingOverflow(after)
+                    between = overflow ? Int.max : difference - 1
+                }
+                self = .after(position: after, limit: min(limit, between))
+            }
+        }
+
         /// The page of the history that answers show unless asked for
         /// another: the steps around the position.
         public static let standard = Page.around(limit: standardLimit)

@@ -8,31 +8,24 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(try await todos.history(), page: page))))
     }
 
-    /// The page of the history that `before`, `after` and `limit` ask for.
+    /// The page of the history that `before`, `after` and `limit` ask for:
+    /// with both, the oldest steps between them.
     ///
-    /// - Throws: ``APIError`` 400 for a limit outside 1 to 500, a position
-    ///   below what the history can hold, or `before` with `after`.
+    /// - Throws: ``APIError`` 400 for a limit outside 1 to 500, or a
+    ///   position below what the history can hold.
     static func historyPage(before: Int?, after: Int?, limit: Int?) throws -> HistoryOverview.Page {
         let largest = HistoryOverview.Page.largestLimit
         let limit = limit ?? HistoryOverview.Page.standardLimit
         guard (1...largest).contains(limit) else {
             throw APIError.badRequest("invalid query parameter “limit”: a page holds 1 to \(largest) steps, not \(limit)")
         }
-        switch (before, after) {
-        case (nil, nil): return .around(limit: limit)
-        case (let before?, nil):
-            guard before >= 1 else {
-                throw APIError.badRequest("invalid query parameter “before”: positions start at 1, so \(before) has none below it")
-            }
-            return .before(position: before, limit: limit)
-        case (nil, let after?):
-            guard after >= 0 else {
-                throw APIError.badRequest("invalid query parameter “after”: positions start at 0 (the start), not \(after)")
-            }
-            return .after(position: after, limit: limit)
-        case (.some, .some):
-            throw APIError.badRequest("give either “before” or “after”, not both: a page is on one side of a position")
+        if let before, before < 1 {
+            throw APIError.badRequest("invalid query parameter “before”: positions start at 1, so \(before) has none below it")
         }
+        if let after, after < 0 {
+            throw APIError.badRequest("invalid query parameter “after”: positions start at 0 (the start), not \(after)")
+        }
+        return HistoryOverview.Page(before: before, after: after, limit: limit)
     }
 
     func historyTree(_ input: Operations.HistoryTree.Input) async throws -> Operations.HistoryTree.Output {
