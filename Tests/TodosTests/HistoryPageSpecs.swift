@@ -64,6 +64,17 @@ struct HistoryPageSpecs {
         #expect(HistoryOverview.Page(before: nil, after: 4, limit: 7) == .after(position: 4, limit: 7))
     }
 
+    @Test("options from outside are checked: a limit of 1 to 500, before from 1, after from 0")
+    func checkedOptions() throws {
+        typealias Page = HistoryOverview.Page
+        #expect(throws: Page.PageError.limit(0)) { try Page.checked(before: nil, after: nil, limit: 0) }
+        #expect(throws: Page.PageError.limit(501)) { try Page.checked(before: nil, after: nil, limit: 501) }
+        #expect(throws: Page.PageError.before(0)) { try Page.checked(before: 0, after: nil, limit: 5) }
+        #expect(throws: Page.PageError.after(-1)) { try Page.checked(before: 9, after: -1, limit: 5) }
+        #expect(try Page.checked(before: 1, after: 0, limit: 500) == .after(position: 0, limit: 0))
+        #expect(try Page.checked(before: nil, after: nil, limit: 1) == .around(limit: 1))
+    }
+
     @Test("pages before and after the standard page reach every step once")
     func pagesCoverTheHistory() {
         let history = overview(steps: 237, position: 120)

@@ -144,23 +144,21 @@ extension RewindCommand.Todo.History {
         ///
         /// - Throws: the exit status 64, after one line saying what is allowed.
         func localPage() throws -> HistoryOverview.Page? {
-            try reportingErrors(exitCode: .validationFailure) {
+            try reportingErrors(exitCode: .validationFailure) { () throws -> HistoryOverview.Page? in
                 guard limit != nil || before != nil || after != nil else { return nil }
                 guard !all else {
                     throw TodoCommandError.usage("--all lists every change of the tree: page the history without --all")
                 }
-                let largest = HistoryOverview.Page.largestLimit
-                let size = limit ?? Self.localPageSize
-                guard (1...largest).contains(size) else {
-                    throw TodoCommandError.usage("--limit takes 1 to \(largest) steps a page; \(size) is not")
+                do throws(HistoryOverview.Page.PageError) {
+                    return try HistoryOverview.Page.checked(before: before, after: after, limit: limit ?? Self.localPageSize)
+                } catch {
+                    let message = switch error {
+                    case .limit(let size): "--limit takes 1 to \(HistoryOverview.Page.largestLimit) steps a page; \(size) is not"
+                    case .before(let before): "--before takes a step number of 1 or more (0 is the start); \(before) is not"
+                    case .after(let after): "--after takes a step number of 0 (the start) or more; \(after) is not"
+                    }
+                    throw TodoCommandError.usage(message)
                 }
-                if let before, before < 1 {
-                    throw TodoCommandError.usage("--before takes a step number of 1 or more (0 is the start); \(before) is not")
-                }
-                if let after, after < 0 {
-                    throw TodoCommandError.usage("--after takes a step number of 0 (the start) or more; \(after) is not")
-                }
-                return HistoryOverview.Page(before: before, after: after, limit: size)
             }
         }
     }

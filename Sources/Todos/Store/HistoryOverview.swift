@@ -113,6 +113,29 @@ extension HistoryOverview {
             }
         }
 
+        /// ``init(before:after:limit:)`` for options given by a person or
+        /// a client: `limit` 1 to ``largestLimit``, `before` 1 or more,
+        /// `after` 0 or more.
+        ///
+        /// - Throws: ``PageError`` naming the first option outside that.
+        public static func checked(before: Int?, after: Int?, limit: Int) throws(PageError) -> Page {
+            guard (1...largestLimit).contains(limit) else { throw .limit(limit) }
+            if let before, before < 1 { throw .before(before) }
+            if let after, after < 0 { throw .after(after) }
+            return Page(before: before, after: after, limit: limit)
+        }
+
+        /// A page option outside what a history can hold; each front end
+        /// says so in its own words (a query parameter, a command's option).
+        public enum PageError: Error, Equatable, Sendable {
+            /// A limit outside 1 to ``Page/largestLimit``.
+            case limit(Int)
+            /// A `before` below 1: positions start at 1, so none is below it.
+            case before(Int)
+            /// An `after` below 0, the start.
+            case after(Int)
+        }
+
         /// The page of the history that answers show unless asked for
         /// another: the steps around the position.
         public static let standard = Page.around(limit: standardLimit)

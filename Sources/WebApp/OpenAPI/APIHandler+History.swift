@@ -14,18 +14,17 @@ extension APIHandler {
     /// - Throws: ``APIError`` 400 for a limit outside 1 to 500, or a
     ///   position below what the history can hold.
     static func historyPage(before: Int?, after: Int?, limit: Int?) throws -> HistoryOverview.Page {
-        let largest = HistoryOverview.Page.largestLimit
-        let limit = limit ?? HistoryOverview.Page.standardLimit
-        guard (1...largest).contains(limit) else {
-            throw APIError.badRequest("invalid query parameter “limit”: a page holds 1 to \(largest) steps, not \(limit)")
+        do {
+            return try .checked(before: before, after: after, limit: limit ?? HistoryOverview.Page.standardLimit)
+        } catch {
+            let message = switch error {
+            case .limit(let limit):
+                "invalid query parameter “limit”: a page holds 1 to \(HistoryOverview.Page.largestLimit) steps, not \(limit)"
+            case .before(let before): "invalid query parameter “before”: positions start at 1, so \(before) has none below it"
+            case .after(let after): "invalid query parameter “after”: positions start at 0 (the start), not \(after)"
+            }
+            throw APIError.badRequest(message)
         }
-        if let before, before < 1 {
-            throw APIError.badRequest("invalid query parameter “before”: positions start at 1, so \(before) has none below it")
-        }
-        if let after, after < 0 {
-            throw APIError.badRequest("invalid query parameter “after”: positions start at 0 (the start), not \(after)")
-        }
-        return HistoryOverview.Page(before: before, after: after, limit: limit)
     }
 
     func historyTree(_ input: Operations.HistoryTree.Input) async throws -> Operations.HistoryTree.Output {
