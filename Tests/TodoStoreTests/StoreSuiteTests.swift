@@ -245,6 +245,31 @@ struct StoreShownHistorySuiteTests {
         try await check("a change after the reset")
         #expect(try await store.history().steps.map(\.name) == ["Add “Item 5”"])
     }
+
+    /// What another instance over the same PostgreSQL database does is
+    /// in the history and the tree that an instance answers with next,
+    /// and its own moves after that start from there.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+    func anotherInstancesOperationsAreInTheHistoryShownNext() async throws {
+        let fixture = try StoreFixture(.postgres)
+        let first = try await fixture.open()
+        let second = try await fixture.open()
+        for title in ["A", "B", "C"] { try await first.change(.add(try fixture.item(title))) }
+        func expectFresh(_ operation: String) async throws {
+            let fresh = try await fixture.open()
+            #expect(try await first.history() == fresh.history(), "after \(operation)")
+            #expect(try await first.historyTree() == fresh.historyTree(), "the tree after \(operation)")
+        }
+        try await expectFresh("the first instance's adds")
+        try await second.undo()
+        try await expectFresh("the other instance's undo")
+        try await second.change(.add(try fixture.item("D")))
+        try await expectFresh("the other instance's change after its undo")
+        try await first.undo()
+        try await first.change(.add(try fixture.item("E")))
+        try await expectFresh("this instance's undo and change after the other's")
+        #expect(try await first.history().steps.map(\.name) == ["Add “A”", "Add “B”", "Add “E”"])
+    }
 }
 
 @Suite("Every store: the history tree", .dropsPostgresSchemas)
