@@ -351,8 +351,7 @@ extension PostgresStore.Loaded {
         head = start
         staleRanks.formUnion(touched)
         // The batch's steps are no longer the history's: read it again when asked.
-        shown = nil
-        tree = nil
+        history.forget()
         return true
     }
 

@@ -104,13 +104,11 @@ public actor PostgresStore: AppStore {
         /// Items whose saved ranks ``ranks`` may not hold (a batch that
         /// was taken back planned them): read again before the next write.
         var staleRanks: Set<UUID> = []
-        /// The history shown, once asked for, at this head: this
-        /// instance's own changes, undos and redos move it in memory (as
-        /// SQLite's store does), so that it is read again only after
+        /// The history shown and the tree, once asked for, at this head:
+        /// this instance's own changes, undos and redos move them in memory
+        /// (as SQLite's store does), so that they are read again only after
         /// another instance wrote, a jump across branches or a batch taken back.
-        var shown: HistoryOverview?
-        /// The tree, once asked for, at this head; moved as ``shown`` is.
-        var tree: HistoryTree?
+        var history = KeptHistory()
         /// This instance's own rows after ``head`` that a batch of adds
         /// took back (another instance wrote before them), by sequence
         /// number: catching up applies their changes without decoding
@@ -178,9 +176,9 @@ public actor PostgresStore: AppStore {
     public func history() async throws -> HistoryOverview {
         try await exclusively {
             let loaded = try await self.current()
-            if let shown = loaded.shown { return shown }
+            if let shown = loaded.history.shown { return shown }
             let overview = try await self.reading { connection in try await self.log.overview(loaded.head, connection) }
-            self.loaded?.shown = overview
+            self.loaded?.history.shown = overview
             return overview
         }
     }
@@ -189,9 +187,9 @@ public actor PostgresStore: AppStore {
     public func historyTree() async throws -> HistoryTree {
         try await exclusively {
             let loaded = try await self.current()
-            if let tree = loaded.tree { return tree }
+            if let tree = loaded.history.tree { return tree }
             let tree = try await self.reading { connection in try await self.log.tree(loaded.head, connection) }
-            self.loaded?.tree = tree
+            self.loaded?.history.tree = tree
             return tree
         }
     }
@@ -290,8 +288,7 @@ public actor PostgresStore: AppStore {
         list.kept = list.kept.filter { $0.key > head.lastSeq }
         list.head = head
         // The history shown and the tree moved on too.
-        list.shown = nil
-        list.tree = nil
+        list.history.forget()
         return true
     }
 
@@ -335,8 +332,7 @@ public actor PostgresStore: AppStore {
         pending.rows.append(row)
         loaded.head = PostgresLog.Head(lastSeq: seq, node: seq, redoTop: nil, epoch: loaded.head.epoch)
         // As the log will show it: the row's name and its date in whole milliseconds.
-        loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: PostgresLog.date(row.date)))
-        loaded.tree?.perform(number: seq, name: stepName, date: PostgresLog.date(row.date), undoneLeft: undoneLeft)
+        loaded.history.performed(number: seq, name: stepName, date: PostgresLog.date(row.date), undoneLeft: undoneLeft)
         return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
     }
 
@@ -353,8 +349,7 @@ public actor PostgresStore: AppStore {
         pending.renumbered = writes.replacesAll
         guard try await log.append(changes: pending.rows, after: start, items: writes, of: rows, connection) else { return false }
         if let limit, try await log.prune(keepingSteps: limit, head: loaded.head, connection) {
-            loaded.shown?.keepNewest(limit)
-            loaded.tree = nil
+            loaded.history.pruned(keepingNewest: limit)
         }
         return true
     }
@@ -380,7 +375,7 @@ public actor PostgresStore: AppStore {
     /// - Throws: ``HistoryError/positionOutOfRange(_:valid:)`` when there is no such position.
     public func jump(to position: Int) async throws {
         try await write { connection, loaded in
-            let overview = if let shown = loaded.shown { shown } else { try await self.log.overview(loaded.head, connection) }
+            let overview = if let shown = loaded.history.shown { shown } else { try await self.log.overview(loaded.head, connection) }
             guard (0...overview.steps.count).contains(position) else {
                 throw HistoryError.positionOutOfRange(position, valid: 0...overview.steps.count)
             }
@@ -399,8 +394,7 @@ public actor PostgresStore: AppStore {
     public func jump(toStep number: Int64) async throws {
         try await write { connection, loaded in
             // A step on another branch is not a move along the history shown: read again when asked.
-            loaded.shown = nil
-            loaded.tree = nil
+            loaded.history.forget()
             var upward: Set<Int64> = [loaded.head.node]
             var node = loaded.head.node
             while let parent = try await self.log.parent(of: node, connection), !upward.contains(parent) {
@@ -436,8 +430,7 @@ public actor PostgresStore: AppStore {
     public func reset() async throws {
         try await write { connection, loaded in
             loaded.head = try await self.log.reset(connection)
-            loaded.shown = HistoryOverview(steps: [], position: 0)
-            loaded.tree = HistoryTree(steps: [], current: 0)
+            loaded.history = .empty
             loaded.state = AppState()
             loaded.ranks = ItemRanks()
             loaded.kept = [:]
@@ -499,8 +492,7 @@ public actor PostgresStore: AppStore {
         let head = loaded.head
         guard let row = try await log.forwardRow(into: head.node, connection) else { return nil }
         try await cross(row, as: "undo", toNode: row.before, redoTop: nil, pushing: head.redoTop, connection, &loaded)
-        loaded.shown?.move(by: -1)
-        if loaded.tree?.undo() == false { loaded.tree = nil }
+        loaded.history.undone()
         return row.name
     }
 
@@ -511,8 +503,7 @@ public actor PostgresStore: AppStore {
             return nil
         }
         try await cross(row, as: "redo", toNode: row.before, redoTop: row.redoNext, connection, &loaded)
-        loaded.shown?.move(by: 1)
-        if loaded.tree?.redo(row.before) == false { loaded.tree = nil }
+        loaded.history.redone(row.before)
         return row.name
     }
 
@@ -598,7 +589,7 @@ public actor PostgresStore: AppStore {
                 PostgresTodoDatabase.transactionNumber?.note(number)
                 // When another instance wrote since: its rows, not the whole list.
                 var current = try await self.caughtUp(&taken, to: head, connection)
-                // The history shown and the tree move with the operation (``Loaded/shown``).
+                // The history shown and the tree move with the operation (``Loaded/history``).
                 let start = current.head
                 do {
                     let result = try await body(connection, &current)

@@ -57,13 +57,11 @@ public final class SQLiteStore: Sendable {
         var list: ListInMemory?
         var head: LogHead
         var dataVersion: Int
-        /// The steps shown, once asked for; kept up to date by this store's
-        /// own operations and dropped when another process changed the file.
-        var shown: HistoryOverview?
-        /// The history tree, once asked for (the page draws it at every
-        /// request; reading it scans the log); moved as ``shown`` is, and
-        /// read again after a jump across branches or a pruning.
-        var tree: HistoryTree?
+        /// The steps shown and the tree, once asked for (the page draws
+        /// the tree at every request; reading it scans the log): moved by
+        /// this store's own operations, forgotten when another process
+        /// changed the file or after a jump across branches.
+        var history = KeptHistory()
         /// How many positions the changes of the current operation (one
         /// step, or every step of a jump) found row by row (``RowList/positionsFound(by:)``): past
         /// ``RowList/mostPositionsByRow`` the list is read into memory, so
@@ -260,9 +258,9 @@ public final class SQLiteStore: Sendable {
                 // group commit, on its own queue) comes between.
                 memory.withLock { loaded in
                     guard loaded.list == nil else { return }
-                    let shown = loaded.head == fresh.head ? loaded.shown : nil
+                    let history = loaded.head == fresh.head ? loaded.history : KeptHistory()
                     loaded = fresh
-                    loaded.shown = shown
+                    loaded.history = history
                 }
             }
         }
@@ -274,12 +272,12 @@ public final class SQLiteStore: Sendable {
     /// - Complexity: O(*s*) for *s* steps shown the first time, O(1) after.
     public func history() throws -> HistoryOverview {
         try integrity?.refuseIfFailed()
-        if let shown = memory.withLock({ $0.shown }) { return shown }
+        if let shown = memory.withLock({ $0.history.shown }) { return shown }
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
                 let head = try log.head(db)
                 let overview = try log.overview(head, db)
-                memory.withLock { loaded in if loaded.head == head { loaded.shown = overview } }
+                memory.withLock { loaded in if loaded.head == head { loaded.history.shown = overview } }
                 return overview
             }
         }
@@ -315,8 +313,7 @@ public final class SQLiteStore: Sendable {
             loaded.head = LogHead(lastSeq: seq, node: seq, redoTop: nil)
             // As the log keeps it: the date in whole milliseconds.
             let saved = ItemRecord.date(ItemRecord.milliseconds(date))
-            loaded.shown?.perform(HistoryOverview.Step(name: stepName, date: saved))
-            loaded.tree?.perform(number: seq, name: stepName, date: saved, undoneLeft: undoneLeft)
+            loaded.history.performed(number: seq, name: stepName, date: saved, undoneLeft: undoneLeft)
             try prune(&loaded, db)
             return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
         }
@@ -342,11 +339,11 @@ public final class SQLiteStore: Sendable {
     ///   no such position.
     public func jump(to position: Int) throws {
         try write { db, loaded in
-            let overview = try loaded.shown ?? log.overview(loaded.head, db)
+            let overview = try loaded.history.shown ?? log.overview(loaded.head, db)
             guard (0...overview.steps.count).contains(position) else {
                 throw HistoryError.positionOutOfRange(position, valid: 0...overview.steps.count)
             }
-            loaded.shown = overview
+            loaded.history.shown = overview
             var at = overview.position
             while at > position, try undoStep(db, &loaded) != nil { at -= 1 }
             while at < position, try redoStep(db, &loaded) != nil { at += 1 }
@@ -358,12 +355,12 @@ public final class SQLiteStore: Sendable {
     /// - Complexity: O(*r*) for *r* rows of the log; no change is decoded.
     public func historyTree() throws -> HistoryTree {
         try integrity?.refuseIfFailed()
-        if let tree = memory.withLock({ $0.tree }) { return tree }
+        if let tree = memory.withLock({ $0.history.tree }) { return tree }
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
                 let head = try log.head(db)
                 let tree = try log.tree(head, db)
-                memory.withLock { loaded in if loaded.head == head { loaded.tree = tree } }
+                memory.withLock { loaded in if loaded.head == head { loaded.history.tree = tree } }
                 return tree
             }
         }
@@ -407,8 +404,7 @@ public final class SQLiteStore: Sendable {
                     try cross(undo, as: .redo, to: next, redoNext: nil, db, &loaded)
                 }
             }
-            loaded.shown = nil
-            loaded.tree = nil
+            loaded.history.forget()
         }
     }
 
@@ -418,8 +414,7 @@ public final class SQLiteStore: Sendable {
             try db.execute(sql: "DELETE FROM item; DELETE FROM step; UPDATE meta SET value = value + 1 WHERE key = 'epoch'")
             if loaded.list != nil { loaded.list = ListInMemory() }
             loaded.head = .empty
-            loaded.shown = HistoryOverview(steps: [], position: 0)
-            loaded.tree = HistoryTree(steps: [], current: 0)
+            loaded.history = .empty
         }
     }
 
@@ -464,8 +459,7 @@ public final class SQLiteStore: Sendable {
         guard let row = try log.forwardRow(into: head.node, db) else { return nil }
         let seq = head.lastSeq + 1
         try cross(row, as: .undo, to: LogHead(lastSeq: seq, node: row.before, redoTop: seq), redoNext: head.redoTop, db, &loaded)
-        loaded.shown?.move(by: -1)
-        if loaded.tree?.undo() == false { loaded.tree = nil }
+        loaded.history.undone()
         return row.name
     }
 
@@ -479,8 +473,7 @@ public final class SQLiteStore: Sendable {
         }
         let next = LogHead(lastSeq: head.lastSeq + 1, node: row.before, redoTop: row.redoNext)
         try cross(row, as: .redo, to: next, redoNext: nil, db, &loaded)
-        loaded.shown?.move(by: 1)
-        if loaded.tree?.redo(row.before) == false { loaded.tree = nil }
+        loaded.history.redone(row.before)
         return row.name
     }
 
@@ -559,8 +552,7 @@ public final class SQLiteStore: Sendable {
     /// Prunes the log to the newest `limit` steps, if the store has a cap.
     private func prune(_ loaded: inout Loaded, _ db: Database) throws {
         guard let limit, try log.prune(keepingSteps: limit, head: loaded.head, db) else { return }
-        loaded.shown?.keepNewest(limit)
-        loaded.tree = nil
+        loaded.history.pruned(keepingNewest: limit)
     }
 
     // MARK: Writing
@@ -625,10 +617,10 @@ public final class SQLiteStore: Sendable {
         guard list else {
             return Loaded(
                 list: nil, head: try TodoDatabase.readingSaved(path: path) { try TodoDatabase.head(db, path: path) },
-                dataVersion: try dataVersion(db), shown: nil)
+                dataVersion: try dataVersion(db))
         }
         let snapshot = try TodoDatabase.load(db, path: path)
-        return Loaded(list: ListInMemory(snapshot), head: snapshot.head, dataVersion: try dataVersion(db), shown: nil)
+        return Loaded(list: ListInMemory(snapshot), head: snapshot.head, dataVersion: try dataVersion(db))
     }
 
     private func startPolling(every interval: TimeInterval) {
@@ -670,8 +662,7 @@ public final class SQLiteStore: Sendable {
     func forgetMemory() {
         memory.withLock { loaded in
             loaded.list = nil
-            loaded.shown = nil
-            loaded.tree = nil
+            loaded.history.forget()
             loaded.dataVersion = Loaded.forgotten
         }
     }
