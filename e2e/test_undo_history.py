@@ -3,6 +3,8 @@ unavailable, titled with the step's name), the keyboard shortcuts outside
 text fields, the history panel (named steps, current position, jump by
 click), and the history surviving a server restart."""
 
+import time
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -275,3 +277,68 @@ def test_history_survives_a_server_restart(driver, server, api):
     wait_for_redo_title(driver, "Redo Add “Buy eggs”")
     click_css(driver, "#todos-redo")
     wait_for_titles(driver, ["Buy milk", "Buy eggs"])
+
+
+CURRENT_STEP_IN_VIEW = """
+var list = document.querySelector('.history-panel .history-list');
+var current = list && list.querySelector('[aria-current="step"]');
+if (!current) { return null; }
+var shown = list.getBoundingClientRect(), box = current.closest('li').getBoundingClientRect();
+return [box.top >= shown.top - 1 && box.bottom <= shown.bottom + 1,
+        current.querySelector('.history-name').textContent, list.scrollTop];
+"""
+
+
+def current_step(driver):
+    """[in view in the panel's list, its name, the list's scrollTop]."""
+    return driver.execute_script(CURRENT_STEP_IN_VIEW)
+
+
+def wait_current_step_in_view(driver, name):
+    wait_until(
+        driver, lambda d: (current_step(d) or [False, None])[:2] == [True, name],
+        lambda: f"the step {name!r} current and in view in the history panel; it is {current_step(driver)}",
+    )
+
+
+def scroll_to_the_top_of_the_list(driver, step):
+    """Scrolls the panel's list so that `step` is its first row, once no
+    swap (of a change made before, heard again from /events) moves it."""
+    for _ in range(20):
+        driver.execute_script(
+            "var list = document.querySelector('.history-panel .history-list');"
+            "var item = list.querySelector('.history-step[data-step=\"' + arguments[0] + '\"]').closest('li');"
+            "list.scrollTop += item.getBoundingClientRect().top - list.getBoundingClientRect().top;",
+            step,
+        )
+        scrolled = current_step(driver)[2]
+        time.sleep(0.3)
+        if current_step(driver)[2] == scrolled:
+            return scrolled
+    raise AssertionError("the history list kept moving")
+
+
+def test_the_current_step_stays_in_view_in_a_long_history(driver, base_url, api):
+    # More steps than the panel's list shows at once: the newest is current.
+    for number in range(1, 41):
+        api.add(f"Step {number}")
+    open_todos(driver, base_url)
+    wait_current_step_in_view(driver, "Add “Step 40”")
+    assert current_step(driver)[2] > 0, "the list should have scrolled down to the newest step"
+    add_and_wait(driver, "One more")
+    wait_current_step_in_view(driver, "Add “One more”")
+    # A jump to a step in view leaves the list where it is, under the
+    # pointer: here the list is scrolled to show Step 19 at its top.
+    scrolled = scroll_to_the_top_of_the_list(driver, "19")
+    click_css(driver, ".history-panel .history-step[data-step='20']")
+    wait_current_step_in_view(driver, "Add “Step 20”")
+    assert current_step(driver)[2] == scrolled, f"the list should not move when the new current step is in view: {scrolled} then {current_step(driver)}"
+    # Scrolled to the top to pick an old step: the jump leaves the list
+    # there (the step is in view), not sent back down or to its top.
+    driver.execute_script("document.querySelector('.history-panel .history-list').scrollTop = 0")
+    click_css(driver, ".history-panel .history-step[data-step='2']")
+    wait_current_step_in_view(driver, "Add “Step 2”")
+    # And Redo from there moves the current step down, still in view.
+    click_css(driver, "#todos-redo")
+    wait_current_step_in_view(driver, "Add “Step 3”")
+    assert current_step(driver)[2] < 200, "the list should stay near its top, where the current step is"

@@ -37,7 +37,7 @@ struct HistoryPanel {
         let levels = tree.levels()
         html.element("aside", [.class("history-panel"), .data("region", "history"), .ariaLabel("History")]) { html in
             html.element("h2") { $0.text("History") }
-            html.element("ol", [.class("history-list")]) { html in
+            html.element("ol", [.class("history-list"), .data("keep-scroll", "history")]) { html in
                 step(number: 0, name: "Start", date: nil, branch: .done, level: 0, into: &html)
                 if shown.lowerBound > 0 {
                     html.element("li", [.class("history-more")]) { $0.text("… \(shown.lowerBound) earlier steps") }

@@ -168,7 +168,7 @@ struct SharedListPage {
             if history.isEmpty {
                 html.element("p", [.class("history-empty")]) { $0.text("No changes yet.") }
             }
-            html.element("ol", [.class("history-list shared-history")]) { html in
+            html.element("ol", [.class("history-list shared-history"), .data("keep-scroll", "history")]) { html in
                 for step in history {
                     html.element("li", [.class("shared-step"), .data("seq", String(step.seq))]) { html in
                         html.element("span", [.class("history-author")]) {

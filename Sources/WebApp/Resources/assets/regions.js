@@ -1,5 +1,8 @@
 // Regions: server-rendered parts marked data-region, replaced by fresh
-// copies from a fragment URL when /events says the state changed.
+// copies from a fragment URL when /events says the state changed. Each swap
+// keeps the focus and the scroll of lists marked data-keep-scroll, and is
+// announced by a 'region-swapped' event on the document (detail: the
+// region's name and its new element).
 
 import { ApiError, enqueue, pending, showError } from './api.js';
 
@@ -11,8 +14,29 @@ export function swapRegions(html, skip) {
     if (!current || (skip && skip(name, current))) { return; }
     if (current.querySelector('dialog[open]')) { return; }
     var focusedID = document.activeElement && current.contains(document.activeElement) ? focusKey(document.activeElement) : null;
-    current.replaceWith(document.importNode(replacement, true));
+    var scrolled = scrollPositions(current);
+    var fresher = document.importNode(replacement, true);
+    current.replaceWith(fresher);
+    restoreScroll(fresher, scrolled);
     if (focusedID) { restoreFocus(focusedID); }
+    document.dispatchEvent(new CustomEvent('region-swapped', { detail: { name: name, region: fresher } }));
+  });
+}
+
+// Where each list marked data-keep-scroll is scrolled to, by its mark, so
+// that a swap does not send it back to its top.
+function scrollPositions(region) {
+  var positions = {};
+  region.querySelectorAll('[data-keep-scroll]').forEach(function (element) {
+    positions[element.getAttribute('data-keep-scroll')] = element.scrollTop;
+  });
+  return positions;
+}
+
+function restoreScroll(region, positions) {
+  region.querySelectorAll('[data-keep-scroll]').forEach(function (element) {
+    var top = positions[element.getAttribute('data-keep-scroll')];
+    if (top) { element.scrollTop = top; }
   });
 }
 
