@@ -225,6 +225,9 @@ enum PostgresSchema {
         _ connection: PostgresConnection, in database: PostgresTodoDatabase, list: Int64, logger: Logger
     ) async throws {
         try await connection.withTransaction(logger: logger) { connection in
+            // Another instance may migrate a large database for longer than
+            // ``PostgresTodoDatabase/lockTimeout``: wait for it, however long.
+            try await connection.answered("SET LOCAL lock_timeout = 0", logger: logger)
             try await connection.answered("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             var applied: Set<String> = []
             let exists = try await connection.answered("SELECT to_regclass('rewind_schema') IS NOT NULL", logger: logger)

@@ -26,41 +26,57 @@ public struct PostgresTodoDatabase: Sendable {
     public let client: PostgresClient
     /// How long connecting, logging in included, may take.
     public let connectTimeout: Duration
+    /// How long a statement may wait for a lock (PostgreSQL's
+    /// `lock_timeout`, sent at every connection): the list's row that
+    /// another session holds in a transaction left open, for instance.
+    /// Past it the operation fails, saying so, and nothing is changed,
+    /// instead of waiting as long as that session stays open.
+    public let lockTimeout: Duration
     /// The channel on which the commits to the to-do list notify the other
     /// instances (`NOTIFY`) and on which they listen: every instance over
     /// one list must use the same.
     public let notificationChannel: String
 
     /// A pool of connections to `url`, with `extraStartupParameters` sent at
-    /// every connection (`search_path`, for instance), logging what its
-    /// connections do to `backgroundLogger` (nothing when `nil`). Nothing
-    /// connects yet. The to-do list's commits notify on
+    /// every connection (`search_path`, for instance) after ``lockTimeout``,
+    /// logging what its connections do to `backgroundLogger` (nothing when
+    /// `nil`). Nothing connects yet. The to-do list's commits notify on
     /// `notificationChannel` ("rewind" unless several deployments share
     /// the database's notifications, as the tests' schemas do).
     ///
     /// - Throws: When TLS (`sslmode=prefer|require`) cannot be set up.
     public init(
-        url: DatabaseURL, connectTimeout: Duration = .seconds(5), extraStartupParameters: [(String, String)] = [],
-        maximumConnections: Int = 20, notificationChannel: String = PostgresStore.channel, backgroundLogger: Logger? = nil
+        url: DatabaseURL, connectTimeout: Duration = .seconds(5), lockTimeout: Duration = .seconds(10),
+        extraStartupParameters: [(String, String)] = [], maximumConnections: Int = 20,
+        notificationChannel: String = PostgresStore.channel, backgroundLogger: Logger? = nil
     ) throws {
         self.url = url
         self.connectTimeout = connectTimeout
+        self.lockTimeout = lockTimeout
+        let parameters = [("lock_timeout", "\(Self.milliseconds(lockTimeout))ms")] + extraStartupParameters
         self.notificationChannel = notificationChannel
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
             tls: try Self.clientTLS(url.tls))
         configuration.options.connectTimeout = connectTimeout
-        configuration.options.additionalStartupParameters = extraStartupParameters
+        configuration.options.additionalStartupParameters = parameters
         configuration.options.maximumConnections = maximumConnections
         client = if let backgroundLogger {
             PostgresClient(configuration: configuration, backgroundLogger: backgroundLogger)
         } else {
             PostgresClient(configuration: configuration)
         }
-        self.extraStartupParameters = extraStartupParameters
+        self.extraStartupParameters = parameters
     }
 
     private let extraStartupParameters: [(String, String)]
+
+    /// `duration` in whole milliseconds, at least 1 (PostgreSQL reads 0 as no limit).
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000)
+        return overflow ? Int64.max : max(1, whole + attoseconds / 1_000_000_000_000_000)
+    }
 
     /// Runs the pool until the task is cancelled (or, as a service, until
     /// the graceful shutdown).
@@ -140,14 +156,21 @@ public struct PostgresTodoDatabase: Sendable {
         switch error {
         case is TodoError, is HistoryError, is StoreError, is CancellationError: return error
         default:
-            return StoreError.io(path: url.redacted, detail: Self.explain(error, connectTimeout: connectTimeout.components.seconds))
+            return StoreError.io(
+                path: url.redacted,
+                detail: Self.explain(error, connectTimeout: connectTimeout.components.seconds, lockTimeout: lockTimeout))
         }
     }
 
     /// What went wrong talking to the server, in a few words (PostgreSQL's
-    /// own message when the server said something).
-    static func explain(_ error: any Error, connectTimeout seconds: Int64 = 5) -> String {
+    /// own message when the server said something, ours when a lock was
+    /// waited for past `lockTimeout`).
+    static func explain(_ error: any Error, connectTimeout seconds: Int64 = 5, lockTimeout: Duration = .seconds(10)) -> String {
         guard let error = error as? PSQLError else { return "\(error)" }
+        if error.serverInfo?[.sqlState] == lockNotAvailable {
+            return "another session of the database held the list for more than \(Self.words(lockTimeout))"
+                + " (a transaction left open in another program?), so nothing was changed; try again, or end that session"
+        }
         if let message = error.serverInfo?[.message] { return message }
         if let underlying = error.underlying {
             if let connect = underlying as? NIOConnectionError {
@@ -162,6 +185,19 @@ public struct PostgresTodoDatabase: Sendable {
         case .authMechanismRequiresPassword: return "the server asks for a password and the URL holds none"
         default: return "\(error.code)"
         }
+    }
+
+    /// PostgreSQL's SQLSTATE for a lock not obtained within `lock_timeout`.
+    static let lockNotAvailable = "55P03"
+
+    /// "10 seconds", "1 second", "500 milliseconds".
+    static func words(_ duration: Duration) -> String {
+        let milliseconds = milliseconds(duration)
+        if milliseconds % 1_000 == 0 {
+            let seconds = milliseconds / 1_000
+            return seconds == 1 ? "1 second" : "\(seconds) seconds"
+        }
+        return milliseconds == 1 ? "1 millisecond" : "\(milliseconds) milliseconds"
     }
 
     private static func explainSocket(_ error: any Error, _ seconds: Int64) -> String {

@@ -336,6 +336,47 @@ struct PostgresOutageTests {
         }
     }
 
+    /// Another session that holds the list's row in a transaction it
+    /// leaves open (a `psql` with `BEGIN; SELECT … FOR UPDATE`): a change,
+    /// an undo and an add each fail after the lock timeout, saying so,
+    /// instead of waiting as long as that session stays open; nothing is
+    /// changed, and once the row is free the next change is saved.
+    @Test(.timeLimit(.minutes(1)))
+    func changesThatWaitForTheListPastTheLockTimeoutFailSayingSoAndChangeNothing() async throws {
+        let fixture = try StoreFixture(.postgres)
+        let reader = try await fixture.open()
+        let before = try fixture.item("Before")
+        try await reader.change(.add(before))
+        let shared = try #require(fixture.postgresDatabase)
+        let database = try PostgresTodoDatabase(
+            url: shared.database.url, lockTimeout: .milliseconds(300),
+            extraStartupParameters: [("search_path", shared.schema)], maximumConnections: 4,
+            notificationChannel: shared.channel)
+        let running = Task { await database.run() }
+        defer { running.cancel() }
+        let store = try await PostgresStore.open(database, now: fixture.clock.now)
+
+        let (locker, release) = await PostgresRoundTripTests.holdingTheListsRow(shared)
+        let attempts: [(String, @Sendable () async throws -> Void)] = [
+            ("an add", { try await store.change(.add(try fixture.item("Blocked"))) }),
+            ("a rename", { try await store.change(.update(before.id, [.title(to: "Renamed")], at: fixture.clock.now())) }),
+            ("an undo", { _ = try await store.undo() }),
+        ]
+        for (name, attempt) in attempts {
+            let error = await #expect(throws: StoreError.self, "\(name) should fail after the lock timeout") { try await attempt() }
+            #expect(
+                error?.description.contains("another session of the database held the list for more than 300 milliseconds") == true,
+                "\(name): \(String(describing: error))")
+        }
+        release.yield()
+        try await locker.value
+
+        try await store.change(.add(try fixture.item("After")))
+        #expect(try await store.read { $0.todos.items.map(\.title) } == ["Before", "After"])
+        #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Before", "After"])
+        #expect(try await store.history().steps.map(\.name) == ["Add “Before”", "Add “After”"])
+    }
+
     @Test func aPoolThatCannotConnectFailsWithinTheConnectTimeoutSayingSo() async throws {
         let given = try DatabaseURL(try #require(PostgresTestDatabase.url))
         // Port 1, where nothing listens: every connection is refused, and the
