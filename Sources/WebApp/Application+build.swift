@@ -81,6 +81,7 @@ extension WebApp {
         // CSRF token bound to it.
         if let teamMode { router.add(middleware: SessionGateMiddleware(teamMode: teamMode, now: now)) }
         router.add(middleware: RequestGuardMiddleware(configuration: configuration, csrfToken: csrfToken))
+        router.add(middleware: NotFoundPageMiddleware(csrfToken: csrfToken))
         addRoutes(to: router)
         return router
     }

@@ -134,6 +134,78 @@ struct HTTPTests {
         }
     }
 
+    /// A browser that loads a page that does not exist gets a page (404
+    /// still), with the way to the apps; scripts and API clients keep the
+    /// JSON error.
+    @Suite("A page that does not exist")
+    struct NotFoundPages {
+        static let navigation: HTTPFields = [
+            .accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+            HTTPField.Name("Sec-Fetch-Mode")!: "navigate",
+        ]
+
+        @Test func aBrowserGetsAPageThatSaysWhatWasNotFoundAndLinksToTheApps() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let response = try await client.get("/calc", headers: Self.navigation)
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(response.headers[.contentSecurityPolicy] != nil)
+                let html = response.text
+                #expect(html.contains("<title>Not found · Rewind</title>"))
+                #expect(html.contains(#"<p class="lead">There is no page at /calc.</p>"#))
+                #expect(html.contains(#"<a href="/todos">to-dos</a>"#))
+                #expect(html.contains(#"<a href="/calculator">calculator</a>"#))
+                // Escaped like any text: a path cannot write markup.
+                let hostile = try await client.get("/%3Cscript%3Ex", headers: Self.navigation)
+                #expect(hostile.status == .notFound)
+                #expect(!hostile.text.contains("<script>x"))
+
+                let item = try await client.get("/todos/items/00000000-0000-0000-0000-000000000099", headers: Self.navigation)
+                #expect(item.status == .notFound)
+                #expect(item.text.contains("There is no item with id 00000000-0000-0000-0000-000000000099."))
+            }
+        }
+
+        @Test func scriptsAndAPIClientsKeepTheJSONError() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                var fetch = Self.navigation
+                fetch[HTTPField.Name("Sec-Fetch-Mode")!] = "cors"
+                let unknownItem = "/todos/items/00000000-0000-0000-0000-000000000099"
+                let requests: [(String, HTTPFields)] = [
+                    ("/calc", [:]),                                   // no Accept: a client such as curl
+                    ("/calc", [.accept: "application/json"]),
+                    ("/calc", fetch),                                 // the page's script
+                    ("/api/nothing", Self.navigation),
+                    ("/assets/nothing.js", Self.navigation),
+                    (unknownItem + "/fragment", Self.navigation),
+                ]
+                for (path, headers) in requests {
+                    let response = try await client.get(path, headers: headers)
+                    #expect(response.status == .notFound, "\(path)")
+                    #expect(response.headers[.contentType] == "application/json; charset=utf-8", "\(path) \(headers)")
+                }
+                let post = try await client.send(.post, "/calc", token: server.token)
+                #expect(post.status == .notFound)
+                #expect(post.headers[.contentType] == "application/json; charset=utf-8")
+            }
+        }
+
+        @Test func inTeamModeThePageShowsWhoIsSignedIn() async throws {
+            let server = try await SignInTests.server()
+            try await server.test { client in
+                let signedIn = try await SignInTests.signIn(client, server: server, name: "ann")
+                let session = try #require(SignInTests.sessionCookie(signedIn))
+                var headers = SignInTests.session(session.id)
+                for field in Self.navigation { headers.append(field) }
+                let response = try await client.get("/calc", headers: headers)
+                #expect(response.status == .notFound)
+                #expect(response.text.contains("Signed in as <strong>ann</strong>"))
+            }
+        }
+    }
+
     @Suite("Request bodies are RFC 8259 JSON in UTF-8")
     struct StrictJSON {
         static func utf16(_ text: String, bigEndian: Bool, bom: Bool) -> ByteBuffer {

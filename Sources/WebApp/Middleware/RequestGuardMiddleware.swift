@@ -201,6 +201,9 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
 extension HTTPField.Name {
     /// `Sec-Fetch-Site`: the browser's word on where a request comes from.
     static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    /// `Sec-Fetch-Mode`: `navigate` when the browser loads a page, another
+    /// word for a script's `fetch`.
+    static let secFetchMode = HTTPField.Name("Sec-Fetch-Mode")!
     /// `X-Rewind-CSRF`: the token that state-changing requests carry.
     static let rewindCSRF = HTTPField.Name("X-Rewind-CSRF")!
     /// `Last-Event-ID`: the id of the last event a reconnecting `EventSource` saw.
