@@ -12,11 +12,16 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: HTTPResponse.Status
     /// What was wrong, for a person reading the response.
     public var message: String
+    /// What goes to the server's log and never to the client: the details
+    /// of a store's failure (a file's path, a database's address).
+    public var logged: String?
 
-    /// Creates an error answered with `status` and `message`.
-    public init(_ status: HTTPResponse.Status, _ message: String) {
+    /// Creates an error answered with `status` and `message`, with `logged`
+    /// for the server's log only.
+    public init(_ status: HTTPResponse.Status, _ message: String, logged: String? = nil) {
         self.status = status
         self.message = message
+        self.logged = logged
     }
 
     /// The status and the message.
@@ -30,4 +35,11 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     static func conflict(_ message: String) -> APIError { APIError(.conflict, message) }
     /// 422: the body is well formed but a field's value is not allowed.
     static func invalidField(_ message: String) -> APIError { APIError(.unprocessableContent, message) }
+    /// 503: the store cannot read or save now; `detail` (which file, which
+    /// database, what went wrong) goes to the log, not to the client.
+    static func storeFailed(_ detail: String) -> APIError {
+        APIError(.serviceUnavailable, storeFailedMessage, logged: detail)
+    }
+    /// What a client is told when the store failed.
+    static let storeFailedMessage = "the data cannot be read or saved right now; try again in a moment"
 }

@@ -32,10 +32,23 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 )
             } else if error is StoreError {
                 context.logger.warning("\(request.method) \(request.uri.path): the store failed: \(error)")
+            } else if let logged = Self.logged(error) {
+                context.logger.warning("\(request.method) \(request.uri.path): the store failed: \(logged)")
             } else if status == .internalServerError {
                 context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
             }
             return Self.response(status: status, message: message, headers: (error as? HTTPError)?.headers ?? [:])
+        }
+    }
+
+    /// What `error` keeps for the log alone (``APIError/logged``), the
+    /// generated API's wrapping or the domain's failure taken off.
+    static func logged(_ error: any Error) -> String? {
+        switch error {
+        case let error as ServerError: logged(error.underlyingError)
+        case let error as APIError: error.logged
+        case let failure as TodoFailure: TodoService.apiError(for: failure).logged
+        default: nil
         }
     }
 
@@ -54,7 +67,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return (error.status, error.body ?? Self.defaultMessage(for: error.status, request: request))
         case is StoreError:
             // The details (a path, a server's message) go to the log.
-            return (.serviceUnavailable, "the data cannot be read or saved right now; try again in a moment")
+            return (.serviceUnavailable, APIError.storeFailedMessage)
         case is NIOTooManyBytesError:
             return (.contentTooLarge, "the request body is too large")
         case _ where isClientAbort(error):

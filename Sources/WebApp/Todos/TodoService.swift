@@ -25,7 +25,7 @@ struct TodoService: Sendable {
 
     /// The answer for a failure of the domain: 404 for an unknown id, 422
     /// for an invalid value, 409 when nothing would change, 503 when the
-    /// store cannot save.
+    /// store cannot read or save (its details for the log only).
     static func apiError(for failure: TodoFailure) -> APIError {
         switch failure {
         case .invalid: APIError.invalidField(failure.description)
@@ -36,7 +36,7 @@ struct TodoService: Sendable {
             case .positionOutOfRange, .stepNotFound: APIError.invalidField(failure.description)
             default: APIError.conflict(failure.description)
             }
-        case .store: APIError(.serviceUnavailable, failure.description)
+        case .store: APIError.storeFailed(failure.description)
         }
     }
 

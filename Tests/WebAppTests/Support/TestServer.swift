@@ -50,11 +50,14 @@ struct TestServer: Sendable {
     /// The CSRF token pages carry.
     var token: String { webApp.csrfToken }
 
-    /// Runs `body` with a client of the router (no sockets), services running.
-    func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        var logger = Logger(label: "WebAppTests")
-        logger.logLevel = .critical
-        return try await webApp.application(logger: logger).test(.router, body)
+    /// Runs `body` with a client of the router (no sockets), services
+    /// running, the server logging to `logger` (only critical events by default).
+    func test<Value: Sendable>(
+        logger: Logger? = nil, _ body: @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
+        var quiet = Logger(label: "WebAppTests")
+        quiet.logLevel = .critical
+        return try await webApp.application(logger: logger ?? quiet).test(.router, body)
     }
 
     /// Runs `body` with the port of the server listening on 127.0.0.1, for
