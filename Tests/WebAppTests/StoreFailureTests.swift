@@ -12,9 +12,10 @@ import Todos
 @testable import WebApp
 
 /// A store that fails (a database that cannot be reached, a disk that is
-/// full): the client gets a 503 that says to try again, and the details
-/// (which file, which database, what went wrong) go to the server's log
-/// only, never to the client.
+/// full) is a 503, its details (which file, which database, what went
+/// wrong) in the server's log; in team mode the client is only told to try
+/// again, in local mode (the person at the page runs the server) it is told
+/// what failed too.
 @Suite("A store that fails")
 struct StoreFailureTests {
     /// A store over an in-memory one that fails every call once ``fail()`` was called.
@@ -49,22 +50,33 @@ struct StoreFailureTests {
         func destroy() async throws { try await store.destroy() }
     }
 
-    @Test func theClientIsToldToTryAgainAndTheLogSaysWhatFailed() async throws {
+    /// Three requests after the store failed: an add, a read and an undo.
+    static func requests(_ client: some TestClientProtocol, token: String, headers: HTTPFields = [:]) async throws -> [TestResponse] {
+        [
+            try await client.send(.post, "/api/todos", json: #"{"title": "Eggs"}"#, token: token, headers: headers),
+            try await client.send(.get, "/api/todos", token: nil, headers: headers),
+            try await client.send(.post, "/api/history/undo", token: token, headers: headers),
+        ]
+    }
+
+    /// A logger whose messages land in `lines`.
+    static func logger(_ lines: Locked<[String]>) -> Logger {
+        Logger(label: "StoreFailureTests") { _ in EventLogHandler { event in lines.withLock { $0.append(event.message.description) } } }
+    }
+
+    @Test func inTeamModeTheClientIsToldToTryAgainAndOnlyTheLogSaysWhatFailed() async throws {
         let store = FailingStore()
-        let server = try TestServer(todos: store)
+        let hasher = try #require(PasswordHasher(cost: 4))
+        let accounts = InMemoryAccountStore()
+        try await accounts.add(name: AccountName("ann"), passwordHash: try await hasher.hash(SignInTests.password))
+        let server = try TestServer(todos: store, teamMode: TeamMode(sessions: accounts, hasher: hasher))
         let logged = Locked<[String]>([])
-        let logger = Logger(label: "StoreFailureTests") { _ in
-            EventLogHandler { event in logged.withLock { $0.append(event.message.description) } }
-        }
-        try await server.test(logger: logger) { client in
-            #expect(try await client.send(.post, "/api/todos", json: #"{"title": "Milk"}"#, token: server.token).status == .created)
+        try await server.test(logger: Self.logger(logged)) { client in
+            let signedIn = try await SignInTests.signIn(client, server: server, name: "ann")
+            let session = try #require(SignInTests.sessionCookie(signedIn)).id
+            let token = try await SignInTests.token(client, session: session)
             await store.fail()
-            let answers = [
-                try await client.send(.post, "/api/todos", json: #"{"title": "Eggs"}"#, token: server.token),
-                try await client.get("/api/todos"),
-                try await client.send(.post, "/api/history/undo", token: server.token),
-            ]
-            for answer in answers {
+            for answer in try await Self.requests(client, token: token, headers: SignInTests.session(session)) {
                 #expect(answer.status == .serviceUnavailable)
                 #expect(answer.errorMessage == "the data cannot be read or saved right now; try again in a moment")
                 #expect(!answer.text.contains("db.internal"), "\(answer.text)")
@@ -72,5 +84,19 @@ struct StoreFailureTests {
         }
         let lines = logged.withLock { $0 }
         #expect(lines.filter { $0.contains("db.internal") && $0.contains("the connection was closed") }.count >= 3, "\(lines)")
+    }
+
+    @Test func inLocalModeThePageSaysWhatFailedToo() async throws {
+        let store = FailingStore()
+        let server = try TestServer(todos: store)
+        let logged = Locked<[String]>([])
+        try await server.test(logger: Self.logger(logged)) { client in
+            await store.fail()
+            for answer in try await Self.requests(client, token: server.token) {
+                #expect(answer.status == .serviceUnavailable)
+                #expect(answer.errorMessage?.contains("postgres://rewind@db.internal:5432/rewind: the connection was closed") == true)
+            }
+        }
+        #expect(logged.withLock { $0 }.filter { $0.contains("the connection was closed") }.count >= 3)
     }
 }

@@ -15,8 +15,15 @@ import Todos
 /// well-formed value), the generated API's own errors keep their 4xx
 /// status and say what was wrong, a request whose client went away
 /// while sending it is logged as a client abort, and anything unexpected is a
-/// 500 whose details go to the log, never to the client.
+/// 500 whose details go to the log, never to the client. A store's failure
+/// is a 503 whose details (which file or database, what went wrong) go to
+/// the log; in local mode, where the one person using the server also runs
+/// it, they go to the page as well (a full disk is not fixed by trying again).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Whether the answer to a store's failure says what failed (local
+    /// mode), not only to try again (team mode).
+    var showsStoreDetails = false
+
     func handle(
         _ request: Request,
         context: Context,
@@ -25,13 +32,12 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let (status, message) = Self.describe(error, request: request)
+            var (status, message) = Self.describe(error, request: request)
+            if showsStoreDetails, status == .serviceUnavailable, let logged = Self.logged(error) { message = logged }
             if Self.isClientAbort(error) {
                 context.logger.info(
                     "client aborted \(request.method) \(request.uri.path): the connection closed before the request body was complete"
                 )
-            } else if error is StoreError {
-                context.logger.warning("\(request.method) \(request.uri.path): the store failed: \(error)")
             } else if let logged = Self.logged(error) {
                 context.logger.warning("\(request.method) \(request.uri.path): the store failed: \(logged)")
             } else if status == .internalServerError {
@@ -48,6 +54,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as ServerError: logged(error.underlyingError)
         case let error as APIError: error.logged
         case let failure as TodoFailure: TodoService.apiError(for: failure).logged
+        case let error as StoreError: error.description
         default: nil
         }
     }
