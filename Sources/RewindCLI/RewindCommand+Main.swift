@@ -4,7 +4,51 @@ extension RewindCommand {
     /// Runs `rewind` with the process's arguments, long lists of values
     /// packed (see ``ArgumentPacking``).
     static func main() async {
-        await main(ArgumentPacking.packed(Array(CommandLine.arguments.dropFirst())))
+        await main(ArgumentPacking.packed(NegativeNumbers.passed(Array(CommandLine.arguments.dropFirst()))))
+    }
+}
+
+/// Hands a negative number to the `rewind todo` commands that take a
+/// number, so that they say what is allowed: swift-argument-parser reads
+/// `-1` as an unknown option, and `rewind todo undo -1` said only
+/// "Unknown option '-1'".
+///
+/// ```
+/// todo undo -1              →  todo undo -- -1
+/// todo history --after -1   →  todo history --after=-1
+/// ```
+enum NegativeNumbers {
+    /// The options of `rewind todo` whose value is a number.
+    static let numericOptions: Set<String> = ["--limit", "--before", "--after"]
+    /// The commands of `rewind todo` whose argument is a number of steps.
+    static let countCommands: Set<String> = ["undo", "redo"]
+
+    /// `arguments` (without the program name) with each negative number
+    /// after a numeric option joined to it, and, for a command that takes a
+    /// count, a negative number moved after `--`. Arguments that already
+    /// hold `--`, and every other command, pass as they are.
+    static func passed(_ arguments: [String]) -> [String] {
+        guard arguments.first == "todo", !arguments.contains("--") else { return arguments }
+        let takesCount = arguments.dropFirst().first.map(countCommands.contains) ?? false
+        var kept: [String] = []
+        var counts: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if numericOptions.contains(argument), index + 1 < arguments.count, isNegativeNumber(arguments[index + 1]) {
+                kept.append(argument + "=" + arguments[index + 1])
+                index += 2
+                continue
+            }
+            if takesCount, isNegativeNumber(argument) { counts.append(argument) } else { kept.append(argument) }
+            index += 1
+        }
+        return counts.isEmpty ? kept : kept + ["--"] + counts
+    }
+
+    /// Whether `argument` is a minus sign and digits, as `-1`.
+    static func isNegativeNumber(_ argument: String) -> Bool {
+        argument.count > 1 && argument.first == "-" && argument.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
     }
 }
 

@@ -137,6 +137,15 @@ struct TodoErrorTests {
 
     @Test func aStepCountBelowOne() async throws {
         try await Self.expectFailure(["undo", "0"], status: 64, stderr: "the number of steps must be 1 or more; 0 is not")
+        // A negative number is the count, not an unknown option.
+        try await Self.expectFailure(["undo", "-1"], status: 64, stderr: "the number of steps must be 1 or more; -1 is not")
+        try await Self.expectFailure(["redo", "--json", "-12"], status: 64, stderr: "the number of steps must be 1 or more; -12 is not")
+    }
+
+    @Test func aNegativePageOptionSaysWhatIsAllowed() async throws {
+        try await Self.expectFailure(
+            ["history", "--after", "-1"], status: 64, stderr: "--after takes a step number of 0 (the start) or more; -1 is not")
+        try await Self.expectFailure(["history", "--limit", "-5"], status: 64, stderr: "--limit takes 1 to 500 steps a page; -5 is not")
     }
 
     @Test func aDataDirectoryThatIsAFile() async throws {
