@@ -33,12 +33,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch {
             var (status, message) = Self.describe(error, request: request)
-            if showsStoreDetails, status == .serviceUnavailable, let logged = Self.logged(error) { message = logged }
+            let logged = Self.logged(error)
+            if showsStoreDetails, let logged { message = logged }
             if Self.isClientAbort(error) {
                 context.logger.info(
                     "client aborted \(request.method) \(request.uri.path): the connection closed before the request body was complete"
                 )
-            } else if let logged = Self.logged(error) {
+            } else if let logged {
                 context.logger.warning("\(request.method) \(request.uri.path): the store failed: \(logged)")
             } else if status == .internalServerError {
                 context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
