@@ -8,6 +8,8 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from conftest import PHONE
+
 from helpers import (
     add_and_wait, add_todos, blur_text_fields, chord, click_css, css, css_all, focused, has_class, press, history_steps, open_todos, redo_button, row,
     undo_button, wait_for_redo_title, wait_for_titles, wait_for_undo_title, wait_until,
@@ -342,3 +344,25 @@ def test_the_current_step_stays_in_view_in_a_long_history(driver, base_url, api)
     click_css(driver, "#todos-redo")
     wait_current_step_in_view(driver, "Add “Step 3”")
     assert current_step(driver)[2] < 200, "the list should stay near its top, where the current step is"
+
+
+def test_long_step_names_wrap_inside_the_history_panel(driver, base_url, api, browser_factory):
+    # A title of one long word (its step name is shortened to 40 characters,
+    # still one word) and one of several words: neither may widen the list
+    # past the panel, which hid the end of every step and its time.
+    api.add("x" * 300)
+    api.add("Call Anna about the trip to the mountains")
+    for browser in (driver, browser_factory(size=PHONE)):
+        open_todos(browser, base_url)
+        wait_until(browser, lambda d: len(history_steps(d)) == 3, "the history panel to list the two adds")
+        widths = browser.execute_script("""
+            const list = document.querySelector('.history-panel .history-list');
+            const right = list.getBoundingClientRect().right;
+            return {
+                scroll: list.scrollWidth, client: list.clientWidth,
+                past: [...list.querySelectorAll('.history-step, .history-step time')]
+                    .filter(element => element.getBoundingClientRect().right > right + 0.5)
+                    .map(element => element.textContent),
+            };""")
+        assert widths["scroll"] <= widths["client"], f"the history list scrolls sideways: {widths}"
+        assert widths["past"] == [], f"steps reach past the list's right edge: {widths}"
