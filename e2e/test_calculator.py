@@ -8,7 +8,7 @@ import json
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import REPO, Server
+from conftest import PHONE, REPO, Server
 from helpers import chord, css, css_all, press, wait_until
 
 SHIPPED = json.loads((REPO / "Sources" / "Calculator" / "Resources" / "ButtonConfiguration.json").read_text())
@@ -163,6 +163,32 @@ def test_an_error_shows_on_the_display(driver, base_url):
     click_keys(driver, "AC")
     wait_display(driver, "0")
     assert css(driver, "#calc-display").get_attribute("data-error") == ""
+
+
+def display_fit(driver):
+    return driver.execute_script("""
+        const display = document.getElementById('calc-display');
+        return {overflow: display.scrollWidth - display.clientWidth, size: parseFloat(getComputedStyle(display).fontSize)};""")
+
+
+def test_a_long_number_shows_whole_on_the_display(driver, base_url, browser_factory):
+    # 16 digits, and a result with an exponent: before, the display showed
+    # "9.99999999999" and hid "9998e31" past its right edge.
+    for browser in (driver, browser_factory(size=PHONE)):
+        open_calculator(browser, base_url)
+        css(browser, "h1").click()
+        full = display_fit(browser)["size"]
+        press(browser, Keys.ESCAPE, "9" * 16)
+        wait_display(browser, "9" * 16)
+        assert display_fit(browser)["overflow"] <= 0, f"16 digits do not fit: {display_fit(browser)}"
+        press(browser, "*", "9" * 16, Keys.ENTER)
+        wait_display(browser, "9.999999999999998e31")
+        fit = display_fit(browser)
+        assert fit["overflow"] <= 0 and fit["size"] < full, f"the result does not fit: {fit} (full size {full})"
+        # A short number gets the full size back.
+        press(browser, Keys.ESCAPE, "7")
+        wait_display(browser, "7")
+        assert display_fit(browser)["size"] == full
 
 
 def test_each_browser_keeps_its_own_calculator(driver, second_driver, base_url):

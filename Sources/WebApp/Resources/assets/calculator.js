@@ -14,9 +14,27 @@ var keypad = document.querySelector('.keypad');
 // The keypad's width comes from its button configuration (1 to 12 columns).
 keypad.style.gridTemplateColumns = 'repeat(' + Number(keypad.getAttribute('data-columns')) + ', 1fr)';
 
+// A number too long for the display is drawn smaller, down to half the
+// display's size, so that it shows whole (the exponent of 9.99e31
+// included); past that the display scrolls to its end, where the digits
+// typed last and the exponent are.
+function fitDisplay() {
+  display.style.fontSize = '';
+  var style = getComputedStyle(display);
+  var padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+  var room = display.clientWidth - padding;
+  var text = display.scrollWidth - padding;
+  if (text > room && room > 0) {
+    var full = parseFloat(style.fontSize);
+    display.style.fontSize = Math.max(full / 2, Math.floor(full * room / text)) + 'px';
+  }
+  display.scrollLeft = display.scrollWidth;
+}
+
 function render(state) {
   display.textContent = state.display;
   display.setAttribute('data-error', state.error || '');
+  fitDisplay();
   undo.disabled = !state.canUndo;
   redo.disabled = !state.canRedo;
   undo.title = state.undoTitle;
@@ -37,7 +55,10 @@ function render(state) {
 
 function post(path, body) {
   return enqueue(function () { return api('POST', path, body); }).then(render, function (error) {
-    if (error.status !== 409) { display.setAttribute('data-error', error.message); }
+    if (error.status !== 409) {
+      display.setAttribute('data-error', error.message);
+      fitDisplay();
+    }
   });
 }
 
@@ -104,3 +125,5 @@ document.addEventListener('keydown', function (event) {
   event.preventDefault();
   press(label);
 });
+window.addEventListener('resize', fitDisplay);
+fitDisplay();
