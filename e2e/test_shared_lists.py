@@ -374,3 +374,25 @@ def test_the_lists_pages_have_no_accessibility_violations(driver, team_server):
     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the delete card")
     problems += violations(driver, "lists with the delete card open")
     assert not problems, "\n".join(problems)
+
+
+def test_the_lists_pages_fit_a_narrow_phone(driver, team_server):
+    # 320 pixels wide: the site's row wraps between its links, the list's
+    # forms wrap their fields and buttons; nothing scrolls sideways.
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    make_list(driver, "Trip to the mountains with the whole family and the dog")
+    driver.get(base + "/lists")
+    share = css(driver, ".share-list input[name=account]")
+    share.send_keys("bob")
+    share.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: "shared with bob" in css(d, ".list-of-lists").text, "the list shared with bob")
+    driver.set_window_size(320, 700)
+    wait_until(driver, lambda d: d.execute_script("return window.innerWidth") <= 320, "the window to be 320 wide")
+    for path in ("/lists", css(driver, ".list-name").get_dom_attribute("href")):
+        driver.get(base + path)
+        overflow = driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        links = driver.execute_script(
+            "return Array.from(document.querySelectorAll('.site-nav a'), a => a.getClientRects().length)")
+        assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 320 pixels"
+        assert links and all(count == 1 for count in links), f"{path}: a link of the site's row breaks over lines: {links}"
