@@ -366,3 +366,36 @@ def test_long_step_names_wrap_inside_the_history_panel(driver, base_url, api, br
             };""")
         assert widths["scroll"] <= widths["client"], f"the history list scrolls sideways: {widths}"
         assert widths["past"] == [], f"steps reach past the list's right edge: {widths}"
+
+
+def panel_state(driver):
+    return driver.execute_script("""
+        const list = document.querySelector('.history-panel .history-list');
+        return {steps: list.querySelectorAll('.history-step').length,
+                more: Array.from(list.querySelectorAll('.history-more span'), span => span.textContent)};""")
+
+
+def test_show_more_lists_earlier_steps_and_the_panel_keeps_them_after_a_change(driver, base_url, api):
+    for number in range(1, 261):
+        api.add(f"Task {number}")
+    open_todos(driver, base_url)
+    # 100 steps around the current (the newest) one, and Start.
+    assert panel_state(driver) == {"steps": 101, "more": ["… 160 steps earlier"]}
+    driver.execute_script("document.querySelector('.history-panel .history-list').scrollTop = 0")
+    click_css(driver, ".history-panel .history-show-more")
+    wait_until(driver, lambda d: panel_state(d) == {"steps": 261, "more": []}, lambda: f"every step listed: {panel_state(driver)}")
+    # The list stayed at its top, where the button was: the steps now below it.
+    assert current_step(driver)[2] < 100, "the list should stay where it was scrolled"
+    # An old step, listed now, is a click away.
+    click_css(driver, ".history-panel .history-step[data-step='3']")
+    wait_current_step_in_view(driver, "Add “Task 3”")
+    # After a change the panel still lists every step (the page asks for as many).
+    add_and_wait(driver, "One more")
+    wait_until(driver, lambda d: panel_state(d)["steps"] == 262 and panel_state(d)["more"] == [],
+               lambda: f"every step still listed: {panel_state(driver)}")
+    # The detail page's panel too.
+    item = api.items()[0]
+    driver.get(base_url + f"/todos/items/{item['id']}")
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".history-panel .history-show-more"), "the detail page's panel")
+    click_css(driver, ".history-panel .history-show-more")
+    wait_until(driver, lambda d: panel_state(d)["more"] == [], lambda: f"every step listed on the detail page: {panel_state(driver)}")

@@ -456,10 +456,42 @@ struct HistoryPanelTests {
         let panel = HistoryPanel(tree: overview(steps: 500, position: 300), window: 100)
         #expect(panel.shownRange == 250..<350)
         let html = panel.render().rendered
-        #expect(html.contains("… 250 earlier steps"))
-        #expect(html.contains("… 150 later steps"))
+        #expect(html.contains("… 250 steps earlier"))
+        #expect(html.contains("… 150 steps later"))
         #expect(html.contains(#"class="history-step current" data-step="300""#))
         #expect(html.contains(#"data-step="0""#))
+        // "Show more" asks for 200 more steps.
+        #expect(html.components(separatedBy: #"class="history-show-more" data-steps="300""#).count == 3)
+    }
+
+    @Test func aHistoryThatFitsHasNoShowMore() {
+        let html = HistoryPanel(tree: overview(steps: 300, position: 300), window: 300).render().rendered
+        #expect(!html.contains("history-more"))
+        #expect(html.components(separatedBy: #"class="history-step"#).count == 302)
+    }
+
+    @Test func thePagesListAsManyStepsAsAskedForAndSayWhatIsAllowed() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            for number in 1...5 {
+                let response = try await client.send(.post, "/api/todos", json: #"{"title": "Task \#(number)"}"#, token: server.token)
+                #expect(response.status == .created)
+            }
+            let id = try await client.get("/api/todos").object["items"].flatMap { ($0 as? [[String: Any]])?.first?["id"] as? String } ?? ""
+            for path in ["/todos", "/todos/fragment?filter=active", "/todos/items/\(id)", "/todos/items/\(id)/fragment"] {
+                let separator = path.contains("?") ? "&" : "?"
+                let three = try await client.get(path + separator + "steps=3").text
+                #expect(three.components(separatedBy: #"class="history-step"#).count == 5, "Start and 3 steps on \(path)")
+                #expect(three.contains("… 2 steps earlier"), "on \(path)")
+                let all = try await client.get(path).text
+                #expect(all.components(separatedBy: #"class="history-step"#).count == 7, "Start and every step on \(path)")
+                for bad in ["0", "-1", "x", "1000001"] {
+                    let response = try await client.get(path + separator + "steps=" + bad)
+                    #expect(response.status == .badRequest)
+                    #expect(response.text.contains("is not a whole number of steps from 1 to 1000000"), "\(bad) on \(path)")
+                }
+            }
+        }
     }
 
     @Test func theWindowStaysInsideTheHistory() {

@@ -13,26 +13,26 @@ struct PageController {
             Responses.html(LandingPage(csrfToken: csrfToken).render())
         }
         router.get("/todos") { request, _ in
-            let (filter, sort) = (try Query.filter(request), try Query.sort(request))
-            let view = try await TodoListView(service: service, filter: filter, sort: sort)
+            let (filter, sort, steps) = (try Query.filter(request), try Query.sort(request), try Query.historySteps(request))
+            let view = try await TodoListView(service: service, filter: filter, sort: sort, historySteps: steps)
             return await Responses.html { TodoPage(view: view, csrfToken: csrfToken).render() }
         }
         router.get("/todos/fragment") { request, _ in
-            let (filter, sort) = (try Query.filter(request), try Query.sort(request))
-            let view = try await TodoListView(service: service, filter: filter, sort: sort)
+            let (filter, sort, steps) = (try Query.filter(request), try Query.sort(request), try Query.historySteps(request))
+            let view = try await TodoListView(service: service, filter: filter, sort: sort, historySteps: steps)
             return await Responses.html { view.regions }
         }
-        router.get("/todos/items/{id}") { _, context in
-            let id = try Query.itemID(context)
-            let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken)
+        router.get("/todos/items/{id}") { request, context in
+            let (id, steps) = (try Query.itemID(context), try Query.historySteps(request))
+            let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken, historySteps: steps)
             return Responses.html(page.render())
         }
-        router.get("/todos/items/{id}/fragment") { _, context in
-            let id = try Query.itemID(context)
-            let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken)
+        router.get("/todos/items/{id}/fragment") { request, context in
+            let (id, steps) = (try Query.itemID(context), try Query.historySteps(request))
+            let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken, historySteps: steps)
             return Responses.html(HTML { html in
                 page.regions(into: &html)
-                HistoryPanel(tree: page.tree).render(into: &html)
+                page.historyPanel(into: &html)
             })
         }
     }

@@ -3,8 +3,8 @@ import Hummingbird
 import HummingbirdCore
 import Todos
 
-/// The parameters of the to-do pages: `?filter=`, `?sort=` and the `{id}` of
-/// the path.
+/// The parameters of the to-do pages: `?filter=`, `?sort=`, `?steps=` and
+/// the `{id}` of the path.
 enum Query {
     /// The item id `text` names.
     ///
@@ -43,6 +43,22 @@ enum Query {
             throw APIError.badRequest("invalid query parameter “max”: “\(text)” is not a positive whole number")
         }
         return limit
+    }
+
+    /// `?steps=N` of a to-do page or fragment: how many steps its history
+    /// panel lists (``HistoryPanel/window``), ``HistoryPanel/defaultWindow``
+    /// without it.
+    ///
+    /// - Throws: ``APIError`` 400 when it is not a whole number from 1 to
+    ///   ``HistoryPanel/largestWindow``.
+    static func historySteps(_ request: Request) throws -> Int {
+        guard let text = request.uri.queryParameters.get("steps") else { return HistoryPanel.defaultWindow }
+        guard let steps = Int(text), (1...HistoryPanel.largestWindow).contains(steps) else {
+            throw APIError.badRequest(
+                "invalid query parameter “steps”: “\(text)” is not a whole number of steps from 1 to \(HistoryPanel.largestWindow)"
+            )
+        }
+        return steps
     }
 
     /// The `{id}` of the path.

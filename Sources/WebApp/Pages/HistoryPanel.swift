@@ -7,12 +7,20 @@ import Todos
 /// indented one level more (as `rewind todo history --all` prints it). Each
 /// step is a button that jumps to it (`data-step`, the step's number for
 /// `POST /api/history/jump`). At most ``window`` steps are listed around the
-/// current one, so that a long history stays a short page.
+/// current one, so that a long history stays a short page; "Show more"
+/// (`data-steps`) asks for the panel again with ``growth`` more
+/// (`?steps=` of the page's fragment).
 struct HistoryPanel {
     /// The history, with its abandoned branches.
     var tree: HistoryTree
     /// The most steps listed.
-    var window = 100
+    var window = Self.defaultWindow
+    /// The most steps listed unless the page asks for more.
+    static let defaultWindow = 100
+    /// How many more steps each "Show more" lists.
+    static let growth = 200
+    /// The most steps a page may ask for.
+    static let largestWindow = 1_000_000
     /// The deepest indentation drawn; deeper branches are drawn at this one.
     static let deepestLevel = 6
 
@@ -39,19 +47,33 @@ struct HistoryPanel {
             html.element("h2") { $0.text("History") }
             html.element("ol", [.class("history-list"), .data("keep-scroll", "history")]) { html in
                 step(number: 0, name: "Start", date: nil, branch: .done, level: 0, into: &html)
-                if shown.lowerBound > 0 {
-                    html.element("li", [.class("history-more")]) { $0.text("… \(shown.lowerBound) earlier steps") }
-                }
+                if shown.lowerBound > 0 { more("… \(Self.count(shown.lowerBound)) earlier", into: &html) }
                 for index in shown {
                     let entry = steps[index]
                     let name = entry.name.isEmpty ? "Step \(entry.number)" : entry.name
                     step(number: entry.number, name: name, date: entry.date, branch: entry.branch, level: levels[index], into: &html)
                 }
-                if shown.upperBound < steps.count {
-                    html.element("li", [.class("history-more")]) { $0.text("… \(steps.count - shown.upperBound) later steps") }
-                }
+                if shown.upperBound < steps.count { more("… \(Self.count(steps.count - shown.upperBound)) later", into: &html) }
             }
         }
+    }
+
+    /// The line that says how many steps are not listed, with a button
+    /// that lists ``growth`` more.
+    private func more(_ text: String, into html: inout HTMLWriter) {
+        html.element("li", [.class("history-more")]) { html in
+            html.element("span") { $0.text(text) }
+            html.element(
+                "button",
+                [.type("button"), .class("history-show-more"), .data("steps", String(min(window + Self.growth, Self.largestWindow))),
+                 .title("List \(Self.growth) more steps of the history")]
+            ) { $0.text("Show more") }
+        }
+    }
+
+    /// “1 step” or “2,000 steps”.
+    static func count(_ steps: Int) -> String {
+        steps == 1 ? "1 step" : steps.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) + " steps"
     }
 
     private func step(

@@ -19,9 +19,15 @@ struct TodoDetailPage {
     var calendar: Calendar
     /// The token for the page's script.
     var csrfToken: String
+    /// How many steps the history panel lists.
+    var historySteps: Int
 
-    init(item: TodoItem, service: TodoService, csrfToken: String, timeZone: TimeZone = .current) async throws {
+    init(
+        item: TodoItem, service: TodoService, csrfToken: String, historySteps: Int = HistoryPanel.defaultWindow,
+        timeZone: TimeZone = .current
+    ) async throws {
         self.item = item
+        self.historySteps = historySteps
         history = try await service.history()
         tree = try await service.historyTree()
         now = service.now()
@@ -54,10 +60,15 @@ struct TodoDetailPage {
                     html.element("div", [.class("todos-column")]) { html in
                         regions(into: &html)
                     }
-                    HistoryPanel(tree: tree).render(into: &html)
+                    historyPanel(into: &html)
                 }
             }
         }
+    }
+
+    /// The history panel, with ``historySteps`` steps at most.
+    func historyPanel(into html: inout HTMLWriter) {
+        HistoryPanel(tree: tree, window: historySteps).render(into: &html)
     }
 
     /// The parts that `/todos/items/{id}/fragment` answers: the toolbar and

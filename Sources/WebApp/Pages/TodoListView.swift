@@ -19,16 +19,22 @@ struct TodoListView: Sendable {
     var history: HistoryOverview
     /// The undo history with its abandoned branches, for the history panel.
     var tree: HistoryTree
+    /// How many steps the history panel lists.
+    var historySteps: Int
     /// The texts of the rows' due dates.
     var dueTexts: [TodoDate: DueDateTexts.Text]
     /// Tells what is overdue.
     var now: Date
 
     /// Reads what the page shows from `service`.
-    init(service: TodoService, filter: TodoFilter, sort: TodoSort, timeZone: TimeZone = .current) async throws {
+    init(
+        service: TodoService, filter: TodoFilter, sort: TodoSort, historySteps: Int = HistoryPanel.defaultWindow,
+        timeZone: TimeZone = .current
+    ) async throws {
         let now = service.now()
         self.filter = filter
         self.sort = sort
+        self.historySteps = historySteps
         self.now = now
         (items, counts) = try await service.list(filter, sortedBy: sort, now: now)
         history = try await service.history()
@@ -169,7 +175,7 @@ struct TodoListView: Sendable {
     /// The history panel: every named step, the abandoned branches
     /// included, the current one marked; a click jumps there.
     func historyPanel(into html: inout HTMLWriter) {
-        HistoryPanel(tree: tree).render(into: &html)
+        HistoryPanel(tree: tree, window: historySteps).render(into: &html)
     }
 
     /// `2026-12-01T09:30:00.000Z`, or "" for no date.

@@ -1,7 +1,8 @@
 // Undo, redo and the history panel, shared by the to-do pages: the buttons
 // #todos-undo and #todos-redo, their keyboard shortcuts, a jump to any
-// step of the panel (.history-step[data-step]), and the current step kept
-// in view in the panel's list when the page opens and after each change.
+// step of the panel (.history-step[data-step]), the current step kept in
+// view in the panel's list when the page opens and after each change, and
+// "Show more" (.history-show-more), which lists more steps from then on.
 
 import { api, enqueue, showError } from './api.js';
 import { undoRedoShortcut } from './keys.js';
@@ -19,10 +20,32 @@ export function showCurrentStep() {
   else if (box.bottom > shown.bottom) { list.scrollTop += box.bottom - shown.bottom; }
 }
 
-export function setUpHistory(afterChange) {
+// How many steps the panel lists once "Show more" was pressed (the page's
+// fragments are asked for with ?steps=), and the step that stays where it
+// was in the list while the steps before it come in.
+var shownSteps = null;
+var anchor = null;
+
+// The query of the page's fragment URLs for the panel: '' until "Show
+// more" was pressed; `separator` is '?' or '&'.
+export function historyQuery(separator) {
+  return shownSteps ? separator + 'steps=' + shownSteps : '';
+}
+
+// Keeps the anchor step at the height it had in the list.
+function keepAnchor() {
+  var list = document.querySelector('.history-panel .history-list');
+  var step = list && anchor && list.querySelector('.history-step[data-step="' + anchor.step + '"]');
+  if (step) { list.scrollTop += step.getBoundingClientRect().top - list.getBoundingClientRect().top - anchor.offset; }
+  anchor = null;
+}
+
+// `afterChange` after a move of the history, `refreshPanel` for more steps.
+export function setUpHistory(afterChange, refreshPanel) {
   showCurrentStep();
   document.addEventListener('region-swapped', function (event) {
-    if (event.detail.name === 'history') { showCurrentStep(); }
+    if (event.detail.name !== 'history') { return; }
+    if (anchor) { keepAnchor(); } else { showCurrentStep(); }
   });
   function move(kind, body) {
     return enqueue(function () { return api('POST', '/api/history/' + kind, body); })
@@ -33,7 +56,16 @@ export function setUpHistory(afterChange) {
   document.addEventListener('click', function (event) {
     var button = event.target.closest('button');
     if (!button || button.disabled) { return; }
-    if (button.classList.contains('undo') && button.id === 'todos-undo') { move('undo'); }
+    if (button.classList.contains('history-show-more')) {
+      // The first step in view stays in view, where it is.
+      var list = button.closest('.history-list');
+      var top = list.getBoundingClientRect().top;
+      var steps = Array.prototype.slice.call(list.querySelectorAll('.history-step'));
+      var first = steps.find(function (step) { return step.getBoundingClientRect().bottom > top; }) || steps[0];
+      anchor = { step: first.getAttribute('data-step'), offset: first.getBoundingClientRect().top - top };
+      shownSteps = Number(button.getAttribute('data-steps'));
+      refreshPanel();
+    } else if (button.classList.contains('undo') && button.id === 'todos-undo') { move('undo'); }
     else if (button.classList.contains('redo') && button.id === 'todos-redo') { move('redo'); }
     else if (button.classList.contains('history-step')) {
       if (button.getAttribute('aria-current') === 'step') { return; }

@@ -4,7 +4,7 @@
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
-import { setUpHistory } from './history.js';
+import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals, watchDialog } from './modal-card.js';
 
 var main = document.querySelector('main.detail-page');
@@ -53,7 +53,7 @@ function showChoices(current) {
 }
 
 var refresh = makeRefresher(function () {
-  return fetchHTML('/todos/items/' + id + '/fragment').then(function (html) {
+  return fetchHTML('/todos/items/' + id + '/fragment' + historyQuery('?')).then(function (html) {
     // Typing after Save wins over the saved form, whenever it happened.
     var force = refresh.force && !typedSinceSave;
     refresh.force = false;
@@ -165,7 +165,7 @@ document.addEventListener('submit', function (event) {
   });
 });
 
-setUpHistory(function () { typedSinceSave = false; refresh.force = true; refresh(); });
+setUpHistory(function () { typedSinceSave = false; refresh.force = true; refresh(); }, refresh);
 setUpModals(function () { refresh(); });
 listenForChanges(refresh);
 prepare();

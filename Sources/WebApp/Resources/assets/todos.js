@@ -4,7 +4,7 @@
 
 import { api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
-import { setUpHistory } from './history.js';
+import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
 
 var newTodo = document.querySelector('.new-todo');
@@ -22,7 +22,7 @@ function sort() {
 }
 
 var refresh = makeRefresher(function () {
-  return fetchHTML('/todos/fragment?filter=' + filter() + '&sort=' + sort()).then(function (html) {
+  return fetchHTML('/todos/fragment?filter=' + filter() + '&sort=' + sort() + historyQuery('&')).then(function (html) {
     swapRegions(html, function (name, current) {
       // Keep the list while an item is being edited; refresh it after.
       if (name === 'main' && current.querySelector('li.editing')) { deferredMain = true; return true; }
@@ -142,7 +142,7 @@ document.addEventListener('focusout', function (event) {
 });
 
 window.addEventListener('hashchange', function () { refresh(); });
-setUpHistory(function () { refresh(); });
+setUpHistory(function () { refresh(); }, refresh);
 setUpModals(function () { refresh(); });
 listenForChanges(refresh);
 if (filter() !== 'all' || sort() !== 'list') { refresh(); }
