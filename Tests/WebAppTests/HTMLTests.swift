@@ -464,6 +464,23 @@ struct HistoryPanelTests {
         #expect(html.components(separatedBy: #"class="history-show-more" data-steps="300""#).count == 3)
     }
 
+    @Test func aStepMadeBeforeTodayNamesItsDay() throws {
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        // Thursday 26 November 2026, 15:00 UTC.
+        let now = Date(timeIntervalSince1970: 1_795_705_200)
+        let dates = DueDateFormatter(now: now, timeZone: utc)
+        let hour: TimeInterval = 3_600
+        #expect(HistoryPanel.when(now - hour, dates) == "14:00")
+        #expect(HistoryPanel.when(now - 24 * hour, dates) == "yesterday 15:00")
+        #expect(HistoryPanel.when(now - 3 * 24 * hour + 5 * 60, dates) == "Mon 23 Nov 15:05")
+        #expect(HistoryPanel.when(now - 400 * 24 * hour, dates) == "22 Oct 2025 15:00")
+        let html = HistoryPanel(
+            tree: HistoryTree(linear: HistoryOverview(steps: [HistoryOverview.Step(name: "Add “Milk”", date: now - 24 * hour)], position: 1)),
+            dates: dates
+        ).render().rendered
+        #expect(html.contains(">yesterday 15:00</time>"))
+    }
+
     @Test func aHistoryThatFitsHasNoShowMore() {
         let html = HistoryPanel(tree: overview(steps: 300, position: 300), window: 300).render().rendered
         #expect(!html.contains("history-more"))

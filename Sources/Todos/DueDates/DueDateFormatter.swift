@@ -67,6 +67,13 @@ public struct DueDateFormatter: Sendable {
         isMidnight(date) ? dayName(date) : dayName(date) + " " + clock(date)
     }
 
+    /// The day of `date` as ``display(_:)`` names it: "today",
+    /// "yesterday", "tomorrow", "Fri" within the coming week, "Fri 4 Dec"
+    /// this year, "4 Dec 2027" otherwise.
+    public func day(of date: Date) -> String {
+        dayName(date)
+    }
+
     private func dayName(_ date: Date) -> String {
         let days = calendar.dateComponents([.day], from: today, to: calendar.startOfDay(for: date)).day ?? .max
         let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: date)

@@ -21,6 +21,8 @@ struct HistoryPanel {
     static let growth = 200
     /// The most steps a page may ask for.
     static let largestWindow = 1_000_000
+    /// Names the day of a step made before today.
+    var dates = DueDateFormatter(now: Date(), timeZone: .current)
     /// The deepest indentation drawn; deeper branches are drawn at this one.
     static let deepestLevel = 6
 
@@ -104,16 +106,26 @@ struct HistoryPanel {
                 }
                 if let date {
                     html.element("time", [Attribute("datetime", JSONDates.string(from: date))]) {
-                        $0.text(Self.clock(date))
+                        $0.text(Self.when(date, dates))
                     }
                 }
             }
         }
     }
 
-    /// `14:05` in the server's time zone.
-    static func clock(_ date: Date) -> String {
-        let parts = Calendar.current.dateComponents([.hour, .minute], from: date)
+    /// `14:05` today, `yesterday 14:05`, `Tue 24 Nov 14:05`, `4 Dec 2025 14:05`,
+    /// in the time zone of `dates` (the server's).
+    static func when(_ date: Date, _ dates: DueDateFormatter) -> String {
+        let day = dates.day(of: date)
+        let time = clock(date, in: dates.timeZone)
+        return day == "today" ? time : day + " " + time
+    }
+
+    /// `14:05` in `timeZone`.
+    static func clock(_ date: Date, in timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
         let hour = parts.hour ?? 0
         let minute = parts.minute ?? 0
         return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)

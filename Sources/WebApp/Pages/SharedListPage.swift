@@ -20,6 +20,8 @@ struct SharedListPage {
     var person: AccountName
     /// The token for the page's script.
     var csrfToken: String
+    /// Names the day of a step made before today.
+    var dates = DueDateFormatter(now: Date(), timeZone: .current)
 
     /// The most steps the history panel lists.
     static let historyLength = 50
@@ -177,7 +179,7 @@ struct SharedListPage {
                         html.text(" ")
                         html.element("span", [.class("history-name")]) { $0.text(Self.describe(step)) }
                         html.element("time", [Attribute("datetime", JSONDates.string(from: step.date))]) {
-                            $0.text(HistoryPanel.clock(step.date))
+                            $0.text(HistoryPanel.when(step.date, dates))
                         }
                         for message in step.messages {
                             html.element("p", [.class("history-skipped")]) { $0.text(message) }

@@ -68,7 +68,7 @@ struct TodoDetailPage {
 
     /// The history panel, with ``historySteps`` steps at most.
     func historyPanel(into html: inout HTMLWriter) {
-        HistoryPanel(tree: tree, window: historySteps).render(into: &html)
+        HistoryPanel(tree: tree, window: historySteps, dates: dueFormatter).render(into: &html)
     }
 
     /// The parts that `/todos/items/{id}/fragment` answers: the toolbar and

@@ -21,6 +21,8 @@ struct TodoListView: Sendable {
     var tree: HistoryTree
     /// How many steps the history panel lists.
     var historySteps: Int
+    /// Writes dates relative to ``now``.
+    var dates: DueDateFormatter
     /// The texts of the rows' due dates.
     var dueTexts: [TodoDate: DueDateTexts.Text]
     /// Tells what is overdue.
@@ -39,7 +41,8 @@ struct TodoListView: Sendable {
         (items, counts) = try await service.list(filter, sortedBy: sort, now: now)
         history = try await service.history()
         tree = try await service.historyTree()
-        dueTexts = service.dueDates.texts(for: items, formatter: DueDateFormatter(now: now, timeZone: timeZone))
+        dates = DueDateFormatter(now: now, timeZone: timeZone)
+        dueTexts = service.dueDates.texts(for: items, formatter: dates)
     }
 
     /// Bytes to reserve for a page or fragment: the markup around the list,
@@ -175,7 +178,7 @@ struct TodoListView: Sendable {
     /// The history panel: every named step, the abandoned branches
     /// included, the current one marked; a click jumps there.
     func historyPanel(into html: inout HTMLWriter) {
-        HistoryPanel(tree: tree, window: historySteps).render(into: &html)
+        HistoryPanel(tree: tree, window: historySteps, dates: dates).render(into: &html)
     }
 
     /// `2026-12-01T09:30:00.000Z`, or "" for no date.
