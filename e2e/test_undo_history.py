@@ -381,6 +381,10 @@ def test_show_more_lists_earlier_steps_and_the_panel_keeps_them_after_a_change(d
     open_todos(driver, base_url)
     # 100 steps around the current (the newest) one, and Start.
     assert panel_state(driver) == {"steps": 101, "more": ["… 160 steps earlier"]}
+    from test_accessibility import violations  # axe-core 3 and 4, light and dark, desktop and phone
+
+    problems = violations(driver, "a history panel with Show more")
+    assert not problems, "\n".join(problems)
     driver.execute_script("document.querySelector('.history-panel .history-list').scrollTop = 0")
     click_css(driver, ".history-panel .history-show-more")
     wait_until(driver, lambda d: panel_state(d) == {"steps": 261, "more": []}, lambda: f"every step listed: {panel_state(driver)}")
