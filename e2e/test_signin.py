@@ -2,6 +2,8 @@
 add ann --password-stdin`; sign in, add an item, sign out, and the sign-in
 page is back."""
 
+import subprocess
+
 import pytest
 from selenium.webdriver.common.by import By
 
@@ -67,3 +69,30 @@ def test_sign_in_add_an_item_and_sign_out(driver, team_server):
     # The session is over: the list is out of reach again.
     driver.get(base + "/todos")
     wait_for_path(driver, "/signin")
+
+
+def test_a_page_whose_session_ends_asks_to_sign_in_again_saying_why(driver, team_server, rewind_bin, data_dir):
+    base = team_server.url
+    driver.get(base + "/todos?sort=smart")
+    wait_for_path(driver, "/signin")
+    # A plain visit to the sign-in page says nothing of an ended session.
+    assert not driver.find_elements(By.CSS_SELECTOR, ".sign-in-notice")
+    css(driver, "#signin-name").send_keys("ann")
+    css(driver, "#signin-password").send_keys(PASSWORD)
+    css(driver, ".sign-in-form button[type=submit]").click()
+    wait_for_path(driver, "/todos")
+    add_and_wait(driver, "Before")
+    # A new password ends every session of the account; the open page hears
+    # of the change, finds its session gone, and goes to sign in again.
+    changed = subprocess.run(
+        [rewind_bin, "users", "passwd", "ann", "--password-stdin", "--data-dir", str(data_dir)],
+        input="another long password\n", capture_output=True, text=True, timeout=60,
+    )
+    assert changed.returncode == 0, changed.stderr
+    wait_for_path(driver, "/signin")
+    assert "Your session ended" in css(driver, ".sign-in-notice").text
+    assert driver.find_element(By.CSS_SELECTOR, "input[name=next]").get_attribute("value") == "/todos?sort=smart"
+    css(driver, "#signin-name").send_keys("ann")
+    css(driver, "#signin-password").send_keys("another long password")
+    css(driver, ".sign-in-form button[type=submit]").click()
+    wait_for_path(driver, "/todos")

@@ -174,6 +174,11 @@ struct SignInTests {
             #expect(try await client.get("/assets/app.css").status == .ok)
             let form = try await client.get("/signin?next=/calculator")
             #expect(form.text.contains(#"name="next" value="/calculator""#))
+            #expect(!form.text.contains("sign-in-notice"))
+            // Sent by a page whose session ended: the page says so.
+            let again = try await client.get("/signin?ended=1&next=/calculator")
+            #expect(again.text.contains(HTML.escape(SignInPage.sessionEndedNotice)))
+            #expect(again.text.contains(#"name="next" value="/calculator""#))
         }
     }
 

@@ -9,6 +9,13 @@ struct SignInPage {
     var name = ""
     /// Why the last attempt was refused, if it was.
     var message: String?
+    /// Whether a page was sent here because its session ended
+    /// (`?ended=1`, which the pages' script adds).
+    var sessionEnded = false
+
+    /// What the page says when ``sessionEnded``.
+    static let sessionEndedNotice =
+        "Your session ended: it was signed out, or the password changed. Sign in again to go back to the page."
 
     /// The whole document.
     func render() -> HTML {
@@ -17,6 +24,8 @@ struct SignInPage {
                 html.element("h1") { $0.text("Sign in to Rewind") }
                 if let message {
                     html.element("p", [.class("sign-in-error"), Attribute("role", "alert")]) { $0.text(message) }
+                } else if sessionEnded {
+                    html.element("p", [.class("sign-in-notice"), Attribute("role", "status")]) { $0.text(Self.sessionEndedNotice) }
                 }
                 html.element("form", [.class("sign-in-form"), Attribute("method", "post"), Attribute("action", "/signin")]) { html in
                     html.void("input", [.type("hidden"), .name("csrf"), .value(csrfToken)])

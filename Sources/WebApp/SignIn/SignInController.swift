@@ -31,7 +31,8 @@ struct SignInController<Context: RemoteAddressRequestContext> {
     func addRoutes(to router: Router<Context>) {
         router.get("/signin") { request, _ in
             let next = request.uri.queryParameters["next"].map(String.init) ?? ""
-            return Responses.html(SignInPage(csrfToken: csrfToken, next: SignInForm.safeNext(next)).render())
+            let ended = request.uri.queryParameters["ended"] == "1"
+            return Responses.html(SignInPage(csrfToken: csrfToken, next: SignInForm.safeNext(next), sessionEnded: ended).render())
         }
         router.post("/signin") { request, context in
             let forwarded = ClientAddress.forwardedFor.map { request.headers[values: $0] } ?? []

@@ -79,9 +79,10 @@ export function makeRefresher(load) {
       waiting = false;
       return load();
     }).catch(function (error) {
-      // A session that ended: sign in again, and come back here.
+      // A session that ended: sign in again (the page says why), and come
+      // back here.
       if (error instanceof ApiError && error.status === 401) {
-        location.assign('/signin?next=' + encodeURIComponent(location.pathname + location.search));
+        location.assign('/signin?ended=1&next=' + encodeURIComponent(location.pathname + location.search));
         return;
       }
       showError(error);
