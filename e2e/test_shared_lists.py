@@ -396,3 +396,31 @@ def test_the_lists_pages_fit_a_narrow_phone(driver, team_server):
             "return Array.from(document.querySelectorAll('.site-nav a'), a => a.getClientRects().length)")
         assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 320 pixels"
         assert links and all(count == 1 for count in links), f"{path}: a link of the site's row breaks over lines: {links}"
+
+
+def test_show_more_lists_older_steps_of_a_shared_list_and_keeps_them_listed(driver, team_server, rewind_cli_bin, data_dir):
+    def rewind(*arguments):
+        done = subprocess.run(
+            [rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+
+    def listed():
+        return driver.execute_script("return document.querySelectorAll('.shared-history .shared-step').length")
+
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    make_list(driver, "Chores")
+    for number in range(1, 56):
+        rewind("todo", "add", f"Chore {number}", "--as", "ann", "--list", "chores")
+    driver.refresh()
+    wait_until(driver, lambda d: listed() == 50, lambda: f"the newest 50 steps listed, not {listed()}")
+    assert css(driver, ".shared-history .history-more").text.startswith("… older steps")
+    click_more = css(driver, ".shared-history .history-show-more")
+    click_more.click()
+    wait_until(driver, lambda d: listed() == 55, lambda: f"all 55 steps listed, not {listed()}")
+    assert not driver.find_elements(By.CSS_SELECTOR, ".shared-history .history-show-more")
+    # A change made meanwhile: the page asks for as many steps again.
+    rewind("todo", "add", "One more", "--as", "ann", "--list", "chores")
+    wait_until(driver, lambda d: listed() == 56, lambda: f"56 steps listed after the change, not {listed()}", timeout=LIVE_TIMEOUT)
+    assert browser_errors(driver) == []

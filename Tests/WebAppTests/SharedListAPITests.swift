@@ -82,6 +82,26 @@ struct SharedListAPITests {
         (state[kind] as? [String: Any])?["seq"] as? Int
     }
 
+    @Test func theListsPageListsTheNewestStepsAndShowMoreAsksForOlderOnes() async throws {
+        let server = try await SignInTests.server(["ann"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let id = try await Self.makeList("Groceries", client, as: ann)
+            for title in ["Milk", "Bread", "Eggs"] { _ = try await Self.add(title, to: id, client, as: ann) }
+            for path in ["/lists/\(id)", "/lists/\(id)/fragment"] {
+                let all = try await client.get(path, headers: SignInTests.session(ann.session)).text
+                #expect(all.components(separatedBy: #"class="shared-step""#).count == 4, "every step on \(path)")
+                #expect(!all.contains("history-show-more"))
+                let two = try await client.get(path + "?steps=2", headers: SignInTests.session(ann.session)).text
+                #expect(two.components(separatedBy: #"class="shared-step""#).count == 3, "the newest 2 on \(path)")
+                #expect(two.contains("Add “Eggs”") && !two.contains("Add “Milk”"))
+                #expect(two.contains(#"class="history-show-more" data-steps="202""#))
+                let bad = try await client.get(path + "?steps=0", headers: SignInTests.session(ann.session))
+                #expect(bad.status == .badRequest)
+            }
+        }
+    }
+
     @Test func theOwnerMakesRenamesSharesUnsharesAndDeletesAListAndAMemberMayNot() async throws {
         let server = try await SignInTests.server(["ann", "bob"])
         try await server.test { client in

@@ -31,12 +31,14 @@ struct ListsController {
             let page = ListsPage(lists: try await lists.lists(), person: try lists.person, csrfToken: csrfToken)
             return Responses.html(HTML { page.regions(into: &$0) })
         }
-        router.get("/lists/{list}") { _, context in
-            let page = try await SharedListPage(lists: try shared, id: try Query.listID(context), csrfToken: csrfToken)
+        router.get("/lists/{list}") { request, context in
+            let steps = try Query.historySteps(request, default: SharedListPage.historyLength)
+            let page = try await SharedListPage(lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, historySteps: steps)
             return Responses.html(page.render())
         }
-        router.get("/lists/{list}/fragment") { _, context in
-            let page = try await SharedListPage(lists: try shared, id: try Query.listID(context), csrfToken: csrfToken)
+        router.get("/lists/{list}/fragment") { request, context in
+            let steps = try Query.historySteps(request, default: SharedListPage.historyLength)
+            let page = try await SharedListPage(lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, historySteps: steps)
             return Responses.html(page.regions)
         }
         router.get("/lists/{list}/events") { request, context in

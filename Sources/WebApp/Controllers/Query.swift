@@ -45,14 +45,14 @@ enum Query {
         return limit
     }
 
-    /// `?steps=N` of a to-do page or fragment: how many steps its history
-    /// panel lists (``HistoryPanel/window``), ``HistoryPanel/defaultWindow``
-    /// without it.
+    /// `?steps=N` of a page or fragment: how many steps its history panel
+    /// lists (``HistoryPanel/window``, ``SharedListPage/historySteps``),
+    /// `default` without it.
     ///
     /// - Throws: ``APIError`` 400 when it is not a whole number from 1 to
     ///   ``HistoryPanel/largestWindow``.
-    static func historySteps(_ request: Request) throws -> Int {
-        guard let text = request.uri.queryParameters.get("steps") else { return HistoryPanel.defaultWindow }
+    static func historySteps(_ request: Request, default: Int = HistoryPanel.defaultWindow) throws -> Int {
+        guard let text = request.uri.queryParameters.get("steps") else { return `default` }
         guard let steps = Int(text), (1...HistoryPanel.largestWindow).contains(steps) else {
             throw APIError.badRequest(
                 "invalid query parameter “steps”: “\(text)” is not a whole number of steps from 1 to \(HistoryPanel.largestWindow)"

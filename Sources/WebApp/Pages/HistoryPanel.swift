@@ -49,26 +49,29 @@ struct HistoryPanel {
             html.element("h2") { $0.text("History") }
             html.element("ol", [.class("history-list"), .data("keep-scroll", "history")]) { html in
                 step(number: 0, name: "Start", date: nil, branch: .done, level: 0, into: &html)
-                if shown.lowerBound > 0 { more("… \(Self.count(shown.lowerBound)) earlier", into: &html) }
+                if shown.lowerBound > 0 { Self.more("… \(Self.count(shown.lowerBound)) earlier", window: window, into: &html) }
                 for index in shown {
                     let entry = steps[index]
                     let name = entry.name.isEmpty ? "Step \(entry.number)" : entry.name
                     step(number: entry.number, name: name, date: entry.date, branch: entry.branch, level: levels[index], into: &html)
                 }
-                if shown.upperBound < steps.count { more("… \(Self.count(steps.count - shown.upperBound)) later", into: &html) }
+                if shown.upperBound < steps.count {
+                    Self.more("… \(Self.count(steps.count - shown.upperBound)) later", window: window, into: &html)
+                }
             }
         }
     }
 
-    /// The line that says how many steps are not listed, with a button
-    /// that lists ``growth`` more.
-    private func more(_ text: String, into html: inout HTMLWriter) {
+    /// The line that says which steps are not listed, with a button that
+    /// asks for the panel with ``growth`` more than `window` (this panel's,
+    /// and a shared list's).
+    static func more(_ text: String, window: Int, into html: inout HTMLWriter) {
         html.element("li", [.class("history-more")]) { html in
             html.element("span") { $0.text(text) }
             html.element(
                 "button",
-                [.type("button"), .class("history-show-more"), .data("steps", String(min(window + Self.growth, Self.largestWindow))),
-                 .title("List \(Self.growth) more steps of the history")]
+                [.type("button"), .class("history-show-more"), .data("steps", String(min(window + growth, largestWindow))),
+                 .title("List \(growth) more steps of the history")]
             ) { $0.text("Show more") }
         }
     }

@@ -16,6 +16,10 @@ struct SharedListPage {
     var next: SharedListNextSteps
     /// The newest steps, newest first.
     var history: [SharedStep]
+    /// How many of the newest steps the history panel lists at most, and
+    /// whether older ones are left out.
+    var historySteps: Int
+    var olderSteps: Bool
     /// The signed-in account.
     var person: AccountName
     /// The token for the page's script.
@@ -27,12 +31,16 @@ struct SharedListPage {
     static let historyLength = 50
 
     /// Reads what the page shows through `lists`, as the signed-in account.
-    init(lists: SharedListService, id: UUID, csrfToken: String) async throws {
+    init(lists: SharedListService, id: UUID, csrfToken: String, historySteps: Int = Self.historyLength) async throws {
         person = try lists.person
         summary = try await lists.summary(of: id)
         items = try await lists.items(of: id)
         next = try await lists.nextSteps(on: id)
-        history = try await lists.history(of: id, before: nil, limit: Self.historyLength)
+        // One more than listed: whether there are older ones.
+        let newest = try await lists.history(of: id, before: nil, limit: historySteps + 1)
+        history = Array(newest.prefix(historySteps))
+        self.historySteps = historySteps
+        olderSteps = newest.count > historySteps
         self.csrfToken = csrfToken
     }
 
@@ -186,6 +194,7 @@ struct SharedListPage {
                         }
                     }
                 }
+                if olderSteps { HistoryPanel.more("… older steps", window: historySteps, into: &html) }
             }
         }
     }

@@ -35,18 +35,45 @@ export function historyQuery(separator) {
 // Keeps the anchor step at the height it had in the list.
 function keepAnchor() {
   var list = document.querySelector('.history-panel .history-list');
-  var step = list && anchor && list.querySelector('.history-step[data-step="' + anchor.step + '"]');
+  var step = list && anchor && list.querySelector(anchor.key);
   if (step) { list.scrollTop += step.getBoundingClientRect().top - list.getBoundingClientRect().top - anchor.offset; }
   anchor = null;
+}
+
+// "Show more" in a history panel (the to-do pages', a shared list's):
+// `refreshPanel` fetches the page's regions again, with historyQuery().
+export function setUpShowMore(refreshPanel) {
+  document.addEventListener('region-swapped', function (event) {
+    if (event.detail.name === 'history' && anchor) { keepAnchor(); }
+  });
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest('.history-show-more');
+    if (!button) { return; }
+    // The first step in view stays in view, where it is.
+    var list = button.closest('.history-list');
+    var top = list.getBoundingClientRect().top;
+    var steps = Array.prototype.slice.call(list.querySelectorAll('.history-step, .shared-step'));
+    var first = steps.find(function (step) { return step.getBoundingClientRect().bottom > top; }) || steps[0];
+    anchor = first ? { key: stepKey(first), offset: first.getBoundingClientRect().top - top } : null;
+    shownSteps = Number(button.getAttribute('data-steps'));
+    refreshPanel();
+  });
+}
+
+// A selector that finds `step` again in a fresh copy of the panel.
+function stepKey(step) {
+  return step.hasAttribute('data-step') ? '.history-step[data-step="' + step.getAttribute('data-step') + '"]'
+    : '.shared-step[data-seq="' + step.getAttribute('data-seq') + '"]';
 }
 
 // `afterChange` after a move of the history, `refreshPanel` for more steps.
 export function setUpHistory(afterChange, refreshPanel) {
   showCurrentStep();
+  // Before "Show more"'s own listener, which keeps its anchor in place instead.
   document.addEventListener('region-swapped', function (event) {
-    if (event.detail.name !== 'history') { return; }
-    if (anchor) { keepAnchor(); } else { showCurrentStep(); }
+    if (event.detail.name === 'history' && !anchor) { showCurrentStep(); }
   });
+  setUpShowMore(refreshPanel);
   function move(kind, body) {
     return enqueue(function () { return api('POST', '/api/history/' + kind, body); })
       .then(function () { afterChange(true); }, function (error) {
@@ -56,16 +83,7 @@ export function setUpHistory(afterChange, refreshPanel) {
   document.addEventListener('click', function (event) {
     var button = event.target.closest('button');
     if (!button || button.disabled) { return; }
-    if (button.classList.contains('history-show-more')) {
-      // The first step in view stays in view, where it is.
-      var list = button.closest('.history-list');
-      var top = list.getBoundingClientRect().top;
-      var steps = Array.prototype.slice.call(list.querySelectorAll('.history-step'));
-      var first = steps.find(function (step) { return step.getBoundingClientRect().bottom > top; }) || steps[0];
-      anchor = { step: first.getAttribute('data-step'), offset: first.getBoundingClientRect().top - top };
-      shownSteps = Number(button.getAttribute('data-steps'));
-      refreshPanel();
-    } else if (button.classList.contains('undo') && button.id === 'todos-undo') { move('undo'); }
+    if (button.classList.contains('undo') && button.id === 'todos-undo') { move('undo'); }
     else if (button.classList.contains('redo') && button.id === 'todos-redo') { move('redo'); }
     else if (button.classList.contains('history-step')) {
       if (button.getAttribute('aria-current') === 'step') { return; }

@@ -1,12 +1,13 @@
 // One shared list of team mode (/lists/{id}): add, complete, rename
 // (double-click) and delete items; the account's own Undo and Redo, which
 // send the step their button names so that a double click takes back one
-// step only; what an undo left alone, in words; and the live refresh when
-// anyone changes the list.
+// step only; what an undo left alone, in words; older steps of the
+// history on demand; and the live refresh when anyone changes the list.
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { undoRedoShortcut } from './keys.js';
+import { historyQuery, setUpShowMore } from './history.js';
 
 var main = document.querySelector('main[data-list]');
 var list = main.getAttribute('data-list');
@@ -15,7 +16,7 @@ var newTodo = document.querySelector('.new-todo');
 var deferredMain = false;
 
 var refresh = makeRefresher(function () {
-  return fetchHTML('/lists/' + list + '/fragment').then(function (html) {
+  return fetchHTML('/lists/' + list + '/fragment' + historyQuery('?')).then(function (html) {
     swapRegions(html, function (name, current) {
       if (name === 'main' && current.querySelector('li.editing')) { deferredMain = true; return true; }
       return false;
@@ -159,5 +160,6 @@ document.addEventListener('focusout', function (event) {
   finishEditing(input, !cancelled);
 });
 
+setUpShowMore(refresh);
 listenForChanges(refresh, '/lists/' + list + '/events', 'list');
 newTodo.focus();
