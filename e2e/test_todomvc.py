@@ -525,3 +525,26 @@ def test_a_hostile_title_renders_as_text(driver, base_url, api):
     assert row(driver, 0).find_element(By.CSS_SELECTOR, "input.edit").get_attribute("value") == hostile
     assert driver.execute_script("return document.querySelectorAll('script:not([src])').length") == 0
     assert rendered_titles(driver) == [hostile]
+
+
+def test_the_overdue_filter_lists_the_items_past_their_due_date(driver, base_url, api):
+    # Beyond TodoMVC: with an item past its due date, the footer counts it
+    # and offers the filter that `rewind todo list --overdue` and
+    # `GET /api/todos?filter=overdue` also have.
+    api.add("File the tax return", due={"kind": "date", "date": "2020-04-30T10:00:00.000Z"})
+    api.add("Water the plants")
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["File the tax return", "Water the plants"])
+    assert css(driver, ".todo-count").text == "2 items left, 1 overdue"
+    css(driver, "ul.filters a[href='#/overdue']").click()
+    wait_for_titles(driver, ["File the tax return"])
+    assert driver.execute_script("return location.hash") == "#/overdue"
+    driver.refresh()
+    wait_for_titles(driver, ["File the tax return"])
+    # Done: nothing is overdue; the filter shown stays, with an empty list.
+    css(driver, ".todo-list li .toggle").click()
+    wait_for_titles(driver, [])
+    assert css(driver, "ul.filters a.selected").get_dom_attribute("href") == "#/overdue"
+    css(driver, "ul.filters a[href='#/']").click()
+    wait_for_titles(driver, ["File the tax return", "Water the plants"])
+    assert not driver.find_elements(By.CSS_SELECTOR, "ul.filters a[href='#/overdue']")

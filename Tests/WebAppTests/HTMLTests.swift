@@ -255,6 +255,29 @@ struct HTMLTests {
             }
         }
 
+        @Test func theFooterCountsOverdueItemsAndOffersTheirFilterWhileThereAreAny() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let past = JSONDates.string(from: TestServer.now - 86_400)
+                let late = try await client.send(
+                    .post, "/api/todos", json: #"{"title": "Late", "due": {"kind": "date", "date": "\#(past)"}}"#, token: server.token)
+                #expect(late.status == .created)
+                try await client.send(.post, "/api/todos", json: #"{"title": "Whenever"}"#, token: server.token)
+                var html = try await client.get("/todos/fragment").text
+                #expect(html.contains(#"<strong>2</strong> items left, <span class="overdue-count">1 overdue</span>"#))
+                #expect(html.contains(##"<a href="#/overdue">Overdue</a>"##))
+                html = try await client.get("/todos/fragment?filter=overdue").text
+                #expect(html.contains(##"<a href="#/overdue" class="selected" aria-current="page">Overdue</a>"##))
+                #expect(html.contains(">Late</label>") && !html.contains(">Whenever</label>"))
+                // Done: nothing is overdue, and the filter goes, unless it is the one shown.
+                try await client.send(.post, "/api/todos/\(late.object["id"] as? String ?? "")/toggle", token: server.token)
+                html = try await client.get("/todos/fragment").text
+                #expect(!html.contains("overdue"))
+                html = try await client.get("/todos/fragment?filter=overdue").text
+                #expect(html.contains(##"<a href="#/overdue" class="selected" aria-current="page">Overdue</a>"##))
+            }
+        }
+
         @Test func undoRedoButtonsAreTitledAndDisabledWhenUnavailable() async throws {
             let server = try TestServer()
             try await server.test { client in

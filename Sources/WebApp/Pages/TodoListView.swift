@@ -125,18 +125,26 @@ struct TodoListView: Sendable {
         }
     }
 
-    /// `footer.footer`: the count, the filters and "Clear completed"; hidden
-    /// when the list is empty.
+    /// `footer.footer`: the count (and how many are overdue), the filters
+    /// ("Overdue" too while any item is, or while it is the filter shown)
+    /// and "Clear completed"; hidden when the list is empty.
     func footer(into html: inout HTMLWriter) {
         html.element("footer", [.class("footer"), .data("region", "footer"), .hidden(counts.total == 0)]) { html in
             html.element("span", [.class("todo-count")]) { html in
                 html.element("strong") { $0.text(counts.active) }
                 html.text(counts.active == 1 ? " item left" : " items left")
+                if counts.overdue > 0 {
+                    html.text(", ")
+                    html.element("span", [.class("overdue-count")]) { $0.text("\(counts.overdue) overdue") }
+                }
             }
             html.element("ul", [.class("filters")]) { html in
                 filterLink(.all, href: "#/", label: "All", into: &html)
                 filterLink(.active, href: "#/active", label: "Active", into: &html)
                 filterLink(.completed, href: "#/completed", label: "Completed", into: &html)
+                if counts.overdue > 0 || filter == .overdue {
+                    filterLink(.overdue, href: "#/overdue", label: "Overdue", into: &html)
+                }
             }
             html.element("button", [.type("button"), .class("clear-completed"), .hidden(counts.completed == 0)]) {
                 $0.text("Clear completed")

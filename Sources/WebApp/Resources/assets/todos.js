@@ -1,6 +1,6 @@
 // The to-do page (/todos, TodoMVC): add, toggle, edit, delete and clear
-// items, the filters (#/active, #/completed) and smart order, and the live
-// refresh of the list.
+// items, the filters (#/active, #/completed, #/overdue) and smart order, and
+// the live refresh of the list.
 
 import { api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
@@ -14,6 +14,7 @@ function filter() {
   var hash = window.location.hash;
   if (hash === '#/active') { return 'active'; }
   if (hash === '#/completed') { return 'completed'; }
+  if (hash === '#/overdue') { return 'overdue'; }
   return 'all';
 }
 
