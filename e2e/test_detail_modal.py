@@ -1,6 +1,6 @@
 """Beyond TodoMVC: the item detail view (title, multi-line details, due date
 in every form, location in every form, completion), due dates and overdue
-marks on the rows, the smart order, and the ModalCard confirmations
+marks on the rows, the smart and due-date orders, and the ModalCard confirmations
 (confirm, cancel, Escape, focus)."""
 
 import time
@@ -281,15 +281,38 @@ def test_smart_order_puts_active_first_then_most_recently_changed(driver, base_u
     api.request("PATCH", f"/api/todos/{a['id']}", {"details": "changed last"})
     open_todos(driver, base_url)
     wait_for_titles(driver, ["a", "b", "c"])
-    click_css(driver, "#smart-order")
+    choose_order(driver, "smart")
     wait_for_titles(driver, ["a", "b", "c"])  # a changed last, then b; c is completed
     api.request("PATCH", f"/api/todos/{api.items()[1]['id']}", {"details": "now b is newest"})
     wait_for_titles(driver, ["b", "a", "c"])
     # The choice survives a reload.
     driver.refresh()
     wait_for_titles(driver, ["b", "a", "c"])
-    click_css(driver, "#smart-order")
+    assert Select(css(driver, "#sort-order")).first_selected_option.text == "Smart"
+    choose_order(driver, "list")
     wait_for_titles(driver, ["a", "b", "c"])
+
+
+def choose_order(driver, value):
+    Select(css(driver, "#sort-order")).select_by_value(value)
+
+
+def test_due_order_puts_active_first_then_the_soonest_due(driver, base_url, api):
+    api.add("no date")
+    api.add("next year", due={"kind": "date", "date": "2040-06-01T09:00:00.000Z"})
+    late = api.add("long ago", due={"kind": "date", "date": "2020-04-30T10:00:00.000Z"})
+    api.add("soon", due={"kind": "date", "date": "2030-01-01T09:00:00.000Z"})
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["no date", "next year", "long ago", "soon"])
+    choose_order(driver, "due")
+    wait_for_titles(driver, ["long ago", "soon", "next year", "no date"])
+    # Completed items go after the active ones.
+    api.request("PATCH", f"/api/todos/{late['id']}", {"completed": True})
+    wait_for_titles(driver, ["soon", "next year", "no date", "long ago"])
+    driver.refresh()
+    wait_for_titles(driver, ["soon", "next year", "no date", "long ago"])
+    choose_order(driver, "list")
+    wait_for_titles(driver, ["no date", "next year", "long ago", "soon"])
 
 
 # ---------------------------------------------------------------------------

@@ -128,6 +128,21 @@ struct QuerySpecs {
         #expect(titles == ["future", "overdue", "open end", "done late", "done"])
     }
 
+    @Test("due order: active first, each group by due date (a span by its start), those without one last")
+    func dueOrder() throws {
+        let titles = try Self.list().items(sortedBy: .due, now: Self.now).map(\.title)
+        // "overdue" and "open end" start at the same moment: list order between them.
+        #expect(titles == ["overdue", "open end", "future", "done late", "done"])
+        let later = try TodoList(items: [
+            try TodoItem(id: Fixtures.id(1), title: "no date", created: Self.now),
+            try TodoItem(id: Fixtures.id(2), title: "next week", due: DueDateSpecs.wholeDay(2026, 6, 8), created: Self.now),
+            try TodoItem(id: Fixtures.id(3), title: "tomorrow 9:00", due: .date(DueDateSpecs.day(2026, 6, 2, 9)), created: Self.now),
+            try TodoItem(id: Fixtures.id(4), title: "also no date", created: Self.now),
+        ])
+        #expect(later.items(sortedBy: .due, now: Self.now).map(\.title) == ["tomorrow 9:00", "next week", "no date", "also no date"])
+        #expect(later.items(.active, sortedBy: .due, now: Self.now).count == 4)
+    }
+
     @Test("counts say how many items are left")
     func counts() throws {
         let counts = try Self.list().counts(now: Self.now)

@@ -35,7 +35,7 @@ struct StoreFailureTests {
             return try await store.read(body)
         }
         func items(withIDs ids: [UUID]) async throws -> [TodoItem] { try check(); return try await store.items(withIDs: ids) }
-        func history() async throws -> HistoryOverview { try check(); return try await store.history() }
+        func history() async throws -> HistoryOverview { try check(); return await store.history() }
         func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
             try check()
             return try await store.change(changes, named: name)
@@ -43,7 +43,7 @@ struct StoreFailureTests {
         func undo() async throws -> String? { try check(); return try await store.undo() }
         func redo() async throws -> String? { try check(); return try await store.redo() }
         func jump(to position: Int) async throws { try check(); try await store.jump(to: position) }
-        func historyTree() async throws -> HistoryTree { try check(); return try await store.historyTree() }
+        func historyTree() async throws -> HistoryTree { try check(); return await store.historyTree() }
         func jump(toStep number: Int64) async throws { try check(); try await store.jump(toStep: number) }
         func reset() async throws { try check(); try await store.reset() }
         func updates() async -> AsyncStream<Void> { await store.updates() }

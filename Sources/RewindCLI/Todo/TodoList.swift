@@ -15,11 +15,13 @@ extension RewindCommand.Todo {
                 means the second item shown, until the next `list`.
 
                 `--sort created` keeps the list's order (creation order); `--sort smart` shows \
-                active items first, then the most recently changed.
+                active items first, then the most recently changed; `--sort due` shows active \
+                items first, each group by due date (the earliest first, those without one last).
 
                 Examples:
                   rewind todo list
                   rewind todo list --active --sort smart
+                  rewind todo list --sort due
                   rewind todo list --overdue
                   rewind todo list --json | jq '.items[].title'
                 """
@@ -50,12 +52,13 @@ extension RewindCommand.Todo {
 
         /// In which order to show them.
         enum Sort: String, ExpressibleByArgument, CaseIterable {
-            case created, smart
+            case created, smart, due
 
             var domainSort: TodoSort {
                 switch self {
                 case .created: .list
                 case .smart: .smart
+                case .due: .due
                 }
             }
         }
@@ -66,7 +69,7 @@ extension RewindCommand.Todo {
         @Flag(exclusivity: .exclusive)
         var filter: Filter = .all
 
-        @Option(help: ArgumentHelp("The order: created or smart.", valueName: "order"))
+        @Option(help: ArgumentHelp("The order: created, smart or due.", valueName: "order"))
         var sort: Sort = .created
 
         @Flag(help: "Print {\"items\": [...], \"counts\": {...}} as JSON; each item has its number and ref.")

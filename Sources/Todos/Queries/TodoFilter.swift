@@ -28,6 +28,9 @@ public enum TodoSort: String, Equatable, Hashable, Sendable, Codable, CaseIterab
     case list
     /// Active items first, then the most recently changed.
     case smart
+    /// Active items first; each group by due date, the earliest first (a
+    /// span by its start), the items without one after those with one.
+    case due
 }
 
 extension TodoItem {
@@ -46,7 +49,8 @@ extension TodoList {
     /// list.items(.active, sortedBy: .smart, now: now())
     /// ```
     ///
-    /// - Complexity: O(*n*) for the list order, O(*n* log *n*) for `.smart`.
+    /// - Complexity: O(*n*) for the list order, O(*n* log *n*) for `.smart`
+    ///   and `.due`.
     public func items(_ filter: TodoFilter = .all, sortedBy sort: TodoSort = .list, now: Date) -> [TodoItem] {
         // One pass and one array: no copy of every item before filtering.
         var shown: [TodoItem] = []
@@ -64,6 +68,16 @@ extension TodoList {
                 if lhs.element.isCompleted != rhs.element.isCompleted { return !lhs.element.isCompleted }
                 if lhs.element.changed != rhs.element.changed { return lhs.element.changed > rhs.element.changed }
                 return lhs.offset < rhs.offset
+            }.map(\.element)
+        case .due:
+            return shown.enumerated().sorted { lhs, rhs in
+                if lhs.element.isCompleted != rhs.element.isCompleted { return !lhs.element.isCompleted }
+                switch (lhs.element.due.start, rhs.element.due.start) {
+                case let (left?, right?) where left != right: return left < right
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return lhs.offset < rhs.offset
+                }
             }.map(\.element)
         }
     }

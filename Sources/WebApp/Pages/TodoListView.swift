@@ -162,7 +162,7 @@ struct TodoListView: Sendable {
         }
     }
 
-    /// Undo and Redo, the smart-order switch and "Delete all items".
+    /// Undo and Redo, the choice of order and "Delete all items".
     func toolbar(into html: inout HTMLWriter) {
         html.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) { html in
             UndoRedoBar(
@@ -170,9 +170,15 @@ struct TodoListView: Sendable {
                 undoTitle: history.undoTitle, redoTitle: history.redoTitle, idPrefix: "todos"
             ).render(into: &html)
             html.element("div", [.class("toolbar")]) { html in
-                html.element("label") { html in
-                    html.void("input", [.type("checkbox"), .id("smart-order"), .checked(sort == .smart)])
-                    html.text("Smart order")
+                html.element("label", [.class("sort-order")]) { html in
+                    html.text("Order ")
+                    html.element("select", [.id("sort-order")]) { html in
+                        for (order, label) in Self.orders {
+                            html.element("option", [.value(order.rawValue), Attribute("selected", isOn: order == sort)]) {
+                                $0.text(label)
+                            }
+                        }
+                    }
                 }
                 html.element(
                     "button",
@@ -188,6 +194,9 @@ struct TodoListView: Sendable {
     func historyPanel(into html: inout HTMLWriter) {
         HistoryPanel(tree: tree, window: historySteps, dates: dates).render(into: &html)
     }
+
+    /// The orders the page offers, with their names.
+    static let orders: [(TodoSort, String)] = [(.list, "List"), (.smart, "Smart"), (.due, "Due date")]
 
     /// `2026-12-01T09:30:00.000Z`, or "" for no date.
     static func isoDate(_ date: Date?) -> String {

@@ -1,6 +1,6 @@
 // The to-do page (/todos, TodoMVC): add, toggle, edit, delete and clear
-// items, the filters (#/active, #/completed, #/overdue) and smart order, and
-// the live refresh of the list.
+// items, the filters (#/active, #/completed, #/overdue), the order (list,
+// smart, due date), and the live refresh of the list.
 
 import { api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
@@ -18,8 +18,11 @@ function filter() {
   return 'all';
 }
 
+// The order chosen last (#sort-order), kept in the browser.
 function sort() {
-  try { return window.localStorage.getItem('rewind.sort') === 'smart' ? 'smart' : 'list'; } catch (e) { return 'list'; }
+  var chosen = null;
+  try { chosen = window.localStorage.getItem('rewind.sort'); } catch (e) { chosen = null; }
+  return chosen === 'smart' || chosen === 'due' ? chosen : 'list';
 }
 
 var refresh = makeRefresher(function () {
@@ -60,11 +63,11 @@ document.addEventListener('change', function (event) {
     if (id) { change('PATCH', '/api/todos/' + id, { completed: target.checked }); }
   } else if (target.id === 'toggle-all') {
     change('POST', '/api/todos/toggle-all', { completed: target.checked });
-  } else if (target.id === 'smart-order') {
+  } else if (target.id === 'sort-order') {
     try {
-      window.localStorage.setItem('rewind.sort', target.checked ? 'smart' : 'list');
+      window.localStorage.setItem('rewind.sort', target.value);
     } catch (e) {
-      // Storage is off (a private window): smart order cannot be remembered.
+      // Storage is off (a private window): the order cannot be remembered.
     }
     refresh();
   }
