@@ -3,12 +3,13 @@ add ann --password-stdin`; sign in, add an item, sign out, and the sign-in
 page is back."""
 
 import subprocess
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import ARTIFACTS, Server
-from helpers import add_account, add_and_wait, css, wait_until
+from helpers import add_account, add_and_wait, add_todos, css, wait_for_titles, wait_until
 
 PASSWORD = "correct horse battery"
 
@@ -82,13 +83,17 @@ def test_a_page_whose_session_ends_asks_to_sign_in_again_saying_why(driver, team
     css(driver, ".sign-in-form button[type=submit]").click()
     wait_for_path(driver, "/todos")
     add_and_wait(driver, "Before")
-    # A new password ends every session of the account; the open page hears
-    # of the change, finds its session gone, and goes to sign in again.
+    # A new password ends every session of the account. The server trusts a
+    # session it checked for a second; after that, the page's next request
+    # (here an add) finds it gone, and the page goes to sign in again. (The
+    # open event stream would end too, at its next heartbeat, 15 s at most.)
     changed = subprocess.run(
         [rewind_bin, "users", "passwd", "ann", "--password-stdin", "--data-dir", str(data_dir)],
         input="another long password\n", capture_output=True, text=True, timeout=60,
     )
     assert changed.returncode == 0, changed.stderr
+    time.sleep(1.5)
+    add_todos(driver, "After")
     wait_for_path(driver, "/signin")
     assert "Your session ended" in css(driver, ".sign-in-notice").text
     assert driver.find_element(By.CSS_SELECTOR, "input[name=next]").get_attribute("value") == "/todos?sort=smart"
@@ -96,3 +101,5 @@ def test_a_page_whose_session_ends_asks_to_sign_in_again_saying_why(driver, team
     css(driver, "#signin-password").send_keys("another long password")
     css(driver, ".sign-in-form button[type=submit]").click()
     wait_for_path(driver, "/todos")
+    # The add made without a session changed nothing.
+    wait_for_titles(driver, ["Before"])
