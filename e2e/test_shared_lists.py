@@ -424,3 +424,23 @@ def test_show_more_lists_older_steps_of_a_shared_list_and_keeps_them_listed(driv
     rewind("todo", "add", "One more", "--as", "ann", "--list", "chores")
     wait_until(driver, lambda d: listed() == 56, lambda: f"56 steps listed after the change, not {listed()}", timeout=LIVE_TIMEOUT)
     assert browser_errors(driver) == []
+
+
+def test_a_shared_lists_rows_show_due_dates_given_in_the_terminal(driver, team_server, rewind_cli_bin, data_dir):
+    def rewind(*arguments):
+        done = subprocess.run(
+            [rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    make_list(driver, "Trip")
+    rewind("todo", "add", "Renew the passport", "--due", "2020-04-30", "--as", "ann", "--list", "trip")
+    rewind("todo", "add", "Book the hotel", "--due", "2040-06-01 09:00", "--as", "ann", "--list", "trip")
+    rewind("todo", "add", "Pack", "--as", "ann", "--list", "trip")
+    wait_for_titles(driver, ["Renew the passport", "Book the hotel", "Pack"], timeout=LIVE_TIMEOUT)
+    marks = driver.execute_script(
+        "return Array.from(document.querySelectorAll('.todo-list li'), li => {"
+        " const due = li.querySelector('time.due'); return due ? [due.textContent, due.classList.contains('overdue')] : null; })")
+    assert marks == [["Overdue · 30 Apr 2020", True], ["1 Jun 2040 09:00", False], None]

@@ -24,7 +24,8 @@ struct SharedListPage {
     var person: AccountName
     /// The token for the page's script.
     var csrfToken: String
-    /// Names the day of a step made before today.
+    /// Writes the items' due dates and names the day of a step made before
+    /// today.
     var dates = DueDateFormatter(now: Date(), timeZone: .current)
 
     /// The most steps the history panel lists.
@@ -125,6 +126,11 @@ struct SharedListPage {
                     [.class("toggle"), .type("checkbox"), .checked(item.isCompleted),
                      .ariaLabel((item.isCompleted ? "Reopen " : "Complete ") + item.title)])
                 html.element("label", [.id(label)]) { $0.text(item.title) }
+                if item.due != .unknown {
+                    // A due date given in the terminal (`rewind todo --as … --list … add … --due …`).
+                    let due = DueDateTexts.Text(display: dates.display(item.due), datetime: TodoListView.isoDate(item.due.start))
+                    TodoListView.dueMark(due, overdue: item.isOverdue(at: dates.now), into: &html)
+                }
                 html.element("button", [.class("destroy"), .ariaLabel("Delete " + item.title)])
             }
             html.void("input", [.class("edit"), .value(item.title), .ariaLabel("Edit " + item.title)])

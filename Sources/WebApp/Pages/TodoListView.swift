@@ -104,15 +104,8 @@ struct TodoListView: Sendable {
                      .checked(item.isCompleted), .ariaLabelledBy("tc ", label)]
                 )
                 html.element("label", [.id(label)]) { $0.text(item.title) }
-                if item.due != .unknown, let due = dueTexts[item.due], !due.display.isEmpty {
-                    let overdue = item.isOverdue(at: now)
-                    html.element(
-                        "time",
-                        [.class(overdue ? "due overdue" : "due"), Attribute("datetime", due.datetime)]
-                    ) { html in
-                        if overdue { html.text("Overdue · ") }
-                        html.text(due.display)
-                    }
+                if item.due != .unknown, let due = dueTexts[item.due] {
+                    Self.dueMark(due, overdue: item.isOverdue(at: now), into: &html)
                 }
                 html.element(
                     "a",
@@ -193,6 +186,16 @@ struct TodoListView: Sendable {
     /// included, the current one marked; a click jumps there.
     func historyPanel(into html: inout HTMLWriter) {
         HistoryPanel(tree: tree, window: historySteps, dates: dates).render(into: &html)
+    }
+
+    /// A row's due date: "tomorrow 14:30", or "Overdue · Fri 4 Dec" in the
+    /// overdue colour (a shared list's rows too); nothing for an empty text.
+    static func dueMark(_ due: DueDateTexts.Text, overdue: Bool, into html: inout HTMLWriter) {
+        guard !due.display.isEmpty else { return }
+        html.element("time", [.class(overdue ? "due overdue" : "due"), Attribute("datetime", due.datetime)]) { html in
+            if overdue { html.text("Overdue · ") }
+            html.text(due.display)
+        }
     }
 
     /// The orders the page offers, with their names.
