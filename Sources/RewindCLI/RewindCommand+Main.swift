@@ -16,7 +16,11 @@ extension RewindCommand {
 /// ```
 /// todo undo -1              →  todo undo -- -1
 /// todo history --after -1   →  todo history --after=-1
+/// todo add -5 degrees --due tomorrow  →  todo add --due tomorrow -- -5 degrees
 /// ```
+///
+/// A title word that is a negative number ("-5 degrees tonight") is a word
+/// of the title: `todo add` gets its options first and its title after `--`.
 enum NegativeNumbers {
     /// The options of `rewind todo` whose value is a number.
     static let numericOptions: Set<String> = ["--limit", "--before", "--after"]
@@ -29,6 +33,7 @@ enum NegativeNumbers {
     /// hold `--`, and every other command, pass as they are.
     static func passed(_ arguments: [String]) -> [String] {
         guard arguments.first == "todo", !arguments.contains("--") else { return arguments }
+        if arguments.dropFirst().first == "add" { return titleAfterOptions(arguments) }
         let takesCount = arguments.dropFirst().first.map(countCommands.contains) ?? false
         var kept: [String] = []
         var counts: [String] = []
@@ -44,6 +49,33 @@ enum NegativeNumbers {
             index += 1
         }
         return counts.isEmpty ? kept : kept + ["--"] + counts
+    }
+
+    /// The options of `todo add` that take no value.
+    static let addFlags: Set<String> = ["--json", "--help", "-h", "--version"]
+
+    /// `todo add …` with its options (each with its value) first and the
+    /// words of the title after `--`, when a word of the title is a negative
+    /// number; else `arguments` as they are.
+    static func titleAfterOptions(_ arguments: [String]) -> [String] {
+        var options: [String] = []
+        var words: [String] = []
+        var index = 2
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument.hasPrefix("-"), !isNegativeNumber(argument) {
+                options.append(argument)
+                if !addFlags.contains(argument), !argument.contains("="), index + 1 < arguments.count {
+                    options.append(arguments[index + 1])
+                    index += 1
+                }
+            } else {
+                words.append(argument)
+            }
+            index += 1
+        }
+        guard words.contains(where: isNegativeNumber) else { return arguments }
+        return Array(arguments.prefix(2)) + options + ["--"] + words
     }
 
     /// Whether `argument` is a minus sign and digits, as `-1`.

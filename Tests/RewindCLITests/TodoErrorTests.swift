@@ -142,6 +142,21 @@ struct TodoErrorTests {
         try await Self.expectFailure(["redo", "--json", "-12"], status: 64, stderr: "the number of steps must be 1 or more; -12 is not")
     }
 
+    @Test func aTitleWordThatIsANegativeNumberIsPartOfTheTitle() async throws {
+        let directory = try TodoDirectory()
+        var run = try await directory.run(["add", "-5", "degrees", "tonight", "--due", "tomorrow", "--details", "-2 by morning"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("“-5 degrees tonight”, due tomorrow"))
+        run = try await directory.run(["add", "Water", "-1", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#""title" : "Water -1""#))
+        run = try await directory.run(["list", "--json"])
+        #expect(run.stdout.contains(#""details" : "-2 by morning""#))
+        // Other words that look like options are still refused as such.
+        run = try await directory.run(["add", "Water", "-x"])
+        #expect(run.status == 64)
+    }
+
     @Test func aNegativePageOptionSaysWhatIsAllowed() async throws {
         try await Self.expectFailure(
             ["history", "--after", "-1"], status: 64, stderr: "--after takes a step number of 0 (the start) or more; -1 is not")
