@@ -4,8 +4,10 @@ import Foundation
 /// else a front end saves.
 ///
 /// It is chosen by the first of: an explicit path (`--data-dir`),
-/// `$REWIND_DATA_DIR`, `$XDG_DATA_HOME/rewind`, `~/.local/share/rewind`.
-/// It is created on first use, readable by its owner only.
+/// `$REWIND_DATA_DIR`, `$XDG_DATA_HOME/rewind`, `~/.local/share/rewind`,
+/// where `~` is `$HOME` (as the XDG specification and shells have it; the
+/// account's home folder when `$HOME` is unset). It is created on first
+/// use, readable by its owner only.
 public struct DataDirectory: Sendable, Equatable {
     /// The folder's location.
     public let url: URL
@@ -18,16 +20,23 @@ public struct DataDirectory: Sendable, Equatable {
     /// The data directory that applies, by the rule above.
     ///
     /// - Parameters:
-    ///   - explicitPath: The `--data-dir` option, if given; `~` is expanded.
+    ///   - explicitPath: The `--data-dir` option, if given; a leading `~`
+    ///     is expanded.
     ///   - environment: The process environment (injected in tests).
-    ///   - home: The user's home folder (injected in tests).
+    ///   - home: The user's home folder (injected in tests); by default
+    ///     `$HOME`, else the account's home folder.
     public static func resolve(
         explicitPath: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        home: URL = FileManager.default.homeDirectoryForCurrentUser
+        home: URL? = nil
     ) -> DataDirectory {
+        // Foundation's home folder on Linux is the account's, whatever $HOME says.
+        let home = home ?? environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
         func nonEmpty(_ value: String?) -> String? {
             guard let value, !value.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+            if value == "~" { return home.path }
+            if value.hasPrefix("~/") { return home.appendingPathComponent(String(value.dropFirst(2))).path }
             return (value as NSString).expandingTildeInPath
         }
         if let path = nonEmpty(explicitPath) ?? nonEmpty(environment["REWIND_DATA_DIR"]) {

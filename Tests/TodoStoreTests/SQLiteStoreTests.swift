@@ -356,6 +356,16 @@ struct DataDirectoryTests {
         #expect(directory.url.path == "/home/ada/.local/share/rewind")
     }
 
+    @Test func theHomeFolderIsHOMEAndATildeToo() async throws {
+        let environment = ["HOME": "/tmp/elsewhere"]
+        #expect(DataDirectory.resolve(environment: environment).url.path == "/tmp/elsewhere/.local/share/rewind")
+        #expect(DataDirectory.resolve(explicitPath: "~/todos", environment: environment).url.path == "/tmp/elsewhere/todos")
+        #expect(DataDirectory.resolve(environment: ["REWIND_DATA_DIR": "~"], home: home).url.path == "/home/ada")
+        // Without $HOME, the account's home folder.
+        #expect(DataDirectory.resolve(environment: [:]).url == DataDirectory.resolve(
+            environment: [:], home: FileManager.default.homeDirectoryForCurrentUser).url)
+    }
+
     @Test func createMakesAFolderForItsOwnerOnly() async throws {
         let fixture = try StoreFixture(.sqlite)
         let directory = DataDirectory(url: fixture.directory.appendingPathComponent("a/b/rewind"))
