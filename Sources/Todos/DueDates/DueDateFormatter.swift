@@ -74,6 +74,12 @@ public struct DueDateFormatter: Sendable {
         dayName(date)
     }
 
+    /// The hour and minute of `date`, as `14:05` (no seconds).
+    public func hourAndMinute(of date: Date) -> String {
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
     private func dayName(_ date: Date) -> String {
         let days = calendar.dateComponents([.day], from: today, to: calendar.startOfDay(for: date)).day ?? .max
         let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: date)

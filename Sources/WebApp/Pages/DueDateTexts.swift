@@ -18,6 +18,12 @@ final class DueDateTexts: Sendable {
         let display: String
         /// The `datetime` attribute: the start in ISO 8601 (UTC), or "".
         let datetime: String
+
+        /// The text of `due` as `formatter` writes it.
+        init(_ due: TodoDate, formatter: DueDateFormatter) {
+            display = formatter.display(due)
+            datetime = TodoListView.isoDate(due.start)
+        }
     }
 
     /// The most texts kept.
@@ -51,7 +57,7 @@ final class DueDateTexts: Sendable {
         for index in items.indices {
             let due = items[index].due
             guard due != .unknown, known[due] == nil, missing[due] == nil else { continue }
-            missing[due] = Text(display: formatter.display(due), datetime: TodoListView.isoDate(due.start))
+            missing[due] = Text(due, formatter: formatter)
         }
         guard !missing.isEmpty else { return known }
         return kept.withLock { kept in

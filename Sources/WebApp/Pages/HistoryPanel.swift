@@ -120,17 +120,7 @@ struct HistoryPanel {
     /// in the time zone of `dates` (the server's).
     static func when(_ date: Date, _ dates: DueDateFormatter) -> String {
         let day = dates.day(of: date)
-        let time = clock(date, in: dates.timeZone)
+        let time = dates.hourAndMinute(of: date)
         return day == "today" ? time : day + " " + time
-    }
-
-    /// `14:05` in `timeZone`.
-    static func clock(_ date: Date, in timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        let hour = parts.hour ?? 0
-        let minute = parts.minute ?? 0
-        return (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
     }
 }

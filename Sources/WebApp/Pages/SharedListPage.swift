@@ -16,9 +16,9 @@ struct SharedListPage {
     var next: SharedListNextSteps
     /// The newest steps, newest first.
     var history: [SharedStep]
-    /// How many of the newest steps the history panel lists at most, and
-    /// whether older ones are left out.
+    /// How many of the newest steps the history panel lists at most.
     var historySteps: Int
+    /// Whether steps older than those listed are left out.
     var olderSteps: Bool
     /// The signed-in account.
     var person: AccountName
@@ -128,8 +128,7 @@ struct SharedListPage {
                 html.element("label", [.id(label)]) { $0.text(item.title) }
                 if item.due != .unknown {
                     // A due date given in the terminal (`rewind todo --as … --list … add … --due …`).
-                    let due = DueDateTexts.Text(display: dates.display(item.due), datetime: TodoListView.isoDate(item.due.start))
-                    TodoListView.dueMark(due, overdue: item.isOverdue(at: dates.now), into: &html)
+                    TodoListView.dueMark(DueDateTexts.Text(item.due, formatter: dates), overdue: item.isOverdue(at: dates.now), into: &html)
                 }
                 html.element("button", [.class("destroy"), .ariaLabel("Delete " + item.title)])
             }
