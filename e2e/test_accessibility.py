@@ -68,6 +68,16 @@ def test_landing_page_has_no_violations(page, base_url):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("path", ["/calc", "/todos?steps=0"])
+def test_error_pages_have_no_violations(page, base_url, path):
+    """The page a browser gets for an address with no page (404) and for one
+    whose query the page does not take (400)."""
+    page.get(base_url + path)
+    assert css(page, "body").get_attribute("data-page") == "error"
+    problems = violations(page, path)
+    assert not problems, "\n".join(problems)
+
+
 def test_todos_page_has_no_violations(page, base_url, api):
     seed_todos(api)
     api.request("POST", "/api/history/undo")

@@ -134,10 +134,10 @@ struct HTTPTests {
         }
     }
 
-    /// A browser that loads a page that does not exist gets a page (404
-    /// still), with the way to the apps; scripts and API clients keep the
-    /// JSON error.
-    @Suite("A page that does not exist")
+    /// A browser that loads a page that does not exist, or an address the
+    /// page cannot take, gets a page (404 or 400 still), with the way to the
+    /// apps; scripts and API clients keep the JSON error.
+    @Suite("A page that does not exist or cannot be opened")
     struct NotFoundPages {
         static let navigation: HTTPFields = [
             .accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
@@ -164,6 +164,38 @@ struct HTTPTests {
                 let item = try await client.get("/todos/items/00000000-0000-0000-0000-000000000099", headers: Self.navigation)
                 #expect(item.status == .notFound)
                 #expect(item.text.contains("There is no item with id 00000000-0000-0000-0000-000000000099."))
+            }
+        }
+
+        /// An address whose query the page does not take, or whose item id
+        /// is not one: a page that says what is allowed, 400 still, and a
+        /// link to the page without the query; the fragments keep their
+        /// JSON error.
+        @Test func aBadAddressGetsAPageThatSaysWhatIsAllowed() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let steps = try await client.get("/todos?steps=0", headers: Self.navigation)
+                #expect(steps.status == .badRequest)
+                #expect(steps.headers[.contentType] == "text/html; charset=utf-8")
+                #expect(steps.text.contains("<title>Cannot open this address · Rewind</title>"))
+                #expect(steps.text.contains(
+                    "Invalid query parameter “steps”: “0” is not a whole number of steps from 1 to 1000000."
+                ))
+                #expect(steps.text.contains(#"<a href="/todos">Open /todos</a> without “?steps=0”."#))
+
+                let filter = try await client.get("/todos?filter=%3Cb%3E", headers: Self.navigation)
+                #expect(filter.status == .badRequest)
+                #expect(filter.text.contains("“&lt;b&gt;” is not one of all, active, completed, overdue."))
+                #expect(!filter.text.contains("<b>"))
+
+                let id = try await client.get("/todos/items/nope", headers: Self.navigation)
+                #expect(id.status == .badRequest)
+                #expect(id.text.contains("“nope” is not an item id"))
+                #expect(!id.text.contains("Open /todos/items/nope"), "no query to leave out")
+
+                let fragment = try await client.get("/todos/fragment?steps=0", headers: Self.navigation)
+                #expect(fragment.status == .badRequest)
+                #expect(fragment.headers[.contentType] == "application/json; charset=utf-8")
             }
         }
 

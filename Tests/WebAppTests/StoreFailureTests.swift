@@ -99,4 +99,34 @@ struct StoreFailureTests {
         }
         #expect(logged.withLock { $0 }.filter { $0.contains("the connection was closed") }.count >= 3)
     }
+
+    /// A browser that opens a page while the store fails gets a page that
+    /// says so and offers to try again, 503 still; in team mode without
+    /// the details, which go to the log.
+    @Test(arguments: [false, true])
+    func aBrowserGetsAPageThatOffersToTryAgain(teamMode: Bool) async throws {
+        let store = FailingStore()
+        let hasher = try #require(PasswordHasher(cost: 4))
+        let accounts = InMemoryAccountStore()
+        try await accounts.add(name: AccountName("ann"), passwordHash: try await hasher.hash(SignInTests.password))
+        let server = try TestServer(todos: store, teamMode: teamMode ? TeamMode(sessions: accounts, hasher: hasher) : nil)
+        let logged = Locked<[String]>([])
+        try await server.test(logger: Self.logger(logged)) { client in
+            var headers = HTTPTests.NotFoundPages.navigation
+            if teamMode {
+                let signedIn = try await SignInTests.signIn(client, server: server, name: "ann")
+                let session = try #require(SignInTests.sessionCookie(signedIn)).id
+                for field in SignInTests.session(session) { headers.append(field) }
+            }
+            await store.fail()
+            let page = try await client.get("/todos?filter=active", headers: headers)
+            #expect(page.status == .serviceUnavailable)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.text.contains("<title>Not available right now · Rewind</title>"))
+            #expect(page.text.contains(#"<a href="/todos?filter=active">Try again</a>"#))
+            #expect(page.text.contains("The data cannot be read or saved right now; try again in a moment.") == teamMode)
+            #expect(page.text.contains("db.internal") == !teamMode)
+        }
+        #expect(logged.withLock { $0 }.contains { $0.contains("db.internal") && $0.contains("the connection was closed") })
+    }
 }

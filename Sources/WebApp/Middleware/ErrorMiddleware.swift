@@ -32,20 +32,31 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            var (status, message) = Self.describe(error, request: request)
-            let logged = Self.logged(error)
-            if showsStoreDetails, let logged { message = logged }
-            if Self.isClientAbort(error) {
-                context.logger.info(
-                    "client aborted \(request.method) \(request.uri.path): the connection closed before the request body was complete"
-                )
-            } else if let logged {
-                context.logger.warning("\(request.method) \(request.uri.path): the store failed: \(logged)")
-            } else if status == .internalServerError {
-                context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
-            }
+            let (status, message) = Self.answer(error, request: request, context: context, showsStoreDetails: showsStoreDetails)
             return Self.response(status: status, message: message, headers: (error as? HTTPError)?.headers ?? [:])
         }
+    }
+
+    /// The status and message that answer `error`, logged as it deserves:
+    /// a client's abort as information, a store's failure as a warning with
+    /// its details (which go to the message too when `showsStoreDetails`),
+    /// anything unexpected as an error whose details stay in the log.
+    static func answer(
+        _ error: any Error, request: Request, context: Context, showsStoreDetails: Bool
+    ) -> (HTTPResponse.Status, String) {
+        var (status, message) = describe(error, request: request)
+        let logged = logged(error)
+        if showsStoreDetails, let logged { message = logged }
+        if isClientAbort(error) {
+            context.logger.info(
+                "client aborted \(request.method) \(request.uri.path): the connection closed before the request body was complete"
+            )
+        } else if let logged {
+            context.logger.warning("\(request.method) \(request.uri.path): the store failed: \(logged)")
+        } else if status == .internalServerError {
+            context.logger.error("\(request.method) \(request.uri.path) failed: \(String(reflecting: error))")
+        }
+        return (status, message)
     }
 
     /// What `error` keeps for the log alone (``APIError/logged``), the

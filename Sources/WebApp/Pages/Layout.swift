@@ -8,12 +8,12 @@ struct Layout {
     enum Page: String, CaseIterable {
         case home, todos, todoDetail = "todo-detail", calculator, signIn = "signin", lists
         case sharedList = "shared-list"
-        case notFound = "not-found"
+        case error
 
         /// The page's script in `Sources/WebApp/Resources/assets/`, if it has one.
         var script: String? {
             switch self {
-            case .home, .signIn, .notFound: nil
+            case .home, .signIn, .error: nil
             case .todos: "todos.js"
             case .todoDetail: "todo-detail.js"
             case .calculator: "calculator.js"

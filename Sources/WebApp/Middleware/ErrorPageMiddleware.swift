@@ -1,15 +1,19 @@
 import Hummingbird
 
-/// Answers a browser's navigation to a page that does not exist with an
-/// HTML page (``NotFoundPage``), 404 still: a mistyped address or the link
-/// of an item deleted since. Everything else keeps its JSON error (the API,
-/// the assets, the event streams, the page scripts' own requests, whose
-/// `Sec-Fetch-Mode` is not `navigate`, and clients that do not ask for HTML).
-/// Added after the session gate, so that the page's navigation shows who is
-/// signed in.
-struct NotFoundPageMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Answers a browser's navigation that fails with an HTML page
+/// (``ErrorPage``) of the same status: a page that does not exist (404), an
+/// address whose query the page does not take (400, such as
+/// `/todos?steps=0`), a store that cannot be reached (503). Everything else
+/// keeps its JSON error (the API, the assets, the event streams, the page
+/// scripts' own requests, whose `Sec-Fetch-Mode` is not `navigate`, and
+/// clients that do not ask for HTML). Added after the session gate, so
+/// that the page's navigation shows who is signed in.
+struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The server's token for the layout.
     let csrfToken: String
+    /// Whether a store's failure says what failed (local mode), as
+    /// ``ErrorMiddleware`` does.
+    var showsStoreDetails = false
 
     func handle(
         _ request: Request,
@@ -20,10 +24,17 @@ struct NotFoundPageMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch {
             guard Self.isNavigation(request) else { throw error }
-            let (status, message) = ErrorMiddleware<Context>.describe(error, request: request)
-            guard status == .notFound else { throw error }
+            let (status, message) = ErrorMiddleware<Context>.answer(
+                error, request: request, context: context, showsStoreDetails: showsStoreDetails
+            )
             let sentence = Self.isNoRoute(error) ? "There is no page at \(request.uri.path)." : message
-            return Responses.html(NotFoundPage(message: sentence, csrfToken: csrfToken).render(), status: .notFound)
+            let page = ErrorPage(
+                status: status, message: sentence, path: request.uri.path, query: request.uri.query, csrfToken: csrfToken
+            )
+            var response = Responses.html(page.render(), status: status)
+            for field in (error as? HTTPError)?.headers ?? [:] { response.headers.append(field) }
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
     }
 
