@@ -17,6 +17,30 @@ public struct DataDirectory: Sendable, Equatable {
         self.url = url.standardizedFileURL
     }
 
+    /// The user's home folder: `$HOME`, as the XDG specification and
+    /// shells have it, else the account's home folder (Foundation's home
+    /// folder on Linux is the account's, whatever `$HOME` says).
+    ///
+    /// - Parameter environment: The process environment (injected in tests).
+    public static func home(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+    }
+
+    /// `path` with a leading `~` (alone or before `/`) replaced by `home`,
+    /// and `~name/` by that account's home folder, as a shell does for a
+    /// path it did not expand itself (one given in quotes or through an
+    /// environment variable).
+    ///
+    /// - Parameters:
+    ///   - path: A path as the user wrote it.
+    ///   - home: The user's home folder, ``home(environment:)`` by default.
+    public static func expandingTilde(in path: String, home: URL = home()) -> String {
+        if path == "~" { return home.path }
+        if path.hasPrefix("~/") { return home.appendingPathComponent(String(path.dropFirst(2))).path }
+        return (path as NSString).expandingTildeInPath
+    }
+
     /// The data directory that applies, by the rule above.
     ///
     /// - Parameters:
@@ -30,14 +54,10 @@ public struct DataDirectory: Sendable, Equatable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         home: URL? = nil
     ) -> DataDirectory {
-        // Foundation's home folder on Linux is the account's, whatever $HOME says.
-        let home = home ?? environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
+        let home = home ?? Self.home(environment: environment)
         func nonEmpty(_ value: String?) -> String? {
             guard let value, !value.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-            if value == "~" { return home.path }
-            if value.hasPrefix("~/") { return home.appendingPathComponent(String(value.dropFirst(2))).path }
-            return (value as NSString).expandingTildeInPath
+            return expandingTilde(in: value, home: home)
         }
         if let path = nonEmpty(explicitPath) ?? nonEmpty(environment["REWIND_DATA_DIR"]) {
             return DataDirectory(url: URL(fileURLWithPath: path, isDirectory: true))

@@ -364,6 +364,13 @@ struct DataDirectoryTests {
         // Without $HOME, the account's home folder.
         #expect(DataDirectory.resolve(environment: [:]).url == DataDirectory.resolve(
             environment: [:], home: FileManager.default.homeDirectoryForCurrentUser).url)
+        // The same for any path the user gives, such as a file to export to.
+        #expect(DataDirectory.home(environment: environment).path == "/tmp/elsewhere")
+        let elsewhere = DataDirectory.home(environment: environment)
+        #expect(DataDirectory.expandingTilde(in: "~/todos.json", home: elsewhere) == "/tmp/elsewhere/todos.json")
+        #expect(DataDirectory.expandingTilde(in: "~", home: elsewhere) == "/tmp/elsewhere")
+        #expect(DataDirectory.expandingTilde(in: "a/~/b", home: elsewhere) == "a/~/b")
+        #expect(DataDirectory.expandingTilde(in: "/x/~", home: elsewhere) == "/x/~")
     }
 
     @Test func createMakesAFolderForItsOwnerOnly() async throws {

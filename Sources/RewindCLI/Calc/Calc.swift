@@ -1,6 +1,7 @@
 import ArgumentParser
 import Calculator
 import Foundation
+import TodoStore
 
 extension RewindCommand {
     /// `rewind calc`: the pocket calculator, from arguments, from lines of
@@ -74,7 +75,7 @@ extension RewindCommand {
 
         private func loadConfiguration() throws(ConfigurationError) -> ButtonConfiguration {
             guard let config else { return try ButtonConfiguration.shipped() }
-            return try ButtonConfiguration.load(contentsOf: URL(fileURLWithPath: config))
+            return try ButtonConfiguration.load(contentsOf: URL(fileURLWithPath: DataDirectory.expandingTilde(in: config)))
         }
     }
 }

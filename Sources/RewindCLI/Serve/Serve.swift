@@ -121,7 +121,7 @@ extension RewindCommand {
             let calculatorConfiguration: ButtonConfiguration
             if let calculatorConfig {
                 do {
-                    calculatorConfiguration = try ButtonConfiguration.load(contentsOf: URL(fileURLWithPath: calculatorConfig))
+                    calculatorConfiguration = try ButtonConfiguration.load(contentsOf: URL(fileURLWithPath: DataDirectory.expandingTilde(in: calculatorConfig)))
                 } catch {
                     throw ValidationError(error.description)
                 }

@@ -40,7 +40,7 @@ extension RewindCommand.Todo {
                 guard let file, file != "-" else {
                     return FileHandle.standardOutput.write(data + Data("\n".utf8))
                 }
-                let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
+                let url = URL(fileURLWithPath: DataDirectory.expandingTilde(in: file))
                 do {
                     try AtomicFile.replaceRegularFile(at: url, with: data + Data("\n".utf8))
                 } catch let error as StoreError {
@@ -124,7 +124,7 @@ extension RewindCommand.Todo {
             if file == "-" {
                 handle = FileHandle.standardInput
             } else {
-                let path = (file as NSString).expandingTildeInPath
+                let path = DataDirectory.expandingTilde(in: file)
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw TodoCommandError("cannot read \(file): there is no such file")
                 }
