@@ -86,6 +86,10 @@ def test_todos_page_has_no_violations(page, base_url, api):
     problems = violations(page, "todos")
     open_dialog(page, "#delete-all", "confirm-delete-all")
     problems += violations(page, "todos with the delete-all card open")
+    word = api.items()[0]["title"].split()[0]
+    page.get(base_url + "/todos?search=" + word)
+    wait_until(page, lambda d: css(d, ".search-result").text.endswith(f"“{word}”."), "the search's result")
+    problems += violations(page, "todos with a search")
     assert not problems, "\n".join(problems)
 
 

@@ -10,7 +10,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from helpers import (
-    click_css, css, css_all, focused, has_class, live_events_heard, open_todos, press, row, row_by_title,
+    browser_errors, click_css, css, css_all, focused, has_class, live_events_heard, open_todos, press, row, row_by_title,
     tracking_live_refreshes, undo_button, wait_for_live_refresh, wait_for_titles, wait_for_undo_title, wait_until,
 )
 
@@ -313,6 +313,42 @@ def test_due_order_puts_active_first_then_the_soonest_due(driver, base_url, api)
     wait_for_titles(driver, ["soon", "next year", "no date", "long ago"])
     choose_order(driver, "list")
     wait_for_titles(driver, ["no date", "next year", "long ago", "soon"])
+
+
+def test_the_search_field_shows_the_items_that_contain_every_word_and_keeps_them(driver, base_url, api):
+    api.add("Buy milk")
+    cafe = api.add("Call the café", details="Ask about the Milk order")
+    api.add("Water plants")
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["Buy milk", "Call the café", "Water plants"])
+    field = css(driver, "#search")
+    field.send_keys("MILK")
+    wait_for_titles(driver, ["Buy milk", "Call the café"])
+    assert css(driver, ".search-result").text == "2 items contain “MILK”."
+    assert "search=MILK" in driver.current_url
+    # The counts stay the whole list's; a filter and a change elsewhere keep the search.
+    assert css(driver, ".todo-count").text == "3 items left"
+    api.request("PATCH", f"/api/todos/{cafe['id']}", {"completed": True})
+    driver.get(base_url + "/todos?search=milk+cafe#/completed")
+    wait_for_titles(driver, ["Call the café"])
+    assert css(driver, "#search").get_attribute("value") == "milk cafe"
+    assert css(driver, ".search-result").text == "1 completed item contains every word of “milk cafe”."
+    api.add("Milk and café again")
+    wait_for_titles(driver, ["Call the café"])
+    driver.get(base_url + "/todos?search=milk+cafe")
+    wait_for_titles(driver, ["Call the café", "Milk and café again"])
+    # Nothing found says so; emptying the field shows every item again.
+    field = css(driver, "#search")
+    field.send_keys(" tea")
+    wait_until(driver, lambda d: css(d, ".search-result").text == "No item contains every word of “milk cafe tea”.",
+               "the search to find nothing")
+    wait_for_titles(driver, [])
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.BACKSPACE)
+    wait_for_titles(driver, ["Buy milk", "Call the café", "Water plants", "Milk and café again"])
+    wait_until(driver, lambda d: "search=" not in d.current_url, "the address to drop the search")
+    assert not css_all(driver, ".search-result")
+    assert not browser_errors(driver)
 
 
 # ---------------------------------------------------------------------------

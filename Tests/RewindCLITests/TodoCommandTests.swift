@@ -65,6 +65,30 @@ struct TodoCommandTests {
             #expect(try await directory.succeed(["list", "--all"]).lines.count == 4)
         }
 
+        @Test func searchShowsTheItemsThatContainEveryWordAndNumbersThem() async throws {
+            let directory = try TodoDirectory()
+            try await directory.add("Buy milk")
+            try await directory.add("Café run", ["--details", "Ask about the Milk delivery"])
+            let done = try await directory.add("Milk the cow")
+            try await directory.succeed(["done", done])
+            #expect(try await directory.titles(["--search", "MILK"]) == ["Buy milk", "Café run", "Milk the cow"])
+            #expect(try await directory.titles(["--search", "milk cafe"]) == ["Café run"])
+            #expect(try await directory.titles(["--search", "milk", "--active", "--sort", "smart"]) == ["Café run", "Buy milk"])
+            let table = try await directory.succeed(["list", "--search", "run"]).stdout
+            #expect(table.hasSuffix("1 found for “run” · 2 items left, 1 completed\n"), "\(table)")
+            // The numbers are those of the list shown.
+            try await directory.succeed(["done", "1"])
+            #expect(try await directory.titles(["--completed"]) == ["Café run", "Milk the cow"])
+
+            #expect(try await directory.succeed(["list", "--search", "tea"]).stdout == "No item contains “tea”.\n")
+            #expect(try await directory.succeed(["list", "--search", "milk tea", "--active"]).stdout
+                == "No active item contains every word of “milk tea”.\n")
+            #expect(try await directory.titles(["--search", " "]).count == 3, "no words: no search")
+            let long = try await directory.run(["list", "--search", String(repeating: "a", count: 201)])
+            #expect(long.status == 64)
+            #expect(long.stderr.contains("a search is at most 200 characters long, not 201"))
+        }
+
         @Test func aFilterThatMatchesNothingSaysSo() async throws {
             let directory = try TodoDirectory()
             try await directory.add("Buy milk")

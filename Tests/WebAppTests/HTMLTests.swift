@@ -278,6 +278,43 @@ struct HTMLTests {
             }
         }
 
+        /// `?search=` of the page and its fragment: the rows that contain
+        /// every word, with the filter, a line that says what was found, the
+        /// field holding the words; the counts stay the whole list's.
+        @Test func theSearchShowsTheRowsThatContainEveryWordAndSaysHowMany() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                for body in [#"{"title": "Buy milk"}"#, #"{"title": "Call the café", "details": "the Milk order"}"#, #"{"title": "Tea"}"#] {
+                    try await client.send(.post, "/api/todos", json: body, token: server.token)
+                }
+                var html = try await client.get("/todos?search=MILK").text
+                #expect(html.contains(">Buy milk</label>") && html.contains(">Call the café</label>") && !html.contains(">Tea</label>"))
+                #expect(html.contains(#"<p class="search-result" role="status">2 items contain “MILK”.</p>"#))
+                #expect(html.contains(#"<input id="search" type="search" value="MILK""#))
+                #expect(html.contains("<strong>3</strong> items left"))
+                html = try await client.get("/todos/fragment?search=milk%20cafe&filter=active").text
+                #expect(html.contains("1 active item contains every word of “milk cafe”."))
+                #expect(html.contains(">Call the café</label>") && !html.contains(">Buy milk</label>"))
+                // A + is a space, as a browser writes the page's address; %2B a plus.
+                html = try await client.get("/todos?search=cafe+milk").text
+                #expect(html.contains("1 item contains every word of “cafe milk”."))
+                html = try await client.get("/todos/fragment?search=C%2B%2B").text
+                #expect(html.contains("No item contains “C++”."))
+                html = try await client.get("/todos/fragment?search=coffee").text
+                #expect(html.contains("No item contains “coffee”.") && !html.contains("</label></div>"))
+                // No words: no search, and no line about one.
+                html = try await client.get("/todos?search=%20%20").text
+                #expect(html.contains(">Tea</label>") && !html.contains("search-result"))
+                #expect(html.contains(#"<input id="search" type="search" value="""#))
+                // Escaped like any text.
+                html = try await client.get("/todos/fragment?search=%3Cb%3E").text
+                #expect(html.contains("“&lt;b&gt;”") && !html.contains("<b>"))
+                let long = try await client.get("/todos/fragment?search=" + String(repeating: "a", count: 201))
+                #expect(long.status == .badRequest)
+                #expect(long.errorMessage == "invalid query parameter “search”: a search is at most 200 characters long, not 201")
+            }
+        }
+
         @Test func undoRedoButtonsAreTitledAndDisabledWhenUnavailable() async throws {
             let server = try TestServer()
             try await server.test { client in

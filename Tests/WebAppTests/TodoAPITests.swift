@@ -49,6 +49,30 @@ struct TodoAPITests {
             }
         }
 
+        @Test func searchFindsTheItemsThatContainEveryWord() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                let milk = try await api.add("Buy milk", client, server)
+                _ = try await api.add("Call the Café", client, server)
+                try await client.send(.patch, "/api/todos/\(milk)", json: #"{"details": "and cafe beans"}"#, token: server.token)
+                func titles(_ query: String) async throws -> [String?]? {
+                    let items = try await client.get("/api/todos?" + query).object["items"] as? [[String: Any]]
+                    return items?.map { $0["title"] as? String }
+                }
+                #expect(try await titles("search=cafe") == ["Buy milk", "Call the Café"])
+                #expect(try await titles("search=CAFÉ%20beans") == ["Buy milk"])
+                #expect(try await titles("search=cafe+call") == ["Call the Café"], "a + is a space")
+                #expect(try await titles("search=cafe&filter=completed") == [])
+                #expect(try await titles("search=") == ["Buy milk", "Call the Café"])
+                let body = try await client.get("/api/todos?search=beans").object
+                #expect((body["counts"] as? [String: Int])?["total"] == 2, "the whole list's counts")
+                let long = try await client.get("/api/todos?search=" + String(repeating: "a", count: 201))
+                #expect(long.status == .badRequest)
+                #expect(long.errorMessage == "invalid query parameter “search”: a search is at most 200 characters long, not 201")
+            }
+        }
+
         @Test func unknownFilterIsA400ThatNamesIt() async throws {
             let server = try TestServer()
             try await server.test { client in

@@ -18,11 +18,16 @@ extension RewindCommand.Todo {
                 active items first, then the most recently changed; `--sort due` shows active \
                 items first, each group by due date (the earliest first, those without one last).
 
+                `--search WORDS` shows the items whose title, details or location contain every \
+                word, in any case and with or without accents; the counts stay those of the whole \
+                list.
+
                 Examples:
                   rewind todo list
                   rewind todo list --active --sort smart
                   rewind todo list --sort due
                   rewind todo list --overdue
+                  rewind todo list --search "milk shop"
                   rewind todo list --json | jq '.items[].title'
                 """
         )
@@ -72,13 +77,35 @@ extension RewindCommand.Todo {
         @Option(help: ArgumentHelp("The order: created, smart or due.", valueName: "order"))
         var sort: Sort = .created
 
+        @Option(help: ArgumentHelp(
+            "Show only the items whose title, details or location contain every word (at most 200 characters).",
+            valueName: "words"
+        ))
+        var search: String?
+
         @Flag(help: "Print {\"items\": [...], \"counts\": {...}} as JSON; each item has its number and ref.")
         var json = false
+
+        /// The search that `--search` asks for, `nil` for none (or no words).
+        private var domainSearch: TodoSearch? {
+            get throws {
+                do {
+                    return try search.flatMap { text throws(TodoSearchError) in try TodoSearch(text) }
+                } catch {
+                    throw ValidationError("invalid value for --search: \(error)")
+                }
+            }
+        }
+
+        func validate() throws {
+            _ = try domainSearch
+        }
 
         mutating func run() async throws {
             let target = try team.target()
             try await reportingErrors {
                 let now = Date()
+                let search = try domainSearch
                 let items: [TodoItem]
                 let references: ShortReferences
                 let counts: TodoCounts
@@ -87,12 +114,12 @@ extension RewindCommand.Todo {
                 if let target {
                     let shared = try await SharedTodoSession.open(options: options, target: target)
                     let list = try await shared.items()
-                    items = list.items(filter.domainFilter, sortedBy: sort.domainSort, now: now)
+                    items = list.items(filter.domainFilter, sortedBy: sort.domainSort, matching: search, now: now)
                     (references, counts, lastListing) = (ShortReferences(list: list), list.counts(now: now), shared.lastListing)
                     next = try await shared.team.lists.nextSteps(on: shared.list.id, of: shared.person)
                 } else {
                     let session = try await TodoSession.open(options: options)
-                    (items, references, counts) = try await listing(session, now: now)
+                    (items, references, counts) = try await listing(session, search: search, now: now)
                     lastListing = session.lastListing
                 }
                 // The list is shown even when its numbers cannot be kept (a full
@@ -119,10 +146,12 @@ extension RewindCommand.Todo {
                 var lines: [String]
                 if items.isEmpty {
                     // A shared list's hint would name the local list's command.
-                    lines = [next != nil && counts.total == 0 ? "No items yet." : emptyLine(counts)]
+                    lines = [next != nil && counts.total == 0 ? "No items yet." : emptyLine(counts, search: search)]
                 } else {
                     lines = ItemText(terminal: terminal, now: now).table(items, references: references)
-                    lines.append(terminal.styled(footer(counts), .dim))
+                    var footer = footer(counts)
+                    if let search { footer = "\(items.count) found for “\(TodoTerminal.visible(search.text))” · " + footer }
+                    lines.append(terminal.styled(footer, .dim))
                 }
                 if let next {
                     lines.append("Undo: " + (next.undo.map { TodoTerminal.visible($0.name) } ?? "nothing of yours to undo"))
@@ -138,27 +167,31 @@ extension RewindCommand.Todo {
         /// `--overdue`), the ids, and the due dates of active items for
         /// the counts.
         private func listing(
-            _ session: TodoSession, now: Date
+            _ session: TodoSession, search: TodoSearch?, now: Date
         ) async throws -> (items: [TodoItem], references: ShortReferences, counts: TodoCounts) {
             let (filter, sort) = (filter.domainFilter, sort.domainSort)
             let state: TodoItem.State
             switch self.filter {
             case .all:
                 return try await session.read { list in
-                    (list.items(filter, sortedBy: sort, now: now), ShortReferences(list: list), list.counts(now: now))
+                    (list.items(filter, sortedBy: sort, matching: search, now: now), ShortReferences(list: list), list.counts(now: now))
                 }
             case .active, .overdue: state = .active
             case .completed: state = .completed
             }
             let (candidates, counts) = try await session.items(in: state, dueOnly: self.filter == .overdue, now: now)
             // The list's own filter and order, over the rows that can pass it.
-            let items = try TodoList(items: candidates).items(filter, sortedBy: sort, now: now)
+            let items = try TodoList(items: candidates).items(filter, sortedBy: sort, matching: search, now: now)
             let references = try await session.searchIDs { index in ShortReferences(allIDs: try index.all()) }
             return (items, references, counts)
         }
 
-        private func emptyLine(_ counts: TodoCounts) -> String {
+        private func emptyLine(_ counts: TodoCounts, search: TodoSearch?) -> String {
             if counts.total == 0 { return "No items yet. Add one with: rewind todo add \"Buy milk\"" }
+            if let search {
+                let shown = filter == .all ? "item" : "\(filter.rawValue) item"
+                return "No \(shown) contains \(search.words.count == 1 ? "" : "every word of ")“\(TodoTerminal.visible(search.text))”."
+            }
             switch filter {
             case .all: return "No items."
             case .active: return "Nothing left to do: all \(counts.total) item\(counts.total == 1 ? " is" : "s are") completed."

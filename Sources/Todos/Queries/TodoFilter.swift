@@ -43,20 +43,25 @@ extension TodoItem {
 }
 
 extension TodoList {
-    /// The items that pass `filter`, in the order `sort` gives.
+    /// The items that pass `filter` and that `search` finds, in the order
+    /// `sort` gives.
     ///
     /// ```swift
     /// list.items(.active, sortedBy: .smart, now: now())
+    /// list.items(matching: TodoSearch("milk"), now: now())
     /// ```
     ///
     /// - Complexity: O(*n*) for the list order, O(*n* log *n*) for `.smart`
     ///   and `.due`.
-    public func items(_ filter: TodoFilter = .all, sortedBy sort: TodoSort = .list, now: Date) -> [TodoItem] {
+    public func items(
+        _ filter: TodoFilter = .all, sortedBy sort: TodoSort = .list, matching search: TodoSearch? = nil, now: Date
+    ) -> [TodoItem] {
         // One pass and one array: no copy of every item before filtering.
         var shown: [TodoItem] = []
-        shown.reserveCapacity(filter == .all ? count : 0)
+        shown.reserveCapacity(filter == .all && search == nil ? count : 0)
         for id in ids {
             guard let item = itemsByID[id], filter.includes(item, now: now) else { continue }
+            if let search, !search.matches(item) { continue }
             shown.append(item)
         }
         switch sort {

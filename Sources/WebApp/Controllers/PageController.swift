@@ -14,12 +14,16 @@ struct PageController {
         }
         router.get("/todos") { request, _ in
             let (filter, sort, steps) = (try Query.filter(request), try Query.sort(request), try Query.historySteps(request))
-            let view = try await TodoListView(service: service, filter: filter, sort: sort, historySteps: steps)
+            let view = try await TodoListView(
+                service: service, filter: filter, sort: sort, search: try Query.search(request), historySteps: steps
+            )
             return await Responses.html { TodoPage(view: view, csrfToken: csrfToken).render() }
         }
         router.get("/todos/fragment") { request, _ in
             let (filter, sort, steps) = (try Query.filter(request), try Query.sort(request), try Query.historySteps(request))
-            let view = try await TodoListView(service: service, filter: filter, sort: sort, historySteps: steps)
+            let view = try await TodoListView(
+                service: service, filter: filter, sort: sort, search: try Query.search(request), historySteps: steps
+            )
             return await Responses.html { view.regions }
         }
         router.get("/todos/items/{id}") { request, context in

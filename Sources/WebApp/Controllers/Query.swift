@@ -3,8 +3,8 @@ import Hummingbird
 import HummingbirdCore
 import Todos
 
-/// The parameters of the to-do pages: `?filter=`, `?sort=`, `?steps=` and
-/// the `{id}` of the path.
+/// The parameters of the to-do pages: `?filter=`, `?sort=`, `?search=`,
+/// `?steps=` and the `{id}` of the path.
 enum Query {
     /// The item id `text` names.
     ///
@@ -82,6 +82,40 @@ enum Query {
             )
         }
         return filter
+    }
+
+    /// `?search=WORDS`: the items that contain every word; `nil` without
+    /// it or without words.
+    static func search(_ request: Request) throws -> TodoSearch? {
+        try search(formValue("search", of: request.uri.query))
+    }
+
+    /// The value of `name` in `query` as a form writes it: a `+` is a space
+    /// (a browser's `URLSearchParams` writes spaces so), `%2B` a plus, the
+    /// rest percent-decoded; `nil` when `query` has no such parameter.
+    /// Hummingbird's query parameters keep a `+`.
+    static func formValue(_ name: String, of query: String?) -> String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.first == Substring(name) else { continue }
+            let value = parts.count > 1 ? parts[1].replacingOccurrences(of: "+", with: " ") : ""
+            return value.removingPercentEncoding ?? value
+        }
+        return nil
+    }
+
+    /// The search that `text` asks for, `nil` without it or without words.
+    ///
+    /// - Throws: ``APIError`` 400 for a text longer than
+    ///   ``TodoSearch/longestText`` characters.
+    static func search(_ text: String?) throws -> TodoSearch? {
+        guard let text else { return nil }
+        do {
+            return try TodoSearch(text)
+        } catch {
+            throw APIError.badRequest("invalid query parameter “search”: \(error)")
+        }
     }
 
     /// `?sort=list|smart` (or `order=`), `list` by default.

@@ -6,7 +6,8 @@ extension APIHandler {
     func listTodos(_ input: Operations.ListTodos.Input) async throws -> Operations.ListTodos.Output {
         let filter = input.query.filter.flatMap { TodoFilter(rawValue: $0.rawValue) } ?? .all
         let sort = input.query.sort.flatMap { TodoSort(rawValue: $0.rawValue) } ?? .list
-        let (items, counts) = try await todos.list(filter, sortedBy: sort, now: todos.now())
+        let search = try Query.search(input.query.search)
+        let (items, counts) = try await todos.list(filter, sortedBy: sort, matching: search, now: todos.now())
         let body = Components.Schemas.TodoList(
             items: items,
             counts: .init(total: counts.total, active: counts.active, completed: counts.completed, overdue: counts.overdue),

@@ -11,6 +11,8 @@ struct TodoListView: Sendable {
     var filter: TodoFilter
     /// The order of the rows.
     var sort: TodoSort
+    /// The words the rows were searched for, if any (`?search=`).
+    var search: TodoSearch?
     /// The rows, filtered and sorted.
     var items: [TodoItem]
     /// The numbers of the whole list.
@@ -30,15 +32,16 @@ struct TodoListView: Sendable {
 
     /// Reads what the page shows from `service`.
     init(
-        service: TodoService, filter: TodoFilter, sort: TodoSort, historySteps: Int = HistoryPanel.defaultWindow,
-        timeZone: TimeZone = .current
+        service: TodoService, filter: TodoFilter, sort: TodoSort, search: TodoSearch? = nil,
+        historySteps: Int = HistoryPanel.defaultWindow, timeZone: TimeZone = .current
     ) async throws {
         let now = service.now()
         self.filter = filter
         self.sort = sort
+        self.search = search
         self.historySteps = historySteps
         self.now = now
-        (items, counts) = try await service.list(filter, sortedBy: sort, now: now)
+        (items, counts) = try await service.list(filter, sortedBy: sort, matching: search, now: now)
         history = try await service.history()
         tree = try await service.historyTree()
         dates = DueDateFormatter(now: now, timeZone: timeZone)
@@ -62,11 +65,17 @@ struct TodoListView: Sendable {
         }
     }
 
-    /// `section.main`: toggle-all and the list; hidden when the list is empty.
+    /// `section.main`: toggle-all and the list, after what a search found;
+    /// hidden when the list is empty.
     func main(into html: inout HTMLWriter) {
         html.element("section", [.class("main"), .data("region", "main"), .hidden(counts.total == 0)]) { html in
             html.void("input", [.id("toggle-all"), .class("toggle-all"), .type("checkbox"), .checked(counts.allCompleted)])
             html.element("label", [.for("toggle-all")]) { $0.text("Mark all as complete") }
+            if let search {
+                html.element("p", [.class("search-result"), Attribute("role", "status")]) { html in
+                    html.text(searchResult(search))
+                }
+            }
             // The words that, with a row's title, name the row's controls
             // ("Complete Buy milk"): the rows refer to them by id instead of
             // repeating them with the title in every row.
@@ -81,6 +90,32 @@ struct TodoListView: Sendable {
                     row(items[index], index: index, into: &html)
                 }
             }
+        }
+    }
+
+    /// What a search found: "2 items contain “milk”", "No active item
+    /// contains every word of “milk tea”".
+    func searchResult(_ search: TodoSearch) -> String {
+        let kind = filter == .all ? "" : filter.rawValue + " "
+        let words = search.words.count == 1 ? "“\(search.text)”" : "every word of “\(search.text)”"
+        switch items.count {
+        case 0: return "No \(kind)item contains \(words)."
+        case 1: return "1 \(kind)item contains \(words)."
+        case let count: return "\(count) \(kind)items contain \(words)."
+        }
+    }
+
+    /// The search field: the words the list was searched for, which the
+    /// script sends with every refresh. Outside the regions, so that a
+    /// refresh does not replace it while it is typed in.
+    func searchField(into html: inout HTMLWriter) {
+        html.element("div", [.class("todo-search"), Attribute("role", "search")]) { html in
+            html.element("label", [.for("search")]) { $0.text("Find") }
+            html.void(
+                "input",
+                [.id("search"), .type("search"), .value(search?.text ?? ""), .placeholder("Words of a title, details or place"),
+                 Attribute("maxlength", String(TodoSearch.longestText))]
+            )
         }
     }
 

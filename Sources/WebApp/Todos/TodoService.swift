@@ -83,10 +83,13 @@ struct TodoService: Sendable {
         return item
     }
 
-    /// The filtered, sorted items and the counts of the whole list, as of `now`.
-    func list(_ filter: TodoFilter, sortedBy sort: TodoSort, now: Date) async throws -> ([TodoItem], TodoCounts) {
+    /// The filtered, sorted items that `search` finds, and the counts of
+    /// the whole list, as of `now`.
+    func list(
+        _ filter: TodoFilter, sortedBy sort: TodoSort, matching search: TodoSearch? = nil, now: Date
+    ) async throws -> ([TodoItem], TodoCounts) {
         try await read { state in
-            (state.todos.items(filter, sortedBy: sort, now: now), state.todos.counts(now: now))
+            (state.todos.items(filter, sortedBy: sort, matching: search, now: now), state.todos.counts(now: now))
         }
     }
 

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import Todos
+
+/// A search finds the items whose texts contain every word it was given.
+@Suite("Searching the list")
+struct SearchSpecs {
+    static let now = Date(timeIntervalSince1970: 1_780_000_000)
+
+    static func list() throws -> TodoList {
+        try TodoList(items: [
+            TodoItem(id: Fixtures.id(1), title: "Buy milk", created: now),
+            TodoItem(id: Fixtures.id(2), title: "Call the café", details: "Ask about the Milk delivery", created: now),
+            TodoItem(
+                id: Fixtures.id(3), title: "Post the parcel",
+                location: .address(.init(street: "1 Rue de la Paix", city: "Zürich", zipCode: "8001", country: "CH")),
+                created: now
+            ),
+            TodoItem(
+                id: Fixtures.id(4), title: "Visit Ann", state: .completed,
+                location: .directions(.init(steps: ["Take the tram to Milkwood", "Walk north"])), created: now
+            ),
+            TodoItem(id: Fixtures.id(5), title: "Water plants", created: now),
+        ])
+    }
+
+    static func titles(_ text: String, _ filter: TodoFilter = .all, sort: TodoSort = .list) throws -> [String] {
+        try list().items(filter, sortedBy: sort, matching: TodoSearch(text), now: now).map(\.title)
+    }
+
+    @Test("every word, in the title, the details or the location, in any case")
+    func everyWordAnywhere() throws {
+        #expect(try Self.titles("milk") == ["Buy milk", "Call the café", "Visit Ann"])
+        #expect(try Self.titles("MILK buy") == ["Buy milk"])
+        #expect(try Self.titles("zurich") == ["Post the parcel"], "without its accent")
+        #expect(try Self.titles("cafe") == ["Call the café"])
+        #expect(try Self.titles("8001 paix") == ["Post the parcel"])
+        #expect(try Self.titles("milk nothing").isEmpty)
+        #expect(try Self.titles("lk") == ["Buy milk", "Call the café", "Visit Ann"], "part of a word")
+    }
+
+    @Test("with the filter and the order")
+    func withFilterAndOrder() throws {
+        #expect(try Self.titles("milk", .active) == ["Buy milk", "Call the café"])
+        #expect(try Self.titles("milk", .completed) == ["Visit Ann"])
+        #expect(try Self.titles("milk", sort: .smart) == ["Buy milk", "Call the café", "Visit Ann"])
+    }
+
+    @Test("no words is no search; a text past 200 characters is refused")
+    func emptyAndTooLong() throws {
+        #expect(try TodoSearch("") == nil)
+        #expect(try TodoSearch(" \t\n ") == nil)
+        #expect(try TodoSearch("  buy\tmilk ")?.words == ["buy", "milk"])
+        #expect(try TodoSearch("  buy\tmilk ")?.text == "buy milk")
+        #expect(try Self.list().items(matching: nil, now: Self.now).count == 5)
+        #expect(throws: TodoSearchError.tooLong(201)) { try TodoSearch(String(repeating: "a", count: 201)) }
+        #expect(try TodoSearch(String(repeating: "a", count: 200)) != nil)
+        #expect(TodoSearchError.tooLong(201).description == "a search is at most 200 characters long, not 201")
+    }
+}
