@@ -95,6 +95,41 @@ struct HistoryTreeAPITests {
         }
     }
 
+    /// `limit` and `before` page the tree as `GET /api/history` pages the
+    /// history: the newest steps below a number, oldest first, and the
+    /// whole tree's size on every page.
+    @Test func aLongTreeComesInPages() async throws {
+        let sqlite = try SQLiteServer()
+        let server = sqlite.server
+        try await server.test { client in
+            try await branch(client, server)
+            for title in ["D", "E", "F"] { try await add(title, client, server) }
+            func page(_ query: String) async throws -> (names: [String], total: Int?, numbers: [Int]) {
+                let object = try await client.get("/api/history/tree?" + query).object
+                let steps = object["steps"] as? [[String: Any]] ?? []
+                return (steps.compactMap { $0["name"] as? String }, object["total"] as? Int, steps.compactMap { $0["number"] as? Int })
+            }
+            let all = try await page("")
+            #expect(all.names == ["Add “A”", "Add “B”", "Add “C”", "Add “D”", "Add “E”", "Add “F”"])
+            #expect(all.total == 6)
+            let newest = try await page("limit=4")
+            #expect(newest.names == ["Add “C”", "Add “D”", "Add “E”", "Add “F”"])
+            #expect(newest.total == 6)
+            let earlier = try await page("limit=4&before=\(newest.numbers[0])")
+            #expect(earlier.names == ["Add “A”", "Add “B”"])
+            #expect(try await page("before=\(all.numbers[0])").names.isEmpty)
+            for (query, message) in [
+                ("limit=0", "invalid query parameter “limit”: a page holds 1 to 500 steps, not 0"),
+                ("limit=501", "invalid query parameter “limit”: a page holds 1 to 500 steps, not 501"),
+                ("before=0", "invalid query parameter “before”: step numbers start at 1, so 0 has none below it"),
+            ] {
+                let refused = try await client.get("/api/history/tree?" + query)
+                #expect(refused.status == .badRequest, "\(query)")
+                #expect(refused.errorMessage == message)
+            }
+        }
+    }
+
     @Test func theHistoryPanelListsTheAbandonedStepAndTheBranchIndented() async throws {
         let sqlite = try SQLiteServer()
         let server = sqlite.server

@@ -64,6 +64,16 @@ public struct HistoryTree: Equatable, Hashable, Sendable, Codable {
         self.current = current
     }
 
+    /// The newest `limit` steps numbered below `before` (every step's
+    /// number without it), oldest first: a page of a long tree. The page
+    /// before it ends below its first step's number.
+    ///
+    /// - Complexity: O(*n*).
+    public func steps(before: Int64? = nil, limit: Int) -> ArraySlice<Step> {
+        let end = before.flatMap { before in steps.firstIndex { $0.number >= before } } ?? steps.endIndex
+        return steps[max(steps.startIndex, end - max(0, limit))..<end]
+    }
+
     /// A new step made after the current one, which it becomes; the undone
     /// steps (when `undoneLeft`: there were some) are abandoned, as a
     /// change after an undo leaves them. A store that keeps the tree in

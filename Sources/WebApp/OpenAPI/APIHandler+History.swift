@@ -28,7 +28,17 @@ extension APIHandler {
     }
 
     func historyTree(_ input: Operations.HistoryTree.Input) async throws -> Operations.HistoryTree.Output {
-        .ok(.init(body: .json(.init(try await todos.historyTree()))))
+        let limit = input.query.limit ?? HistoryOverview.Page.largestLimit
+        guard (1...HistoryOverview.Page.largestLimit).contains(limit) else {
+            throw APIError.badRequest(
+                "invalid query parameter “limit”: a page holds 1 to \(HistoryOverview.Page.largestLimit) steps, not \(limit)"
+            )
+        }
+        if let before = input.query.before, before < 1 {
+            throw APIError.badRequest("invalid query parameter “before”: step numbers start at 1, so \(before) has none below it")
+        }
+        let tree = try await todos.historyTree()
+        return .ok(.init(body: .json(.init(tree, steps: tree.steps(before: input.query.before.map(Int64.init), limit: limit)))))
     }
 
     func undo(_ input: Operations.Undo.Input) async throws -> Operations.Undo.Output {
@@ -90,16 +100,18 @@ extension Components.Schemas.History {
 }
 
 extension Components.Schemas.HistoryTree {
-    /// Every step of `tree`, oldest first, and the current one.
-    init(_ tree: Todos.HistoryTree) {
+    /// The `steps` of `tree` (a page of them), oldest first, the current
+    /// one and how many there are.
+    init(_ tree: Todos.HistoryTree, steps: ArraySlice<Todos.HistoryTree.Step>) {
         self.init(
-            steps: tree.steps.map { step in
+            steps: steps.map { step in
                 .init(
                     number: Int(step.number), parent: Int(step.parent), name: step.name, date: step.date,
                     branch: .init(step.branch)
                 )
             },
-            current: Int(tree.current)
+            current: Int(tree.current),
+            total: tree.steps.count
         )
     }
 }
