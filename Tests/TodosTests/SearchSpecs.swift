@@ -37,6 +37,25 @@ struct SearchSpecs {
         #expect(try Self.titles("8001 paix") == ["Post the parcel"])
         #expect(try Self.titles("milk nothing").isEmpty)
         #expect(try Self.titles("lk") == ["Buy milk", "Call the café", "Visit Ann"], "part of a word")
+        #expect(try Self.titles("PLANTS") == ["Water plants"], "at the very end")
+        #expect(try Self.titles("water plants and more").isEmpty, "a word longer than what is left")
+        #expect(try Self.titles("[") == [], "no pattern: a bracket is a bracket")
+    }
+
+    @Test("an accented word finds its letters without the accent, and the other way round")
+    func accentsBothWays() throws {
+        let list = try TodoList(items: [
+            TodoItem(id: Fixtures.id(1), title: "Cafe au lait", created: Self.now),
+            TodoItem(id: Fixtures.id(2), title: "CAFÉ NOIR", created: Self.now),
+            TodoItem(id: Fixtures.id(3), title: "Straße", created: Self.now),
+        ])
+        func titles(_ text: String) throws -> [String] {
+            try list.items(matching: TodoSearch(text), now: Self.now).map(\.title)
+        }
+        #expect(try titles("café") == ["Cafe au lait", "CAFÉ NOIR"])
+        #expect(try titles("cafe") == ["Cafe au lait", "CAFÉ NOIR"])
+        #expect(try titles("noir") == ["CAFÉ NOIR"])
+        #expect(try titles("straße") == ["Straße"])
     }
 
     @Test("with the filter and the order")

@@ -12,6 +12,10 @@ import Foundation
 public struct TodoSearch: Equatable, Hashable, Sendable {
     /// The words, as given.
     public let words: [String]
+    /// Each word's bytes in lower case when it is ASCII, `nil` otherwise:
+    /// most texts are ASCII, and comparing their bytes is many times faster
+    /// than Foundation's comparison, which is needed only for the others.
+    private let asciiWords: [[UInt8]?]
     /// The longest text a search takes, in characters (Unicode scalars,
     /// as JSON Schema's `maxLength` counts them).
     public static let longestText = 200
@@ -26,6 +30,9 @@ public struct TodoSearch: Equatable, Hashable, Sendable {
         let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).map(String.init)
         guard !words.isEmpty else { return nil }
         self.words = words
+        asciiWords = words.map { word in
+            word.utf8.allSatisfy { $0 < 0x80 } ? word.utf8.map(Self.lowercased) : nil
+        }
     }
 
     /// The words as one text, separated by spaces: what to show in a search
@@ -34,9 +41,43 @@ public struct TodoSearch: Equatable, Hashable, Sendable {
 
     /// Whether every word occurs in `item`'s title, details or location.
     public func matches(_ item: TodoItem) -> Bool {
-        words.allSatisfy { word in
-            Self.texts(of: item).contains { $0.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+        let texts = Self.texts(of: item)
+        return words.indices.allSatisfy { index in
+            texts.contains { Self.contains($0, words[index], asciiLowercased: asciiWords[index]) }
         }
+    }
+
+
+    /// Whether `text` contains `word` in any case, with or without accents.
+    private static func contains(_ text: String, _ word: String, asciiLowercased: [UInt8]?) -> Bool {
+        if let asciiLowercased, let found = containsASCII(text, asciiLowercased) { return found }
+        return text.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+    }
+
+    /// Whether the ASCII `text` contains `word` (lower-case ASCII bytes),
+    /// ignoring case; `nil` when `text` is not ASCII, which only Foundation
+    /// compares right ("cafe" in "Café").
+    private static func containsASCII(_ text: String, _ word: [UInt8]) -> Bool? {
+        var text = text
+        return text.withUTF8 { bytes -> Bool? in
+            var found = word.isEmpty
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] >= 0x80 { return nil }
+                if !found, index + word.count <= bytes.count {
+                    var offset = 0
+                    while offset < word.count, lowercased(bytes[index + offset]) == word[offset] { offset += 1 }
+                    found = offset == word.count
+                }
+                index += 1
+            }
+            return found
+        }
+    }
+
+    /// `byte` in lower case, when it is an ASCII capital.
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// The texts of `item` that a search looks in.
