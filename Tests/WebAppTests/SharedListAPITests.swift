@@ -102,6 +102,29 @@ struct SharedListAPITests {
         }
     }
 
+    @Test func aSearchListsTheItemsThatContainEveryWord() async throws {
+        let server = try await SignInTests.server(["ann"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let id = try await Self.makeList("Groceries", client, as: ann)
+            for title in ["Milk", "Oat milk", "Café beans"] { _ = try await Self.add(title, to: id, client, as: ann) }
+            func titles(_ query: String) async throws -> [String] {
+                let response = try await client.get("/api/lists/\(id)?" + query, headers: SignInTests.session(ann.session))
+                #expect(response.status == .ok, "\(query)")
+                return Self.titles(response.object)
+            }
+            #expect(try await titles("search=MILK") == ["Milk", "Oat milk"])
+            #expect(try await titles("search=milk%20oat") == ["Oat milk"])
+            #expect(try await titles("search=cafe") == ["Café beans"])
+            #expect(try await titles("search=") == ["Milk", "Oat milk", "Café beans"])
+            let long = try await client.get(
+                "/api/lists/\(id)?search=" + String(repeating: "a", count: 201), headers: SignInTests.session(ann.session)
+            )
+            #expect(long.status == .badRequest)
+            #expect(long.errorMessage == "invalid query parameter “search”: a search is at most 200 characters long, not 201")
+        }
+    }
+
     @Test func theOwnerMakesRenamesSharesUnsharesAndDeletesAListAndAMemberMayNot() async throws {
         let server = try await SignInTests.server(["ann", "bob"])
         try await server.test { client in

@@ -47,7 +47,6 @@ public struct TodoSearch: Equatable, Hashable, Sendable {
         }
     }
 
-
     /// Whether `text` contains `word` in any case, with or without accents.
     private static func contains(_ text: String, _ word: String, asciiLowercased: [UInt8]?) -> Bool {
         if let asciiLowercased, let found = containsASCII(text, asciiLowercased) { return found }

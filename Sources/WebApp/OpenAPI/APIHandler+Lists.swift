@@ -24,12 +24,14 @@ extension APIHandler {
 
     func getList(_ input: Operations.GetList.Input) async throws -> Operations.GetList.Output {
         let id = try Query.listID(input.path.list)
+        let search = try Query.search(input.query.search)
         let shared = try shared
         let items = try await shared.items(of: id)
         let summary = try await shared.summary(of: id)
         let next = try await shared.nextSteps(on: id)
+        let shown = search.map { items.list.items(matching: $0, now: Date()) } ?? items.list.items
         return .ok(.init(body: .json(.init(
-            list: .init(summary), items: items.list.items, seq: items.seq,
+            list: .init(summary), items: shown, seq: items.seq,
             undo: next.undo.map(Components.Schemas.ListStep.init), redo: next.redo.map(Components.Schemas.ListStep.init)
         ))))
     }
