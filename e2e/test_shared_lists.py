@@ -444,3 +444,34 @@ def test_a_shared_lists_rows_show_due_dates_given_in_the_terminal(driver, team_s
         "return Array.from(document.querySelectorAll('.todo-list li'), li => {"
         " const due = li.querySelector('time.due'); return due ? [due.textContent, due.classList.contains('overdue')] : null; })")
     assert marks == [["Overdue · 30 Apr 2020", True], ["1 Jun 2040 09:00", False], None]
+
+
+def test_the_find_field_of_a_shared_list_shows_what_contains_every_word_and_follows_changes(driver, team_server, rewind_cli_bin, data_dir):
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    make_list(driver, "Groceries")
+    for title in ["Milk", "Oat milk", "Bread"]:
+        add(driver, title)
+    wait_for_titles(driver, ["Milk", "Oat milk", "Bread"])
+    css(driver, "#search").send_keys("MILK")
+    wait_for_titles(driver, ["Milk", "Oat milk"])
+    assert css(driver, ".search-result").text == "2 items contain “MILK”."
+    assert "search=MILK" in driver.current_url
+    # A change made in the terminal shows when it matches; the count stays the list's.
+    done = subprocess.run(
+        [rewind_cli_bin, "todo", "add", "Milk chocolate", "--as", "ann", "--list", "groceries", "--data-dir", str(data_dir)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    wait_for_titles(driver, ["Milk", "Oat milk", "Milk chocolate"], timeout=LIVE_TIMEOUT)
+    assert css(driver, ".todo-count").text == "4 items left"
+    # A reload keeps the search; emptying the field shows every item.
+    driver.refresh()
+    wait_for_titles(driver, ["Milk", "Oat milk", "Milk chocolate"])
+    field = css(driver, "#search")
+    assert field.get_attribute("value") == "MILK"
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(Keys.BACKSPACE)
+    wait_for_titles(driver, ["Milk", "Oat milk", "Bread", "Milk chocolate"])
+    assert not css_all(driver, ".search-result")
+    assert not browser_errors(driver)

@@ -122,6 +122,8 @@ struct HistoryTreeAPITests {
                 ("limit=0", "invalid query parameter “limit”: a page holds 1 to 500 steps, not 0"),
                 ("limit=501", "invalid query parameter “limit”: a page holds 1 to 500 steps, not 501"),
                 ("before=0", "invalid query parameter “before”: step numbers start at 1, so 0 has none below it"),
+                ("limit=null", "invalid query parameter “limit”: “null” is not a whole number"),
+                ("before=x", "invalid query parameter “before”: “x” is not a whole number"),
             ] {
                 let refused = try await client.get("/api/history/tree?" + query)
                 #expect(refused.status == .badRequest, "\(query)")

@@ -122,6 +122,14 @@ struct SharedListAPITests {
             )
             #expect(long.status == .badRequest)
             #expect(long.errorMessage == "invalid query parameter “search”: a search is at most 200 characters long, not 201")
+            // The list's page and its fragment: the rows found, what was found, the whole list's count.
+            for path in ["/lists/\(id)", "/lists/\(id)/fragment"] {
+                let html = try await client.get(path + "?search=milk+oat", headers: SignInTests.session(ann.session)).text
+                #expect(html.contains(">Oat milk</label>") && !html.contains(">Milk</label>"), "\(path)")
+                #expect(html.contains(#"<p class="search-result" role="status">1 item contains every word of “milk oat”.</p>"#))
+                #expect(html.contains("<strong>3</strong> items left"))
+                #expect(html.contains(#"<input id="search" type="search" value="milk oat""#) == (path == "/lists/\(id)"))
+            }
         }
     }
 

@@ -32,13 +32,17 @@ struct ListsController {
             return Responses.html(HTML { page.regions(into: &$0) })
         }
         router.get("/lists/{list}") { request, context in
-            let steps = try Query.historySteps(request, default: SharedListPage.historyLength)
-            let page = try await SharedListPage(lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, historySteps: steps)
+            let (steps, search) = (try Query.historySteps(request, default: SharedListPage.historyLength), try Query.search(request))
+            let page = try await SharedListPage(
+                lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, search: search, historySteps: steps
+            )
             return Responses.html(page.render())
         }
         router.get("/lists/{list}/fragment") { request, context in
-            let steps = try Query.historySteps(request, default: SharedListPage.historyLength)
-            let page = try await SharedListPage(lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, historySteps: steps)
+            let (steps, search) = (try Query.historySteps(request, default: SharedListPage.historyLength), try Query.search(request))
+            let page = try await SharedListPage(
+                lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, search: search, historySteps: steps
+            )
             return Responses.html(page.regions)
         }
         router.get("/lists/{list}/events") { request, context in

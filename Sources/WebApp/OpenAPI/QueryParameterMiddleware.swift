@@ -13,6 +13,7 @@ struct QueryParameterMiddleware: ServerMiddleware {
     static let wholeNumbers: [String: [String]] = [
         Operations.History.id: ["before", "after", "limit"],
         Operations.ListHistory.id: ["before", "limit"],
+        Operations.HistoryTree.id: ["before", "limit"],
     ]
 
     func intercept(

@@ -12,6 +12,10 @@ struct SharedListPage {
     var summary: SharedListSummary
     /// Its items and latest step.
     var items: SharedListItems
+    /// The words the rows were searched for, if any (`?search=`).
+    var search: TodoSearch?
+    /// The rows shown: the items that the search finds, in order.
+    var shown: [TodoItem]
     /// What the account's Undo and Redo would take back.
     var next: SharedListNextSteps
     /// The newest steps, newest first.
@@ -32,10 +36,14 @@ struct SharedListPage {
     static let historyLength = 50
 
     /// Reads what the page shows through `lists`, as the signed-in account.
-    init(lists: SharedListService, id: UUID, csrfToken: String, historySteps: Int = Self.historyLength) async throws {
+    init(
+        lists: SharedListService, id: UUID, csrfToken: String, search: TodoSearch? = nil, historySteps: Int = Self.historyLength
+    ) async throws {
         person = try lists.person
         summary = try await lists.summary(of: id)
         items = try await lists.items(of: id)
+        self.search = search
+        shown = items.list.items(matching: search, now: dates.now)
         next = try await lists.nextSteps(on: id)
         // One more than listed: whether there are older ones.
         let newest = try await lists.history(of: id, before: nil, limit: historySteps + 1)
@@ -68,6 +76,7 @@ struct SharedListPage {
                             main(into: &html)
                             footer(into: &html)
                         }
+                        SearchField(search: search).render(into: &html)
                         toolbar(into: &html)
                         html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
                         html.element("p", [.class("list-message"), .id("list-message"), Attribute("role", "status")])
@@ -106,11 +115,13 @@ struct SharedListPage {
         }
     }
 
-    /// `section.main`: the rows; hidden when the list is empty.
+    /// `section.main`: the rows, after what a search found; hidden when
+    /// the list is empty.
     func main(into html: inout HTMLWriter) {
         html.element("section", [.class("main"), .data("region", "main"), .hidden(items.list.isEmpty)]) { html in
+            SearchField(search: search).result(found: shown.count, into: &html)
             html.element("ul", [.class("todo-list")]) { html in
-                for (index, item) in items.list.items.enumerated() {
+                for (index, item) in shown.enumerated() {
                     row(item, index: index, into: &html)
                 }
             }

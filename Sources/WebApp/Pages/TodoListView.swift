@@ -71,11 +71,7 @@ struct TodoListView: Sendable {
         html.element("section", [.class("main"), .data("region", "main"), .hidden(counts.total == 0)]) { html in
             html.void("input", [.id("toggle-all"), .class("toggle-all"), .type("checkbox"), .checked(counts.allCompleted)])
             html.element("label", [.for("toggle-all")]) { $0.text("Mark all as complete") }
-            if let search {
-                html.element("p", [.class("search-result"), Attribute("role", "status")]) { html in
-                    html.text(searchResult(search))
-                }
-            }
+            SearchField(search: search).result(found: items.count, filter: filter, into: &html)
             // The words that, with a row's title, name the row's controls
             // ("Complete Buy milk"): the rows refer to them by id instead of
             // repeating them with the title in every row.
@@ -90,32 +86,6 @@ struct TodoListView: Sendable {
                     row(items[index], index: index, into: &html)
                 }
             }
-        }
-    }
-
-    /// What a search found: "2 items contain “milk”", "No active item
-    /// contains every word of “milk tea”".
-    func searchResult(_ search: TodoSearch) -> String {
-        let kind = filter == .all ? "" : filter.rawValue + " "
-        let words = search.words.count == 1 ? "“\(search.text)”" : "every word of “\(search.text)”"
-        switch items.count {
-        case 0: return "No \(kind)item contains \(words)."
-        case 1: return "1 \(kind)item contains \(words)."
-        case let count: return "\(count) \(kind)items contain \(words)."
-        }
-    }
-
-    /// The search field: the words the list was searched for, which the
-    /// script sends with every refresh. Outside the regions, so that a
-    /// refresh does not replace it while it is typed in.
-    func searchField(into html: inout HTMLWriter) {
-        html.element("div", [.class("todo-search"), Attribute("role", "search")]) { html in
-            html.element("label", [.for("search")]) { $0.text("Find") }
-            html.void(
-                "input",
-                [.id("search"), .type("search"), .value(search?.text ?? ""), .placeholder("Words of a title, details or place"),
-                 Attribute("maxlength", String(TodoSearch.longestText))]
-            )
         }
     }
 

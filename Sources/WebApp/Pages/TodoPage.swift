@@ -34,7 +34,7 @@ struct TodoPage {
                             view.main(into: &html)
                             view.footer(into: &html)
                         }
-                        view.searchField(into: &html)
+                        SearchField(search: view.search).render(into: &html)
                         view.toolbar(into: &html)
                         html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
                         html.element("p", [.class("keyboard-help")]) { html in

@@ -2,12 +2,14 @@
 // (double-click) and delete items; the account's own Undo and Redo, which
 // send the step their button names so that a double click takes back one
 // step only; what an undo left alone, in words; older steps of the
-// history on demand; and the live refresh when anyone changes the list.
+// history on demand; the Find field (search.js); and the live refresh when
+// anyone changes the list.
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { undoRedoShortcut } from './keys.js';
 import { historyQuery, setUpShowMore } from './history.js';
+import { searchQuery, setUpSearch } from './search.js';
 
 var main = document.querySelector('main[data-list]');
 var list = main.getAttribute('data-list');
@@ -16,7 +18,8 @@ var newTodo = document.querySelector('.new-todo');
 var deferredMain = false;
 
 var refresh = makeRefresher(function () {
-  return fetchHTML('/lists/' + list + '/fragment' + historyQuery('?')).then(function (html) {
+  var query = (historyQuery('&') + searchQuery('&')).slice(1);
+  return fetchHTML('/lists/' + list + '/fragment' + (query ? '?' + query : '')).then(function (html) {
     swapRegions(html, function (name, current) {
       if (name === 'main' && current.querySelector('li.editing')) { deferredMain = true; return true; }
       return false;
@@ -161,5 +164,6 @@ document.addEventListener('focusout', function (event) {
 });
 
 setUpShowMore(refresh);
+setUpSearch(refresh);
 listenForChanges(refresh, '/lists/' + list + '/events', 'list');
 newTodo.focus();

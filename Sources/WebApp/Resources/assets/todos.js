@@ -1,17 +1,16 @@
 // The to-do page (/todos, TodoMVC): add, toggle, edit, delete and clear
 // items, the filters (#/active, #/completed, #/overdue), the order (list,
-// smart, due date), the search (#search, ?search= of the page's address),
-// and the live refresh of the list.
+// smart, due date), the Find field (search.js), and the live refresh of
+// the list.
 
 import { api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
+import { searchQuery, setUpSearch } from './search.js';
 
 var newTodo = document.querySelector('.new-todo');
-var searchField = document.getElementById('search');
 var deferredMain = false;
-var searchTimer = null;
 
 function filter() {
   var hash = window.location.hash;
@@ -28,17 +27,8 @@ function sort() {
   return chosen === 'smart' || chosen === 'due' ? chosen : 'list';
 }
 
-// The words searched for, '' for none.
-function search() {
-  return searchField ? searchField.value.trim() : '';
-}
-
-function searchQuery() {
-  return search() ? '&search=' + encodeURIComponent(search()) : '';
-}
-
 var refresh = makeRefresher(function () {
-  var query = 'filter=' + filter() + '&sort=' + sort() + searchQuery() + historyQuery('&');
+  var query = 'filter=' + filter() + '&sort=' + sort() + searchQuery('&') + historyQuery('&');
   return fetchHTML('/todos/fragment?' + query).then(function (html) {
     swapRegions(html, function (name, current) {
       // Keep the list while an item is being edited; refresh it after.
@@ -158,22 +148,7 @@ document.addEventListener('focusout', function (event) {
   finishEditing(input, !cancelled);
 });
 
-// The search: the list follows the field a moment after the typing stops,
-// and the page's address keeps the words, so that a reload or a bookmark
-// shows the same items.
-if (searchField) {
-  searchField.addEventListener('input', function () {
-    window.clearTimeout(searchTimer);
-    searchTimer = window.setTimeout(function () {
-      var parameters = new URLSearchParams(window.location.search);
-      if (search()) { parameters.set('search', search()); } else { parameters.delete('search'); }
-      var query = parameters.toString();
-      window.history.replaceState(null, '', window.location.pathname + (query ? '?' + query : '') + window.location.hash);
-      refresh();
-    }, 200);
-  });
-}
-
+setUpSearch(refresh);
 window.addEventListener('hashchange', function () { refresh(); });
 setUpHistory(function () { refresh(); }, refresh);
 setUpModals(function () { refresh(); });
