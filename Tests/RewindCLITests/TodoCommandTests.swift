@@ -89,6 +89,21 @@ struct TodoCommandTests {
             #expect(long.stderr.contains("a search is at most 200 characters long, not 201"))
         }
 
+        @Test func aMistypedCommandOrWordsAfterListAreRefusedWithWhatWasMeant() async throws {
+            let directory = try TodoDirectory()
+            try await directory.add("Buy milk")
+            let typo = try await directory.run(["lst"])
+            #expect(typo.status == 64)
+            #expect(typo.stderr.contains("unknown command “lst” (did you mean list?); the commands are list, add, show,"))
+            let far = try await directory.run(["Buy", "bread"])
+            #expect(far.status == 64)
+            #expect(far.stderr.contains(#"unknown command “Buy”; to add an item: rewind todo add "Buy bread"; the commands are"#), "\(far.stderr)")
+            let words = try await directory.run(["list", "milk", "bread"])
+            #expect(words.status == 64)
+            #expect(words.stderr.contains(#"list takes no words; to show the items that contain them: rewind todo list --search "milk bread""#))
+            #expect(try await directory.titles() == ["Buy milk"], "nothing changed")
+        }
+
         @Test func aFilterThatMatchesNothingSaysSo() async throws {
             let directory = try TodoDirectory()
             try await directory.add("Buy milk")

@@ -86,6 +86,11 @@ extension RewindCommand.Todo {
         @Flag(help: "Print {\"items\": [...], \"counts\": {...}} as JSON; each item has its number and ref.")
         var json = false
 
+        /// Words after `list`, or after `rewind todo` in place of a command
+        /// (a mistyped one): refused with what was probably meant.
+        @Argument(help: .hidden)
+        var words: [String] = []
+
         /// The search that `--search` asks for, `nil` for none (or no words).
         private var domainSearch: TodoSearch? {
             get throws {
@@ -99,6 +104,52 @@ extension RewindCommand.Todo {
 
         func validate() throws {
             _ = try domainSearch
+            if let first = words.first { throw ValidationError(Self.refusal(of: words, listNamed: Self.listNamed(before: first))) }
+        }
+
+        /// Whether `list` was written before `word` on the command line.
+        private static func listNamed(before word: String) -> Bool {
+            let arguments = CommandLine.arguments.dropFirst()
+            guard let index = arguments.firstIndex(of: word) else { return false }
+            return arguments[..<index].contains("list")
+        }
+
+        /// Why `words` are refused: `list` takes none (a search was
+        /// probably meant), or the first is not a command of `rewind todo`
+        /// (the nearest command named when one is near, else how to add
+        /// the words as an item).
+        static func refusal(of words: [String], listNamed: Bool) -> String {
+            let shown = TodoTerminal.visible(words.joined(separator: " "))
+            if listNamed {
+                return "list takes no words; to show the items that contain them: rewind todo list --search \"\(shown)\""
+            }
+            let commands = RewindCommand.Todo.configuration.subcommands.map { $0._commandName }
+            let word = TodoTerminal.visible(words[0])
+            let near = commands.min { distance(word, $0) < distance(word, $1) }.flatMap { distance(word, $0) <= 2 ? $0 : nil }
+            if let near {
+                return "unknown command “\(word)” (did you mean \(near)?); the commands are \(commands.joined(separator: ", "))"
+            }
+            return "unknown command “\(word)”; to add an item: rewind todo add \"\(shown)\"; the commands are \(commands.joined(separator: ", "))"
+        }
+
+        /// The number of letters to insert, delete or replace to turn `a`
+        /// into `b` (Levenshtein's distance), `a` in lower case.
+        static func distance(_ a: String, _ b: String) -> Int {
+            let (a, b) = (Array(a.lowercased()), Array(b))
+            guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+            // One row of the table at a time: row[j] is the distance between
+            // the letters of `a` so far and the first j letters of `b`.
+            var row = Array(0...b.count)
+            for i in 1...a.count {
+                var diagonal = row[0]
+                row[0] = i
+                for j in 1...b.count {
+                    let above = row[j]
+                    row[j] = min(above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    diagonal = above
+                }
+            }
+            return row[b.count]
         }
 
         mutating func run() async throws {
