@@ -2,9 +2,14 @@ import ArgumentParser
 
 extension RewindCommand {
     /// Runs `rewind` with the process's arguments, long lists of values
-    /// packed (see ``ArgumentPacking``).
+    /// packed (see ``ArgumentPacking``); a command word that is not one is
+    /// refused first (``UnknownCommand``).
     static func main() async {
-        await main(ArgumentPacking.packed(NegativeNumbers.passed(Array(CommandLine.arguments.dropFirst()))))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let refusal = UnknownCommand.refusal(of: arguments) {
+            exit(withError: ValidationError(refusal))
+        }
+        await main(ArgumentPacking.packed(NegativeNumbers.passed(arguments)))
     }
 }
 

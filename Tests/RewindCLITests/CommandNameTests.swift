@@ -21,3 +21,40 @@ struct CommandNameTests {
         #expect(names.contains("todo") && names.contains("undo") && names.contains("calc"))
     }
 }
+
+/// A command word that is not one is refused, naming the nearest command.
+@Suite("Unknown commands")
+struct UnknownCommandTests {
+    @Test func aMistypedCommandNamesTheNearestOneAtEveryLevel() {
+        #expect(UnknownCommand.refusal(of: ["srve"])
+            == "unknown command “srve” (did you mean serve?); the commands are calc, todo, serve, users, lists")
+        #expect(UnknownCommand.refusal(of: ["users", "lst"])
+            == "unknown command “lst” (did you mean list?); the commands of rewind users are list, add, passwd, rm")
+        #expect(UnknownCommand.refusal(of: ["lists", "shwo", "--as", "ann"])?.hasPrefix("unknown command “shwo” (did you mean show?)") == true)
+        #expect(UnknownCommand.refusal(of: ["banana"]) == "unknown command “banana”; the commands are calc, todo, serve, users, lists")
+        #expect(UnknownCommand.refusal(of: ["\u{1B}[31m"])?.contains("\u{1B}") == false, "a control character is shown, not sent")
+    }
+
+    @Test func commandsOptionsAndValuesPass() {
+        for arguments in [
+            [], ["todo", "add", "x"], ["calc", "2", "+", "3"], ["users"], ["users", "add", "ann"], ["lists", "--as", "ann", "create", "x"],
+            ["--version"], ["help", "todo"], ["serve", "--port", "8080"], ["todo", "lst"],
+        ] {
+            #expect(UnknownCommand.refusal(of: arguments) == nil, "\(arguments)")
+        }
+    }
+
+    @Test func theProcessExitsWith64() async throws {
+        let run = try await runRewind(["tood", "list"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("unknown command “tood” (did you mean todo?)"))
+    }
+
+    @Test func distanceCountsTheLettersToChange() {
+        #expect(UnknownCommand.distance("lst", "list") == 1)
+        #expect(UnknownCommand.distance("LIST", "list") == 0)
+        #expect(UnknownCommand.distance("histroy", "history") == 2)
+        #expect(UnknownCommand.distance("", "rm") == 2)
+        #expect(UnknownCommand.distance("kitten", "sitting") == 3)
+    }
+}

@@ -124,32 +124,9 @@ extension RewindCommand.Todo {
                 return "list takes no words; to show the items that contain them: rewind todo list --search \"\(shown)\""
             }
             let commands = RewindCommand.Todo.configuration.subcommands.map { $0._commandName }
-            let word = TodoTerminal.visible(words[0])
-            let near = commands.min { distance(word, $0) < distance(word, $1) }.flatMap { distance(word, $0) <= 2 ? $0 : nil }
-            if let near {
-                return "unknown command “\(word)” (did you mean \(near)?); the commands are \(commands.joined(separator: ", "))"
-            }
-            return "unknown command “\(word)”; to add an item: rewind todo add \"\(shown)\"; the commands are \(commands.joined(separator: ", "))"
-        }
-
-        /// The number of letters to insert, delete or replace to turn `a`
-        /// into `b` (Levenshtein's distance), `a` in lower case.
-        static func distance(_ a: String, _ b: String) -> Int {
-            let (a, b) = (Array(a.lowercased()), Array(b))
-            guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-            // One row of the table at a time: row[j] is the distance between
-            // the letters of `a` so far and the first j letters of `b`.
-            var row = Array(0...b.count)
-            for i in 1...a.count {
-                var diagonal = row[0]
-                row[0] = i
-                for j in 1...b.count {
-                    let above = row[j]
-                    row[j] = min(above + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
-                    diagonal = above
-                }
-            }
-            return row[b.count]
+            let refusal = UnknownCommand.message(for: words[0], among: commands, of: "rewind todo")
+            guard UnknownCommand.nearest(to: words[0], among: commands) == nil else { return refusal }
+            return refusal + "; to add an item: rewind todo add \"\(shown)\""
         }
 
         mutating func run() async throws {
