@@ -351,6 +351,28 @@ def test_the_search_field_shows_the_items_that_contain_every_word_and_keeps_them
     assert not browser_errors(driver)
 
 
+def test_all_to_dos_goes_back_to_the_list_as_it_was_left(driver, base_url, api):
+    milk = api.add("Buy milk")
+    api.add("Oat milk")
+    api.add("Bread")
+    api.request("PATCH", f"/api/todos/{milk['id']}", {"completed": True})
+    driver.get(base_url + "/todos?search=milk#/active")
+    wait_for_titles(driver, ["Oat milk"])
+    click_css(driver, ".todo-list li .item-details")
+    wait_until(driver, lambda d: d.execute_script("return location.pathname").startswith("/todos/items/"), "the detail page")
+    css(driver, "form#detail-form")
+    click_css(driver, ".back-link")
+    wait_until(driver, lambda d: d.current_url.endswith("/todos?search=milk#/active"), "the list as it was left")
+    wait_for_titles(driver, ["Oat milk"])
+    assert css(driver, "#search").get_attribute("value") == "milk"
+    # Opened from elsewhere (a bookmark), it goes to the list.
+    driver.get(base_url + f"/todos/items/{milk['id']}")
+    css(driver, "form#detail-form")
+    click_css(driver, ".back-link")
+    wait_until(driver, lambda d: d.current_url == base_url + "/todos", "the to-do page")
+    assert not browser_errors(driver)
+
+
 # ---------------------------------------------------------------------------
 # ModalCard
 # ---------------------------------------------------------------------------

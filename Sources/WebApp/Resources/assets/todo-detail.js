@@ -165,6 +165,15 @@ document.addEventListener('submit', function (event) {
   });
 });
 
+// "← All to-dos" goes back to the list as it was left (its filter and
+// search) when this page was opened from it (todos.js notes where).
+var backLink = document.querySelector('.back-link');
+var cameFrom = null;
+try { cameFrom = JSON.parse(window.sessionStorage.getItem('rewind.detailFrom') || 'null'); } catch (e) { cameFrom = null; }
+if (backLink && cameFrom && cameFrom.id === id && /^\/todos(\?[^#]*)?(#.*)?$/.test(cameFrom.url)) {
+  backLink.href = cameFrom.url;
+}
+
 setUpHistory(function () { typedSinceSave = false; refresh.force = true; refresh(); }, refresh);
 setUpModals(function () { refresh(); });
 listenForChanges(refresh);

@@ -78,7 +78,15 @@ document.addEventListener('change', function (event) {
 
 document.addEventListener('click', function (event) {
   var target = event.target;
-  if (target.classList.contains('destroy')) {
+  if (target.classList.contains('item-details')) {
+    // The detail page's "← All to-dos" comes back to the list as it is now.
+    try {
+      var from = { id: itemID(target), url: window.location.pathname + window.location.search + window.location.hash };
+      window.sessionStorage.setItem('rewind.detailFrom', JSON.stringify(from));
+    } catch (e) {
+      // Storage is off (a private window): the link goes to /todos.
+    }
+  } else if (target.classList.contains('destroy')) {
     var id = itemID(target);
     var li = target.closest('li');
     if (li) { li.hidden = true; }
