@@ -134,6 +134,21 @@ struct SharedListCommandTests {
         #expect(anns.contains("no lists yet"), "the new ann got the old one's lists: \(anns)")
     }
 
+    /// `list --search` on a shared list: the items that contain every word,
+    /// numbered so that `done 1` completes the first one shown.
+    @Test(arguments: Team.backends)
+    func aSearchOfASharedListNumbersTheItemsFound(_ backend: String) async throws {
+        let team = try Team(backend)
+        try await team.groceries()
+        for title in ["Milk", "Bread", "Oat milk"] { _ = try await team.add(title, as: "ann") }
+        let found = team.succeed(try await team.todo(["list", "--search", "MILK oat"], as: "bob")).stdout
+        #expect(found.contains("Oat milk") && !found.contains("Bread"), "\(found)")
+        #expect(found.contains("1 found for “MILK oat” · 3 items left"), "\(found)")
+        team.succeed(try await team.todo(["done", "1"], as: "bob"))
+        let completed = try await team.items(as: "ann").filter { $0["state"] as? String == "completed" }
+        #expect(completed.compactMap { $0["title"] as? String } == ["Oat milk"])
+    }
+
     /// `rewind todo --database URL add …`: the options of `users`, `lists`
     /// and `todo` (and `todo history`) work before the subcommand's name
     /// as after it.
