@@ -76,4 +76,14 @@ struct SearchSpecs {
         #expect(try TodoSearch(String(repeating: "a", count: 200)) != nil)
         #expect(TodoSearchError.tooLong(201).description == "a search is at most 200 characters long, not 201")
     }
+
+    @Test("each word counts once; more than 20 different words are refused")
+    func wordsOnceAndAtMostTwenty() throws {
+        #expect(try TodoSearch("milk MILK Milk mílk bread milk")?.words == ["milk", "bread"])
+        #expect(try TodoSearch(Array(repeating: "é", count: 100).joined(separator: " "))?.words == ["é"])
+        let twenty = (1...20).map { "w\($0)" }
+        #expect(try TodoSearch(twenty.joined(separator: " "))?.words.count == 20)
+        #expect(throws: TodoSearchError.tooManyWords(21)) { try TodoSearch((twenty + ["w21", "w1"]).joined(separator: " ")) }
+        #expect(TodoSearchError.tooManyWords(21).description == "a search has at most 20 different words, not 21")
+    }
 }

@@ -78,7 +78,7 @@ extension RewindCommand.Todo {
         var sort: Sort = .created
 
         @Option(help: ArgumentHelp(
-            "Show only the items whose title, details or location contain every word (at most 200 characters).",
+            "Show only the items whose title, details or location contain every word (at most 200 characters and 20 different words).",
             valueName: "words"
         ))
         var search: String?

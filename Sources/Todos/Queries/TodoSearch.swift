@@ -19,16 +19,27 @@ public struct TodoSearch: Equatable, Hashable, Sendable {
     /// The longest text a search takes, in characters (Unicode scalars,
     /// as JSON Schema's `maxLength` counts them).
     public static let longestText = 200
+    /// The most words a search takes, each counted once: every word is
+    /// looked for in every item, so a search of many words that every item
+    /// contains would take seconds on a long list.
+    public static let mostWords = 20
 
-    /// A search for the words of `text`; `nil` when it has none.
+    /// A search for the words of `text`, each once (a word repeated, in
+    /// another case or with other accents, finds nothing more); `nil` when
+    /// it has none.
     ///
     /// - Throws: ``TodoSearchError/tooLong(_:)`` for a text longer than
-    ///   ``longestText`` characters.
+    ///   ``longestText`` characters, ``TodoSearchError/tooManyWords(_:)``
+    ///   for more than ``mostWords`` different words.
     public init?(_ text: String) throws(TodoSearchError) {
         let length = text.unicodeScalars.count
         guard length <= Self.longestText else { throw .tooLong(length) }
-        let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).map(String.init)
+        var seen: Set<String> = []
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).map(String.init).filter { word in
+            seen.insert(word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)).inserted
+        }
         guard !words.isEmpty else { return nil }
+        guard words.count <= Self.mostWords else { throw .tooManyWords(words.count) }
         self.words = words
         asciiWords = words.map { word in
             word.utf8.allSatisfy { $0 < 0x80 } ? word.utf8.map(Self.lowercased) : nil
@@ -96,11 +107,14 @@ public struct TodoSearch: Equatable, Hashable, Sendable {
 public enum TodoSearchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text is longer than ``TodoSearch/longestText`` characters.
     case tooLong(Int)
+    /// The text has more than ``TodoSearch/mostWords`` different words.
+    case tooManyWords(Int)
 
     /// What was wrong and what is allowed, in a sentence without a full stop.
     public var description: String {
         switch self {
         case .tooLong(let count): "a search is at most \(TodoSearch.longestText) characters long, not \(count)"
+        case .tooManyWords(let count): "a search has at most \(TodoSearch.mostWords) different words, not \(count)"
         }
     }
 }
