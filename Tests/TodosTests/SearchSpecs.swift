@@ -86,4 +86,13 @@ struct SearchSpecs {
         #expect(throws: TodoSearchError.tooManyWords(21)) { try TodoSearch((twenty + ["w21", "w1"]).joined(separator: " ")) }
         #expect(TodoSearchError.tooManyWords(21).description == "a search has at most 20 different words, not 21")
     }
+
+    @Test("a control character is refused, a tab or a line break separates words")
+    func controlCharacters() throws {
+        #expect(try TodoSearch("milk\tbread\r\nbeans")?.words == ["milk", "bread", "beans"])
+        #expect(throws: TodoSearchError.controlCharacter(0)) { try TodoSearch("milk\u{0}") }
+        #expect(throws: TodoSearchError.controlCharacter(0x1B)) { try TodoSearch("\u{1B}[31m") }
+        #expect(TodoSearchError.controlCharacter(0x7F).description
+            == "a search holds no control characters but tabs and line breaks, and this one holds U+007F")
+    }
 }

@@ -309,6 +309,9 @@ struct HTMLTests {
                 // Escaped like any text.
                 html = try await client.get("/todos/fragment?search=%3Cb%3E").text
                 #expect(html.contains("“&lt;b&gt;”") && !html.contains("<b>"))
+                let control = try await client.get("/todos/fragment?search=%00x")
+                #expect(control.status == .unprocessableContent)
+                #expect(control.errorMessage?.hasSuffix("and this one holds U+0000") == true)
                 let long = try await client.get("/todos/fragment?search=" + String(repeating: "a", count: 201))
                 #expect(long.status == .badRequest)
                 #expect(long.errorMessage == "invalid query parameter “search”: a search is at most 200 characters long, not 201")

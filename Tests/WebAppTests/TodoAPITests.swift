@@ -70,6 +70,12 @@ struct TodoAPITests {
                 let long = try await client.get("/api/todos?search=" + String(repeating: "a", count: 201))
                 #expect(long.status == .badRequest)
                 #expect(long.errorMessage == "invalid query parameter “search”: a search is at most 200 characters long, not 201")
+                // What the schema allows and the search refuses: 422.
+                let words = (1...21).map { "w\($0)" }.joined(separator: "%20")
+                let many = try await client.get("/api/todos?search=" + words)
+                #expect(many.status == .unprocessableContent)
+                #expect(many.errorMessage == "invalid query parameter “search”: a search has at most 20 different words, not 21")
+                #expect(try await client.get("/api/todos?search=%1B").status == .unprocessableContent)
             }
         }
 

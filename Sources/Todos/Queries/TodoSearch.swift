@@ -30,10 +30,14 @@ public struct TodoSearch: Equatable, Hashable, Sendable {
     ///
     /// - Throws: ``TodoSearchError/tooLong(_:)`` for a text longer than
     ///   ``longestText`` characters, ``TodoSearchError/tooManyWords(_:)``
-    ///   for more than ``mostWords`` different words.
+    ///   for more than ``mostWords`` different words,
+    ///   ``TodoSearchError/controlCharacter(_:)`` for a control character
+    ///   other than a tab or a line break (no text of an item holds one:
+    ///   ``TypedText``).
     public init?(_ text: String) throws(TodoSearchError) {
         let length = text.unicodeScalars.count
         guard length <= Self.longestText else { throw .tooLong(length) }
+        if let scalar = TypedText.firstControlCharacter(in: text) { throw .controlCharacter(scalar.value) }
         var seen: Set<String> = []
         let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).map(String.init).filter { word in
             seen.insert(word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)).inserted
@@ -109,12 +113,17 @@ public enum TodoSearchError: Error, Equatable, Sendable, CustomStringConvertible
     case tooLong(Int)
     /// The text has more than ``TodoSearch/mostWords`` different words.
     case tooManyWords(Int)
+    /// The text holds this control character, which is neither a tab nor
+    /// a line break.
+    case controlCharacter(UInt32)
 
     /// What was wrong and what is allowed, in a sentence without a full stop.
     public var description: String {
         switch self {
         case .tooLong(let count): "a search is at most \(TodoSearch.longestText) characters long, not \(count)"
         case .tooManyWords(let count): "a search has at most \(TodoSearch.mostWords) different words, not \(count)"
+        case .controlCharacter(let code):
+            "a search holds no control characters but tabs and line breaks, and this one holds \(TypedText.name(of: code))"
         }
     }
 }

@@ -108,13 +108,17 @@ enum Query {
     /// The search that `text` asks for, `nil` without it or without words.
     ///
     /// - Throws: ``APIError`` 400 for a text longer than
-    ///   ``TodoSearch/longestText`` characters.
+    ///   ``TodoSearch/longestText`` characters (the schema's `maxLength`),
+    ///   422 for one the schema allows and the search refuses (too many
+    ///   words, a control character).
     static func search(_ text: String?) throws -> TodoSearch? {
         guard let text else { return nil }
         do {
             return try TodoSearch(text)
         } catch {
-            throw APIError.badRequest("invalid query parameter “search”: \(error)")
+            let message = "invalid query parameter “search”: \(error)"
+            if case .tooLong = error { throw APIError.badRequest(message) }
+            throw APIError.invalidField(message)
         }
     }
 
