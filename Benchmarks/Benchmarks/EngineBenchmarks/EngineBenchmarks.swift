@@ -28,6 +28,7 @@ let benchmarks: @Sendable () -> Void = {
         undoRedoBenchmarks(count: count)
         jumpBenchmark(count: count)
         storeBenchmark(count: count)
+        searchBenchmarks(count: count)
     }
     memoryBenchmarks()
 }

@@ -56,9 +56,8 @@ public struct TodoSearch: Equatable, Hashable, Sendable {
 
     /// Whether every word occurs in `item`'s title, details or location.
     public func matches(_ item: TodoItem) -> Bool {
-        let texts = Self.texts(of: item)
-        return words.indices.allSatisfy { index in
-            texts.contains { Self.contains($0, words[index], asciiLowercased: asciiWords[index]) }
+        words.indices.allSatisfy { index in
+            Self.anyText(of: item) { Self.contains($0, words[index], asciiLowercased: asciiWords[index]) }
         }
     }
 
@@ -94,16 +93,15 @@ public struct TodoSearch: Equatable, Hashable, Sendable {
         (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
-    /// The texts of `item` that a search looks in.
-    private static func texts(of item: TodoItem) -> [String] {
-        var texts = [item.title]
-        if !item.details.isEmpty { texts.append(item.details) }
+    /// Whether `test` holds for one of the texts of `item` that a search
+    /// looks in, without gathering them first (no allocation per item).
+    private static func anyText(of item: TodoItem, _ test: (String) -> Bool) -> Bool {
+        if test(item.title) || (!item.details.isEmpty && test(item.details)) { return true }
         switch item.location {
-        case .unknown, .coordinate: break
-        case .address(let address): texts += [address.street, address.zipCode, address.city, address.country]
-        case .directions(let directions): texts += directions.steps
+        case .unknown, .coordinate: return false
+        case .address(let address): return [address.street, address.zipCode, address.city, address.country].contains(where: test)
+        case .directions(let directions): return directions.steps.contains(where: test)
         }
-        return texts
     }
 }
 
