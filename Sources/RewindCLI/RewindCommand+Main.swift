@@ -24,8 +24,10 @@ extension RewindCommand {
 /// todo add -5 degrees --due tomorrow  →  todo add --due tomorrow -- -5 degrees
 /// ```
 ///
-/// A title word that is a negative number ("-5 degrees tonight") is a word
-/// of the title: `todo add` gets its options first and its title after `--`.
+/// A title word that is a negative number ("-5 degrees tonight"), or a
+/// quoted title that starts with a dash ("-5 degrees tonight" as one
+/// argument), is a word of the title: `todo add` gets its options first and
+/// its title after `--`.
 enum NegativeNumbers {
     /// The options of `rewind todo` whose value is a number.
     static let numericOptions: Set<String> = ["--limit", "--before", "--after"]
@@ -68,7 +70,7 @@ enum NegativeNumbers {
         var index = 2
         while index < arguments.count {
             let argument = arguments[index]
-            if argument.hasPrefix("-"), !isNegativeNumber(argument) {
+            if argument.hasPrefix("-"), !isTitleWord(argument) {
                 options.append(argument)
                 if !addFlags.contains(argument), !argument.contains("="), index + 1 < arguments.count {
                     options.append(arguments[index + 1])
@@ -79,8 +81,17 @@ enum NegativeNumbers {
             }
             index += 1
         }
-        guard words.contains(where: isNegativeNumber) else { return arguments }
+        guard words.contains(where: isTitleWord) else { return arguments }
         return Array(arguments.prefix(2)) + options + ["--"] + words
+    }
+
+    /// Whether `argument` is a word of a title that the parser would read
+    /// as options: a negative number, or one dash before text with a space
+    /// (`"-5 degrees tonight"` given as one argument, which the parser read
+    /// as the short options `-5`, `-d`, … `-h`, and showed the help).
+    static func isTitleWord(_ argument: String) -> Bool {
+        isNegativeNumber(argument)
+            || (argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.contains(where: \.isWhitespace))
     }
 
     /// Whether `argument` is a minus sign and digits, as `-1`.

@@ -84,6 +84,8 @@ struct TodoCommandTests {
             #expect(try await directory.succeed(["list", "--search", "milk tea", "--active"]).stdout
                 == "No active item contains every word of “milk tea”.\n")
             #expect(try await directory.titles(["--search", " "]).count == 3, "no words: no search")
+            try await directory.succeed(["add", "-5", "degrees", "tonight"])
+            #expect(try await directory.titles(["--search", "-5 degrees"]) == ["-5 degrees tonight"], "a dash starts a value")
             let long = try await directory.run(["list", "--search", String(repeating: "a", count: 201)])
             #expect(long.status == 64)
             #expect(long.stderr.contains("a search is at most 200 characters long, not 201"))

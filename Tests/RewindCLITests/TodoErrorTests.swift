@@ -152,6 +152,11 @@ struct TodoErrorTests {
         #expect(run.stdout.contains(#""title" : "Water -1""#))
         run = try await directory.run(["list", "--json"])
         #expect(run.stdout.contains(#""details" : "-2 by morning""#))
+        // A quoted title that starts with a dash (the parser read it as
+        // short options, `-h` among them, and showed the help).
+        run = try await directory.run(["add", "- call the plumber", "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#""title" : "- call the plumber""#), "\(run.stdout)")
         // Other words that look like options are still refused as such.
         run = try await directory.run(["add", "Water", "-x"])
         #expect(run.status == 64)

@@ -77,10 +77,15 @@ extension RewindCommand.Todo {
         @Option(help: ArgumentHelp("The order: created, smart or due.", valueName: "order"))
         var sort: Sort = .created
 
-        @Option(help: ArgumentHelp(
-            "Show only the items whose title, details or location contain every word (at most 200 characters and 20 different words).",
-            valueName: "words"
-        ))
+        /// The words to search for; a value that starts with a dash is a
+        /// value (`--search "-5 degrees"`), as the texts of `add` and `edit`.
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Show only the items whose title, details or location contain every word (at most 200 characters and 20 different words).",
+                valueName: "words"
+            )
+        )
         var search: String?
 
         @Flag(help: "Print {\"items\": [...], \"counts\": {...}} as JSON; each item has its number and ref.")
