@@ -10,7 +10,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from helpers import (
-    browser_errors, click_css, css, css_all, focused, has_class, live_events_heard, open_todos, press, row, row_by_title,
+    blur_text_fields, browser_errors, click_css, css, css_all, focused, has_class, live_events_heard, open_todos, press, row, row_by_title,
     tracking_live_refreshes, undo_button, wait_for_live_refresh, wait_for_titles, wait_for_undo_title, wait_until,
 )
 
@@ -321,8 +321,14 @@ def test_the_search_field_shows_the_items_that_contain_every_word_and_keeps_them
     api.add("Water plants")
     open_todos(driver, base_url)
     wait_for_titles(driver, ["Buy milk", "Call the café", "Water plants"])
-    field = css(driver, "#search")
-    field.send_keys("MILK")
+    # "/" goes to the field when no text field has the focus; in one it is a letter.
+    press(driver, "/")
+    assert css(driver, "input.new-todo").get_attribute("value") == "/"
+    css(driver, "input.new-todo").clear()
+    blur_text_fields(driver)
+    press(driver, "/")
+    wait_until(driver, lambda d: d.execute_script("return document.activeElement.id") == "search", "the focus on Find")
+    press(driver, "MILK")
     wait_for_titles(driver, ["Buy milk", "Call the café"])
     assert css(driver, ".search-result").text == "2 items contain “MILK”."
     assert "search=MILK" in driver.current_url

@@ -44,7 +44,9 @@ struct TodoPage {
                             html.element("kbd") { $0.text("Ctrl+Shift+Z") }
                             html.text(" or ")
                             html.element("kbd") { $0.text("Ctrl+Y") }
-                            html.text(" redoes (⌘ on a Mac) when no text field has the focus.")
+                            html.text(" redoes (⌘ on a Mac) and ")
+                            html.element("kbd") { $0.text("/") }
+                            html.text(" goes to Find when no text field has the focus.")
                         }
                     }
                     view.historyPanel(into: &html)

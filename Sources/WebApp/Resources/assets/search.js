@@ -1,6 +1,9 @@
 // The Find field (#search) of the to-do pages: the list follows the field
 // a moment after the typing stops, and the page's address keeps the words
-// (?search=), so that a reload or a bookmark shows the same items.
+// (?search=), so that a reload or a bookmark shows the same items; "/"
+// goes to the field when no text field has the focus.
+
+import { isTextField } from './keys.js';
 
 var field = document.getElementById('search');
 var timer = null;
@@ -18,6 +21,13 @@ export function searchQuery(separator) {
 // Calls `refresh` after the words change, once the typing stops.
 export function setUpSearch(refresh) {
   if (!field) { return; }
+  document.addEventListener('keydown', function (event) {
+    if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey || isTextField(event.target)) { return; }
+    if (document.querySelector('dialog[open]')) { return; }
+    event.preventDefault();
+    field.focus();
+    field.select();
+  });
   field.addEventListener('input', function () {
     window.clearTimeout(timer);
     timer = window.setTimeout(function () {
