@@ -183,7 +183,7 @@ extension RewindCommand.Todo {
                 } else {
                     lines = ItemText(terminal: terminal, now: now).table(items, references: references)
                     var footer = footer(counts)
-                    if let search { footer = "\(items.count) found for “\(TodoTerminal.visible(search.text))” · " + footer }
+                    if let search { footer = "\(items.count) found for “\(search.text)” · " + footer }
                     lines.append(terminal.styled(footer, .dim))
                 }
                 if let next {
@@ -221,10 +221,7 @@ extension RewindCommand.Todo {
 
         private func emptyLine(_ counts: TodoCounts, search: TodoSearch?) -> String {
             if counts.total == 0 { return "No items yet. Add one with: rewind todo add \"Buy milk\"" }
-            if let search {
-                let shown = filter == .all ? "item" : "\(filter.rawValue) item"
-                return "No \(shown) contains \(search.words.count == 1 ? "" : "every word of ")“\(TodoTerminal.visible(search.text))”."
-            }
+            if let search { return search.found(0, filter: filter.domainFilter) }
             switch filter {
             case .all: return "No items."
             case .active: return "Nothing left to do: all \(counts.total) item\(counts.total == 1 ? " is" : "s are") completed."

@@ -54,6 +54,19 @@ public struct TodoSearch: Equatable, Hashable, Sendable {
     /// field.
     public var text: String { words.joined(separator: " ") }
 
+    /// What the search found, in a sentence: "2 items contain “milk”",
+    /// "No active item contains every word of “milk tea”" (`filter` names
+    /// the kind of item unless it is `.all`).
+    public func found(_ count: Int, filter: TodoFilter = .all) -> String {
+        let kind = filter == .all ? "" : filter.rawValue + " "
+        let words = words.count == 1 ? "“\(text)”" : "every word of “\(text)”"
+        switch count {
+        case 0: return "No \(kind)item contains \(words)."
+        case 1: return "1 \(kind)item contains \(words)."
+        default: return "\(count) \(kind)items contain \(words)."
+        }
+    }
+
     /// Whether every word occurs in `item`'s title, details or location.
     public func matches(_ item: TodoItem) -> Bool {
         words.indices.allSatisfy { index in

@@ -29,9 +29,8 @@ extension APIHandler {
         let items = try await shared.items(of: id)
         let summary = try await shared.summary(of: id)
         let next = try await shared.nextSteps(on: id)
-        let shown = search.map { items.list.items(matching: $0, now: Date()) } ?? items.list.items
         return .ok(.init(body: .json(.init(
-            list: .init(summary), items: shown, seq: items.seq,
+            list: .init(summary), items: items.list.items(matching: search, now: Date()), seq: items.seq,
             undo: next.undo.map(Components.Schemas.ListStep.init), redo: next.redo.map(Components.Schemas.ListStep.init)
         ))))
     }

@@ -6,8 +6,7 @@ import HTTPTypes
 /// address, an item deleted since the link was made) says "Not found"; an
 /// address the page cannot take (`/todos?filter=x`, an item id that is not
 /// one) says why, and links to the page without the query when it has one;
-/// a store that cannot be reached offers
-/// to try again.
+/// a store that cannot be reached offers to try again.
 struct ErrorPage {
     /// The answer's status, which chooses the heading.
     var status: HTTPResponse.Status

@@ -26,19 +26,7 @@ struct SearchField {
     func result(found: Int, filter: TodoFilter = .all, into html: inout HTMLWriter) {
         guard let search else { return }
         html.element("p", [.class("search-result"), Attribute("role", "status")]) { html in
-            html.text(Self.result(found: found, search: search, filter: filter))
-        }
-    }
-
-    /// What a search found: "2 items contain “milk”", "No active item
-    /// contains every word of “milk tea”".
-    static func result(found: Int, search: TodoSearch, filter: TodoFilter) -> String {
-        let kind = filter == .all ? "" : filter.rawValue + " "
-        let words = search.words.count == 1 ? "“\(search.text)”" : "every word of “\(search.text)”"
-        switch found {
-        case 0: return "No \(kind)item contains \(words)."
-        case 1: return "1 \(kind)item contains \(words)."
-        default: return "\(found) \(kind)items contain \(words)."
+            html.text(search.found(found, filter: filter))
         }
     }
 }
