@@ -24,7 +24,8 @@ struct DateRangeSpecs {
             "2026-12-01 14:00 for 9223372036854775807 hours",
             "in 3000000 days",
             "9999-12-31..9999-12-31",
-            "9999-12-31 23:00 for 2 hours",
+            "9999-12-31 23:00 for 25 hours",
+            "9999-12-31 for 2 days",
         ]
 
         @Test("are refused with the range allowed", arguments: tooFar)
@@ -40,6 +41,13 @@ struct DateRangeSpecs {
         @Test func theLastDayOfTheRangeIsAccepted() throws {
             let due = try parser.parse("9999-12-30")
             #expect(due.deadline.map(TodoDate.validDates.contains) == true)
+            // The whole day 9999-12-31 ends at the first moment of the year 10000, in every time zone a day later.
+            for zone in [TimeZone.gmt, TimeZone(secondsFromGMT: -12 * 3600), TimeZone(secondsFromGMT: 14 * 3600)] {
+                let parser = DueDateParser(now: Fixtures.start, timeZone: try #require(zone))
+                let lastDay = try parser.parse("9999-12-31")
+                #expect(lastDay.start.map(TodoDate.validDates.contains) == true)
+            }
+            #expect(try parser.parse("9999-12-31 23:00 for 2 hours").start.map(TodoDate.validDates.contains) == true)
             #expect(try parser.parse("9999-12-31 23:59").start.map(TodoDate.validDates.contains) == true)
         }
 

@@ -106,8 +106,9 @@ public enum TodoDate: Equatable, Hashable, Sendable {
         Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799.999)
 
     /// This due date with dates rounded to milliseconds, after checking that
-    /// a span ends after it starts, a duration is positive, and every date,
-    /// the end of a duration included, lies in ``validDates``.
+    /// a span ends after it starts, a duration is positive, and every date
+    /// lies in ``validDates`` (the computed end of a duration may lie up to
+    /// a day after it: ``computedEndAllowance``).
     ///
     /// - Throws: ``TodoError/spanEndsBeforeStart(start:end:)``,
     ///   ``TodoError/durationNotPositive(_:)`` or ``TodoError/dateOutOfRange(_:)``.
@@ -135,8 +136,28 @@ public enum TodoDate: Equatable, Hashable, Sendable {
             guard amount > 0 else { throw .durationNotPositive(amount) }
             checked = .timeSpan(.duration(.from(start.roundedToMilliseconds), for: amount, unit))
         }
-        if checkingRange { try Self.checkRange(checked.start, checked.deadline) }
+        if checkingRange {
+            if case .timeSpan(.duration) = checked {
+                try Self.checkRange(checked.start)
+                try Self.checkComputedEnd(checked.deadline)
+            } else {
+                try Self.checkRange(checked.start, checked.deadline)
+            }
+        }
         return checked
+    }
+
+    /// How far past ``validDates`` the computed end of a duration may lie:
+    /// one day, so that the last day allowed, `9999-12-31` (a duration of one
+    /// day from its first moment), is a due date in every time zone.
+    static let computedEndAllowance: TimeInterval = 86_400
+
+    /// Throws when the end of a duration lies before ``validDates`` or more
+    /// than ``computedEndAllowance`` after it.
+    static func checkComputedEnd(_ end: Date?) throws(TodoError) {
+        guard let end else { return }
+        let upper = validDates.upperBound.addingTimeInterval(computedEndAllowance)
+        guard (validDates.lowerBound...upper).contains(end) else { throw .dateOutOfRange(end) }
     }
 
     /// Throws for the first of `dates` outside ``validDates``.
