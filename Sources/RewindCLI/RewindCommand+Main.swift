@@ -6,8 +6,12 @@ extension RewindCommand {
     /// refused first (``UnknownCommand``).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let refusal = UnknownCommand.refusal(of: arguments) {
-            exit(withError: ValidationError(refusal))
+        if let refusal = UnknownCommand.refused(arguments) {
+            // `rewind` with its usage; a group's refusal in one line, as its
+            // other refusals are (its usage would lack the `rewind` before it).
+            if refusal.command.isEmpty { exit(withError: ValidationError(refusal.message)) }
+            TodoTerminal.warn(refusal.message, command: refusal.command.joined(separator: " "))
+            exit(withError: ExitCode.validationFailure)
         }
         await main(ArgumentPacking.packed(NegativeNumbers.passed(arguments)))
     }

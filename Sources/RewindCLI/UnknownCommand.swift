@@ -21,6 +21,12 @@ enum UnknownCommand {
     /// values: an option before them). `rewind todo` checks its own words
     /// (``RewindCommand/Todo/List``), which may be an item to add.
     static func refusal(of arguments: [String]) -> String? {
+        refused(arguments)?.message
+    }
+
+    /// ``refusal(of:)``, with the words of the command whose subcommand
+    /// the word was not (`[]` for `rewind` itself, `["users"]`).
+    static func refused(_ arguments: [String]) -> (message: String, command: [String])? {
         var path: [String] = []
         while let group = commandGroups[path], path.count < arguments.count {
             let word = arguments[path.count]
@@ -28,7 +34,7 @@ enum UnknownCommand {
             let commands = group.configuration.subcommands.map { $0._commandName }
             guard commands.contains(word) else {
                 let name = (["rewind"] + path).joined(separator: " ")
-                return message(for: word, among: commands, of: name)
+                return (message(for: word, among: commands, of: name), path)
             }
             path.append(word)
         }
@@ -44,11 +50,42 @@ enum UnknownCommand {
         return "unknown command “\(shown)”\(near); \(whose) \(commands.joined(separator: ", "))"
     }
 
-    /// The command at most two letters away from `word`, the nearest
+    /// The command that `word` names in other words (`remove` for `rm`),
+    /// else the command at most two letters away from it, the nearest
     /// first; `nil` when none is.
     static func nearest(to word: String, among commands: [String]) -> String? {
-        commands.map { ($0, distance(word, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+        if let meant = synonym(of: word, among: commands) { return meant }
+        return commands.map { ($0, distance(word, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
     }
+
+    /// The command among `commands` that `word` is another word for, or `nil`.
+    static func synonym(of word: String, among commands: [String]) -> String? {
+        let lowercased = word.lowercased()
+        return commands.first { synonyms[$0]?.contains(lowercased) == true }
+    }
+
+    /// The words people use for a command, by the command: what other
+    /// tools call it. A word counts only where its command is one of
+    /// those given (`new` is `add` under `rewind todo`, `create` under
+    /// `rewind lists`).
+    static let synonyms: [String: Set<String>] = [
+        "list": ["ls", "items"],
+        "add": ["new", "create", "append", "insert", "make"],
+        "create": ["new", "add", "make"],
+        "rm": ["remove", "delete", "del", "rem", "erase", "drop", "destroy"],
+        "done": ["complete", "finish", "finished", "check", "tick", "close"],
+        "undone": ["uncomplete", "incomplete", "uncheck", "untick", "reopen"],
+        "edit": ["change", "modify", "update", "set", "retitle"],
+        "show": ["view", "info", "details", "get", "display"],
+        "clear-completed": ["clear", "purge", "prune", "clear-done"],
+        "history": ["log", "steps", "hist"],
+        "serve": ["server", "start", "run", "web", "http"],
+        "calc": ["calculator", "calculate", "calculus"],
+        "todo": ["todos", "to-do", "task", "tasks"],
+        "users": ["user", "accounts", "account"],
+        "passwd": ["password", "pass", "pw"],
+        "lists": ["shared", "share"],
+    ]
 
     /// The number of letters to insert, delete or replace to turn `a`
     /// into `b` (Levenshtein's distance), `a` in lower case.

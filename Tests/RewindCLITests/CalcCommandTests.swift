@@ -19,6 +19,16 @@ struct CalcCommandTests {
             #expect(run.stdout == "Cannot divide by zero\n")
         }
 
+        @Test func aMistypedOptionIsNamedAsOneNotAsAKey() async throws {
+            let run = try await runRewind(["calc", "--jsn", "2", "+", "3", "="])
+            #expect(run.status == 64)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == "rewind calc: unknown option “--jsn” (did you mean --json?); the options of rewind calc are --json, --config FILE and --help\n")
+            // After `--` every word is a key; `--5` is minus, then 5 negated.
+            #expect(try await runRewind(["calc", "--", "--jsn"]).status == 1)
+            #expect(try await runRewind(["calc", "8", "--5", "="]).output == "13")
+        }
+
         @Test func undoAmongTheKeys() async throws {
             let run = try await runRewind(["calc", "1", "2", "+", "3", "=", "undo"])
             #expect(run.status == 0)

@@ -35,6 +35,17 @@ struct UnknownCommandTests {
         #expect(UnknownCommand.refusal(of: ["\u{1B}[31m"])?.contains("\u{1B}") == false, "a control character is shown, not sent")
     }
 
+    @Test func aWordThatOtherToolsUseNamesTheCommand() {
+        #expect(UnknownCommand.refusal(of: ["server"])?.hasPrefix("unknown command “server” (did you mean serve?)") == true)
+        #expect(UnknownCommand.refusal(of: ["users", "delete", "ann"])?.hasPrefix("unknown command “delete” (did you mean rm?)") == true)
+        #expect(UnknownCommand.refusal(of: ["lists", "new", "Groceries"])?.hasPrefix("unknown command “new” (did you mean create?)") == true)
+        let todo = RewindCommand.Todo.configuration.subcommands.map { $0._commandName }
+        for (word, meant) in [("remove", "rm"), ("Complete", "done"), ("reopen", "undone"), ("ls", "list"), ("new", "add"), ("clear", "clear-completed"), ("log", "history")] {
+            #expect(UnknownCommand.nearest(to: word, among: todo) == meant, "\(word)")
+        }
+        #expect(UnknownCommand.nearest(to: "banana", among: todo) == nil)
+    }
+
     @Test func commandsOptionsAndValuesPass() {
         for arguments in [
             [], ["todo", "add", "x"], ["calc", "2", "+", "3"], ["users"], ["users", "add", "ann"], ["lists", "--as", "ann", "create", "x"],
@@ -48,6 +59,9 @@ struct UnknownCommandTests {
         let run = try await runRewind(["tood", "list"])
         #expect(run.status == 64)
         #expect(run.stderr.contains("unknown command “tood” (did you mean todo?)"))
+        let group = try await runRewind(["users", "remove", "ann"])
+        #expect(group.status == 64)
+        #expect(group.stderr == "rewind users: unknown command “remove” (did you mean rm?); the commands of rewind users are list, add, passwd, rm\n")
     }
 
     @Test func distanceCountsTheLettersToChange() {

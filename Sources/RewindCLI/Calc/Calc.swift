@@ -53,6 +53,10 @@ extension RewindCommand {
             } catch {
                 throw output.fail(error.description)
             }
+            if let refusal = Self.unknownOption(in: keys, factory: session.factory) {
+                output.warn(refusal)
+                throw ExitCode.validationFailure
+            }
             if !keys.isEmpty {
                 // `.allUnrecognized` keeps the `--` that ends the options.
                 var words = keys
@@ -71,6 +75,22 @@ extension RewindCommand {
                 var lineMode = CalcLineMode(session: session, output: output)
                 try lineMode.run()
             }
+        }
+
+        /// The options of `rewind calc`, as a mistyped one is compared with.
+        static let options = ["--json", "--config", "--help"]
+
+        /// Why the first word before `--` that looks like a long option
+        /// (two dashes, then a letter) and is no key is refused, or `nil`:
+        /// the keys take every word the parser does not know, so `--jsn`
+        /// was refused as an unknown key.
+        static func unknownOption(in keys: [String], factory: CommandFactory) -> String? {
+            let words = ArgumentPacking.unpacked(Array(keys.prefix { $0 != "--" }))
+            guard let word = words.first(where: {
+                $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true && !factory.knows($0)
+            }) else { return nil }
+            let near = UnknownCommand.nearest(to: word, among: options).map { " (did you mean \($0)?)" } ?? ""
+            return "unknown option “\(word)”\(near); the options of rewind calc are --json, --config FILE and --help"
         }
 
         private func loadConfiguration() throws(ConfigurationError) -> ButtonConfiguration {

@@ -109,7 +109,12 @@ extension RewindCommand.Todo {
 
         func validate() throws {
             _ = try domainSearch
-            if let first = words.first { throw ValidationError(Self.refusal(of: words, listNamed: Self.listNamed(before: first))) }
+            // One line, as the other refusals of `rewind todo`: the usage of
+            // `list` would only mislead after a word that was meant as a command.
+            if let first = words.first {
+                TodoTerminal.warn(Self.refusal(of: words, listNamed: Self.listNamed(before: first)))
+                throw ExitCode.validationFailure
+            }
         }
 
         /// Whether `list` was written before `word` on the command line.
@@ -130,7 +135,12 @@ extension RewindCommand.Todo {
             }
             let commands = RewindCommand.Todo.configuration.subcommands.map { $0._commandName }
             let refusal = UnknownCommand.message(for: words[0], among: commands, of: "rewind todo")
-            guard UnknownCommand.nearest(to: words[0], among: commands) == nil else { return refusal }
+            // A word one or two letters from a command is a typo; a word that
+            // other tools use for a command ("remove", "check") may also
+            // start a title ("check the mail").
+            guard UnknownCommand.nearest(to: words[0], among: commands) == nil
+                || UnknownCommand.synonym(of: words[0], among: commands) != nil
+            else { return refusal }
             return refusal + "; to add an item: rewind todo add \"\(shown)\""
         }
 
