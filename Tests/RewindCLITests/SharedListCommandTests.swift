@@ -149,6 +149,23 @@ struct SharedListCommandTests {
         #expect(completed.compactMap { $0["title"] as? String } == ["Oat milk"])
     }
 
+    /// `move` on a shared list: by the numbers of the account's last
+    /// listing, as one step of the account that its Undo takes back.
+    @Test(arguments: Team.backends)
+    func aMemberMovesAnItemOfASharedList(_ backend: String) async throws {
+        let team = try Team(backend)
+        try await team.groceries()
+        for title in ["Milk", "Bread", "Eggs"] { _ = try await team.add(title, as: "ann") }
+        team.succeed(try await team.todo(["list"], as: "bob"))
+        let moved = team.succeed(try await team.todo(["move", "3", "--before", "1"], as: "bob")).stdout
+        #expect(moved.hasPrefix("Moved ") && moved.contains("“Eggs” to the top"), "\(moved)")
+        #expect(try await team.titles(as: "ann") == ["Eggs", "Milk", "Bread"])
+        let again = team.succeed(try await team.todo(["move", "3", "--top"], as: "bob"))
+        #expect(again.stderr == "Nothing to change: “Eggs” is already at the top.\n")
+        team.succeed(try await team.todo(["undo"], as: "bob"))
+        #expect(try await team.titles(as: "ann") == ["Milk", "Bread", "Eggs"])
+    }
+
     /// `rewind todo --database URL add …`: the options of `users`, `lists`
     /// and `todo` (and `todo history`) work before the subcommand's name
     /// as after it.

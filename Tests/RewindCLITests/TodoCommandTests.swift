@@ -110,6 +110,35 @@ struct TodoCommandTests {
             #expect(try await directory.titles() == ["Buy milk"], "nothing changed")
         }
 
+        @Test func moveTakesAnItemBeforeOrAfterAnotherOrToTheTopOrBottomAsOneStep() async throws {
+            let directory = try TodoDirectory()
+            for title in ["One", "Two", "Three", "Four"] { try await directory.add(title) }
+            try await directory.succeed(["list"])
+            let moved = try await directory.succeed(["move", "4", "--before", "2"]).stdout
+            #expect(moved.hasPrefix("Moved ") && moved.contains("“Four” after ") && moved.contains("“One”"), "\(moved)")
+            #expect(try await directory.titles() == ["One", "Four", "Two", "Three"])
+            // Numbers are those of the last list (`titles()` lists too).
+            try await directory.succeed(["move", "1", "--after", "3"])
+            #expect(try await directory.titles() == ["Four", "Two", "One", "Three"])
+            try await directory.succeed(["move", "3", "--top"])
+            try await directory.succeed(["move", "2", "--bottom"])
+            #expect(try await directory.titles() == ["One", "Four", "Three", "Two"])
+            try await directory.succeed(["undo"])
+            #expect(try await directory.titles() == ["One", "Four", "Two", "Three"])
+
+            let there = try await directory.succeed(["move", "1", "--top"])
+            #expect(there.stderr == "Nothing to change: “One” is already at the top.\n")
+            let itself = try await directory.run(["move", "1", "--after", "1"])
+            #expect(itself.status == 64)
+            #expect(itself.stderr.contains("cannot be moved before or after itself"))
+            for wrong in [["move", "1"], ["move", "1", "--top", "--after", "2"]] {
+                let run = try await directory.run(wrong)
+                #expect(run.status == 64, "\(wrong)")
+                #expect(run.stderr.contains("--before"), "\(run.stderr)")
+            }
+            #expect(try await directory.titles() == ["One", "Four", "Two", "Three"], "nothing changed")
+        }
+
         @Test func aFilterThatMatchesNothingSaysSo() async throws {
             let directory = try TodoDirectory()
             try await directory.add("Buy milk")

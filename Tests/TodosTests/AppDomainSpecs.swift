@@ -151,6 +151,50 @@ struct AppDomainSpecs {
         }
     }
 
+    @Test("move an item before or after another, as one step that undo takes back") func moveNextToAnother() async throws {
+        let i2 = try Fixtures.item("third", 102)
+        let i3 = try Fixtures.item("fourth", 103)
+        for item in [i0, i1, i2, i3] { try await app.send(.add(item)) }
+        let moved = try await app.send(.move(i3.id, before: i1.id))
+        #expect(moved.id == i3.id)
+        #expect(try await items.map(\.id) == [i0.id, i3.id, i1.id, i2.id])
+        #expect(await store.history().undoActionName == "Move “fourth”")
+        try await app.send(.move(i0.id, after: i2.id))
+        #expect(try await items.map(\.id) == [i3.id, i1.id, i2.id, i0.id])
+        try await app.send(.move(i2.id, after: i3.id))
+        #expect(try await items.map(\.id) == [i3.id, i2.id, i1.id, i0.id])
+        try await app.send(.move(i0.id, to: 0))
+        #expect(try await items.map(\.id) == [i0.id, i3.id, i2.id, i1.id])
+        #expect(try await app.send(.undo) == .undone(name: "Move “\(i0.title)”"))
+        #expect(try await app.send(.undo) == .undone(name: "Move “third”"))
+        #expect(try await items.map(\.id) == [i3.id, i1.id, i2.id, i0.id])
+    }
+
+    @Test("a move that would leave the item where it is, or names no other item, is refused") func moveRefusals() async throws {
+        let i2 = try Fixtures.item("third", 102)
+        for item in [i0, i1, i2] { try await app.send(.add(item)) }
+        let steps = await store.history().steps.count
+        await #expect(throws: TodoFailure.nothingToChange("“\(i0.title)” is already before “\(i1.title)”")) {
+            try await app.send(.move(i0.id, before: i1.id))
+        }
+        await #expect(throws: TodoFailure.nothingToChange("“third” is already after “\(i1.title)”")) {
+            try await app.send(.move(i2.id, after: i1.id))
+        }
+        await #expect(throws: TodoFailure.nothingToChange("“third” is already at the bottom")) {
+            try await app.send(.move(i2.id, to: 2))
+        }
+        await #expect(throws: TodoFailure.nothingToChange("“\(i1.title)” is already at position 1 (0 is the top)")) {
+            try await app.send(.move(i1.id, to: 1))
+        }
+        await #expect(throws: TodoFailure.invalid(.movedNextToItself(i1.id))) { try await app.send(.move(i1.id, after: i1.id)) }
+        let stranger = Fixtures.id(99)
+        await #expect(throws: TodoFailure.invalid(.neighbourNotFound(stranger))) { try await app.send(.move(i1.id, after: stranger)) }
+        await #expect(throws: TodoFailure.notFound([stranger])) { try await app.send(.move(stranger, before: i1.id)) }
+        await #expect(throws: TodoFailure.invalid(.positionOutOfRange(3, valid: 0...2))) { try await app.send(.move(i1.id, to: 3)) }
+        #expect(await store.history().steps.count == steps, "no step for a refused move")
+        #expect(try await items.map(\.id) == [i0.id, i1.id, i2.id])
+    }
+
     @Test("jump to a step of the tree: the step's position in a store without branches") func jumpToStep() async throws {
         for item in [i0, i1] { try await app.send(.add(item)) }
         let tree = await store.historyTree()

@@ -233,11 +233,15 @@ struct HTMLTests {
                 #expect(html.contains(#"<input class="toggle" type="checkbox" aria-labelledby="tc t0"><label id="t0">One</label>"#))
                 #expect(html.contains(#"<a class="item-details" href="/todos/items/\#(id)" aria-labelledby="td t0">Details</a>"#))
                 #expect(html.contains(#"<button class="destroy" aria-labelledby="tx t0"></button>"#))
+                #expect(html.contains(#"<button class="move" type="button" aria-labelledby="tm t0" aria-describedby="move-help"></button></div>"#))
+                #expect(html.contains(#"<span id="tm">Move</span><span id="move-help">Drag to move the item"#))
                 #expect(html.contains(#"<input class="edit" value="One" aria-labelledby="te t0"></li>"#))
                 #expect(html.contains(#"<label id="t1">Two</label>"#))
                 #expect(html.contains(#"<div hidden><span id="tc">Complete</span><span id="td">Details of</span>"#))
                 #expect(html.contains(#"</div><input class="edit" value="One""#))
 
+                // Rows move in the list's own order only.
+                #expect(!(try await client.get("/todos/fragment?sort=smart").text).contains(#"class="move""#))
                 try await client.send(.post, "/api/todos/\(id)/toggle", token: server.token)
                 html = try await client.get("/todos/fragment?filter=active").text
                 #expect(html.contains(#"<span class="todo-count"><strong>1</strong> item left</span>"#))

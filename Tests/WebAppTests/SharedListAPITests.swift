@@ -275,6 +275,38 @@ struct SharedListAPITests {
         }
     }
 
+    @Test func aMemberMovesAnItemAsTheirOwnStepAndTheirUndoPutsItBack() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let bob = try await Self.signIn("bob", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            let milk = try await Self.add("Milk", to: list, client, as: ann)
+            _ = try await Self.add("Bread", to: list, client, as: ann)
+            let eggs = try await Self.add("Eggs", to: list, client, as: ann)
+
+            let moved = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/\(eggs)/move", json: #"{"before": "\#(milk)"}"#)
+            #expect(moved.status == .ok)
+            #expect((moved.object["item"] as? [String: Any])?["title"] as? String == "Eggs")
+            #expect((moved.object["step"] as? [String: Any])?["name"] as? String == "Move “Eggs”")
+            #expect(Self.titles(try await Self.state(list, client, as: ann)) == ["Eggs", "Milk", "Bread"])
+            let again = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/\(eggs)/move", json: #"{"before": "\#(milk)"}"#)
+            #expect(again.status == .conflict)
+            #expect(again.errorMessage == "“Eggs” is already before “Milk”")
+            let past = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/\(eggs)/move", json: #"{"position": 3}"#)
+            #expect(past.status == .unprocessableContent)
+            #expect(past.errorMessage?.contains("positions run from 0 to 2") == true, "\(past.errorMessage ?? "")")
+            let stranger = "00000000-0000-0000-0000-000000000099"
+            let unknown = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/\(stranger)/move", json: #"{"position": 0}"#)
+            #expect(unknown.status == .notFound)
+
+            // Ann's Undo names her own add; bob's takes back his move.
+            #expect(((try await Self.state(list, client, as: ann))["undo"] as? [String: Any])?["name"] as? String == "Add “Eggs”")
+            #expect(try await Self.call(client, bob, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
+            #expect(Self.titles(try await Self.state(list, client, as: bob)) == ["Milk", "Bread", "Eggs"])
+        }
+    }
+
     @Test func anUndoLeavesAloneWhatAnotherPersonChangedSinceAndSaysSo() async throws {
         let server = try await SignInTests.server(["ann", "bob"])
         try await server.test { client in

@@ -383,6 +383,65 @@ struct TodoAPITests {
         }
     }
 
+    @Suite("POST /api/todos/{id}/move")
+    struct Move {
+        @Test func movesBeforeOrAfterAnotherItemOrToAPositionAsOneStep() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                let one = try await api.add("One", client, server)
+                let two = try await api.add("Two", client, server)
+                let three = try await api.add("Three", client, server)
+                func titles() async throws -> [String] { try await server.store.state().todos.items.map(\.title) }
+                let before = try await client.send(.post, "/api/todos/\(three)/move", json: #"{"before": "\#(one)"}"#, token: server.token)
+                #expect(before.status == .ok)
+                #expect(before.object["title"] as? String == "Three")
+                #expect(try await titles() == ["Three", "One", "Two"])
+                let after = try await client.send(.post, "/api/todos/\(three)/move", json: #"{"after": "\#(two)"}"#, token: server.token)
+                #expect(after.status == .ok)
+                #expect(try await titles() == ["One", "Two", "Three"])
+                let top = try await client.send(.post, "/api/todos/\(two)/move", json: #"{"position": 0}"#, token: server.token)
+                #expect(top.status == .ok)
+                #expect(try await titles() == ["Two", "One", "Three"])
+                let history = try await client.get("/api/history").object
+                #expect(history["undoTitle"] as? String == "Undo Move “Two”")
+                _ = try await client.send(.post, "/api/history/undo", token: server.token)
+                #expect(try await titles() == ["One", "Two", "Three"])
+            }
+        }
+
+        @Test func aMoveThatCannotBeDoneSaysWhyAndChangesNothing() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                let one = try await api.add("One", client, server)
+                let two = try await api.add("Two", client, server)
+                let stranger = "00000000-0000-0000-0000-000000000099"
+                let cases: [(String, String, HTTPResponse.Status, String)] = [
+                    (two, #"{"after": "\#(one)"}"#, .conflict, "“Two” is already after “One”"),
+                    (one, #"{"position": 0}"#, .conflict, "“One” is already at the top"),
+                    (one, #"{"position": 2}"#, .unprocessableContent, "positions run from 0 to 1"),
+                    (one, #"{"before": "\#(one)"}"#, .unprocessableContent, "cannot be moved before or after itself"),
+                    (one, #"{"before": "\#(stranger)"}"#, .unprocessableContent, "There is no item with id \(stranger) to move"),
+                    (stranger, #"{"before": "\#(one)"}"#, .notFound, "There is no item with id \(stranger)"),
+                    (one, #"{}"#, .badRequest, "missing field: give “before” or “after”"),
+                    (one, #"{"before": "\#(two)", "position": 1}"#, .badRequest, "not several"),
+                    (one, #"{"before": "two"}"#, .badRequest, "before"),
+                    (one, #"{"position": null}"#, .badRequest, "invalid field “position”: expected a whole number, found null"),
+                    (one, #"{"after": "\#(two)", "top": true}"#, .badRequest, "invalid field “top”: unknown field"),
+                    (one, #"{"position": -1}"#, .unprocessableContent, "positions run from 0 to 1"),
+                ]
+                for (id, body, status, message) in cases {
+                    let response = try await client.send(.post, "/api/todos/\(id)/move", json: body, token: server.token)
+                    #expect(response.status == status, "\(body)")
+                    #expect(response.errorMessage?.contains(message) == true, "\(body): \(response.errorMessage ?? "")")
+                }
+                #expect(try await server.store.state().todos.items.map(\.title) == ["One", "Two"])
+                #expect(try await client.get("/api/history").object["position"] as? Int == 2, "no step for a refused move")
+            }
+        }
+    }
+
     @Suite("Whole-list actions")
     struct WholeList {
         @Test func toggleAllCompletesThenReopensEveryItem() async throws {

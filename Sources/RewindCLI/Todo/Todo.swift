@@ -36,7 +36,7 @@ extension RewindCommand {
                   rewind todo undo --as ann --list groceries
                 """,
             subcommands: [
-                List.self, Add.self, Show.self, Edit.self, Done.self, Undone.self, Remove.self,
+                List.self, Add.self, Show.self, Edit.self, Done.self, Undone.self, Move.self, Remove.self,
                 ClearCompleted.self, Undo.self, Redo.self, History.self, Export.self, Import.self,
             ],
             defaultSubcommand: List.self

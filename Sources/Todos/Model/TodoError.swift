@@ -34,6 +34,10 @@ public enum TodoError: Error, Equatable, Hashable, Sendable {
     case duplicateItem(UUID)
     /// A position lay outside the list.
     case positionOutOfRange(Int, valid: ClosedRange<Int>)
+    /// An item was to be moved next to one that is not in the list.
+    case neighbourNotFound(UUID)
+    /// An item was to be moved before or after itself.
+    case movedNextToItself(UUID)
     /// The change would change nothing (say, completing all items when all
     /// are complete), so no undo step is made for it.
     case nothingToChange(String)
@@ -68,6 +72,10 @@ extension TodoError: CustomStringConvertible {
             "A date must lie between 0001-01-01 and 9999-12-31 (UTC); \(Self.describeOutOfRange(date)) does not."
         case .itemNotFound(let id):
             "There is no item with id \(id.uuidString)."
+        case .neighbourNotFound(let id):
+            "There is no item with id \(id.uuidString) to move the item next to."
+        case .movedNextToItself:
+            "An item cannot be moved before or after itself; name another item."
         case .duplicateItem(let id):
             "An item with id \(id.uuidString) is already in the list; ids must be unique."
         case .positionOutOfRange(let position, let valid):

@@ -1,12 +1,38 @@
 import Foundation
 
-/// Moves an item to another position in the list. Answers the item as it
-/// stands there.
+/// Moves an item to another place in the list: to a position, or just
+/// before or after another item (what a person dragging a row means, and
+/// what stays right when the rows shown are filtered). Answers the item as
+/// it stands there.
+///
+/// ```swift
+/// try await app.send(.move(bread.id, before: milk.id))
+/// try await app.send(.move(bread.id, to: 0))          // to the top
+/// ```
 public struct ItemMover: UseCase {
     /// What can be asked.
     public enum Request: Equatable, Sendable {
-        /// Moves the item with this id so that it ends up at a position.
+        /// Moves the item with this id so that it ends up at a position
+        /// (0 is the top).
         case move(UUID, to: Int)
+        /// Moves the item with the first id to just before the item with
+        /// the second.
+        case moveBefore(UUID, UUID)
+        /// Moves the item with the first id to just after the item with
+        /// the second.
+        case moveAfter(UUID, UUID)
+
+        /// The id of the item to move.
+        public var item: UUID {
+            switch self {
+            case .move(let id, _), .moveBefore(let id, _), .moveAfter(let id, _): id
+            }
+        }
+
+        /// Moves the item with `id` to just before `neighbour`.
+        public static func move(_ id: UUID, before neighbour: UUID) -> Request { .moveBefore(id, neighbour) }
+        /// Moves the item with `id` to just after `neighbour`.
+        public static func move(_ id: UUID, after neighbour: UUID) -> Request { .moveAfter(id, neighbour) }
     }
 
     /// What is answered: the item moved.
@@ -20,13 +46,58 @@ public struct ItemMover: UseCase {
     }
 
     /// Moves the item and returns it.
+    ///
+    /// - Throws: ``TodoFailure/notFound(_:)`` for an item that is not in the
+    ///   list, ``TodoFailure/invalid(_:)`` for a position outside it or a
+    ///   neighbour that is not in it (or is the item itself), and
+    ///   ``TodoFailure/nothingToChange(_:)`` when the item is already there
+    ///   (no step is made for it).
     public func request(to request: Request) async throws(TodoFailure) -> TodoItem {
+        let id = request.item
+        let target = try await TodoFailure.classifying {
+            try await store.read { state throws(TodoError) in try Self.position(for: request, in: state.todos) }
+        }
+        _ = try await store.perform([.move(id, to: target)])
+        // Another client may have deleted it in the meantime.
+        guard let item = try await store.items([id]).first else { throw .notFound([id]) }
+        return item
+    }
+
+    /// Where `request` puts its item in `list`, counted in the list as it
+    /// is (the item's own place included): what a shared list's move asks
+    /// of its store.
+    ///
+    /// - Throws: ``TodoError/itemNotFound(_:)``, ``TodoError/neighbourNotFound(_:)``,
+    ///   ``TodoError/movedNextToItself(_:)``, or ``TodoError/nothingToChange(_:)``
+    ///   when the item is already there. A position past the end is left
+    ///   for the list to refuse.
+    public static func position(for request: Request, in list: TodoList) throws(TodoError) -> Int {
         switch request {
-        case .move(let id, let position):
-            _ = try await store.perform([.move(id, to: position)])
-            // Another client may have deleted it in the meantime.
-            guard let item = try await store.items([id]).first else { throw .notFound([id]) }
-            return item
+        case .move(let id, let target):
+            guard let current = list.position(of: id) else { throw .itemNotFound(id) }
+            guard target != current else {
+                let place = switch target {
+                case 0: "at the top"
+                case list.count - 1: "at the bottom"
+                default: "at position \(target) (0 is the top)"
+                }
+                throw .nothingToChange("“\(list[id: id]?.title ?? "")” is already \(place)")
+            }
+            return target
+        case .moveBefore(let id, let neighbour), .moveAfter(let id, let neighbour):
+            guard let current = list.position(of: id) else { throw .itemNotFound(id) }
+            guard neighbour != id else { throw .movedNextToItself(id) }
+            guard let next = list.position(of: neighbour) else { throw .neighbourNotFound(neighbour) }
+            // The neighbour's place once the item has left its own.
+            let base = next > current ? next - 1 : next
+            let target = if case .moveAfter = request { base + 1 } else { base }
+            guard target != current else {
+                let side = if case .moveAfter = request { "after" } else { "before" }
+                throw .nothingToChange(
+                    "“\(list[id: id]?.title ?? "")” is already \(side) “\(list[id: neighbour]?.title ?? "")”"
+                )
+            }
+            return target
         }
     }
 }

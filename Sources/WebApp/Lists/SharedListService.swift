@@ -172,6 +172,34 @@ struct SharedListService: Sendable {
         return (changed, step)
     }
 
+    /// Moves the item where `request` says (``ItemMover/Request``), as one step.
+    ///
+    /// - Throws: ``APIError`` 404 when the list has no such item, 409 when
+    ///   it is already there, 422 for a neighbour the list lacks (or the
+    ///   item itself) and a position past the end.
+    func move(_ itemID: UUID, on id: UUID, _ request: ItemMover.Request) async throws
+        -> (item: TodoItem, step: SharedStep)
+    {
+        let person = try person
+        let before = try await store.items(of: id, as: person).list
+        guard before[id: itemID] != nil else { throw Self.noItem(itemID) }
+        let target: Int
+        do {
+            target = try ItemMover.position(for: request, in: before)
+        } catch .nothingToChange(let reason) {
+            throw APIError.conflict(reason)
+        } catch {
+            throw APIError.invalidField(error.description)
+        }
+        guard (0..<before.count).contains(target) else {
+            throw APIError.invalidField(TodoError.positionOutOfRange(target, valid: 0...(before.count - 1)).description)
+        }
+        let step = try await perform([.move(itemID, to: target)], on: before, list: id, by: person)
+        let after = try await store.items(of: id, as: person).list
+        guard let moved = after[id: itemID] else { throw Self.noItem(itemID) }
+        return (moved, step)
+    }
+
     /// Deletes the item, as one step.
     ///
     /// - Throws: ``APIError`` 404 when the list has no such item.

@@ -73,6 +73,14 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(step: .init(step), item: item))))
     }
 
+    func moveListTodo(_ input: Operations.MoveListTodo.Input) async throws -> Operations.MoveListTodo.Output {
+        let id = try Query.listID(input.path.list)
+        let itemID = try Query.itemID(input.path.id)
+        let body = switch input.body { case .json(let json): json }
+        let (item, step) = try await shared.move(itemID, on: id, Self.moveRequest(itemID, body))
+        return .ok(.init(body: .json(.init(step: .init(step), item: item))))
+    }
+
     func deleteListTodo(_ input: Operations.DeleteListTodo.Input) async throws -> Operations.DeleteListTodo.Output {
         let id = try Query.listID(input.path.list)
         let step = try await shared.remove(try Query.itemID(input.path.id), from: id)

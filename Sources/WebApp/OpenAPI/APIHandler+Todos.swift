@@ -67,7 +67,41 @@ extension APIHandler {
         return .ok(.init(body: .json(try changed(updated, id: id))))
     }
 
+    func moveTodo(_ input: Operations.MoveTodo.Input) async throws -> Operations.MoveTodo.Output {
+        let id = try Query.itemID(input.path.id)
+        let body = switch input.body { case .json(let json): json }
+        return .ok(.init(body: .json(try await todos.app.send(Self.moveRequest(id, body)))))
+    }
+
     // MARK: Helpers
+
+    /// What a ``Components/Schemas/Move`` body asks for the item with `id`.
+    ///
+    /// - Throws: ``APIError`` 400 for none or several of its fields, a
+    ///   `null`, or a neighbour that is not a UUID.
+    static func moveRequest(_ id: UUID, _ body: Components.Schemas.Move) throws -> ItemMover.Request {
+        // The generated type reads `null` as a field left out; here it is a wrong value.
+        for field in ["before", "after", "position"] where RequestBodyMiddleware.nullFields.contains(field) {
+            throw APIError.badRequest("invalid field “\(field)”: expected \(field == "position" ? "a whole number" : "an item's id"), found null")
+        }
+        switch (body.before, body.after, body.position) {
+        case (let other?, nil, nil): return .move(id, before: try neighbour(other, field: "before"))
+        case (nil, let other?, nil): return .move(id, after: try neighbour(other, field: "after"))
+        case (nil, nil, let position?): return .move(id, to: position)
+        case (nil, nil, nil): throw APIError.badRequest("missing field: give “before” or “after” (an item's id) or “position” (0 is the top)")
+        default: throw APIError.badRequest("give one of “before”, “after” and “position”, not several")
+        }
+    }
+
+    /// The id of the item a move names in `field`.
+    ///
+    /// - Throws: ``APIError`` 400 when it is not a UUID.
+    private static func neighbour(_ text: String, field: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else {
+            throw APIError.badRequest("invalid field “\(field)”: “\(text)” is not an item id; ids are UUIDs such as 0B7E4C1A-0000-4000-8000-000000000000")
+        }
+        return id
+    }
 
     /// The due date a request asks for: `due` as JSON, or `dueText` read by
     /// the domain's parser in the browser's `timeZone`; `nil` when neither.

@@ -80,8 +80,13 @@ struct SharedListPage {
                         toolbar(into: &html)
                         html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
                         html.element("p", [.class("list-message"), .id("list-message"), Attribute("role", "status")])
+                        TodoListView.moveStatus(into: &html)
                         html.element("p", [.class("keyboard-help")]) { html in
                             html.text("Your Undo takes back your own latest change on this list, never someone else's. ")
+                            html.element("kbd") { $0.text("↑") }
+                            html.text(" and ")
+                            html.element("kbd") { $0.text("↓") }
+                            html.text(" on a row's ⠿ move it. ")
                             html.element("kbd") { $0.text("Ctrl+Z") }
                             html.text(" undoes, ")
                             html.element("kbd") { $0.text("Ctrl+Shift+Z") }
@@ -122,6 +127,7 @@ struct SharedListPage {
     func main(into html: inout HTMLWriter) {
         html.element("section", [.class("main"), .data("region", "main"), .hidden(items.list.isEmpty)]) { html in
             SearchField(search: search).result(found: shown.count, into: &html)
+            html.element("span", [.id(TodoListView.moveHelpID), .hidden(true)]) { $0.text(TodoListView.moveHelp) }
             html.element("ul", [.class("todo-list")]) { html in
                 for (index, item) in shown.enumerated() {
                     row(item, index: index, into: &html)
@@ -144,6 +150,7 @@ struct SharedListPage {
                     TodoListView.dueMark(DueDateTexts.Text(item.due, formatter: dates), overdue: item.isOverdue(at: dates.now), into: &html)
                 }
                 html.element("button", [.class("destroy"), .ariaLabel("Delete " + item.title)])
+                TodoListView.moveHandle(named: .ariaLabel("Move " + item.title), into: &html)
             }
             html.void("input", [.class("edit"), .value(item.title), .ariaLabel("Edit " + item.title)])
         }

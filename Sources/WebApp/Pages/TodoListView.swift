@@ -79,6 +79,7 @@ struct TodoListView: Sendable {
                 for (id, word) in Self.controlWords {
                     html.element("span", [.id(id)]) { $0.text(word) }
                 }
+                html.element("span", [.id(Self.moveHelpID)]) { $0.text(Self.moveHelp) }
             }
             html.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) { html in
                 // By index: no copy of each item on the way.
@@ -90,8 +91,19 @@ struct TodoListView: Sendable {
     }
 
     /// The ids and texts of the words that name a row's controls together
-    /// with its title: complete, details, delete, edit.
-    static let controlWords = [("tc", "Complete"), ("td", "Details of"), ("tx", "Delete"), ("te", "Edit")]
+    /// with its title: complete, details, delete, edit, move.
+    static let controlWords = [("tc", "Complete"), ("td", "Details of"), ("tx", "Delete"), ("te", "Edit"), ("tm", "Move")]
+
+    /// The id of the sentence that tells how a row's move handle works.
+    static let moveHelpID = "move-help"
+
+    /// The sentence that tells how a row's move handle works (hidden; its
+    /// handles refer to it).
+    static let moveHelp = "Drag to move the item, or press the up and down arrow keys."
+
+    /// Whether the rows can be moved: in the list's own order only (in
+    /// another order, a row's place says nothing about where it is kept).
+    var rowsMove: Bool { sort == .list }
 
     /// One `li` of the list, as TodoMVC has it, plus the due date and a link
     /// to the item's detail view. The title is written twice (the label and
@@ -118,9 +130,27 @@ struct TodoListView: Sendable {
                      .ariaLabelledBy("td ", label)]
                 ) { $0.trusted("Details") }
                 html.element("button", [Attribute("class", literal: "destroy"), .ariaLabelledBy("tx ", label)])
+                if rowsMove { Self.moveHandle(named: .ariaLabelledBy("tm ", label), into: &html) }
             }
             html.void("input", [Attribute("class", literal: "edit"), .value(item.title), .ariaLabelledBy("te ", label)])
         }
+    }
+
+    /// A row's move handle (move.js): dragged, or moved by the arrow keys
+    /// while it has the focus; `name` names it ("Move" and the row's
+    /// title), and ``moveHelp`` describes it.
+    static func moveHandle(named name: Attribute, into html: inout HTMLWriter) {
+        html.element(
+            "button",
+            [Attribute("class", literal: "move"), Attribute("type", literal: "button"), name,
+             Attribute("aria-describedby", literal: "move-help")]
+        )
+    }
+
+    /// The live region that says where a moved row went (move.js fills
+    /// it), outside the regions that are swapped.
+    static func moveStatus(into html: inout HTMLWriter) {
+        html.element("p", [.class("visually-hidden"), .id("move-status"), Attribute("role", "status")])
     }
 
     /// `footer.footer`: the count (and how many are overdue), the filters

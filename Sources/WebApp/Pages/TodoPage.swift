@@ -37,8 +37,13 @@ struct TodoPage {
                         SearchField(search: view.search).render(into: &html)
                         view.toolbar(into: &html)
                         html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
+                        TodoListView.moveStatus(into: &html)
                         html.element("p", [.class("keyboard-help")]) { html in
-                            html.text("Enter adds, double-click edits, Escape cancels an edit. ")
+                            html.text("Enter adds, double-click edits, Escape cancels an edit; ")
+                            html.element("kbd") { $0.text("↑") }
+                            html.text(" and ")
+                            html.element("kbd") { $0.text("↓") }
+                            html.text(" on a row's ⠿ move it. ")
                             html.element("kbd") { $0.text("Ctrl+Z") }
                             html.text(" undoes, ")
                             html.element("kbd") { $0.text("Ctrl+Shift+Z") }

@@ -1,15 +1,16 @@
 // One shared list of team mode (/lists/{id}): add, complete, rename
-// (double-click) and delete items; the account's own Undo and Redo, which
-// send the step their button names so that a double click takes back one
-// step only; what an undo left alone, in words; older steps of the
-// history on demand; the Find field (search.js); and the live refresh when
-// anyone changes the list.
+// (double-click), move (move.js) and delete items; the account's own Undo
+// and Redo, which send the step their button names so that a double click
+// takes back one step only; what an undo left alone, in words; older
+// steps of the history on demand; the Find field (search.js); and the live
+// refresh when anyone changes the list.
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { undoRedoShortcut } from './keys.js';
 import { historyQuery, setUpShowMore } from './history.js';
 import { searchQuery, setUpSearch } from './search.js';
+import { isDragging, setUpMoving } from './move.js';
 
 var main = document.querySelector('main[data-list]');
 var list = main.getAttribute('data-list');
@@ -21,7 +22,8 @@ var refresh = makeRefresher(function () {
   var query = (historyQuery('&') + searchQuery('&')).slice(1);
   return fetchHTML('/lists/' + list + '/fragment' + (query ? '?' + query : '')).then(function (html) {
     swapRegions(html, function (name, current) {
-      if (name === 'main' && current.querySelector('li.editing')) { deferredMain = true; return true; }
+      // Keep the list while an item is being edited or dragged; refresh it after.
+      if (name === 'main' && (current.querySelector('li.editing') || isDragging())) { deferredMain = true; return true; }
       return false;
     });
   }, function (error) {
@@ -163,6 +165,7 @@ document.addEventListener('focusout', function (event) {
   finishEditing(input, !cancelled);
 });
 
+setUpMoving(function (id, body) { change('POST', base + '/todos/' + id + '/move', body); }, refresh);
 setUpShowMore(refresh);
 setUpSearch(refresh);
 listenForChanges(refresh, '/lists/' + list + '/events', 'list');

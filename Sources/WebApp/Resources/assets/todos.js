@@ -1,5 +1,5 @@
-// The to-do page (/todos, TodoMVC): add, toggle, edit, delete and clear
-// items, the filters (#/active, #/completed, #/overdue), the order (list,
+// The to-do page (/todos, TodoMVC): add, toggle, edit, delete, move and
+// clear items, the filters (#/active, #/completed, #/overdue), the order (list,
 // smart, due date), the Find field (search.js), and the live refresh of
 // the list.
 
@@ -7,6 +7,7 @@ import { api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
+import { isDragging, setUpMoving } from './move.js';
 import { searchQuery, setUpSearch } from './search.js';
 
 var newTodo = document.querySelector('.new-todo');
@@ -31,8 +32,8 @@ var refresh = makeRefresher(function () {
   var query = 'filter=' + filter() + '&sort=' + sort() + searchQuery('&') + historyQuery('&');
   return fetchHTML('/todos/fragment?' + query).then(function (html) {
     swapRegions(html, function (name, current) {
-      // Keep the list while an item is being edited; refresh it after.
-      if (name === 'main' && current.querySelector('li.editing')) { deferredMain = true; return true; }
+      // Keep the list while an item is being edited or dragged; refresh it after.
+      if (name === 'main' && (current.querySelector('li.editing') || isDragging())) { deferredMain = true; return true; }
       return false;
     });
   });
@@ -156,6 +157,7 @@ document.addEventListener('focusout', function (event) {
   finishEditing(input, !cancelled);
 });
 
+setUpMoving(function (id, body) { change('POST', '/api/todos/' + id + '/move', body); }, refresh);
 setUpSearch(refresh);
 window.addEventListener('hashchange', function () { refresh(); });
 setUpHistory(function () { refresh(); }, refresh);
