@@ -158,7 +158,7 @@ struct SharedListCommandTests {
         for title in ["Milk", "Bread", "Eggs"] { _ = try await team.add(title, as: "ann") }
         team.succeed(try await team.todo(["list"], as: "bob"))
         let moved = team.succeed(try await team.todo(["move", "3", "--before", "1"], as: "bob")).stdout
-        #expect(moved.hasPrefix("Moved ") && moved.contains("“Eggs” to the top"), "\(moved)")
+        #expect(moved.hasPrefix("Moved ") && moved.contains("“Eggs” before ") && moved.hasSuffix("“Milk”\n"), "\(moved)")
         #expect(try await team.titles(as: "ann") == ["Eggs", "Milk", "Bread"])
         let again = team.succeed(try await team.todo(["move", "3", "--top"], as: "bob"))
         #expect(again.stderr == "Nothing to change: “Eggs” is already at the top.\n")

@@ -126,6 +126,24 @@ struct OnDemandTests {
         #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.items == items)
     }
 
+    @Test func positionsAndAMoveNextToAnotherItemReadOnlyTheirRows() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let items = try (0..<100).map { try fixture.item("Item \($0)") }
+        let writer = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, now: fixture.clock.now)
+        try await writer.change(items.map { .add($0) }, named: "Add 100 items")
+        let rows = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand, now: fixture.clock.now)
+        let stranger = UUID()
+        #expect(try await rows.positions(of: [items[42].id, stranger, items[0].id])
+            == ListPositions(positions: [items[42].id: 42, items[0].id: 0], count: 100))
+        let app = AppDomain(store: rows, now: fixture.clock.now, makeID: UUID.init)
+        let moved = try await app.send(.move(items[99].id, before: items[10].id))
+        #expect(moved == items[99])
+        #expect(try await rows.positions(of: [items[99].id, items[10].id]).positions == [items[99].id: 10, items[10].id: 11])
+        #expect(!rows.keepsListInMemory, "a move reads the rows it names, and counts the others")
+        #expect(try await SQLiteStore(url: fixture.fileURL, pollInterval: nil).state().todos.items.map(\.title)[9...11]
+            == ["Item 9", "Item 99", "Item 10"])
+    }
+
     /// Adding at the end finds no position, so an import of any size is
     /// applied row by row; its undo removes every item, which row by row
     /// would count the rows before each one (the undo of 100,000 items took

@@ -82,17 +82,20 @@ extension RewindCommand.Todo {
                 try await shared.perform([.move(id, to: position)], on: list)
                 let after = try await shared.items()
                 guard let moved = after[id: id] else { throw TodoFailure.notFound([id]) }
-                return try report(moved, in: after)
+                return try report(moved, request, neighbour: request.neighbour.flatMap { after[id: $0] }, references: ShortReferences(list: after))
             }
+            // The rows named and the number of rows, not the whole list.
             let session = try await TodoSession.open(options: options)
             var ids: [String: UUID] = [:]
             for reference in [item, before, after].compactMap(\.self) {
                 ids[reference] = try Self.one(await session.resolve([reference]))
             }
-            let count = try await session.read { $0.count }
+            let count = try await session.store.positions(of: []).count
             let request = try request(in: count) { reference in try Self.one(ids[reference].map { [$0] } ?? []) }
             let moved = try await session.app.send(request)
-            try report(moved, in: try await session.read { $0 })
+            let neighbour = try await request.neighbour.asyncFlatMap { try await session.store.items(withIDs: [$0]).first }
+            let references = try await session.references(for: [moved.id] + (neighbour.map { [$0.id] } ?? []))
+            try report(moved, request, neighbour: neighbour, references: references)
         }
 
         /// The one id of what a reference resolved to.
@@ -110,20 +113,28 @@ extension RewindCommand.Todo {
             return .move(id, to: top ? 0 : max(count - 1, 0))
         }
 
-        /// Says where the item went: after the item now before it, or at the top.
-        private func report(_ moved: TodoItem, in list: TodoList) throws {
-            let references = ShortReferences(list: list)
+        /// Says where the item went: before or after its neighbour, or to
+        /// the top or the bottom.
+        private func report(
+            _ moved: TodoItem, _ request: ItemMover.Request, neighbour: TodoItem?, references: ShortReferences
+        ) throws {
             if json { return try JSONOutput.print(JSONOutput.items([moved], references: references)) }
             let text = ItemText(terminal: .standardOutput())
-            let items = list.items
-            let place: String
-            if let position = items.firstIndex(where: { $0.id == moved.id }), position > 0 {
-                let previous = text.named(items[position - 1], references: references)
-                place = position == items.count - 1 ? "to the bottom, after " + previous : "after " + previous
-            } else {
-                place = "to the top"
+            let place = switch (request, neighbour) {
+            case (.moveBefore, let neighbour?): "before " + text.named(neighbour, references: references)
+            case (.moveAfter, let neighbour?): "after " + text.named(neighbour, references: references)
+            case (.move, _): top ? "to the top" : "to the bottom"
+            default: "next to an item deleted meanwhile"
             }
             TodoTerminal.print(lines: ["Moved " + text.named(moved, references: references) + " " + place])
         }
+    }
+}
+
+extension Optional {
+    /// The value given to the asynchronous `transform`, or `nil`.
+    fileprivate func asyncFlatMap<Mapped>(_ transform: (Wrapped) async throws -> Mapped?) async rethrows -> Mapped? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

@@ -264,6 +264,22 @@ struct RowList {
     }
 
     /// The number of items.
+    /// Where those of `ids` that have rows stand, and the number of rows;
+    /// `nil` when one of them shares its rank with another row (only the
+    /// whole list orders those).
+    func positions(of ids: [UUID]) throws -> ListPositions? {
+        var positions: [UUID: Int] = [:]
+        for id in ids {
+            guard let row = try row(id) else { continue }
+            do {
+                positions[id] = try position(of: row)
+            } catch is NeedsWholeList {
+                return nil
+            }
+        }
+        return ListPositions(positions: positions, count: try count())
+    }
+
     func count() throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM item")) ?? 0
     }

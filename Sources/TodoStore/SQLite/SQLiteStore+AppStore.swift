@@ -37,6 +37,12 @@ extension SQLiteStore: AppStore {
         try await onQueue { try self.items(withIDs: ids) }
     }
 
+    /// Where those of `ids` that are in the list stand, and how many items
+    /// it holds, as the synchronous method of the same name reads them.
+    public func positions(of ids: [UUID]) async throws -> ListPositions {
+        try await onQueue { try self.positions(of: ids) }
+    }
+
     /// The items in `state` (every item when `nil`) in list order, and the
     /// counts of the whole list at `now`; see ``items(in:dueOnly:now:)``.
     public func items(

@@ -223,6 +223,22 @@ public final class SQLiteStore: Sendable {
         }
     }
 
+    /// Where those of `ids` that are in the list stand, and how many items
+    /// it holds: counted in the rows when the list is not in memory (the
+    /// whole list is read only when one of them shares its rank with
+    /// another row).
+    public func positions(of ids: [UUID]) throws -> ListPositions {
+        try integrity?.refuseIfFailed()
+        if let inMemory = memory.withLock({ $0.list.map { ListPositions(of: ids, in: $0.state.todos) } }) {
+            return inMemory
+        }
+        let counted = try TodoDatabase.readingSaved(path: database.url.path) {
+            try database.queue.read { db in try RowList(db, path: database.url.path).positions(of: ids) }
+        }
+        if let counted { return counted }
+        return try read { ListPositions(of: ids, in: $0.todos) }
+    }
+
     /// The items in `state` (every item when `nil`) in list order, and the
     /// counts of the whole list at `now`: read from the rows in `state` (and
     /// the due dates of active items) when the list is not in memory.

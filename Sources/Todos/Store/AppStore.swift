@@ -31,6 +31,13 @@ public protocol AppStore: AnyObject, Sendable {
     /// - Throws: The store's error when it cannot read.
     func items(withIDs ids: [UUID]) async throws -> [TodoItem]
 
+    /// Where those of `ids` that are in the list stand (0 is the top), and
+    /// how many items the list holds. A store that does not keep the list
+    /// in memory counts rows.
+    ///
+    /// - Throws: The store's error when it cannot read.
+    func positions(of ids: [UUID]) async throws -> ListPositions
+
     /// The named steps and the current position.
     func history() async throws -> HistoryOverview
 
@@ -109,6 +116,11 @@ extension AppStore {
         try await read { state in ids.compactMap { state.todos[id: $0] } }
     }
 
+    /// Where those of `ids` that are in the list stand, read from the state.
+    public func positions(of ids: [UUID]) async throws -> ListPositions {
+        try await read { ListPositions(of: ids, in: $0.todos) }
+    }
+
     /// Applies `changes` as one undo step named after what they do.
     @discardableResult
     public func change(_ changes: AppState.Change...) async throws -> HistoryStep<AppState.Change> {
@@ -145,5 +157,27 @@ public struct StoreUpdates: Sendable {
     public mutating func endAll() {
         for continuation in continuations { continuation.finish() }
         continuations.removeAll()
+    }
+}
+
+/// Where some items of a list stand, and how many items the list holds:
+/// what ``AppStore/positions(of:)`` answers.
+public struct ListPositions: Equatable, Sendable {
+    /// The positions of the items asked for that are in the list (0 is the top).
+    public var positions: [UUID: Int]
+    /// How many items the list holds.
+    public var count: Int
+
+    /// Positions and count as given.
+    public init(positions: [UUID: Int], count: Int) {
+        self.positions = positions
+        self.count = count
+    }
+
+    /// The positions of those of `ids` that are in `list`, and its count.
+    public init(of ids: [UUID], in list: TodoList) {
+        var positions: [UUID: Int] = [:]
+        for id in ids { positions[id] = list.position(of: id) }
+        self.init(positions: positions, count: list.count)
     }
 }

@@ -29,6 +29,14 @@ public struct ItemMover: UseCase {
             }
         }
 
+        /// The item the move is relative to, if any.
+        public var neighbour: UUID? {
+            switch self {
+            case .move: nil
+            case .moveBefore(_, let neighbour), .moveAfter(_, let neighbour): neighbour
+            }
+        }
+
         /// Moves the item with `id` to just before `neighbour`.
         public static func move(_ id: UUID, before neighbour: UUID) -> Request { .moveBefore(id, neighbour) }
         /// Moves the item with `id` to just after `neighbour`.
@@ -54,8 +62,13 @@ public struct ItemMover: UseCase {
     ///   (no step is made for it).
     public func request(to request: Request) async throws(TodoFailure) -> TodoItem {
         let id = request.item
+        let named = [id] + (request.neighbour.map { [$0] } ?? [])
+        // The rows named, not the whole list: a store that keeps its list
+        // in rows counts them.
+        let placed = try await TodoFailure.classifying { try await store.positions(of: named) }
+        let titles = Dictionary(try await store.items(named).map { ($0.id, $0.title) }, uniquingKeysWith: { $1 })
         let target = try await TodoFailure.classifying {
-            try await store.read { state throws(TodoError) in try Self.position(for: request, in: state.todos) }
+            try Self.position(for: request, among: placed) { titles[$0] ?? "" }
         }
         _ = try await store.perform([.move(id, to: target)])
         // Another client may have deleted it in the meantime.
@@ -72,30 +85,38 @@ public struct ItemMover: UseCase {
     ///   when the item is already there. A position past the end is left
     ///   for the list to refuse.
     public static func position(for request: Request, in list: TodoList) throws(TodoError) -> Int {
+        try position(for: request, among: ListPositions(of: [request.item] + (request.neighbour.map { [$0] } ?? []), in: list)) {
+            list[id: $0]?.title ?? ""
+        }
+    }
+
+    /// ``position(for:in:)`` from where the item and its neighbour stand;
+    /// `title` names an item in the message of a move that changes nothing.
+    static func position(
+        for request: Request, among placed: ListPositions, title: (UUID) -> String
+    ) throws(TodoError) -> Int {
+        let id = request.item
+        guard let current = placed.positions[id] else { throw .itemNotFound(id) }
         switch request {
-        case .move(let id, let target):
-            guard let current = list.position(of: id) else { throw .itemNotFound(id) }
+        case .move(_, let target):
             guard target != current else {
                 let place = switch target {
                 case 0: "at the top"
-                case list.count - 1: "at the bottom"
+                case placed.count - 1: "at the bottom"
                 default: "at position \(target) (0 is the top)"
                 }
-                throw .nothingToChange("“\(list[id: id]?.title ?? "")” is already \(place)")
+                throw .nothingToChange("“\(title(id))” is already \(place)")
             }
             return target
-        case .moveBefore(let id, let neighbour), .moveAfter(let id, let neighbour):
-            guard let current = list.position(of: id) else { throw .itemNotFound(id) }
+        case .moveBefore(_, let neighbour), .moveAfter(_, let neighbour):
             guard neighbour != id else { throw .movedNextToItself(id) }
-            guard let next = list.position(of: neighbour) else { throw .neighbourNotFound(neighbour) }
+            guard let next = placed.positions[neighbour] else { throw .neighbourNotFound(neighbour) }
             // The neighbour's place once the item has left its own.
             let base = next > current ? next - 1 : next
             let target = if case .moveAfter = request { base + 1 } else { base }
             guard target != current else {
                 let side = if case .moveAfter = request { "after" } else { "before" }
-                throw .nothingToChange(
-                    "“\(list[id: id]?.title ?? "")” is already \(side) “\(list[id: neighbour]?.title ?? "")”"
-                )
+                throw .nothingToChange("“\(title(id))” is already \(side) “\(title(neighbour))”")
             }
             return target
         }
