@@ -475,3 +475,25 @@ def test_the_find_field_of_a_shared_list_shows_what_contains_every_word_and_foll
     wait_for_titles(driver, ["Milk", "Oat milk", "Bread", "Milk chocolate"])
     assert not css_all(driver, ".search-result")
     assert not browser_errors(driver)
+
+
+def test_a_shared_lists_filters_show_what_they_name_and_clear_completed_is_one_step(driver, team_server):
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    make_list(driver, "Chores")
+    for title in ("One", "Two", "Three"):
+        add(driver, title)
+    wait_for_titles(driver, ["One", "Two", "Three"])
+    driver.execute_script("document.querySelectorAll('.todo-list li')[1].querySelector('input.toggle').click()")
+    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Complete “Two”", lambda: undo_title(driver))
+    for label, expected in (("Active", ["One", "Three"]), ("Completed", ["Two"]), ("All", ["One", "Two", "Three"])):
+        css(driver, ".filters").find_element(By.LINK_TEXT, label).click()
+        wait_for_titles(driver, expected)
+    driver.back()
+    wait_for_titles(driver, ["Two"])
+    css(driver, ".clear-completed").click()
+    wait_for_titles(driver, [])
+    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Clear 1 completed item", lambda: undo_title(driver))
+    driver.get(base + driver.execute_script("return location.pathname") + "#/active")
+    wait_for_titles(driver, ["One", "Three"])
+    assert css(driver, ".filters a.selected").text == "Active"

@@ -166,6 +166,25 @@ struct SharedListCommandTests {
         #expect(try await team.titles(as: "ann") == ["Milk", "Bread", "Eggs"])
     }
 
+    /// `clear-completed` on a shared list: one step of the account, which
+    /// its Undo takes back; with nothing completed, said and nothing made.
+    @Test(arguments: Team.backends)
+    func aMemberClearsTheCompletedItemsOfASharedList(_ backend: String) async throws {
+        let team = try Team(backend)
+        try await team.groceries()
+        for title in ["Milk", "Bread", "Eggs"] { _ = try await team.add(title, as: "ann") }
+        let nothing = team.succeed(try await team.todo(["clear-completed"], as: "bob"))
+        #expect(nothing.stderr == "Nothing to clear: no item is completed.\n")
+        team.succeed(try await team.todo(["list"], as: "bob"))
+        team.succeed(try await team.todo(["done", "1", "3"], as: "bob"))
+        let cleared = team.succeed(try await team.todo(["clear-completed"], as: "bob")).stdout
+        #expect(cleared.contains("Deleted ") && cleared.contains("“Milk”") && cleared.contains("“Eggs”"), "\(cleared)")
+        #expect(try await team.titles(as: "ann") == ["Bread"])
+        #expect(team.succeed(try await team.todo(["history"], as: "ann")).stdout.contains("Clear 2 completed items"))
+        team.succeed(try await team.todo(["undo"], as: "bob"))
+        #expect(try await team.titles(as: "ann") == ["Milk", "Bread", "Eggs"])
+    }
+
     /// `rewind todo --database URL add …`: the options of `users`, `lists`
     /// and `todo` (and `todo history`) work before the subcommand's name
     /// as after it.

@@ -307,6 +307,42 @@ struct SharedListAPITests {
         }
     }
 
+    @Test func theListsPageFiltersItsRowsAndAMemberClearsTheCompletedOnesAsTheirStep() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let bob = try await Self.signIn("bob", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            let milk = try await Self.add("Milk", to: list, client, as: ann)
+            _ = try await Self.add("Bread", to: list, client, as: ann)
+            let none = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/clear-completed")
+            #expect(none.status == .conflict)
+            #expect(none.errorMessage == "no item is completed; nothing was deleted")
+            _ = try await Self.call(client, ann, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"completed": true}"#)
+
+            let headers = SignInTests.session(bob.session)
+            let all = try await client.get("/lists/\(list)/fragment", headers: headers).text
+            #expect(all.contains(">Milk</label>") && all.contains(">Bread</label>"))
+            #expect(all.contains(#"<span class="todo-count"><strong>1</strong> item left</span>"#))
+            #expect(all.contains(##"<a href="#/" class="selected" aria-current="page">All</a>"##))
+            #expect(all.contains(#"<button type="button" class="clear-completed">Clear completed</button>"#))
+            let active = try await client.get("/lists/\(list)/fragment?filter=active", headers: headers).text
+            #expect(!active.contains(">Milk</label>") && active.contains(">Bread</label>"))
+            #expect(active.contains(##"<a href="#/active" class="selected" aria-current="page">Active</a>"##))
+            let completed = try await client.get("/lists/\(list)/fragment?filter=completed", headers: headers).text
+            #expect(completed.contains(">Milk</label>") && !completed.contains(">Bread</label>"))
+
+            let cleared = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/clear-completed")
+            #expect(cleared.status == .ok)
+            #expect((cleared.object["step"] as? [String: Any])?["name"] as? String == "Clear 1 completed item")
+            #expect(Self.titles(try await Self.state(list, client, as: ann)) == ["Bread"])
+            let after = try await client.get("/lists/\(list)/fragment", headers: headers).text
+            #expect(after.contains(#"<button type="button" class="clear-completed" hidden>Clear completed</button>"#))
+            #expect(try await Self.call(client, bob, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
+            #expect(Self.titles(try await Self.state(list, client, as: ann)) == ["Milk", "Bread"])
+        }
+    }
+
     @Test func anUndoLeavesAloneWhatAnotherPersonChangedSinceAndSaysSo() async throws {
         let server = try await SignInTests.server(["ann", "bob"])
         try await server.test { client in

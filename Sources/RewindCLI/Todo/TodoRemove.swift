@@ -61,19 +61,32 @@ extension RewindCommand.Todo {
         var json = false
 
         mutating func run() async throws {
-            try team.refuse("clear-completed")
+            let target = try team.target()
             try await reportingErrors {
+                if let target {
+                    let shared = try await SharedTodoSession.open(options: options, target: target)
+                    let list = try await shared.items()
+                    let removed = list.items.filter(\.isCompleted)
+                    guard !removed.isEmpty else { return try nothingToClear() }
+                    try await shared.perform([.removeCompleted], on: list)
+                    return try printRemoved(removed, references: ShortReferences(list: list), json: json)
+                }
                 let session = try await TodoSession.open(options: options)
                 let references = try await session.references()
                 let removed: [TodoItem]
                 do {
                     removed = try await session.app.send(.removeCompleted)
                 } catch TodoFailure.nothingToChange {
-                    if json { return try JSONOutput.print([ItemJSON]()) }
-                    return TodoTerminal.note("Nothing to clear: no item is completed.")
+                    return try nothingToClear()
                 }
                 try printRemoved(removed, references: references, json: json)
             }
+        }
+
+        /// Says that no item is completed (an empty array with `--json`).
+        private func nothingToClear() throws {
+            if json { return try JSONOutput.print([ItemJSON]()) }
+            TodoTerminal.note("Nothing to clear: no item is completed.")
         }
     }
 }

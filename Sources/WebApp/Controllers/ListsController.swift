@@ -34,14 +34,16 @@ struct ListsController {
         router.get("/lists/{list}") { request, context in
             let (steps, search) = (try Query.historySteps(request, default: SharedListPage.historyLength), try Query.search(request))
             let page = try await SharedListPage(
-                lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, search: search, historySteps: steps
+                lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, filter: try Query.filter(request),
+                search: search, historySteps: steps
             )
             return Responses.html(page.render())
         }
         router.get("/lists/{list}/fragment") { request, context in
             let (steps, search) = (try Query.historySteps(request, default: SharedListPage.historyLength), try Query.search(request))
             let page = try await SharedListPage(
-                lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, search: search, historySteps: steps
+                lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, filter: try Query.filter(request),
+                search: search, historySteps: steps
             )
             return Responses.html(page.regions)
         }

@@ -200,6 +200,18 @@ struct SharedListService: Sendable {
         return (moved, step)
     }
 
+    /// Deletes the completed items, as one step.
+    ///
+    /// - Throws: ``APIError`` 409 when no item is completed.
+    func clearCompleted(on id: UUID) async throws -> SharedStep {
+        let person = try person
+        let before = try await store.items(of: id, as: person).list
+        guard before.items.contains(where: \.isCompleted) else {
+            throw APIError.conflict("no item is completed; nothing was deleted")
+        }
+        return try await perform([.removeCompleted], on: before, list: id, by: person)
+    }
+
     /// Deletes the item, as one step.
     ///
     /// - Throws: ``APIError`` 404 when the list has no such item.

@@ -81,6 +81,11 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(step: .init(step), item: item))))
     }
 
+    func clearListCompleted(_ input: Operations.ClearListCompleted.Input) async throws -> Operations.ClearListCompleted.Output {
+        let step = try await shared.clearCompleted(on: try Query.listID(input.path.list))
+        return .ok(.init(body: .json(.init(step: .init(step)))))
+    }
+
     func deleteListTodo(_ input: Operations.DeleteListTodo.Input) async throws -> Operations.DeleteListTodo.Output {
         let id = try Query.listID(input.path.list)
         let step = try await shared.remove(try Query.itemID(input.path.id), from: id)

@@ -3,7 +3,7 @@ import Todos
 
 /// `/lists/{list}` (team mode): one shared list as the signed-in account
 /// sees it, in TodoMVC's markup: add, complete, rename (double-click),
-/// delete; the account's own Undo and Redo, each naming the step it takes
+/// move, delete, the filters and "Clear completed"; the account's own Undo and Redo, each naming the step it takes
 /// back (`data-step`, sent back so that a double click takes back one step
 /// only); and the history with who made each step. Each changing part is a
 /// `data-region` that the script swaps in from `/lists/{list}/fragment`.
@@ -14,8 +14,13 @@ struct SharedListPage {
     var items: SharedListItems
     /// The words the rows were searched for, if any (`?search=`).
     var search: TodoSearch?
-    /// The rows shown: the items that the search finds, in order.
+    /// The filter the page shows (`#/active` and the others, read by the
+    /// script and asked for as `?filter=`).
+    var filter: TodoFilter
+    /// The rows shown: the items of the filter that the search finds, in order.
     var shown: [TodoItem]
+    /// The numbers of the whole list.
+    var counts: TodoCounts
     /// What the account's Undo and Redo would take back.
     var next: SharedListNextSteps
     /// The newest steps, newest first.
@@ -37,13 +42,16 @@ struct SharedListPage {
 
     /// Reads what the page shows through `lists`, as the signed-in account.
     init(
-        lists: SharedListService, id: UUID, csrfToken: String, search: TodoSearch? = nil, historySteps: Int = Self.historyLength
+        lists: SharedListService, id: UUID, csrfToken: String, filter: TodoFilter = .all, search: TodoSearch? = nil,
+        historySteps: Int = Self.historyLength
     ) async throws {
         person = try lists.person
         summary = try await lists.summary(of: id)
         items = try await lists.items(of: id)
         self.search = search
-        shown = items.list.items(matching: search, now: dates.now)
+        self.filter = filter
+        shown = items.list.items(filter, matching: search, now: dates.now)
+        counts = items.list.counts(now: dates.now)
         next = try await lists.nextSteps(on: id)
         // One more than listed: whether there are older ones.
         let newest = try await lists.history(of: id, before: nil, limit: historySteps + 1)
@@ -126,9 +134,9 @@ struct SharedListPage {
     /// the list is empty.
     func main(into html: inout HTMLWriter) {
         html.element("section", [.class("main"), .data("region", "main"), .hidden(items.list.isEmpty)]) { html in
-            SearchField(search: search).result(found: shown.count, into: &html)
+            SearchField(search: search).result(found: shown.count, filter: filter, into: &html)
             html.element("span", [.id(TodoListView.moveHelpID), .hidden(true)]) { $0.text(TodoListView.moveHelp) }
-            html.element("ul", [.class("todo-list")]) { html in
+            html.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) { html in
                 for (index, item) in shown.enumerated() {
                     row(item, index: index, into: &html)
                 }
@@ -156,14 +164,15 @@ struct SharedListPage {
         }
     }
 
-    /// `footer.footer`: how many items are left; hidden when the list is empty.
+    /// `footer.footer`: how many items are left, the filters and "Clear
+    /// completed", as on the to-do page; hidden when the list is empty.
     func footer(into html: inout HTMLWriter) {
-        let active = items.list.items.reduce(0) { $0 + ($1.isCompleted ? 0 : 1) }
         html.element("footer", [.class("footer"), .data("region", "footer"), .hidden(items.list.isEmpty)]) { html in
             html.element("span", [.class("todo-count")]) { html in
-                html.element("strong") { $0.text(active) }
-                html.text(active == 1 ? " item left" : " items left")
+                html.element("strong") { $0.text(counts.active) }
+                html.text(counts.active == 1 ? " item left" : " items left")
             }
+            TodoListView.filters(filter, overdue: counts.overdue, completed: counts.completed, into: &html)
         }
     }
 

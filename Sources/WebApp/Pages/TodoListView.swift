@@ -166,27 +166,32 @@ struct TodoListView: Sendable {
                     html.element("span", [.class("overdue-count")]) { $0.text("\(counts.overdue) overdue") }
                 }
             }
-            html.element("ul", [.class("filters")]) { html in
-                filterLink(.all, href: "#/", label: "All", into: &html)
-                filterLink(.active, href: "#/active", label: "Active", into: &html)
-                filterLink(.completed, href: "#/completed", label: "Completed", into: &html)
-                if counts.overdue > 0 || filter == .overdue {
-                    filterLink(.overdue, href: "#/overdue", label: "Overdue", into: &html)
-                }
-            }
-            html.element("button", [.type("button"), .class("clear-completed"), .hidden(counts.completed == 0)]) {
-                $0.text("Clear completed")
-            }
+            Self.filters(filter, overdue: counts.overdue, completed: counts.completed, into: &html)
         }
     }
 
-    private func filterLink(_ target: TodoFilter, href: String, label: String, into html: inout HTMLWriter) {
-        var attributes: [Attribute] = [.href(href)]
-        if target == filter {
-            attributes += [.class("selected"), Attribute("aria-current", "page")]
+    /// The footer's filter links (TodoMVC's `#/`, `#/active`,
+    /// `#/completed`, and `#/overdue` while any item is overdue or it is
+    /// the filter shown), `current` marked, and "Clear completed", hidden
+    /// while no item is completed: the to-do page's and a shared list's.
+    static func filters(_ current: TodoFilter, overdue: Int, completed: Int, into html: inout HTMLWriter) {
+        func link(_ target: TodoFilter, href: String, label: String, into html: inout HTMLWriter) {
+            var attributes: [Attribute] = [.href(href)]
+            if target == current {
+                attributes += [.class("selected"), Attribute("aria-current", "page")]
+            }
+            html.element("li") { html in
+                html.element("a", attributes: attributes) { $0.text(label) }
+            }
         }
-        html.element("li") { html in
-            html.element("a", attributes: attributes) { $0.text(label) }
+        html.element("ul", [.class("filters")]) { html in
+            link(.all, href: "#/", label: "All", into: &html)
+            link(.active, href: "#/active", label: "Active", into: &html)
+            link(.completed, href: "#/completed", label: "Completed", into: &html)
+            if overdue > 0 || current == .overdue { link(.overdue, href: "#/overdue", label: "Overdue", into: &html) }
+        }
+        html.element("button", [.type("button"), .class("clear-completed"), .hidden(completed == 0)]) {
+            $0.text("Clear completed")
         }
     }
 

@@ -1,9 +1,10 @@
 // One shared list of team mode (/lists/{id}): add, complete, rename
-// (double-click), move (move.js) and delete items; the account's own Undo
-// and Redo, which send the step their button names so that a double click
-// takes back one step only; what an undo left alone, in words; older
-// steps of the history on demand; the Find field (search.js); and the live
-// refresh when anyone changes the list.
+// (double-click), move (move.js) and delete items, the filters and "Clear
+// completed" (filters.js); the account's own Undo and Redo, which send the
+// step their button names so that a double click takes back one step only;
+// what an undo left alone, in words; older steps of the history on demand;
+// the Find field (search.js); and the live refresh when anyone changes the
+// list.
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
@@ -11,6 +12,7 @@ import { undoRedoShortcut } from './keys.js';
 import { historyQuery, setUpShowMore } from './history.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { isDragging, setUpMoving } from './move.js';
+import { filter, setUpFilters } from './filters.js';
 
 var main = document.querySelector('main[data-list]');
 var list = main.getAttribute('data-list');
@@ -19,8 +21,8 @@ var newTodo = document.querySelector('.new-todo');
 var deferredMain = false;
 
 var refresh = makeRefresher(function () {
-  var query = (historyQuery('&') + searchQuery('&')).slice(1);
-  return fetchHTML('/lists/' + list + '/fragment' + (query ? '?' + query : '')).then(function (html) {
+  var query = 'filter=' + filter() + historyQuery('&') + searchQuery('&');
+  return fetchHTML('/lists/' + list + '/fragment?' + query).then(function (html) {
     swapRegions(html, function (name, current) {
       // Keep the list while an item is being edited or dragged; refresh it after.
       if (name === 'main' && (current.querySelector('li.editing') || isDragging())) { deferredMain = true; return true; }
@@ -168,5 +170,7 @@ document.addEventListener('focusout', function (event) {
 setUpMoving(function (id, body) { change('POST', base + '/todos/' + id + '/move', body); }, refresh);
 setUpShowMore(refresh);
 setUpSearch(refresh);
+setUpFilters(refresh, function () { change('POST', base + '/todos/clear-completed'); });
 listenForChanges(refresh, '/lists/' + list + '/events', 'list');
+if (filter() !== 'all') { refresh(); }
 newTodo.focus();

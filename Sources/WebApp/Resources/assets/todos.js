@@ -5,6 +5,7 @@
 
 import { api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
+import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
 import { isDragging, setUpMoving } from './move.js';
@@ -12,14 +13,6 @@ import { searchQuery, setUpSearch } from './search.js';
 
 var newTodo = document.querySelector('.new-todo');
 var deferredMain = false;
-
-function filter() {
-  var hash = window.location.hash;
-  if (hash === '#/active') { return 'active'; }
-  if (hash === '#/completed') { return 'completed'; }
-  if (hash === '#/overdue') { return 'overdue'; }
-  return 'all';
-}
 
 // The order chosen last (#sort-order), kept in the browser.
 function sort() {
@@ -92,9 +85,6 @@ document.addEventListener('click', function (event) {
     var li = target.closest('li');
     if (li) { li.hidden = true; }
     if (id) { change('DELETE', '/api/todos/' + id); }
-  } else if (target.classList.contains('clear-completed')) {
-    document.querySelectorAll('.todo-list li.completed').forEach(function (done) { done.hidden = true; });
-    change('POST', '/api/todos/clear-completed');
   }
 });
 
@@ -159,7 +149,7 @@ document.addEventListener('focusout', function (event) {
 
 setUpMoving(function (id, body) { change('POST', '/api/todos/' + id + '/move', body); }, refresh);
 setUpSearch(refresh);
-window.addEventListener('hashchange', function () { refresh(); });
+setUpFilters(refresh, function () { change('POST', '/api/todos/clear-completed'); });
 setUpHistory(function () { refresh(); }, refresh);
 setUpModals(function () { refresh(); });
 listenForChanges(refresh);
