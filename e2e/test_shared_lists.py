@@ -477,7 +477,7 @@ def test_the_find_field_of_a_shared_list_shows_what_contains_every_word_and_foll
     assert not browser_errors(driver)
 
 
-def test_a_shared_lists_filters_show_what_they_name_and_clear_completed_is_one_step(driver, team_server):
+def test_a_shared_lists_filters_show_what_they_name_and_complete_all_and_clear_completed_are_one_step(driver, team_server):
     base = team_server.url
     sign_in(driver, base, "ann")
     make_list(driver, "Chores")
@@ -497,3 +497,9 @@ def test_a_shared_lists_filters_show_what_they_name_and_clear_completed_is_one_s
     driver.get(base + driver.execute_script("return location.pathname") + "#/active")
     wait_for_titles(driver, ["One", "Three"])
     assert css(driver, ".filters a.selected").text == "Active"
+    # The arrow left of the new-item field completes every item, as one step.
+    css(driver, "label[for=toggle-all]").click()
+    wait_for_titles(driver, [])
+    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Complete 2 items", lambda: undo_title(driver))
+    chord(driver, "z")
+    wait_for_titles(driver, ["One", "Three"])

@@ -307,7 +307,7 @@ struct SharedListAPITests {
         }
     }
 
-    @Test func theListsPageFiltersItsRowsAndAMemberClearsTheCompletedOnesAsTheirStep() async throws {
+    @Test func theListsPageFiltersItsRowsAndAMemberCompletesAllAndClearsTheCompletedOnesAsTheirSteps() async throws {
         let server = try await SignInTests.server(["ann", "bob"])
         try await server.test { client in
             let ann = try await Self.signIn("ann", client, server: server)
@@ -332,14 +332,28 @@ struct SharedListAPITests {
             let completed = try await client.get("/lists/\(list)/fragment?filter=completed", headers: headers).text
             #expect(completed.contains(">Milk</label>") && !completed.contains(">Bread</label>"))
 
+            // Complete all, then reopen all: one step of bob's each; his Undo takes the last back.
+            let completedAll = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/toggle-all", json: #"{"completed": true}"#)
+            #expect((completedAll.object["step"] as? [String: Any])?["name"] as? String == "Complete “Bread”")
+            let again = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/toggle-all", json: #"{"completed": true}"#)
+            #expect(again.status == .conflict)
+            #expect(again.errorMessage == "every item is completed; nothing was changed")
+            let reopened = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/toggle-all", json: #"{"completed": false}"#)
+            #expect((reopened.object["step"] as? [String: Any])?["name"] as? String == "Reopen 2 items")
+            #expect(try await Self.call(client, bob, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
+            let missing = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/toggle-all", json: "{}")
+            #expect(missing.status == .badRequest)
+
             let cleared = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/clear-completed")
             #expect(cleared.status == .ok)
-            #expect((cleared.object["step"] as? [String: Any])?["name"] as? String == "Clear 1 completed item")
-            #expect(Self.titles(try await Self.state(list, client, as: ann)) == ["Bread"])
+            #expect((cleared.object["step"] as? [String: Any])?["name"] as? String == "Clear 2 completed items")
+            #expect(Self.titles(try await Self.state(list, client, as: ann)).isEmpty)
             let after = try await client.get("/lists/\(list)/fragment", headers: headers).text
             #expect(after.contains(#"<button type="button" class="clear-completed" hidden>Clear completed</button>"#))
             #expect(try await Self.call(client, bob, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
             #expect(Self.titles(try await Self.state(list, client, as: ann)) == ["Milk", "Bread"])
+            #expect(try await client.get("/lists/\(list)/fragment", headers: headers).text
+                .contains(#"<input id="toggle-all" class="toggle-all" type="checkbox" checked>"#))
         }
     }
 

@@ -200,6 +200,19 @@ struct SharedListService: Sendable {
         return (moved, step)
     }
 
+    /// Completes every item (or, `completed` false, reopens every one), as one step.
+    ///
+    /// - Throws: ``APIError`` 409 when every item already is so.
+    func setAll(on id: UUID, completed: Bool) async throws -> SharedStep {
+        let person = try person
+        let before = try await store.items(of: id, as: person).list
+        guard before.items.contains(where: { $0.isCompleted != completed }) else {
+            throw APIError.conflict(completed ? "every item is completed; nothing was changed" : "no item is completed; nothing was changed")
+        }
+        let now = now()
+        return try await perform([completed ? .completeAll(at: now) : .reopenAll(at: now)], on: before, list: id, by: person)
+    }
+
     /// Deletes the completed items, as one step.
     ///
     /// - Throws: ``APIError`` 409 when no item is completed.

@@ -81,6 +81,12 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(step: .init(step), item: item))))
     }
 
+    func toggleListAll(_ input: Operations.ToggleListAll.Input) async throws -> Operations.ToggleListAll.Output {
+        let body = switch input.body { case .json(let json): json }
+        let step = try await shared.setAll(on: try Query.listID(input.path.list), completed: body.completed)
+        return .ok(.init(body: .json(.init(step: .init(step)))))
+    }
+
     func clearListCompleted(_ input: Operations.ClearListCompleted.Input) async throws -> Operations.ClearListCompleted.Output {
         let step = try await shared.clearCompleted(on: try Query.listID(input.path.list))
         return .ok(.init(body: .json(.init(step: .init(step)))))

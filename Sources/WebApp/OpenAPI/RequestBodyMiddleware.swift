@@ -26,7 +26,7 @@ struct RequestBodyMiddleware: ServerMiddleware {
         Operations.AddTodo.id, Operations.EditTodo.id, Operations.ToggleAll.id, Operations.Jump.id,
         Operations.PressKeys.id, Operations.CreateList.id, Operations.RenameList.id, Operations.ShareList.id,
         Operations.AddListTodo.id, Operations.EditListTodo.id, Operations.UndoListStep.id, Operations.RedoListStep.id,
-        Operations.MoveTodo.id, Operations.MoveListTodo.id,
+        Operations.MoveTodo.id, Operations.MoveListTodo.id, Operations.ToggleListAll.id,
     ]
 
     func intercept(

@@ -3,7 +3,8 @@ import Todos
 
 /// `/lists/{list}` (team mode): one shared list as the signed-in account
 /// sees it, in TodoMVC's markup: add, complete, rename (double-click),
-/// move, delete, the filters and "Clear completed"; the account's own Undo and Redo, each naming the step it takes
+/// move, delete, complete or reopen all, the filters and "Clear
+/// completed"; the account's own Undo and Redo, each naming the step it takes
 /// back (`data-step`, sent back so that a double click takes back one step
 /// only); and the history with who made each step. Each changing part is a
 /// `data-region` that the script swaps in from `/lists/{list}/fragment`.
@@ -134,6 +135,8 @@ struct SharedListPage {
     /// the list is empty.
     func main(into html: inout HTMLWriter) {
         html.element("section", [.class("main"), .data("region", "main"), .hidden(items.list.isEmpty)]) { html in
+            html.void("input", [.id("toggle-all"), .class("toggle-all"), .type("checkbox"), .checked(counts.allCompleted)])
+            html.element("label", [.for("toggle-all")]) { $0.text("Mark all as complete") }
             SearchField(search: search).result(found: shown.count, filter: filter, into: &html)
             html.element("span", [.id(TodoListView.moveHelpID), .hidden(true)]) { $0.text(TodoListView.moveHelp) }
             html.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) { html in

@@ -1,10 +1,10 @@
-// One shared list of team mode (/lists/{id}): add, complete, rename
-// (double-click), move (move.js) and delete items, the filters and "Clear
-// completed" (filters.js); the account's own Undo and Redo, which send the
-// step their button names so that a double click takes back one step only;
-// what an undo left alone, in words; older steps of the history on demand;
-// the Find field (search.js); and the live refresh when anyone changes the
-// list.
+// One shared list of team mode (/lists/{id}): add, complete (one or all),
+// rename (double-click), move (move.js) and delete items, the filters and
+// "Clear completed" (filters.js); the account's own Undo and Redo, which
+// send the step their button names so that a double click takes back one
+// step only; what an undo left alone, in words; older steps of the history
+// on demand; the Find field (search.js); and the live refresh when anyone
+// changes the list.
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
@@ -72,6 +72,10 @@ newTodo.addEventListener('keydown', function (event) {
 
 document.addEventListener('change', function (event) {
   var target = event.target;
+  if (target.id === 'toggle-all') {
+    change('POST', base + '/todos/toggle-all', { completed: target.checked });
+    return;
+  }
   if (!target.classList.contains('toggle')) { return; }
   var id = itemID(target);
   if (id) { change('PATCH', base + '/todos/' + id, { completed: target.checked }); }
