@@ -25,11 +25,21 @@ extension RewindCommand.Todo {
         var json = false
 
         mutating func run() async throws {
-            try team.refuse("show")
+            let target = try team.target()
             try await reportingErrors {
-                let session = try await TodoSession.open(options: options)
-                let (items, references) = try await session.items(session.resolve([reference]))
-                guard let item = items.first else { throw TodoCommandError("no item matches “\(reference)”") }
+                let item: TodoItem?
+                let references: ShortReferences
+                if let target {
+                    let shared = try await SharedTodoSession.open(options: options, target: target)
+                    let list = try await shared.items()
+                    item = try shared.resolve([reference], in: list).first.flatMap { list[id: $0] }
+                    references = ShortReferences(list: list)
+                } else {
+                    let session = try await TodoSession.open(options: options)
+                    let found = try await session.items(session.resolve([reference]))
+                    (item, references) = (found.items.first, found.references)
+                }
+                guard let item else { throw TodoCommandError("no item matches “\(reference)”") }
                 if json { return try JSONOutput.print(ItemJSON(item: item, ref: references(item.id))) }
                 TodoTerminal.print(lines: ItemText(terminal: .standardOutput()).details(item, reference: references(item.id)))
             }
