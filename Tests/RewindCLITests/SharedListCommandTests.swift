@@ -164,6 +164,10 @@ struct SharedListCommandTests {
         #expect(shown.hasPrefix("Milk\n") && shown.contains("active"), "numbers of bob's last list: \(shown)")
         let json = team.succeed(try await team.todo(["show", "1", "--json"], as: "bob")).stdout
         #expect(json.contains(#""title" : "Milk""#), "\(json)")
+        let exported = team.succeed(try await team.todo(["export"], as: "bob")).stdout
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(exported.utf8)) as? [String: Any])
+        #expect(document["format"] as? String == "rewind-todos")
+        #expect((document["items"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Eggs", "Milk", "Bread"])
         let again = team.succeed(try await team.todo(["move", "3", "--top"], as: "bob"))
         #expect(again.stderr == "Nothing to change: “Eggs” is already at the top.\n")
         team.succeed(try await team.todo(["undo"], as: "bob"))
@@ -345,7 +349,7 @@ struct SharedListCommandTests {
         expectRefused(try await team.lists(["create", "Mine"], as: "no way!"), status: 64, prefix: "rewind lists: ")
         expectRefused(try await team.lists(["create", "   "], as: "ann"), status: 64, prefix: "rewind lists: A list's name must not be empty.")
         expectRefused(try await team.todo(["history", "jump", "0"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo history jump` works on the local list only")
-        expectRefused(try await team.todo(["export"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo export` works on the local list only")
+        expectRefused(try await team.todo(["import", "-"], as: "ann"), status: 64, prefix: "rewind todo: `rewind todo import` works on the local list only")
         expectRefused(try await team.todo(["history", "--limit", "0"], as: "ann"), status: 64, prefix: "rewind todo: A page of history holds 1 to 500 rows")
         expectRefused(try await team.todo(["history", "--after", "3"], as: "ann"), status: 64, prefix: "rewind todo: a shared list's history is paged from the newest: use --before, not --after")
         expectRefused(try await team.lists(["rm", "groceries"], as: "ann"), status: 64, prefix: "rewind lists: deleting “Groceries” needs confirmation")

@@ -40,7 +40,7 @@ struct TeamOptions: ParsableArguments {
             guard person != nil || list != nil else { return }
             throw TodoCommandError.usage(
                 "`rewind todo \(command)` works on the local list only; on a shared list (--as and --list) "
-                    + "use add, list, show, done, undone, edit, move, rm, clear-completed, undo, redo or history")
+                    + "use add, list, show, done, undone, edit, move, rm, clear-completed, undo, redo, history or export")
         }
     }
 }

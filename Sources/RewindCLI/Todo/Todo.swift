@@ -19,8 +19,8 @@ extension RewindCommand {
                 Numbers can shift when the list changes; an id prefix always names the same \
                 item. An unknown or ambiguous reference is an error and changes nothing.
 
-                Team mode: add, list, show, done, undone, edit, move, rm, clear-completed, undo, redo and history take \
-                --as NAME --list LIST to work on a shared list (see `rewind lists`) as that \
+                Team mode: add, list, show, done, undone, edit, move, rm, clear-completed, undo, redo, history and \
+                export take --as NAME --list LIST to work on a shared list (see `rewind lists`) as that \
                 account; undo and redo then take back that person's own steps only.
 
                 Exit status: 0 on success; 1 when the command could not be done (unknown or \

@@ -11,15 +11,16 @@ extension RewindCommand.Todo {
             abstract: "Write every item as JSON, to a file or standard output.",
             discussion: """
                 The document is the to-do JSON format (docs/json-format.md): \
-                {"format": "rewind-todos", "version": 1, "items": [...]}. A file is written \
+                {"format": "rewind-todos", "version": 2, "items": [...]}. A file is written \
                 whole or not at all (a temporary file renamed over it); a new file is readable \
                 by its owner only, an existing one keeps its permissions. A path that is not a \
                 regular file (a symbolic link, a directory, a device, a FIFO, a file with other \
-                hard links) is refused.
+                hard links) is refused. With --as and --list, the items of that shared list.
 
                 Examples:
                   rewind todo export
                   rewind todo export todos.json
+                  rewind todo export groceries.json --as ann --list groceries
                   rewind todo import todos.json --data-dir /tmp/copy
                 """
         )
@@ -31,11 +32,18 @@ extension RewindCommand.Todo {
         var file: String?
 
         mutating func run() async throws {
-            try team.refuse("export")
+            let target = try team.target()
             try await reportingErrors {
-                let session = try await TodoSession.open(options: options)
-                let (data, count) = try await session.store.read { state in
-                    (try TodoJSON.encode(state, pretty: true), state.todos.count)
+                let data: Data
+                let count: Int
+                if let target {
+                    let list = try await SharedTodoSession.open(options: options, target: target).items()
+                    (data, count) = (try TodoJSON.encode(AppState(todos: list), pretty: true), list.count)
+                } else {
+                    let session = try await TodoSession.open(options: options)
+                    (data, count) = try await session.store.read { state in
+                        (try TodoJSON.encode(state, pretty: true), state.todos.count)
+                    }
                 }
                 guard let file, file != "-" else {
                     return FileHandle.standardOutput.write(data + Data("\n".utf8))
