@@ -444,6 +444,38 @@ struct SharedListAPITests {
         }
     }
 
+    @Test func aMemberEditsEveryFieldOfAnItemAsOneStepAndNullClearsADueDate() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let bob = try await Self.signIn("bob", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            let milk = try await Self.add("Milk", to: list, client, as: ann)
+            let edit = #"{"details": "oat, 2 l", "dueText": "2027-03-01 14:30", "timeZone": "UTC", "location": {"kind": "address", "street": "1 Main St", "city": "Springfield"}}"#
+            let edited = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: edit)
+            #expect(edited.status == .ok)
+            let item = try #require(edited.object["item"] as? [String: Any])
+            #expect(item["details"] as? String == "oat, 2 l")
+            #expect((item["due"] as? [String: Any])?["date"] as? String == "2027-03-01T14:30:00.000Z")
+            #expect((item["location"] as? [String: Any])?["city"] as? String == "Springfield")
+            #expect((edited.object["step"] as? [String: Any])?["name"] as? String == "Edit “Milk”")
+            let same = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: edit)
+            #expect(same.status == .conflict)
+            let cleared = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"due": null}"#)
+            #expect((cleared.object["item"] as? [String: Any]).map { ($0["due"] as? [String: Any])?["kind"] as? String } == "unknown")
+            let nullTitle = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": null}"#)
+            #expect(nullTitle.status == .badRequest)
+            let badDue = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"dueText": "someday"}"#)
+            #expect(badDue.status == .unprocessableContent)
+            #expect(badDue.errorMessage?.contains("dueText") == true, "\(badDue.errorMessage ?? "")")
+            // Bob's Undo takes back his own edits, newest first.
+            #expect(try await Self.call(client, bob, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
+            #expect(try await Self.call(client, bob, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
+            let items = try #require(try await Self.state(list, client, as: ann)["items"] as? [[String: Any]])
+            #expect(items.first?["details"] as? String == "")
+        }
+    }
+
     @Test func controlCharactersInANameOrATitleAre422sThatNameThemAndChangeNothing() async throws {
         let server = try await SignInTests.server(["ann"])
         try await server.test { client in
@@ -455,6 +487,7 @@ struct SharedListAPITests {
                 (.patch, "/api/lists/\(list)", #"{"name": "Week\u0007end"}"#),
                 (.post, "/api/lists/\(list)/todos", #"{"title": "Bread\u0000"}"#),
                 (.patch, "/api/lists/\(list)/todos/\(milk)", #"{"title": "Oat\u001bmilk"}"#),
+                (.patch, "/api/lists/\(list)/todos/\(milk)", #"{"details": "whole\u0007"}"#),
             ] {
                 let response = try await Self.call(client, ann, method, path, json: json)
                 #expect(response.status == .unprocessableContent, "\(method) \(path) \(json)")

@@ -148,23 +148,17 @@ struct SharedListService: Sendable {
         return (item, step)
     }
 
-    /// Changes the item's title and whether it is completed, as one step.
+    /// Changes the item as `changes` says (given the item as it is), as one step.
     ///
     /// - Throws: ``APIError`` 404 when the list has no such item, 409 when
-    ///   the item already has these values.
-    func edit(_ itemID: UUID, on id: UUID, title: String?, completed: Bool?) async throws
+    ///   the item already has these values; what `changes` throws.
+    func edit(_ itemID: UUID, on id: UUID, _ changes: (TodoItem) throws -> [TodoItem.Change]) async throws
         -> (item: TodoItem, step: SharedStep)
     {
         let person = try person
         let before = try await store.items(of: id, as: person).list
         guard let item = before[id: itemID] else { throw Self.noItem(itemID) }
-        var changes: [TodoItem.Change] = []
-        if let title, title.trimmingCharacters(in: .whitespacesAndNewlines) != item.title {
-            changes.append(.title(to: title))
-        }
-        if let completed, completed != item.isCompleted {
-            changes.append(completed ? .complete : .reopen)
-        }
+        let changes = try changes(item)
         guard !changes.isEmpty else { throw APIError.conflict("the item already has these values; nothing was changed") }
         let step = try await perform([.update(itemID, changes, at: now())], on: before, list: id, by: person)
         let after = try await store.items(of: id, as: person).list

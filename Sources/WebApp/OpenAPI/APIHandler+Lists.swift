@@ -69,7 +69,8 @@ extension APIHandler {
         let itemID = try Query.itemID(input.path.id)
         let body = switch input.body { case .json(let json): json }
         try Self.refuseNulls(["title", "completed"])
-        let (item, step) = try await shared.edit(itemID, on: id, title: body.title, completed: body.completed)
+        let nulls = RequestBodyMiddleware.nullFields
+        let (item, step) = try await shared.edit(itemID, on: id) { item in try changes(from: body, nulls: nulls, to: item) }
         return .ok(.init(body: .json(.init(step: .init(step), item: item))))
     }
 

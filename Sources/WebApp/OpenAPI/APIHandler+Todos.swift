@@ -124,11 +124,12 @@ extension APIHandler {
         }
     }
 
-    /// The changes an edit asks for, leaving out fields that already have
-    /// the asked value, so that saving an unchanged form records no step.
+    /// The changes an edit asks for (of an item of the list, or of a
+    /// shared list's), leaving out fields that already have the asked
+    /// value, so that saving an unchanged form records no step.
     /// `nulls` are the fields the body gave as `null`: `due` and `location`
     /// are cleared by it, the others are left as they are.
-    private func changes(
+    func changes(
         from edit: Components.Schemas.ItemEdit, nulls: Set<String>, to item: TodoItem
     ) throws -> [TodoItem.Change] {
         var changes: [TodoItem.Change] = []
