@@ -68,7 +68,8 @@ extension APIHandler {
         let id = try Query.listID(input.path.list)
         let itemID = try Query.itemID(input.path.id)
         let body = switch input.body { case .json(let json): json }
-        try Self.refuseNulls(["title", "completed"])
+        // As for an item of the list: `null` clears the due date or the
+        // location and leaves the other fields as they are.
         let nulls = RequestBodyMiddleware.nullFields
         let (item, step) = try await shared.edit(itemID, on: id) { item in try changes(from: body, nulls: nulls, to: item) }
         return .ok(.init(body: .json(.init(step: .init(step), item: item))))
