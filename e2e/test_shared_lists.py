@@ -364,6 +364,9 @@ def test_the_lists_pages_have_no_accessibility_violations(driver, team_server):
         add(driver, title)
     wait_for_titles(driver, ["Milk", "Bread"])
     problems = violations(driver, "a shared list")
+    driver.get(base + css(driver, ".todo-list a.item-details").get_dom_attribute("href"))
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "a shared list's item")
+    problems += violations(driver, "a shared list's item")
     driver.get(base + "/lists")
     share = css(driver, ".share-list input[name=account]")
     share.send_keys("bob")
@@ -503,3 +506,35 @@ def test_a_shared_lists_filters_show_what_they_name_and_complete_all_and_clear_c
     wait_until(driver, lambda d: undo_title(d) == "Undo your step: Complete 2 items", lambda: undo_title(driver))
     chord(driver, "z")
     wait_for_titles(driver, ["One", "Three"])
+
+
+def test_a_shared_lists_item_opens_in_its_detail_page_and_changes_as_the_accounts_step(driver, team_server):
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    make_list(driver, "Errands")
+    for title in ("Post office", "Bank"):
+        add(driver, title)
+    wait_for_titles(driver, ["Post office", "Bank"])
+    list_path = driver.execute_script("return location.pathname")
+    driver.execute_script("document.querySelectorAll('.todo-list li')[1].querySelector('a.item-details').click()")
+    wait_until(driver, lambda d: d.execute_script("return location.pathname").startswith(list_path + "/items/"), "the item's page")
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "the form")
+    assert css(driver, ".site-nav [aria-current=page]").text == "Lists"
+    css(driver, "input[name=dueKind][value=text]").click()
+    due = css(driver, "input[name=dueText]")
+    due.clear()
+    due.send_keys("2040-06-01 10:00")
+    css(driver, "textarea[name=details]").send_keys("open until noon")
+    css(driver, "#detail-form button[type=submit]").click()
+    wait_until(driver, lambda d: css(d, "#form-status").text == "Saved.", lambda: css(driver, "#form-status").text)
+    wait_until(driver, lambda d: "Due 1 Jun 2040 10:00" in css(d, ".detail-summary").text, lambda: css(driver, ".detail-summary").text)
+    # Delete… asks first, then goes back to the list, where the account's Undo brings the item back.
+    css(driver, "#delete-item").click()
+    wait_until(driver, lambda d: css(d, "dialog#confirm-delete-item").get_attribute("open") is not None, "the confirmation")
+    css(driver, "dialog#confirm-delete-item button.destructive").click()
+    wait_until(driver, lambda d: d.execute_script("return location.pathname") == list_path, "back on the list's page")
+    wait_for_titles(driver, ["Post office"])
+    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Delete “Bank”", lambda: undo_title(driver))
+    css(driver, "#list-undo").click()
+    wait_for_titles(driver, ["Post office", "Bank"])
+    assert "1 Jun 2040" in css_all(driver, ".todo-list li")[1].text

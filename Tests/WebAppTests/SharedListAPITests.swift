@@ -478,6 +478,38 @@ struct SharedListAPITests {
         }
     }
 
+    @Test func aSharedListsItemHasADetailPageThatChangesItThroughTheListsAPI() async throws {
+        let server = try await SignInTests.server(["ann", "bob", "carl"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let bob = try await Self.signIn("bob", client, server: server)
+            let carl = try await Self.signIn("carl", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            let milk = try await Self.add("Milk", to: list, client, as: ann)
+            let row = try await client.get("/lists/\(list)/fragment", headers: SignInTests.session(bob.session)).text
+            #expect(row.contains(#"<a class="item-details" href="/lists/\#(list)/items/\#(milk)" aria-label="Details of Milk">Details</a>"#))
+
+            let page = try await client.get("/lists/\(list)/items/\(milk)", headers: SignInTests.session(bob.session))
+            #expect(page.status == .ok)
+            #expect(page.text.contains(#"<body data-page="shared-item">"#))
+            #expect(page.text.contains(#"data-list="\#(list)" data-api="/api/lists/\#(list)/todos/\#(milk)""#))
+            #expect(page.text.contains(#"<a class="back-link" href="/lists/\#(list)">← Groceries</a>"#))
+            #expect(page.text.contains(#"<input name="title" value="Milk""#))
+            #expect(page.text.contains(#"data-path="/api/lists/\#(list)/todos/\#(milk)""#), "the Delete card's request")
+            #expect(!page.text.contains("history-panel"), "the list's page has the account's history")
+            let fragment = try await client.get("/lists/\(list)/items/\(milk)/fragment", headers: SignInTests.session(bob.session))
+            #expect(fragment.text.contains(#"<form class="detail-form" id="detail-form""#))
+
+            // Not a member, or no such item: 404, as for the list itself.
+            let stranger = try await client.get("/lists/\(list)/items/\(milk)", headers: SignInTests.session(carl.session))
+            #expect(stranger.status == .notFound)
+            let missing = try await client.get(
+                "/lists/\(list)/items/00000000-0000-0000-0000-000000000099", headers: SignInTests.session(bob.session)
+            )
+            #expect(missing.status == .notFound)
+        }
+    }
+
     @Test func controlCharactersInANameOrATitleAre422sThatNameThemAndChangeNothing() async throws {
         let server = try await SignInTests.server(["ann"])
         try await server.test { client in

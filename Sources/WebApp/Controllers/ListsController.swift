@@ -47,9 +47,24 @@ struct ListsController {
             )
             return Responses.html(page.regions)
         }
+        router.get("/lists/{list}/items/{id}") { _, context in
+            Responses.html(try await itemPage(context).render())
+        }
+        router.get("/lists/{list}/items/{id}/fragment") { _, context in
+            let page = try await itemPage(context)
+            return Responses.html(HTML { page.regions(into: &$0) })
+        }
         router.get("/lists/{list}/events") { request, context in
             try await events(of: try Query.listID(context), request: request, limit: try Query.eventLimit(request))
         }
+    }
+
+    /// The detail page of the item `/lists/{list}/items/{id}` names.
+    private func itemPage(_ context: some RequestContext) async throws -> TodoDetailPage {
+        let lists = try shared
+        let (list, itemID) = (try Query.listID(context), try Query.itemID(context))
+        let summary = try await lists.summary(of: list)
+        return TodoDetailPage(item: try await lists.item(itemID, on: list), list: summary, now: lists.now(), csrfToken: csrfToken)
     }
 
     /// The shared lists, or the 404 of local mode.

@@ -133,6 +133,14 @@ struct SharedListService: Sendable {
         try await store.items(of: id, as: person)
     }
 
+    /// The item with `itemID` on the list, for its detail page.
+    ///
+    /// - Throws: ``APIError`` 404 when the list has no such item.
+    func item(_ itemID: UUID, on id: UUID) async throws -> TodoItem {
+        guard let item = try await store.items(of: id, as: person).list[id: itemID] else { throw Self.noItem(itemID) }
+        return item
+    }
+
     /// Adds an item titled `title` at the end of the list, as one step.
     func add(title: String, to id: UUID) async throws -> (item: TodoItem, step: SharedStep) {
         let person = try person

@@ -7,7 +7,7 @@ struct Layout {
     /// the current one.
     enum Page: String, CaseIterable {
         case home, todos, todoDetail = "todo-detail", calculator, signIn = "signin", lists
-        case sharedList = "shared-list"
+        case sharedList = "shared-list", sharedItem = "shared-item"
         case error
 
         /// The page's script in `Sources/WebApp/Resources/assets/`, if it has one.
@@ -15,7 +15,7 @@ struct Layout {
             switch self {
             case .home, .signIn, .error: nil
             case .todos: "todos.js"
-            case .todoDetail: "todo-detail.js"
+            case .todoDetail, .sharedItem: "todo-detail.js"
             case .calculator: "calculator.js"
             case .lists: "lists.js"
             case .sharedList: "shared-list.js"
@@ -101,7 +101,7 @@ struct Layout {
 
     private func navigationAttributes(target: Page, path: String) -> [Attribute] {
         let isCurrent = target == page || (target == .todos && page == .todoDetail)
-            || (target == .lists && page == .sharedList)
+            || (target == .lists && (page == .sharedList || page == .sharedItem))
         var attributes: [Attribute] = [.href(path)]
         if isCurrent { attributes.append(Attribute("aria-current", "page")) }
         return attributes

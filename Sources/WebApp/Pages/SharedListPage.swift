@@ -160,6 +160,11 @@ struct SharedListPage {
                     // A due date given in the terminal (`rewind todo --as … --list … add … --due …`).
                     TodoListView.dueMark(DueDateTexts.Text(item.due, formatter: dates), overdue: item.isOverdue(at: dates.now), into: &html)
                 }
+                html.element(
+                    "a",
+                    [.class("item-details"), .href("/lists/\(summary.id.uuidString)/items/\(item.id.uuidString)"),
+                     .ariaLabel("Details of " + item.title)]
+                ) { $0.text("Details") }
                 html.element("button", [.class("destroy"), .ariaLabel("Delete " + item.title)])
                 TodoListView.moveHandle(named: .ariaLabel("Move " + item.title), into: &html)
             }

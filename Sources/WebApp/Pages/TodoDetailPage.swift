@@ -3,14 +3,19 @@ import Todos
 
 /// `/todos/items/{id}`: one item's title, details, due date, location and
 /// completion in a form, Undo and Redo, the history panel, and "Delete…"
-/// with its confirmation card.
+/// with its confirmation card. `/lists/{list}/items/{id}` (team mode): the
+/// same form for an item of a shared list, whose page has the account's
+/// Undo and Redo and the history.
 struct TodoDetailPage {
     /// The item shown.
     var item: TodoItem
-    /// The undo history.
-    var history: HistoryOverview
-    /// The undo history with its abandoned branches, for the history panel.
-    var tree: HistoryTree
+    /// The shared list the item is on, or `nil` for the local list.
+    var list: SharedListSummary?
+    /// The undo history (the local list's).
+    var history: HistoryOverview?
+    /// The undo history with its abandoned branches, for the history panel
+    /// (the local list's).
+    var tree: HistoryTree?
     /// Writes due dates.
     var dueFormatter: DueDateFormatter
     /// Tells whether the item is overdue.
@@ -28,6 +33,7 @@ struct TodoDetailPage {
     ) async throws {
         self.item = item
         self.historySteps = historySteps
+        list = nil
         history = try await service.history()
         tree = try await service.historyTree()
         now = service.now()
@@ -38,24 +44,53 @@ struct TodoDetailPage {
         self.csrfToken = csrfToken
     }
 
+    /// The form of `item` of the shared list `list`, as of `now`.
+    init(item: TodoItem, list: SharedListSummary, now: Date, csrfToken: String, timeZone: TimeZone = .current) {
+        self.item = item
+        self.list = list
+        historySteps = 0
+        self.now = now
+        dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+        self.csrfToken = csrfToken
+    }
+
+    /// Where the item is changed: `PATCH` and `DELETE` of the JSON API.
+    var itemAPI: String {
+        guard let list else { return "/api/todos/\(item.id.uuidString)" }
+        return "/api/lists/\(list.id.uuidString)/todos/\(item.id.uuidString)"
+    }
+
+    /// The page of the list the item is on.
+    var listPage: String {
+        list.map { "/lists/\($0.id.uuidString)" } ?? "/todos"
+    }
+
     /// The confirmation of "Delete…": "Delete Item", naming the item.
     var deleteCard: ModalCard {
         ModalCard(
             id: "confirm-delete-item",
             title: "Delete Item",
             message: "Please confirm deletion of “\(item.title)”.",
-            primary: .destructive(
-                "Delete", action: .request(method: "DELETE", path: "/api/todos/\(item.id.uuidString)", then: "/todos")
-            ),
+            primary: .destructive("Delete", action: .request(method: "DELETE", path: itemAPI, then: listPage)),
             secondary: .cancel("Cancel")
         )
     }
 
     /// The whole document.
     func render() -> HTML {
-        Layout(title: "\(item.title) · To-dos · Rewind", page: .todoDetail, csrfToken: csrfToken).render { html in
-            html.element("main", [.class("detail-page"), .data("id", uuid: item.id)]) { html in
-                html.element("a", [.class("back-link"), .href("/todos")]) { $0.text("← All to-dos") }
+        let title = "\(item.title) · \(list?.name ?? "To-dos") · Rewind"
+        // A shared list's item: the script changes it through that list's
+        // API and follows that list's events (todo-detail.js).
+        let shared: [Attribute] = list.map { list in
+            [.data("list", list.id.uuidString), .data("api", itemAPI),
+             .data("fragment", "/lists/\(list.id.uuidString)/items/\(item.id.uuidString)/fragment")]
+        } ?? []
+        return Layout(title: title, page: list == nil ? .todoDetail : .sharedItem, csrfToken: csrfToken).render { html in
+            html.element("main", attributes: [.class("detail-page"), .data("id", uuid: item.id)] + shared) { html in
+                html.element("a", [.class("back-link"), .href(listPage)]) { $0.text("← " + (list?.name ?? "All to-dos")) }
                 html.element("div", [.class("todos-layout")]) { html in
                     html.element("div", [.class("todos-column")]) { html in
                         regions(into: &html)
@@ -66,8 +101,10 @@ struct TodoDetailPage {
         }
     }
 
-    /// The history panel, with ``historySteps`` steps at most.
+    /// The history panel, with ``historySteps`` steps at most; none for
+    /// a shared list's item (its list's page has the account's history).
     func historyPanel(into html: inout HTMLWriter) {
+        guard let tree else { return }
         HistoryPanel(tree: tree, window: historySteps, dates: dueFormatter).render(into: &html)
     }
 
@@ -79,6 +116,7 @@ struct TodoDetailPage {
     }
 
     private func toolbar(into html: inout HTMLWriter) {
+        guard let history else { return }
         html.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) { html in
             UndoRedoBar(
                 canUndo: history.canUndo, canRedo: history.canRedo,

@@ -1,6 +1,8 @@
-// The detail view of one item (/todos/items/{id}): the form of every field
-// (due date, location), Save, and the live refresh that keeps what the
-// person is typing.
+// The detail view of one item (/todos/items/{id}, or a shared list's item,
+// /lists/{list}/items/{id}): the form of every field (due date, location),
+// Save, and the live refresh that keeps what the person is typing. A shared
+// list's item names its API, its fragment and its list in data attributes
+// of the page's main element, and has no history of its own here.
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
@@ -9,6 +11,9 @@ import { setUpModals, watchDialog } from './modal-card.js';
 
 var main = document.querySelector('main.detail-page');
 var id = main.getAttribute('data-id');
+var list = main.getAttribute('data-list');
+var itemAPI = main.getAttribute('data-api') || '/api/todos/' + id;
+var fragment = main.getAttribute('data-fragment') || '/todos/items/' + id + '/fragment';
 var dirty = false;
 // Typing after Save was pressed must survive the refresh that follows it.
 var typedSinceSave = false;
@@ -53,7 +58,7 @@ function showChoices(current) {
 }
 
 var refresh = makeRefresher(function () {
-  return fetchHTML('/todos/items/' + id + '/fragment' + historyQuery('?')).then(function (html) {
+  return fetchHTML(fragment + (list ? '' : historyQuery('?'))).then(function (html) {
     // Typing after Save wins over the saved form, whenever it happened.
     var force = refresh.force && !typedSinceSave;
     refresh.force = false;
@@ -154,7 +159,7 @@ document.addEventListener('submit', function (event) {
   var body;
   try { body = collect(current); } catch (error) { showError(error); return; }
   typedSinceSave = false;
-  enqueue(function () { return api('PATCH', '/api/todos/' + id, body); }).then(function () {
+  enqueue(function () { return api('PATCH', itemAPI, body); }).then(function () {
     savedAt = Date.now();
     // Replace the form with the saved item unless the person went on typing.
     dirty = typedSinceSave;
@@ -174,7 +179,7 @@ if (backLink && cameFrom && cameFrom.id === id && /^\/todos(\?[^#]*)?(#.*)?$/.te
   backLink.href = cameFrom.url;
 }
 
-setUpHistory(function () { typedSinceSave = false; refresh.force = true; refresh(); }, refresh);
+if (!list) { setUpHistory(function () { typedSinceSave = false; refresh.force = true; refresh(); }, refresh); }
 setUpModals(function () { refresh(); });
-listenForChanges(refresh);
+if (list) { listenForChanges(refresh, '/lists/' + list + '/events', 'list'); } else { listenForChanges(refresh); }
 prepare();
