@@ -528,6 +528,14 @@ def test_a_shared_lists_item_opens_in_its_detail_page_and_changes_as_the_account
     css(driver, "#detail-form button[type=submit]").click()
     wait_until(driver, lambda d: css(d, "#form-status").text == "Saved.", lambda: css(driver, "#form-status").text)
     wait_until(driver, lambda d: "Due 1 Jun 2040 10:00" in css(d, ".detail-summary").text, lambda: css(driver, ".detail-summary").text)
+    # The account's Undo and Redo are here too (outside the text fields).
+    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Edit “Bank”", lambda: undo_title(driver))
+    blur_text_fields(driver)
+    chord(driver, "z")
+    wait_until(driver, lambda d: "Due" not in css(d, ".detail-summary").text, lambda: css(driver, ".detail-summary").text)
+    assert css(driver, "textarea[name=details]").get_attribute("value") == ""
+    chord(driver, "z", shift=True)
+    wait_until(driver, lambda d: "Due 1 Jun 2040 10:00" in css(d, ".detail-summary").text, lambda: css(driver, ".detail-summary").text)
     # Delete… asks first, then goes back to the list, where the account's Undo brings the item back.
     css(driver, "#delete-item").click()
     wait_until(driver, lambda d: css(d, "dialog#confirm-delete-item").get_attribute("open") is not None, "the confirmation")

@@ -497,6 +497,10 @@ struct SharedListAPITests {
             #expect(page.text.contains(#"<input name="title" value="Milk""#))
             #expect(page.text.contains(#"data-path="/api/lists/\#(list)/todos/\#(milk)""#), "the Delete card's request")
             #expect(!page.text.contains("history-panel"), "the list's page has the account's history")
+            #expect(page.text.contains(#"id="list-undo" title="Nothing of yours to undo""#), "bob's own Undo")
+            _ = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"details": "oat"}"#)
+            let after = try await client.get("/lists/\(list)/items/\(milk)/fragment", headers: SignInTests.session(bob.session))
+            #expect(after.text.contains(#"id="list-undo" title="Undo your step: Edit details of “Milk”""#))
             let fragment = try await client.get("/lists/\(list)/items/\(milk)/fragment", headers: SignInTests.session(bob.session))
             #expect(fragment.text.contains(#"<form class="detail-form" id="detail-form""#))
 

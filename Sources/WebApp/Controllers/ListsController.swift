@@ -64,7 +64,10 @@ struct ListsController {
         let lists = try shared
         let (list, itemID) = (try Query.listID(context), try Query.itemID(context))
         let summary = try await lists.summary(of: list)
-        return TodoDetailPage(item: try await lists.item(itemID, on: list), list: summary, now: lists.now(), csrfToken: csrfToken)
+        return TodoDetailPage(
+            item: try await lists.item(itemID, on: list), list: summary, next: try await lists.nextSteps(on: list),
+            now: lists.now(), csrfToken: csrfToken
+        )
     }
 
     /// The shared lists, or the 404 of local mode.

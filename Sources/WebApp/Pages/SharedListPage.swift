@@ -186,6 +186,12 @@ struct SharedListPage {
 
     /// The account's Undo and Redo, named after their own next steps.
     func toolbar(into html: inout HTMLWriter) {
+        Self.toolbar(next, into: &html)
+    }
+
+    /// The account's Undo and Redo for `next` (shared-undo.js): the list's
+    /// page and its items' pages.
+    static func toolbar(_ next: SharedListNextSteps, into html: inout HTMLWriter) {
         html.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) { html in
             html.element("div", [.class("undo-bar")]) { html in
                 button("undo", "Undo", symbol: "↶ ", step: next.undo, shortcuts: "Control+Z Meta+Z", into: &html)
@@ -194,7 +200,7 @@ struct SharedListPage {
         }
     }
 
-    private func button(
+    private static func button(
         _ kind: String, _ label: String, symbol: String, step: SharedStep?, shortcuts: String, into html: inout HTMLWriter
     ) {
         let title = step.map { "\(label) your step: \($0.name)" } ?? (kind == "undo" ? "Nothing of yours to undo" : "Nothing of yours to redo")

@@ -11,6 +11,8 @@ struct TodoDetailPage {
     var item: TodoItem
     /// The shared list the item is on, or `nil` for the local list.
     var list: SharedListSummary?
+    /// What the account's Undo and Redo would take back (a shared list's item).
+    var next: SharedListNextSteps?
     /// The undo history (the local list's).
     var history: HistoryOverview?
     /// The undo history with its abandoned branches, for the history panel
@@ -44,10 +46,15 @@ struct TodoDetailPage {
         self.csrfToken = csrfToken
     }
 
-    /// The form of `item` of the shared list `list`, as of `now`.
-    init(item: TodoItem, list: SharedListSummary, now: Date, csrfToken: String, timeZone: TimeZone = .current) {
+    /// The form of `item` of the shared list `list`, as of `now`, with the
+    /// account's Undo and Redo for `next`.
+    init(
+        item: TodoItem, list: SharedListSummary, next: SharedListNextSteps, now: Date, csrfToken: String,
+        timeZone: TimeZone = .current
+    ) {
         self.item = item
         self.list = list
+        self.next = next
         historySteps = 0
         self.now = now
         dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
@@ -116,6 +123,7 @@ struct TodoDetailPage {
     }
 
     private func toolbar(into html: inout HTMLWriter) {
+        if let next { return SharedListPage.toolbar(next, into: &html) }
         guard let history else { return }
         html.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) { html in
             UndoRedoBar(

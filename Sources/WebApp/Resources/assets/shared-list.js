@@ -8,7 +8,7 @@
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
-import { undoRedoShortcut } from './keys.js';
+import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { isDragging, setUpMoving } from './move.js';
@@ -81,28 +81,8 @@ document.addEventListener('change', function (event) {
   if (id) { change('PATCH', base + '/todos/' + id, { completed: target.checked }); }
 });
 
-// Undo and Redo: the step the button names, read when the press is
-// queued; a second press of the same step is refused by the server (409)
-// and changes nothing.
-function move(kind) {
-  var button = document.getElementById('list-' + kind);
-  if (!button || button.disabled) { return; }
-  var step = Number(button.getAttribute('data-step'));
-  button.disabled = true;
-  enqueue(function () { return api('POST', base + '/' + kind, { step: step }); }).then(function (data) {
-    say(data.step && data.step.messages ? data.step.messages : []);
-    refresh();
-  }, function (error) {
-    if (error.status !== 409) { showError(error); }
-    refresh();
-  });
-}
-
 document.addEventListener('click', function (event) {
   var target = event.target;
-  var button = target.closest('button');
-  if (button && button.id === 'list-undo') { move('undo'); return; }
-  if (button && button.id === 'list-redo') { move('redo'); return; }
   if (target.classList.contains('destroy')) {
     var id = itemID(target);
     var li = target.closest('li');
@@ -111,12 +91,6 @@ document.addEventListener('click', function (event) {
   }
 });
 
-document.addEventListener('keydown', function (event) {
-  var shortcut = undoRedoShortcut(event);
-  if (!shortcut) { return; }
-  event.preventDefault();
-  move(shortcut);
-});
 
 // Editing: double-click a title; Enter or leaving the field saves,
 // Escape cancels, an empty title deletes.
@@ -172,6 +146,7 @@ document.addEventListener('focusout', function (event) {
 });
 
 setUpMoving(function (id, body) { change('POST', base + '/todos/' + id + '/move', body); }, refresh);
+setUpSharedUndo(base, refresh, say);
 setUpShowMore(refresh);
 setUpSearch(refresh);
 setUpFilters(refresh, function () { change('POST', base + '/todos/clear-completed'); });

@@ -2,12 +2,14 @@
 // /lists/{list}/items/{id}): the form of every field (due date, location),
 // Save, and the live refresh that keeps what the person is typing. A shared
 // list's item names its API, its fragment and its list in data attributes
-// of the page's main element, and has no history of its own here.
+// of the page's main element, and has the account's Undo and Redo
+// (shared-undo.js) instead of the list's history.
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals, watchDialog } from './modal-card.js';
+import { setUpSharedUndo } from './shared-undo.js';
 
 var main = document.querySelector('main.detail-page');
 var id = main.getAttribute('data-id');
@@ -19,6 +21,8 @@ var dirty = false;
 var typedSinceSave = false;
 // "Saved." stays for a few seconds, through the live refreshes the save causes.
 var savedAt = 0;
+// What the account's last undo or redo left alone (a shared list's item), said after the refresh.
+var leftAlone = '';
 
 function form() { return document.getElementById('detail-form'); }
 
@@ -66,6 +70,8 @@ var refresh = makeRefresher(function () {
     if (force || !dirty) { dirty = false; }
     prepare();
     showSaved();
+    var status = document.getElementById('form-status');
+    if (status && leftAlone) { status.textContent = leftAlone; status.classList.remove('error'); leftAlone = ''; }
   }, function (error) {
     if (error.status === 404) {
       var status = document.getElementById('form-status');
@@ -179,7 +185,13 @@ if (backLink && cameFrom && cameFrom.id === id && /^\/todos(\?[^#]*)?(#.*)?$/.te
   backLink.href = cameFrom.url;
 }
 
-if (!list) { setUpHistory(function () { typedSinceSave = false; refresh.force = true; refresh(); }, refresh); }
+function afterUndo() { typedSinceSave = false; refresh.force = true; refresh(); }
+if (list) {
+  // What an undo left alone (someone else changed it since) is said under the form.
+  setUpSharedUndo('/api/lists/' + list, afterUndo, function (messages) { leftAlone = messages.join(' '); });
+} else {
+  setUpHistory(afterUndo, refresh);
+}
 setUpModals(function () { refresh(); });
 if (list) { listenForChanges(refresh, '/lists/' + list + '/events', 'list'); } else { listenForChanges(refresh); }
 prepare();

@@ -1,0 +1,39 @@
+// The account's own Undo and Redo on a shared list's pages (the list's and
+// an item's): the buttons #list-undo and #list-redo and Ctrl+Z /
+// Ctrl+Shift+Z / Ctrl+Y outside text fields. Each sends the step its
+// button names, read when the press is queued, so that a second press of
+// the same step is refused by the server (409) and changes nothing.
+
+import { api, enqueue, showError } from './api.js';
+import { undoRedoShortcut } from './keys.js';
+
+// `base`: the list's API path; `refresh` after every press; `say` gets
+// the sentences about what an undo left alone.
+export function setUpSharedUndo(base, refresh, say) {
+  function press(kind) {
+    var button = document.getElementById('list-' + kind);
+    if (!button || button.disabled) { return; }
+    var step = Number(button.getAttribute('data-step'));
+    button.disabled = true;
+    enqueue(function () { return api('POST', base + '/' + kind, { step: step }); }).then(function (data) {
+      say(data.step && data.step.messages ? data.step.messages : []);
+      refresh();
+    }, function (error) {
+      if (error.status !== 409) { showError(error); }
+      refresh();
+    });
+  }
+
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest ? event.target.closest('button') : null;
+    if (button && button.id === 'list-undo') { press('undo'); }
+    if (button && button.id === 'list-redo') { press('redo'); }
+  });
+
+  document.addEventListener('keydown', function (event) {
+    var shortcut = undoRedoShortcut(event);
+    if (!shortcut) { return; }
+    event.preventDefault();
+    press(shortcut);
+  });
+}
