@@ -75,9 +75,6 @@ extension RewindCommand.Todo {
                 } catch {
                     throw TodoFailure(error)
                 }
-                guard (0..<list.count).contains(position) else {
-                    throw TodoFailure.invalid(.positionOutOfRange(position, valid: 0...(list.count - 1)))
-                }
                 let id = request.item
                 try await shared.perform([.move(id, to: position)], on: list)
                 let after = try await shared.items()
@@ -90,7 +87,8 @@ extension RewindCommand.Todo {
             for reference in [item, before, after].compactMap(\.self) {
                 ids[reference] = try Self.one(await session.resolve([reference]))
             }
-            let count = try await session.store.positions(of: []).count
+            // The number of rows only for --bottom.
+            let count = bottom ? try await session.store.positions(of: []).count : 0
             let request = try request(in: count) { reference in try Self.one(ids[reference].map { [$0] } ?? []) }
             let moved = try await session.app.send(request)
             let neighbour = try await request.neighbour.asyncFlatMap { try await session.store.items(withIDs: [$0]).first }

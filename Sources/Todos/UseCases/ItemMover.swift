@@ -82,8 +82,8 @@ public struct ItemMover: UseCase {
     ///
     /// - Throws: ``TodoError/itemNotFound(_:)``, ``TodoError/neighbourNotFound(_:)``,
     ///   ``TodoError/movedNextToItself(_:)``, or ``TodoError/nothingToChange(_:)``
-    ///   when the item is already there. A position past the end is left
-    ///   for the list to refuse.
+    ///   when the item is already there, ``TodoError/positionOutOfRange(_:valid:)``
+    ///   for a position outside the list.
     public static func position(for request: Request, in list: TodoList) throws(TodoError) -> Int {
         try position(for: request, among: ListPositions(of: [request.item] + (request.neighbour.map { [$0] } ?? []), in: list)) {
             list[id: $0]?.title ?? ""
@@ -99,6 +99,9 @@ public struct ItemMover: UseCase {
         guard let current = placed.positions[id] else { throw .itemNotFound(id) }
         switch request {
         case .move(_, let target):
+            guard (0..<placed.count).contains(target) else {
+                throw .positionOutOfRange(target, valid: 0...(placed.count - 1))
+            }
             guard target != current else {
                 let place = switch target {
                 case 0: "at the top"

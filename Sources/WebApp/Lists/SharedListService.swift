@@ -193,9 +193,6 @@ struct SharedListService: Sendable {
         } catch {
             throw APIError.invalidField(error.description)
         }
-        guard (0..<before.count).contains(target) else {
-            throw APIError.invalidField(TodoError.positionOutOfRange(target, valid: 0...(before.count - 1)).description)
-        }
         let step = try await perform([.move(itemID, to: target)], on: before, list: id, by: person)
         let after = try await store.items(of: id, as: person).list
         guard let moved = after[id: itemID] else { throw Self.noItem(itemID) }
