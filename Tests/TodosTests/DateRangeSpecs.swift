@@ -52,9 +52,54 @@ struct DateRangeSpecs {
         }
 
         @Test func theFirstDayOfTheRangeIsAccepted() throws {
-            // Foundation's Gregorian calendar is Julian before 1582: its 0001-01-03 is the proleptic 0001-01-01.
-            #expect(try parser.parse("0001-01-03 00:00").start == TodoDate.validDates.lowerBound)
+            #expect(try parser.parse("0001-01-01").start == TodoDate.validDates.lowerBound)
+            #expect(try parser.parse("0001-01-01 00:00").start == TodoDate.validDates.lowerBound)
             #expect(throws: DueDateError.self) { try parser.parse("0000-12-31") }
+        }
+    }
+
+    /// Before 1583, days are those of ISO 8601 and the browser (the
+    /// Gregorian calendar counted back), not Foundation's Julian ones.
+    @Suite("days before the Gregorian calendar began")
+    struct EarlyDays {
+        /// Every day typed is the instant the JSON writes with the same
+        /// date, and is written back as typed, in a zone whose offset was
+        /// then its local mean time.
+        @Test(arguments: ["0001-01-01", "0500-02-28", "1200-02-29", "1500-03-01", "1582-10-10", "1582-12-31"])
+        func aDayTypedIsTheDayTheJSONWrites(day: String) throws {
+            let utc = try DateRangeSpecs.parser.parse(day)
+            #expect(utc.start.map(ISO8601Milliseconds.string(from:)) == day + "T00:00:00.000Z")
+            let zone = try #require(TimeZone(identifier: "America/New_York"))
+            let due = try DueDateParser(now: Fixtures.start, timeZone: zone).parse(day)
+            let format = DueDateFormatter(now: Fixtures.start, timeZone: zone)
+            #expect(format.text(due) == day)
+            // New York's local mean time was 4:56:02 behind UTC.
+            #expect(due.start.map(ISO8601Milliseconds.string(from:)) == day + "T04:56:02.000Z")
+        }
+
+        @Test func aDayThatOnlyTheJulianCalendarHasIsRefused() {
+            #expect(throws: DueDateError.self) { try DateRangeSpecs.parser.parse("1500-02-29") }
+            #expect(throws: DueDateError.self) { try DateRangeSpecs.parser.parse("0100-02-29") }
+        }
+
+        @Test func daysAreCountedAcrossTheYear1582AsOnTheCalendarOfToday() throws {
+            let span = try DateRangeSpecs.parser.parse("1582-10-01 for 20 days")
+            let format = DueDateFormatter(now: Fixtures.start, timeZone: .gmt)
+            #expect(format.display(span) == "1 Oct 1582 – 20 Oct 1582")
+            let range = try DateRangeSpecs.parser.parse("1582-12-30..1583-01-02")
+            #expect(format.display(range) == "30 Dec 1582 – 2 Jan 1583")
+            #expect(format.text(range) == "1582-12-30..1583-01-02")
+            let moment = try DateRangeSpecs.parser.parse("1066-10-14 09:30")
+            #expect(moment.start.map(ISO8601Milliseconds.string(from:)) == "1066-10-14T09:30:00.000Z")
+            #expect(format.text(moment) == "1066-10-14 09:30")
+        }
+
+        @Test func aWeekdayIsTheOneOfTheDay() throws {
+            let calendar = DayCalendar(timeZone: .gmt)
+            // 1 March 1500 and 1 January 1 were a Thursday and a Monday, counted back.
+            #expect(calendar.date(year: 1500, month: 3, day: 1).map { calendar.parts(of: $0).weekday } == 5)
+            #expect(calendar.date(year: 1, month: 1, day: 1).map { calendar.parts(of: $0).weekday } == 2)
+            #expect(calendar.date(year: 2026, month: 11, day: 27).map { calendar.parts(of: $0).weekday } == 6)
         }
     }
 

@@ -20,15 +20,18 @@ public struct DueDateFormatter: Sendable {
     /// changes).
     public let today: Date
     private let year: Int
-    private let calendar: Calendar
+    private let todayNumber: Int
+    private let calendar: DayCalendar
 
     /// Creates a formatter for `now` in `timeZone`.
     public init(now: Date, timeZone: TimeZone) {
         self.now = now
         self.timeZone = timeZone
-        calendar = .gregorian(in: timeZone)
+        calendar = DayCalendar(timeZone: timeZone)
         today = calendar.startOfDay(for: now)
-        year = calendar.component(.year, from: now)
+        let parts = calendar.parts(of: now)
+        year = parts.year
+        todayNumber = parts.daysSince1970
     }
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -48,13 +51,13 @@ public struct DueDateFormatter: Sendable {
         case .timeSpan(.start(.from(let start), .unknown)):
             return "from " + point(start)
         case .timeSpan(.start(.from(let start), .to(let end))):
-            if isMidnight(start), isMidnight(end), let last = calendar.date(byAdding: .day, value: -1, to: end) {
+            if isMidnight(start), isMidnight(end), let last = calendar.date(byAddingDays: -1, to: end) {
                 return last <= start ? dayName(start) : dayName(start) + " – " + dayName(last)
             }
             return point(start) + " – " + point(end)
         case .timeSpan(.duration(.from(let start), let amount, let unit)):
             if unit == .days, isMidnight(start) {
-                guard amount > 1, let last = calendar.date(byAdding: .day, value: amount - 1, to: start) else {
+                guard amount > 1, let last = calendar.date(byAddingDays: amount - 1, to: start) else {
                     return dayName(start)
                 }
                 return dayName(start) + " – " + dayName(last)
@@ -76,15 +79,15 @@ public struct DueDateFormatter: Sendable {
 
     /// The hour and minute of `date`, as `14:05` (no seconds).
     public func hourAndMinute(of date: Date) -> String {
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        let parts = calendar.parts(of: date)
+        return String(format: "%02d:%02d", parts.hour, parts.minute)
     }
 
     private func dayName(_ date: Date) -> String {
-        let days = calendar.dateComponents([.day], from: today, to: calendar.startOfDay(for: date)).day ?? .max
-        let parts = calendar.dateComponents([.year, .month, .day, .weekday], from: date)
-        let weekday = Self.weekdays[((parts.weekday ?? 1) - 1 + 7) % 7]
-        let month = Self.months[((parts.month ?? 1) - 1 + 12) % 12]
+        let parts = calendar.parts(of: date)
+        let days = parts.daysSince1970 - todayNumber
+        let weekday = Self.weekdays[(parts.weekday - 1 + 7) % 7]
+        let month = Self.months[(parts.month - 1 + 12) % 12]
         switch days {
         case 0: return "today"
         case 1: return "tomorrow"
@@ -92,7 +95,7 @@ public struct DueDateFormatter: Sendable {
         case 2...6: return weekday
         default:
             let sameYear = parts.year == year
-            return sameYear ? "\(weekday) \(parts.day ?? 1) \(month)" : "\(parts.day ?? 1) \(month) \(parts.year ?? 0)"
+            return sameYear ? "\(weekday) \(parts.day) \(month)" : "\(parts.day) \(month) \(parts.year)"
         }
     }
 
@@ -110,7 +113,7 @@ public struct DueDateFormatter: Sendable {
         case .timeSpan(.start(.from(let start), .unknown)):
             return (isMidnight(start) ? day(start) : day(start) + " " + clock(start)) + ".."
         case .timeSpan(.start(.from(let start), .to(let end))):
-            if isMidnight(start), isMidnight(end), let last = calendar.date(byAdding: .day, value: -1, to: end) {
+            if isMidnight(start), isMidnight(end), let last = calendar.date(byAddingDays: -1, to: end) {
                 return day(start) + ".." + day(last)
             }
             return day(start) + " " + clock(start) + ".." + day(end) + " " + clock(end)
@@ -121,14 +124,14 @@ public struct DueDateFormatter: Sendable {
     }
 
     private func day(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 1, parts.day ?? 1)
+        let parts = calendar.parts(of: date)
+        return String(format: "%04d-%02d-%02d", parts.year, parts.month, parts.day)
     }
 
     private func clock(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
-        let hhmm = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        return (parts.second ?? 0) == 0 ? hhmm : hhmm + String(format: ":%02d", parts.second ?? 0)
+        let parts = calendar.parts(of: date)
+        let hhmm = String(format: "%02d:%02d", parts.hour, parts.minute)
+        return parts.second == 0 ? hhmm : hhmm + String(format: ":%02d", parts.second)
     }
 
     private func isMidnight(_ date: Date) -> Bool {

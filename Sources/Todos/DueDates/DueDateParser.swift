@@ -18,12 +18,12 @@ import Foundation
 public struct DueDateParser: Sendable {
     /// The moment relative words are counted from.
     public let now: Date
-    private let calendar: Calendar
+    private let calendar: DayCalendar
 
     /// Creates a parser for `now` in `timeZone`.
     public init(now: Date, timeZone: TimeZone) {
         self.now = now
-        calendar = .gregorian(in: timeZone)
+        calendar = DayCalendar(timeZone: timeZone)
     }
 
     /// A point in time as typed: a moment, or the start of a whole day.
@@ -128,14 +128,14 @@ public struct DueDateParser: Sendable {
         default: break
         }
         if let weekday = Self.weekdays.firstIndex(where: { $0.contains(word) }) {
-            let current = calendar.component(.weekday, from: now) - 1
+            let current = calendar.parts(of: now).weekday - 1
             let ahead = (weekday - current + 7) % 7
             return try addingDays(ahead == 0 ? 7 : ahead, to: today)
         }
         return try isoDay(word)
     }
 
-    // Sunday first, as Calendar's weekday component (1 is Sunday).
+    // Sunday first, as DayCalendar's weekday (1 is Sunday).
     private static let weekdays: [Set<String>] = [
         ["sun", "sunday"], ["mon", "monday"], ["tue", "tues", "tuesday"], ["wed", "weds", "wednesday"],
         ["thu", "thur", "thurs", "thursday"], ["fri", "friday"], ["sat", "saturday"],
@@ -146,10 +146,9 @@ public struct DueDateParser: Sendable {
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { throw Problem("“\(word)” is neither a known word nor a date like 2026-12-01") }
-        let components = DateComponents(year: year, month: month, day: day)
-        guard let date = calendar.date(from: components),
-              calendar.dateComponents([.year, .month, .day], from: date) == components
-        else { throw Problem("\(word) is not a day of the calendar") }
+        guard let date = calendar.date(year: year, month: month, day: day) else {
+            throw Problem("\(word) is not a day of the calendar")
+        }
         return date
     }
 
@@ -226,18 +225,9 @@ public struct DueDateParser: Sendable {
     }
 
     private func addingDays(_ days: Int, to date: Date) throws(Problem) -> Date {
-        guard let result = calendar.date(byAdding: .day, value: days, to: date) else {
+        guard let result = calendar.date(byAddingDays: days, to: date) else {
             throw Problem("the date lies outside the calendar")
         }
         return result
-    }
-}
-
-extension Calendar {
-    /// The Gregorian calendar in `timeZone`, as parser and formatter count days.
-    static func gregorian(in timeZone: TimeZone) -> Calendar {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
     }
 }

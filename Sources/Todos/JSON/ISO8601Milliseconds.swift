@@ -19,7 +19,7 @@ public enum ISO8601Milliseconds {
         let milliseconds = clampedMilliseconds(date.timeIntervalSince1970)
         let (seconds, millis) = floorDivide(milliseconds, 1000)
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = GregorianDays.civil(fromDays: days)
         guard (0...9999).contains(year) else {
             return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
                 + "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay % 3600 / 60, 2) + ":" + pad(secondOfDay % 60, 2)
@@ -65,7 +65,7 @@ public enum ISO8601Milliseconds {
               let day = scanner.number(2), scanner.skip("T") || scanner.skip("t") || scanner.skip(" "),
               let hour = scanner.number(2), scanner.skip(":"), let minute = scanner.number(2), scanner.skip(":"),
               let second = scanner.number(2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              (1...12).contains(month), (1...GregorianDays.length(ofMonth: month, in: year)).contains(day),
               hour < 24, minute < 60, second < 60
         else { return nil }
         var millis: Int64 = 0
@@ -84,7 +84,7 @@ public enum ISO8601Milliseconds {
         }
         guard scanner.isAtEnd else { return nil }
         // Nine digits of years fit in an Int64 count of seconds, not always of milliseconds.
-        let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let seconds = GregorianDays.days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         let (total, overflow) = seconds.multipliedReportingOverflow(by: 1000)
         guard !overflow, total <= Int64.max - millis else {
             return Date(timeIntervalSince1970: Double(seconds) + Double(millis) / 1000)
@@ -112,40 +112,6 @@ public enum ISO8601Milliseconds {
         let digits = String(abs(value))
         let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
         return value < 0 ? "-" + padded : padded
-    }
-
-    private static func isLeap(_ year: Int64) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    // Howard Hinnant's days-from-civil and civil-from-days algorithms.
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 

@@ -23,7 +23,7 @@ struct TodoDetailPage {
     /// Tells whether the item is overdue.
     var now: Date
     /// Writes the values of date inputs.
-    var calendar: Calendar
+    var calendar: DayCalendar
     /// The token for the page's script.
     var csrfToken: String
     /// How many steps the history panel lists.
@@ -40,9 +40,7 @@ struct TodoDetailPage {
         tree = try await service.historyTree()
         now = service.now()
         dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
+        calendar = DayCalendar(timeZone: timeZone)
         self.csrfToken = csrfToken
     }
 
@@ -58,9 +56,7 @@ struct TodoDetailPage {
         historySteps = 0
         self.now = now
         dueFormatter = DueDateFormatter(now: now, timeZone: timeZone)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
+        calendar = DayCalendar(timeZone: timeZone)
         self.csrfToken = csrfToken
     }
 
@@ -278,13 +274,12 @@ struct TodoDetailPage {
 
     /// `2026-12-01T09:30`: the value of a `datetime-local` input.
     private func localValue(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        func two(_ value: Int?) -> String {
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : String(value)
+        let parts = calendar.parts(of: date)
+        func padded(_ value: Int, _ width: Int) -> String {
+            String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
         }
-        let year = String(parts.year ?? 1970)
-        return "\(year)-\(two(parts.month))-\(two(parts.day))T\(two(parts.hour)):\(two(parts.minute))"
+        return "\(padded(parts.year, 4))-\(padded(parts.month, 2))-\(padded(parts.day, 2))"
+            + "T\(padded(parts.hour, 2)):\(padded(parts.minute, 2))"
     }
 
     // MARK: Location
