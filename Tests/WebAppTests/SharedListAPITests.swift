@@ -343,6 +343,10 @@ struct SharedListAPITests {
             #expect(try await Self.call(client, bob, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
             let missing = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/toggle-all", json: "{}")
             #expect(missing.status == .badRequest)
+            let misspelt = try await Self.call(
+                client, bob, .post, "/api/lists/\(list)/todos/toggle-all", json: #"{"completed": true, "complete": true}"#)
+            #expect(misspelt.status == .badRequest)
+            #expect(misspelt.errorMessage?.contains("unknown field") == true)
 
             let cleared = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/clear-completed")
             #expect(cleared.status == .ok)

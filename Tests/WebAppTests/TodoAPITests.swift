@@ -176,6 +176,18 @@ struct TodoAPITests {
             }
         }
 
+        @Test func completingAllRefusesAFieldItDoesNotKnowAndChangesNothing() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                try await client.send(.post, "/api/todos", json: #"{"title": "Walk"}"#, token: server.token)
+                let response = try await client.send(
+                    .post, "/api/todos/toggle-all", json: #"{"completed": true, "completd": false}"#, token: server.token)
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage == "invalid field “completd”: unknown field; the allowed fields are completed")
+                #expect(try await server.store.state().todos.items.map(\.isCompleted) == [false])
+            }
+        }
+
         @Test func membersAndNullsAreKnownByTheirUnescapedNames() async throws {
             let server = try TestServer()
             try await server.test { client in
