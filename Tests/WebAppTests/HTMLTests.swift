@@ -259,10 +259,27 @@ struct HTMLTests {
             }
         }
 
+        /// The page's dates are those of the API's JSON and the browser,
+        /// before 1583 too (Foundation's formatter wrote them as Julian days).
+        @Test func aDueDateBeforeTheGregorianCalendarIsWrittenAsTheAPIWritesIt() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let old = try await client.send(
+                    .post, "/api/todos", json: #"{"title": "Old", "due": {"kind": "date", "date": "0001-01-01T00:00:00.000Z"}}"#,
+                    token: server.token)
+                #expect(old.status == .created)
+                let html = try await client.get("/todos/fragment").text
+                #expect(html.contains(#"datetime="0001-01-01T00:00:00.000Z""#))
+                let detail = try await client.get("/todos/items/\(old.object["id"] as? String ?? "")").text
+                #expect(detail.contains(#"data-iso="0001-01-01T00:00:00.000Z""#))
+                #expect(detail.contains(#"value="0001-01-01T00:00""#))
+            }
+        }
+
         @Test func theFooterCountsOverdueItemsAndOffersTheirFilterWhileThereAreAny() async throws {
             let server = try TestServer()
             try await server.test { client in
-                let past = JSONDates.string(from: TestServer.now - 86_400)
+                let past = ISO8601Milliseconds.string(from: TestServer.now - 86_400)
                 let late = try await client.send(
                     .post, "/api/todos", json: #"{"title": "Late", "due": {"kind": "date", "date": "\#(past)"}}"#, token: server.token)
                 #expect(late.status == .created)

@@ -34,12 +34,3 @@ enum Responses {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
-
-/// Dates in API answers: ISO 8601 in UTC with milliseconds, as the domain's
-/// JSON format writes them.
-enum JSONDates {
-    /// `2026-05-01T09:30:00.000Z`.
-    static func string(from date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-}

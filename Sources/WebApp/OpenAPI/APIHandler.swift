@@ -32,19 +32,16 @@ struct APIHandler: APIProtocol {
 /// without the milliseconds.
 struct APIDateTranscoder: DateTranscoder {
     func encode(_ date: Date) throws -> String {
-        JSONDates.string(from: date)
+        ISO8601Milliseconds.string(from: date)
     }
 
     func decode(_ string: String) throws -> Date {
-        if let date = try? Date(string, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
-            return date
+        guard let date = ISO8601Milliseconds.date(from: string) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "“\(string)” is not a date such as 2026-05-01T09:30:00.000Z")
+            )
         }
-        if let date = try? Date(string, strategy: Date.ISO8601FormatStyle()) {
-            return date
-        }
-        throw DecodingError.dataCorrupted(
-            .init(codingPath: [], debugDescription: "“\(string)” is not a date such as 2026-05-01T09:30:00.000Z")
-        )
+        return date
     }
 }
 

@@ -108,7 +108,7 @@ struct HistoryPanel {
                     html.element("span", [.class("history-branch")]) { $0.text("abandoned") }
                 }
                 if let date {
-                    html.element("time", [Attribute("datetime", JSONDates.string(from: date))]) {
+                    html.element("time", [Attribute("datetime", ISO8601Milliseconds.string(from: date))]) {
                         $0.text(Self.when(date, dates))
                     }
                 }

@@ -234,7 +234,7 @@ struct SharedListPage {
                         }
                         html.text(" ")
                         html.element("span", [.class("history-name")]) { $0.text(Self.describe(step)) }
-                        html.element("time", [Attribute("datetime", JSONDates.string(from: step.date))]) {
+                        html.element("time", [Attribute("datetime", ISO8601Milliseconds.string(from: step.date))]) {
                             $0.text(HistoryPanel.when(step.date, dates))
                         }
                         for message in step.messages {

@@ -267,7 +267,7 @@ struct TodoDetailPage {
             html.void(
                 "input",
                 [.type("datetime-local"), Attribute("name", name.description), .value(date.map(localValue) ?? ""),
-                 .data("iso", date.map(JSONDates.string(from:)) ?? "")]
+                 .data("iso", date.map(ISO8601Milliseconds.string(from:)) ?? "")]
             )
         }
     }

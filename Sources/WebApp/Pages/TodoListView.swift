@@ -243,6 +243,6 @@ struct TodoListView: Sendable {
 
     /// `2026-12-01T09:30:00.000Z`, or "" for no date.
     static func isoDate(_ date: Date?) -> String {
-        date.map(JSONDates.string(from:)) ?? ""
+        date.map(ISO8601Milliseconds.string(from:)) ?? ""
     }
 }
