@@ -276,6 +276,39 @@ struct HTMLTests {
             }
         }
 
+        /// A long list is a page of its first rows, the rest a click away;
+        /// an item the page added past them is shown after them.
+        @Test func aLongListShowsItsFirstRowsShowMoreAndWhatThePageAddedAfterThem() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                var ids: [String] = []
+                for number in 1...250 {
+                    let added = try await client.send(.post, "/api/todos", json: #"{"title": "Item \#(number)"}"#, token: server.token)
+                    ids.append(try #require(added.object["id"] as? String))
+                }
+                for path in ["/todos", "/todos/fragment"] {
+                    var html = try await client.get(path).text
+                    #expect(html.components(separatedBy: #"class="item-details""#).count == 201, "\(path)")
+                    #expect(html.contains(">Item 200</label>") && !html.contains(">Item 201</label>"))
+                    #expect(html.contains(#"<span>200 of 250 shown</span><button type="button" class="show-more-rows" data-rows="400">Show the last 50</button>"#))
+                    #expect(html.contains("<strong>250</strong> items left"), "the counts are of the whole list")
+                    html = try await client.get(path + "?rows=400").text
+                    #expect(html.components(separatedBy: #"class="item-details""#).count == 251)
+                    #expect(!html.contains("more-rows"))
+                    html = try await client.get(path + "?rows=20&also=\(ids[249]),\(ids[5])").text
+                    #expect(html.components(separatedBy: #"class="item-details""#).count == 22, "20 rows, then the one added past them")
+                    #expect(html.contains(#"<li class="after-gap" data-id="\#(ids[249])">"#))
+                    #expect(html.contains("<span>21 of 250 shown</span>") && html.contains(">Show 200 more</button>"))
+                    html = try await client.get(path + "?rows=20&search=item%2024").text
+                    #expect(html.contains(">Item 24</label>") && html.contains(">Item 249</label>"))
+                    #expect(!html.contains("more-rows"), "a search that finds fewer items than the rows shows them all")
+                }
+                #expect(try await client.get("/todos/fragment?rows=1000001").status == .badRequest)
+                let tooMany = (0...RowWindow.largestAlso).map { _ in ids[0] }.joined(separator: ",")
+                #expect(try await client.get("/todos/fragment?also=\(tooMany)").status == .badRequest)
+            }
+        }
+
         @Test func theFooterCountsOverdueItemsAndOffersTheirFilterWhileThereAreAny() async throws {
             let server = try TestServer()
             try await server.test { client in

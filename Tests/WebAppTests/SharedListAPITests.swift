@@ -102,6 +102,29 @@ struct SharedListAPITests {
         }
     }
 
+    @Test func theListsPageShowsItsFirstRowsAndShowMoreAndWhatThePageAddedAfterThem() async throws {
+        let server = try await SignInTests.server(["ann"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let id = try await Self.makeList("Groceries", client, as: ann)
+            var ids: [String] = []
+            for title in ["Milk", "Bread", "Eggs", "Tea"] { ids.append(try await Self.add(title, to: id, client, as: ann)) }
+            for path in ["/lists/\(id)", "/lists/\(id)/fragment"] {
+                let all = try await client.get(path, headers: SignInTests.session(ann.session)).text
+                #expect(all.components(separatedBy: #"class="item-details""#).count == 5, "every row on \(path)")
+                #expect(!all.contains("more-rows"))
+                let two = try await client.get(path + "?rows=2&also=\(ids[3])", headers: SignInTests.session(ann.session)).text
+                #expect(two.contains(">Milk</label>") && two.contains(">Bread</label>") && !two.contains(">Eggs</label>"))
+                #expect(two.contains(#"<li class="after-gap" data-id="\#(ids[3])">"#), "the item the page added, after the rows")
+                #expect(two.contains(#"<span>3 of 4 shown</span><button type="button" class="show-more-rows" data-rows="202">Show the last 2</button>"#))
+                for bad in ["rows=0", "rows=x", "also=nope", "also=\(ids[0]),"] {
+                    let refused = try await client.get(path + "?" + bad, headers: SignInTests.session(ann.session))
+                    #expect(refused.status == .badRequest, "\(bad) on \(path)")
+                }
+            }
+        }
+    }
+
     @Test func aSearchListsTheItemsThatContainEveryWord() async throws {
         let server = try await SignInTests.server(["ann"])
         try await server.test { client in

@@ -32,19 +32,11 @@ struct ListsController {
             return Responses.html(HTML { page.regions(into: &$0) })
         }
         router.get("/lists/{list}") { request, context in
-            let (steps, search) = (try Query.historySteps(request, default: SharedListPage.historyLength), try Query.search(request))
-            let page = try await SharedListPage(
-                lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, filter: try Query.filter(request),
-                search: search, historySteps: steps
-            )
+            let page = try await listPage(request, context)
             return Responses.html(page.render())
         }
         router.get("/lists/{list}/fragment") { request, context in
-            let (steps, search) = (try Query.historySteps(request, default: SharedListPage.historyLength), try Query.search(request))
-            let page = try await SharedListPage(
-                lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, filter: try Query.filter(request),
-                search: search, historySteps: steps
-            )
+            let page = try await listPage(request, context)
             return Responses.html(page.regions)
         }
         router.get("/lists/{list}/items/{id}") { _, context in
@@ -60,6 +52,19 @@ struct ListsController {
     }
 
     /// The detail page of the item `/lists/{list}/items/{id}` names.
+    /// A shared list's page as `request` asks for it (`filter`, `search`,
+    /// `steps`, `rows`).
+    private func listPage(_ request: Request, _ context: some RequestContext) async throws -> SharedListPage {
+        let (steps, search, rows) = (
+            try Query.historySteps(request, default: SharedListPage.historyLength), try Query.search(request),
+            try Query.rowWindow(request)
+        )
+        return try await SharedListPage(
+            lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, filter: try Query.filter(request),
+            search: search, historySteps: steps, window: rows
+        )
+    }
+
     private func itemPage(_ context: some RequestContext) async throws -> TodoDetailPage {
         let lists = try shared
         let (list, itemID) = (try Query.listID(context), try Query.itemID(context))

@@ -8,22 +8,27 @@ struct PageController {
     let service: TodoService
     let csrfToken: String
 
+    /// The list's regions as `request` asks for them (`filter`, `sort`,
+    /// `search`, `steps`, `rows`).
+    private func listView(_ request: Request) async throws -> TodoListView {
+        let (filter, sort, steps, rows) = (
+            try Query.filter(request), try Query.sort(request), try Query.historySteps(request), try Query.rowWindow(request)
+        )
+        return try await TodoListView(
+            service: service, filter: filter, sort: sort, search: try Query.search(request), historySteps: steps, window: rows
+        )
+    }
+
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/") { _, _ in
             Responses.html(LandingPage(csrfToken: csrfToken).render())
         }
         router.get("/todos") { request, _ in
-            let (filter, sort, steps) = (try Query.filter(request), try Query.sort(request), try Query.historySteps(request))
-            let view = try await TodoListView(
-                service: service, filter: filter, sort: sort, search: try Query.search(request), historySteps: steps
-            )
+            let view = try await listView(request)
             return await Responses.html { TodoPage(view: view, csrfToken: csrfToken).render() }
         }
         router.get("/todos/fragment") { request, _ in
-            let (filter, sort, steps) = (try Query.filter(request), try Query.sort(request), try Query.historySteps(request))
-            let view = try await TodoListView(
-                service: service, filter: filter, sort: sort, search: try Query.search(request), historySteps: steps
-            )
+            let view = try await listView(request)
             return await Responses.html { view.regions }
         }
         router.get("/todos/items/{id}") { request, context in

@@ -61,6 +61,36 @@ enum Query {
         return steps
     }
 
+    /// `?rows=N&also=ID,ID` of a to-do list's page or fragment: how many
+    /// rows it shows (``RowWindow/defaultRows`` without it), and the items
+    /// shown after them when they lie past them.
+    ///
+    /// - Throws: ``APIError`` 400 when `rows` is not a whole number from 1
+    ///   to ``RowWindow/largestRows``, or `also` is not up to
+    ///   ``RowWindow/largestAlso`` ids separated by commas.
+    static func rowWindow(_ request: Request) throws -> RowWindow {
+        var window = RowWindow()
+        if let text = request.uri.queryParameters.get("rows") {
+            guard let rows = Int(text), (1...RowWindow.largestRows).contains(rows) else {
+                throw APIError.badRequest(
+                    "invalid query parameter “rows”: “\(text)” is not a whole number of rows from 1 to \(RowWindow.largestRows)"
+                )
+            }
+            window.rows = rows
+        }
+        if let text = request.uri.queryParameters.get("also"), !text.isEmpty {
+            let words = text.split(separator: ",", omittingEmptySubsequences: false)
+            let ids = words.compactMap { UUID(uuidString: String($0)) }
+            guard ids.count == words.count, ids.count <= RowWindow.largestAlso else {
+                throw APIError.badRequest(
+                    "invalid query parameter “also”: up to \(RowWindow.largestAlso) item ids separated by commas, not “\(text.prefix(80))”"
+                )
+            }
+            window.also = Set(ids)
+        }
+        return window
+    }
+
     /// The `{id}` of the path.
     ///
     /// - Throws: ``APIError`` 400 when it is not a UUID.

@@ -48,7 +48,7 @@ final class DueDateTexts: Sendable {
     ///
     /// - Complexity: O(*n*) lookups for *n* items; a date not kept for the
     ///   formatter's day and time zone is formatted once.
-    func texts(for items: [TodoItem], formatter: DueDateFormatter) -> [TodoDate: Text] {
+    func texts<Items: Collection<TodoItem>>(for items: Items, formatter: DueDateFormatter) -> [TodoDate: Text] {
         let known = kept.withLock { kept -> [TodoDate: Text] in
             guard let kept, kept.today == formatter.today, kept.timeZone == formatter.timeZone else { return [:] }
             return kept.texts

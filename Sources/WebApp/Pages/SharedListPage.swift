@@ -18,8 +18,13 @@ struct SharedListPage {
     /// The filter the page shows (`#/active` and the others, read by the
     /// script and asked for as `?filter=`).
     var filter: TodoFilter
-    /// The rows shown: the items of the filter that the search finds, in order.
-    var shown: [TodoItem]
+    /// The items of the filter that the search finds, in order; the first
+    /// of them are the rows (``window``).
+    var found: [TodoItem]
+    /// Which rows are shown.
+    var window: RowWindow
+    /// The indices of ``found`` shown as rows.
+    var shown: [Int]
     /// The numbers of the whole list.
     var counts: TodoCounts
     /// What the account's Undo and Redo would take back.
@@ -44,14 +49,16 @@ struct SharedListPage {
     /// Reads what the page shows through `lists`, as the signed-in account.
     init(
         lists: SharedListService, id: UUID, csrfToken: String, filter: TodoFilter = .all, search: TodoSearch? = nil,
-        historySteps: Int = Self.historyLength
+        historySteps: Int = Self.historyLength, window: RowWindow = RowWindow()
     ) async throws {
         person = try lists.person
         summary = try await lists.summary(of: id)
         items = try await lists.items(of: id)
         self.search = search
         self.filter = filter
-        shown = items.list.items(filter, matching: search, now: dates.now)
+        found = items.list.items(filter, matching: search, now: dates.now)
+        self.window = window
+        shown = window.shown(found)
         counts = items.list.counts(now: dates.now)
         next = try await lists.nextSteps(on: id)
         // One more than listed: whether there are older ones.
@@ -65,7 +72,7 @@ struct SharedListPage {
     /// The whole document.
     func render() -> HTML {
         let title = "\(summary.name) · Rewind"
-        return Layout(title: title, page: .sharedList, csrfToken: csrfToken).render(capacity: 16_384 + 300 * items.list.count) {
+        return Layout(title: title, page: .sharedList, csrfToken: csrfToken).render(capacity: 16_384 + 300 * shown.count) {
             html in
             html.element("main", [.class("todos-page"), .data("list", summary.id.uuidString)]) { html in
                 html.element("p", [.class("back-link-line")]) { html in
@@ -114,7 +121,7 @@ struct SharedListPage {
 
     /// Every region, one after another: what `/lists/{list}/fragment` answers.
     var regions: HTML {
-        HTML(capacity: 8_192 + 300 * items.list.count) { html in
+        HTML(capacity: 8_192 + 300 * shown.count) { html in
             heading(into: &html)
             main(into: &html)
             footer(into: &html)
@@ -137,19 +144,21 @@ struct SharedListPage {
         html.element("section", [.class("main"), .data("region", "main"), .hidden(items.list.isEmpty)]) { html in
             html.void("input", [.id("toggle-all"), .class("toggle-all"), .type("checkbox"), .checked(counts.allCompleted)])
             html.element("label", [.for("toggle-all")]) { $0.text("Mark all as complete") }
-            SearchField(search: search).result(found: shown.count, filter: filter, into: &html)
+            SearchField(search: search).result(found: found.count, filter: filter, into: &html)
             html.element("span", [.id(TodoListView.moveHelpID), .hidden(true)]) { $0.text(TodoListView.moveHelp) }
             html.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) { html in
-                for (index, item) in shown.enumerated() {
-                    row(item, index: index, into: &html)
+                for (position, index) in shown.enumerated() {
+                    row(found[index], index: index, afterGap: window.isAfterGap(position), into: &html)
                 }
             }
+            window.more(shown: shown.count, found: found.count, into: &html)
         }
     }
 
-    private func row(_ item: TodoItem, index: Int, into html: inout HTMLWriter) {
+    private func row(_ item: TodoItem, index: Int, afterGap: Bool, into html: inout HTMLWriter) {
         let label = "t" + String(index)
-        html.element("li", [item.isCompleted ? .class("completed") : .absent, .data("id", uuid: item.id)]) { html in
+        html.element("li", [RowWindow.rowClass(completed: item.isCompleted, afterGap: afterGap), .data("id", uuid: item.id)]) {
+            html in
             html.element("div", [.class("view")]) { html in
                 html.void(
                     "input",

@@ -13,8 +13,13 @@ struct TodoListView: Sendable {
     var sort: TodoSort
     /// The words the rows were searched for, if any (`?search=`).
     var search: TodoSearch?
-    /// The rows, filtered and sorted.
+    /// The items of the filter that the search finds, sorted; the first
+    /// of them are the rows (``window``).
     var items: [TodoItem]
+    /// Which rows are shown.
+    var window: RowWindow
+    /// The indices of ``items`` shown as rows.
+    var shown: [Int]
     /// The numbers of the whole list.
     var counts: TodoCounts
     /// The undo history.
@@ -33,26 +38,28 @@ struct TodoListView: Sendable {
     /// Reads what the page shows from `service`.
     init(
         service: TodoService, filter: TodoFilter, sort: TodoSort, search: TodoSearch? = nil,
-        historySteps: Int = HistoryPanel.defaultWindow, timeZone: TimeZone = .current
+        historySteps: Int = HistoryPanel.defaultWindow, window: RowWindow = RowWindow(), timeZone: TimeZone = .current
     ) async throws {
         let now = service.now()
+        self.window = window
         self.filter = filter
         self.sort = sort
         self.search = search
         self.historySteps = historySteps
         self.now = now
         (items, counts) = try await service.list(filter, sortedBy: sort, matching: search, now: now)
+        shown = window.shown(items)
         history = try await service.history()
         tree = try await service.historyTree()
         dates = DueDateFormatter(now: now, timeZone: timeZone)
-        dueTexts = service.dueDates.texts(for: items, formatter: dates)
+        dueTexts = service.dueDates.texts(for: shown.lazy.map { [items] in items[$0] }, formatter: dates)
     }
 
     /// Bytes to reserve for a page or fragment: the markup around the list,
     /// and about a row's worth per item (a guess; the buffer grows if it is
     /// short).
     var estimatedSize: Int {
-        16_384 + 400 * items.count
+        16_384 + 400 * shown.count
     }
 
     /// Every region, one after another: what `/todos/fragment` answers.
@@ -83,10 +90,11 @@ struct TodoListView: Sendable {
             }
             html.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) { html in
                 // By index: no copy of each item on the way.
-                for index in items.indices {
-                    row(items[index], index: index, into: &html)
+                for (position, index) in shown.enumerated() {
+                    row(items[index], index: index, afterGap: window.isAfterGap(position), into: &html)
                 }
             }
+            window.more(shown: shown.count, found: items.count, into: &html)
         }
     }
 
@@ -109,10 +117,10 @@ struct TodoListView: Sendable {
     /// to the item's detail view. The title is written twice (the label and
     /// the edit field's value); the controls are named by the label's id,
     /// `t` and the row's index, so the names follow an edit of the label.
-    func row(_ item: TodoItem, index: Int, into html: inout HTMLWriter) {
+    func row(_ item: TodoItem, index: Int, afterGap: Bool = false, into html: inout HTMLWriter) {
         let label = "t" + String(index)
         let id = Attribute.data("id", uuid: item.id)
-        html.element("li", [item.isCompleted ? Attribute("class", literal: "completed") : .absent, id]) { html in
+        html.element("li", [RowWindow.rowClass(completed: item.isCompleted, afterGap: afterGap), id]) { html in
             // Fixed values as literals: written as they are, not escaped.
             html.element("div", [Attribute("class", literal: "view")]) { html in
                 html.void(

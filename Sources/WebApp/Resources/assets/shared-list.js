@@ -3,8 +3,8 @@
 // "Clear completed" (filters.js); the account's own Undo and Redo, which
 // send the step their button names so that a double click takes back one
 // step only; what an undo left alone, in words; older steps of the history
-// on demand; the Find field (search.js); and the live refresh when anyone
-// changes the list.
+// on demand; the Find field (search.js); "Show more" under a long list
+// (rows.js); and the live refresh when anyone changes the list.
 
 import { ApiError, api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
@@ -12,6 +12,7 @@ import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { isDragging, setUpMoving } from './move.js';
+import { rowsQuery, setUpMoreRows, showAdded } from './rows.js';
 import { filter, setUpFilters } from './filters.js';
 
 var main = document.querySelector('main[data-list]');
@@ -21,7 +22,7 @@ var newTodo = document.querySelector('.new-todo');
 var deferredMain = false;
 
 var refresh = makeRefresher(function () {
-  var query = 'filter=' + filter() + historyQuery('&') + searchQuery('&');
+  var query = 'filter=' + filter() + historyQuery('&') + searchQuery('&') + rowsQuery('&');
   return fetchHTML('/lists/' + list + '/fragment?' + query).then(function (html) {
     swapRegions(html, function (name, current) {
       // Keep the list while an item is being edited or dragged; refresh it after.
@@ -52,9 +53,10 @@ function say(messages) {
   if (box) { box.textContent = messages.join(' '); }
 }
 
-function change(method, path, body) {
+// `then` gets the answer before the refresh.
+function change(method, path, body, then) {
   return enqueue(function () { return api(method, path, body); })
-    .then(function (data) { refresh(); return data; }, function (error) { showError(error); refresh(); });
+    .then(function (data) { if (then) { then(data); } refresh(); return data; }, function (error) { showError(error); refresh(); });
 }
 
 function itemID(element) {
@@ -67,7 +69,7 @@ newTodo.addEventListener('keydown', function (event) {
   var title = newTodo.value.trim();
   if (!title) { return; }
   newTodo.value = '';
-  change('POST', base + '/todos', { title: title });
+  change('POST', base + '/todos', { title: title }, function (data) { showAdded(data && data.item && data.item.id); });
 });
 
 document.addEventListener('change', function (event) {
@@ -149,6 +151,7 @@ setUpMoving(function (id, body) { change('POST', base + '/todos/' + id + '/move'
 setUpSharedUndo(base, refresh, say);
 setUpShowMore(refresh);
 setUpSearch(refresh);
+setUpMoreRows(refresh);
 setUpFilters(refresh, function () { change('POST', base + '/todos/clear-completed'); });
 listenForChanges(refresh, '/lists/' + list + '/events', 'list');
 if (filter() !== 'all') { refresh(); }

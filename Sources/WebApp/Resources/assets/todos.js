@@ -1,7 +1,7 @@
 // The to-do page (/todos, TodoMVC): add, toggle, edit, delete, move and
 // clear items, the filters (#/active, #/completed, #/overdue), the order (list,
-// smart, due date), the Find field (search.js), and the live refresh of
-// the list.
+// smart, due date), the Find field (search.js), "Show more" under a long
+// list (rows.js), and the live refresh of the list.
 
 import { api, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
@@ -9,6 +9,7 @@ import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
 import { isDragging, setUpMoving } from './move.js';
+import { rowsQuery, setUpMoreRows, showAdded } from './rows.js';
 import { searchQuery, setUpSearch } from './search.js';
 
 var newTodo = document.querySelector('.new-todo');
@@ -22,7 +23,7 @@ function sort() {
 }
 
 var refresh = makeRefresher(function () {
-  var query = 'filter=' + filter() + '&sort=' + sort() + searchQuery('&') + historyQuery('&');
+  var query = 'filter=' + filter() + '&sort=' + sort() + searchQuery('&') + historyQuery('&') + rowsQuery('&');
   return fetchHTML('/todos/fragment?' + query).then(function (html) {
     swapRegions(html, function (name, current) {
       // Keep the list while an item is being edited or dragged; refresh it after.
@@ -32,9 +33,10 @@ var refresh = makeRefresher(function () {
   });
 });
 
-function change(method, path, body) {
+// `then` gets the answer before the refresh.
+function change(method, path, body, then) {
   return enqueue(function () { return api(method, path, body); })
-    .then(function () { refresh(); }, function (error) { showError(error); refresh(); });
+    .then(function (data) { if (then) { then(data); } refresh(); }, function (error) { showError(error); refresh(); });
 }
 
 function itemID(element) {
@@ -48,7 +50,7 @@ newTodo.addEventListener('keydown', function (event) {
   if (!title) { return; }
   newTodo.value = '';
   var body = { title: title };
-  change('POST', '/api/todos', body);
+  change('POST', '/api/todos', body, function (item) { showAdded(item && item.id); });
 });
 
 document.addEventListener('change', function (event) {
@@ -149,6 +151,7 @@ document.addEventListener('focusout', function (event) {
 
 setUpMoving(function (id, body) { change('POST', '/api/todos/' + id + '/move', body); }, refresh);
 setUpSearch(refresh);
+setUpMoreRows(refresh);
 setUpFilters(refresh, function () { change('POST', '/api/todos/clear-completed'); });
 setUpHistory(function () { refresh(); }, refresh);
 setUpModals(function () { refresh(); });

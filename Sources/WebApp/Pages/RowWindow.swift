@@ -1,0 +1,72 @@
+import Foundation
+import Todos
+
+/// How many rows a to-do list's page shows (the to-do page's and a shared
+/// list's): the first ``defaultRows`` of the filter, order and search, so
+/// that a long list stays a page a browser draws at once, and a refresh
+/// after each change carries those rows, not the whole list. "Show more"
+/// under the list (`data-rows`) asks for the page again with ``growth``
+/// more (`?rows=` of the page's fragment; `rows.js`). Items the page
+/// added that lie past those rows (`?also=`) are shown after them, so that
+/// what a person adds to a long list appears.
+struct RowWindow {
+    /// How many rows are shown.
+    var rows = Self.defaultRows
+    /// Items shown after the rows when they lie past them.
+    var also: Set<UUID> = []
+
+    /// The most rows shown unless the page asks for more.
+    static let defaultRows = 200
+    /// How many more rows each "Show more" shows.
+    static let growth = 200
+    /// The most rows a page may ask for.
+    static let largestRows = 1_000_000
+    /// The most items a page may ask for with ``also``.
+    static let largestAlso = 50
+
+    /// The indices of `items` shown: the first ``rows``, then those of
+    /// ``also`` past them, in the list's order.
+    ///
+    /// - Complexity: O(*rows*), and O(*n*) when ``also`` is not empty.
+    func shown(_ items: [TodoItem]) -> [Int] {
+        let first = Array(items.indices.prefix(rows))
+        guard !also.isEmpty, items.count > rows else { return first }
+        return first + items.indices.dropFirst(rows).filter { also.contains(items[$0].id) }
+    }
+
+    /// Whether the row at `position` of ``shown(_:)`` is the first of
+    /// ``also`` past the rows, after those not shown (`li.after-gap`).
+    func isAfterGap(_ position: Int) -> Bool {
+        position == rows
+    }
+
+    /// A row's `class`: `completed`, `after-gap` (``isAfterGap(_:)``), both or none.
+    static func rowClass(completed: Bool, afterGap: Bool) -> Attribute {
+        switch (completed, afterGap) {
+        case (true, false): Attribute("class", literal: "completed")
+        case (true, true): Attribute("class", literal: "completed after-gap")
+        case (false, true): Attribute("class", literal: "after-gap")
+        case (false, false): .absent
+        }
+    }
+
+    /// The line under the list that says how many (`shown`) of `found`
+    /// rows are shown, with the button that shows ``growth`` more; nothing
+    /// when every row is shown.
+    func more(shown: Int, found: Int, into html: inout HTMLWriter) {
+        guard found > rows else { return }
+        let next = min(Self.growth, found - rows)
+        html.element("div", [.class("more-rows")]) { html in
+            html.element("span") { $0.text("\(Self.number(shown)) of \(Self.number(found)) shown") }
+            html.element(
+                "button",
+                [.type("button"), .class("show-more-rows"), .data("rows", String(min(rows + Self.growth, Self.largestRows)))]
+            ) { $0.text(next == found - rows ? "Show the last \(Self.number(next))" : "Show \(Self.number(next)) more") }
+        }
+    }
+
+    /// `1,234`.
+    private static func number(_ value: Int) -> String {
+        value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
+    }
+}

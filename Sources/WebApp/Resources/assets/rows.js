@@ -1,0 +1,48 @@
+// "Show more" under a long list (the to-do page's, a shared list's): the
+// page shows the first 200 rows of the filter, order and search; the button
+// (.show-more-rows) asks for more, and every refresh after it asks for as
+// many (?rows= of the page's fragment). The focus goes to the first row
+// that came in, so that the keyboard goes on where the list went on. The
+// items added on the page are asked for too (?also=), so that one added at
+// the end of a long list is shown after the rows, not hidden among those
+// not shown.
+
+var shownRows = null;
+var added = [];
+var mostAdded = 50;
+
+// The query of the page's fragment URLs for the list: '' until "Show more"
+// was pressed or an item was added; `separator` is '?' or '&'.
+export function rowsQuery(separator) {
+  var parts = [];
+  if (shownRows) { parts.push('rows=' + shownRows); }
+  if (added.length) { parts.push('also=' + added.join(',')); }
+  return parts.length ? separator + parts.join('&') : '';
+}
+
+// Shows the item `id`, added on this page, from the next refresh on.
+export function showAdded(id) {
+  if (!id) { return; }
+  added.push(id);
+  if (added.length > mostAdded) { added.shift(); }
+}
+
+// `refresh` fetches the page's regions again, with rowsQuery(); it returns
+// a promise.
+export function setUpMoreRows(refresh) {
+  document.addEventListener('click', function (event) {
+    var button = event.target.closest('.show-more-rows');
+    if (!button) { return; }
+    // The rows before those added past them (li.after-gap and after).
+    var rows = Array.prototype.slice.call(document.querySelectorAll('.todo-list > li'));
+    var gap = rows.findIndex(function (row) { return row.classList.contains('after-gap'); });
+    var before = gap < 0 ? rows.length : gap;
+    shownRows = Number(button.getAttribute('data-rows'));
+    button.disabled = true;
+    Promise.resolve(refresh()).then(function () {
+      var first = document.querySelectorAll('.todo-list > li')[before];
+      var toggle = first && first.querySelector('.toggle');
+      if (toggle) { toggle.focus(); }
+    });
+  });
+}

@@ -1,0 +1,60 @@
+"""A long list on the to-do page: the page shows its first 200 rows and
+"Show more" the next ones, the counts stay those of the whole list, and an
+item added at the end of the list appears after the rows shown (and goes
+and comes back with Undo and Redo)."""
+
+from helpers import blur_text_fields, chord, css, css_all, open_todos, rendered_titles, wait_for_count_text, wait_until
+
+
+def more_line(driver):
+    lines = css_all(driver, ".more-rows")
+    return lines[0].text.replace("\n", " ") if lines else None
+
+
+def wait_for_rows(driver, count, last=None):
+    wait_until(
+        driver,
+        lambda d: len(rendered_titles(d)) == count and (last is None or rendered_titles(d)[-1] == last),
+        lambda: f"{count} rows ending with {last!r}; there are {len(rendered_titles(driver))}, "
+        f"the last {rendered_titles(driver)[-1:]}",
+    )
+
+
+def test_a_long_list_shows_its_first_rows_show_more_and_an_item_added_at_its_end(driver, base_url, api):
+    for number in range(1, 206):
+        api.add(f"Item {number}")
+    open_todos(driver, base_url)
+    wait_for_rows(driver, 200, "Item 200")
+    assert more_line(driver) == "200 of 205 shown Show the last 5"
+    wait_for_count_text(driver, "205 items left")
+
+    # Added at the end of the list, past the rows shown: it appears after them.
+    css(driver, "input.new-todo").send_keys("Call the plumber\n")
+    wait_for_rows(driver, 201, "Call the plumber")
+    assert "after-gap" in css_all(driver, ".todo-list li")[-1].get_attribute("class").split()
+    assert more_line(driver) == "201 of 206 shown Show the last 6"
+    wait_for_count_text(driver, "206 items left")
+
+    blur_text_fields(driver)
+    chord(driver, "z")
+    wait_for_rows(driver, 200, "Item 200")
+    chord(driver, "z", shift=True)
+    wait_for_rows(driver, 201, "Call the plumber")
+
+    # "Show more": every row, in the list's order; the focus on the first that came in.
+    css(driver, ".show-more-rows").click()
+    wait_for_rows(driver, 206, "Call the plumber")
+    assert rendered_titles(driver)[200] == "Item 201"
+    assert not css_all(driver, ".more-rows")
+    assert not css_all(driver, ".todo-list li.after-gap")
+    wait_until(
+        driver,
+        lambda d: d.execute_script(
+            "var e = document.activeElement; var li = e && e.closest('li');"
+            " return e.classList.contains('toggle') && li.querySelector('label').textContent;"
+        ) == "Item 201",
+        "the focus on the toggle of the first row that came in",
+    )
+    # Later refreshes keep as many rows.
+    css(driver, "input.new-todo").send_keys("One more\n")
+    wait_for_rows(driver, 207, "One more")
