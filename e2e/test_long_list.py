@@ -1,9 +1,16 @@
 """A long list on the to-do page: the page shows its first 200 rows and
 "Show more" the next ones, the counts stay those of the whole list, and an
 item added at the end of the list appears after the rows shown (and goes
-and comes back with Undo and Redo)."""
+and comes back with Undo and Redo); a row does not move across the gap."""
 
-from helpers import blur_text_fields, chord, css, css_all, open_todos, rendered_titles, wait_for_count_text, wait_until
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from helpers import (
+    blur_text_fields, chord, css, css_all, open_todos, rendered_titles, row_by_title, wait_for_count_text, wait_until,
+)
 
 
 def more_line(driver):
@@ -34,6 +41,13 @@ def test_a_long_list_shows_its_first_rows_show_more_and_an_item_added_at_its_end
     assert "after-gap" in css_all(driver, ".todo-list li")[-1].get_attribute("class").split()
     assert more_line(driver) == "201 of 206 shown Show the last 6"
     wait_for_count_text(driver, "206 items left")
+
+    # The rows above the dashed line move among themselves: ↓ on the last
+    # does not send it past the rows not shown.
+    row_by_title(driver, "Item 200").find_element(By.CSS_SELECTOR, "button.move").send_keys(Keys.ARROW_DOWN)
+    time.sleep(0.3)
+    assert rendered_titles(driver)[-2:] == ["Item 200", "Call the plumber"]
+    assert api.titles()[199:201] == ["Item 200", "Item 201"]
 
     blur_text_fields(driver)
     chord(driver, "z")

@@ -3,9 +3,9 @@
 // (.show-more-rows) asks for more, and every refresh after it asks for as
 // many (?rows= of the page's fragment). The focus goes to the first row
 // that came in, so that the keyboard goes on where the list went on. The
-// items added on the page are asked for too (?also=), so that one added at
-// the end of a long list is shown after the rows, not hidden among those
-// not shown.
+// items added or moved on the page are asked for too (?also=), so that one
+// added at the end of a long list, or moved past the rows shown, is shown
+// after them, not hidden among those not shown.
 
 var shownRows = null;
 var added = [];
@@ -20,8 +20,9 @@ export function rowsQuery(separator) {
   return parts.length ? separator + parts.join('&') : '';
 }
 
-// Shows the item `id`, added on this page, from the next refresh on.
-export function showAdded(id) {
+// Shows the item `id`, added or moved on this page, from the next refresh
+// on, even when it lies past the rows shown.
+export function keepShown(id) {
   if (!id) { return; }
   added.push(id);
   if (added.length > mostAdded) { added.shift(); }

@@ -12,7 +12,7 @@ import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { isDragging, setUpMoving } from './move.js';
-import { rowsQuery, setUpMoreRows, showAdded } from './rows.js';
+import { rowsQuery, setUpMoreRows, keepShown } from './rows.js';
 import { filter, setUpFilters } from './filters.js';
 
 var main = document.querySelector('main[data-list]');
@@ -69,7 +69,7 @@ newTodo.addEventListener('keydown', function (event) {
   var title = newTodo.value.trim();
   if (!title) { return; }
   newTodo.value = '';
-  change('POST', base + '/todos', { title: title }, function (data) { showAdded(data && data.item && data.item.id); });
+  change('POST', base + '/todos', { title: title }, function (data) { keepShown(data && data.item && data.item.id); });
 });
 
 document.addEventListener('change', function (event) {
@@ -147,7 +147,7 @@ document.addEventListener('focusout', function (event) {
   finishEditing(input, !cancelled);
 });
 
-setUpMoving(function (id, body) { change('POST', base + '/todos/' + id + '/move', body); }, refresh);
+setUpMoving(function (id, body) { keepShown(id); change('POST', base + '/todos/' + id + '/move', body); }, refresh);
 setUpSharedUndo(base, refresh, say);
 setUpShowMore(refresh);
 setUpSearch(refresh);

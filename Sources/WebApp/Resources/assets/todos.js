@@ -9,7 +9,7 @@ import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
 import { isDragging, setUpMoving } from './move.js';
-import { rowsQuery, setUpMoreRows, showAdded } from './rows.js';
+import { rowsQuery, setUpMoreRows, keepShown } from './rows.js';
 import { searchQuery, setUpSearch } from './search.js';
 
 var newTodo = document.querySelector('.new-todo');
@@ -50,7 +50,7 @@ newTodo.addEventListener('keydown', function (event) {
   if (!title) { return; }
   newTodo.value = '';
   var body = { title: title };
-  change('POST', '/api/todos', body, function (item) { showAdded(item && item.id); });
+  change('POST', '/api/todos', body, function (item) { keepShown(item && item.id); });
 });
 
 document.addEventListener('change', function (event) {
@@ -149,7 +149,7 @@ document.addEventListener('focusout', function (event) {
   finishEditing(input, !cancelled);
 });
 
-setUpMoving(function (id, body) { change('POST', '/api/todos/' + id + '/move', body); }, refresh);
+setUpMoving(function (id, body) { keepShown(id); change('POST', '/api/todos/' + id + '/move', body); }, refresh);
 setUpSearch(refresh);
 setUpMoreRows(refresh);
 setUpFilters(refresh, function () { change('POST', '/api/todos/clear-completed'); });
