@@ -8,15 +8,15 @@
 // after them, not hidden among those not shown.
 
 var shownRows = null;
-var added = [];
-var mostAdded = 50;
+var kept = [];
+var mostKept = 50;
 
 // The query of the page's fragment URLs for the list: '' until "Show more"
-// was pressed or an item was added; `separator` is '?' or '&'.
+// was pressed or an item was added or moved; `separator` is '?' or '&'.
 export function rowsQuery(separator) {
   var parts = [];
   if (shownRows) { parts.push('rows=' + shownRows); }
-  if (added.length) { parts.push('also=' + added.join(',')); }
+  if (kept.length) { parts.push('also=' + kept.join(',')); }
   return parts.length ? separator + parts.join('&') : '';
 }
 
@@ -24,8 +24,9 @@ export function rowsQuery(separator) {
 // on, even when it lies past the rows shown.
 export function keepShown(id) {
   if (!id) { return; }
-  added.push(id);
-  if (added.length > mostAdded) { added.shift(); }
+  kept = kept.filter(function (other) { return other !== id; });
+  kept.push(id);
+  if (kept.length > mostKept) { kept.shift(); }
 }
 
 // `refresh` fetches the page's regions again, with rowsQuery(); it returns
