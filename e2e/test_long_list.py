@@ -69,6 +69,10 @@ def test_a_long_list_shows_its_first_rows_show_more_and_an_item_added_at_its_end
         ) == "Item 201",
         "the focus on the toggle of the first row that came in",
     )
-    # Later refreshes keep as many rows.
+    # Later refreshes keep as many rows, and so does the page's address.
     css(driver, "input.new-todo").send_keys("One more\n")
     wait_for_rows(driver, 207, "One more")
+    assert driver.execute_script("return new URLSearchParams(location.search).get('rows')") == "400"
+    driver.refresh()
+    wait_for_rows(driver, 207, "One more")
+    assert not css_all(driver, ".more-rows")

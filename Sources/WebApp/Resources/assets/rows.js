@@ -1,13 +1,15 @@
 // "Show more" under a long list (the to-do page's, a shared list's): the
 // page shows the first 200 rows of the filter, order and search; the button
 // (.show-more-rows) asks for more, and every refresh after it asks for as
-// many (?rows= of the page's fragment). The focus goes to the first row
+// many (?rows= of the page's fragment, kept in the page's address too, so
+// that a reload, or coming back from an item's page, shows as many). The focus goes to the first row
 // that came in, so that the keyboard goes on where the list went on. The
 // items added or moved on the page are asked for too (?also=), so that one
 // added at the end of a long list, or moved past the rows shown, is shown
 // after them, not hidden among those not shown.
 
-var shownRows = null;
+var fromAddress = Number(new URLSearchParams(window.location.search).get('rows'));
+var shownRows = Number.isInteger(fromAddress) && fromAddress > 0 ? fromAddress : null;
 var kept = [];
 var mostKept = 50;
 
@@ -41,6 +43,9 @@ export function setUpMoreRows(refresh) {
     var before = gap < 0 ? rows.length : gap;
     shownRows = Number(button.getAttribute('data-rows'));
     button.disabled = true;
+    var parameters = new URLSearchParams(window.location.search);
+    parameters.set('rows', String(shownRows));
+    window.history.replaceState(null, '', window.location.pathname + '?' + parameters.toString() + window.location.hash);
     Promise.resolve(refresh()).then(function () {
       var first = document.querySelectorAll('.todo-list > li')[before];
       var toggle = first && first.querySelector('.toggle');
