@@ -143,6 +143,25 @@ struct QuerySpecs {
         #expect(later.items(.active, sortedBy: .due, now: Self.now).count == 4)
     }
 
+    @Test("the first items of a filter, then those asked for past them, are the filter's items in order")
+    func firstItems() throws {
+        let list = try Self.list()
+        for filter in TodoFilter.allCases {
+            let all = list.items(filter, now: Self.now)
+            for limit in 1...6 {
+                let (rows, past) = list.firstItems(filter, now: Self.now, limit: limit, also: Set(list.ids))
+                #expect(rows == Array(all.prefix(limit)), "\(filter) \(limit)")
+                // Every item past the rows is asked for: the rest of the filter's items, once each.
+                #expect(rows + past == all, "\(filter) \(limit)")
+            }
+        }
+        // Only those asked for that pass the filter and lie past the rows; none that the rows hold.
+        let (rows, past) = list.firstItems(.active, now: Self.now, limit: 1, also: [Fixtures.id(1), Fixtures.id(2), Fixtures.id(4), Fixtures.id(9)])
+        #expect(rows.map(\.title) == ["overdue"])
+        #expect(past.map(\.title) == ["open end"])
+        #expect(list.firstItems(.all, now: Self.now, limit: 9, also: [Fixtures.id(5)]).pastRows.isEmpty)
+    }
+
     @Test("counts say how many items are left")
     func counts() throws {
         let counts = try Self.list().counts(now: Self.now)

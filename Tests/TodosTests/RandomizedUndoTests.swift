@@ -41,6 +41,14 @@ struct RandomizedUndoTests {
         }
     }
 
+    /// The counts of `list` at `now`, item by item.
+    static func countedOneByOne(_ list: TodoList, now: Date) -> TodoCounts {
+        let items = list.items
+        return TodoCounts(
+            total: items.count, active: items.count(where: { !$0.isCompleted }),
+            completed: items.count(where: \.isCompleted), overdue: items.count(where: { $0.isOverdue(at: now) }))
+    }
+
     @Test("undoing any random sequence returns the initial state, redoing returns the final one",
           arguments: [1, 2, 3, 42] as [UInt64])
     func randomSequences(seed: UInt64) throws {
@@ -58,6 +66,9 @@ struct RandomizedUndoTests {
             do {
                 try history.perform(change, named: before.stepName(for: change))
                 states.append(history.model)
+                // The counts the list keeps as it changes are those of its items.
+                let now = date.addingTimeInterval(Double.random(in: -3600...7200, using: &rng))
+                #expect(history.model.todos.counts(now: now) == Self.countedOneByOne(history.model.todos, now: now))
             } catch {
                 refused += 1
                 #expect(history.model == before, "a refused \(change) changed the state")
@@ -70,6 +81,7 @@ struct RandomizedUndoTests {
         for expected in states.reversed().dropFirst() {
             try history.undo()
             #expect(history.model == expected)
+            #expect(history.model.todos.counts(now: date) == Self.countedOneByOne(history.model.todos, now: date))
             if history.model != expected { return }
         }
         #expect(history.model == initial)

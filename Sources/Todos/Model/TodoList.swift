@@ -13,12 +13,12 @@ import Foundation
 public struct TodoList: Equatable, Hashable, Sendable {
     /// The ids of the items in list order.
     public internal(set) var ids: OrderedIDs
-    var itemsByID: [UUID: TodoItem]
+    var itemsByID: ItemTable
 
     /// Creates an empty list.
     public init() {
         ids = OrderedIDs()
-        itemsByID = [:]
+        itemsByID = ItemTable()
     }
 
     /// Creates a list of `items` in this order.

@@ -87,14 +87,52 @@ extension TodoList {
         }
     }
 
+    /// The first `limit` items in the list's order that pass `filter`, and
+    /// then the items of `also` that pass it and lie past those, in the
+    /// list's order: the rows of a page that shows the first items of a
+    /// long list and what was added or moved on it.
+    ///
+    /// ```swift
+    /// list.firstItems(.active, now: now(), limit: 200, also: [added.id])
+    /// ```
+    ///
+    /// - Complexity: O(*k*) for the *k* items visited until `limit` pass
+    ///   the filter (`limit` for `.all`), and O(*m* log *n*) for the *m*
+    ///   ids of `also`; the items left out are not copied.
+    public func firstItems(
+        _ filter: TodoFilter, now: Date, limit: Int, also: Set<UUID> = []
+    ) -> (rows: [TodoItem], pastRows: [TodoItem]) {
+        var rows: [TodoItem] = []
+        rows.reserveCapacity(Swift.min(limit, count))
+        var lastPosition = -1
+        var iterator = ids.makeIterator()
+        var position = 0
+        while rows.count < limit, let id = iterator.next() {
+            if let item = itemsByID[id], filter.includes(item, now: now) {
+                rows.append(item)
+                lastPosition = position
+            }
+            position += 1
+        }
+        guard rows.count == limit, !also.isEmpty else { return (rows, []) }
+        let past = also.compactMap { id -> (Int, TodoItem)? in
+            guard let position = ids.position(of: id), position > lastPosition, let item = itemsByID[id],
+                  filter.includes(item, now: now)
+            else { return nil }
+            return (position, item)
+        }
+        return (rows, past.sorted { $0.0 < $1.0 }.map(\.1))
+    }
+
     /// How many items there are of each kind at `now`.
     ///
-    /// - Complexity: O(*n*).
+    /// - Complexity: O(*d*) for the *d* active items with a deadline (the
+    ///   list keeps the other numbers as it changes).
     public func counts(now: Date) -> TodoCounts {
-        var counts = TodoCounts(total: count, active: 0, completed: 0, overdue: 0)
-        for item in itemsByID.values {
-            if item.isCompleted { counts.completed += 1 } else { counts.active += 1 }
-            if item.isOverdue(at: now) { counts.overdue += 1 }
+        let completed = itemsByID.completed
+        var counts = TodoCounts(total: count, active: count - completed, completed: completed, overdue: 0)
+        for deadline in itemsByID.activeDeadlines.values where deadline < now {
+            counts.overdue += 1
         }
         return counts
     }

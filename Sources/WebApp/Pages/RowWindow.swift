@@ -24,17 +24,35 @@ struct RowWindow {
     /// The most items a page may ask for with ``also``.
     static let largestAlso = 50
 
-    /// The indices of `items` shown: the first ``rows``, then those of
-    /// ``also`` past them, in the list's order.
+    /// The rows of `list` shown: the first ``rows`` of the items that pass
+    /// `filter` and that `search` finds, in `sort`'s order, then those of
+    /// ``also`` past them; and how many items pass (`counts` are the
+    /// list's, at `now`).
     ///
-    /// - Complexity: O(*rows*), and O(*n*) when ``also`` is not empty.
-    func shown(_ items: [TodoItem]) -> [Int] {
-        let first = Array(items.indices.prefix(rows))
-        guard !also.isEmpty, items.count > rows else { return first }
-        return first + items.indices.dropFirst(rows).filter { also.contains(items[$0].id) }
+    /// - Complexity: in the list's order without a search, O(*rows*) for
+    ///   `.all` (the items left out are not read); otherwise O(*n*), or
+    ///   O(*n* log *n*) for the other orders.
+    func rows(
+        of list: TodoList, _ filter: TodoFilter, sortedBy sort: TodoSort = .list, matching search: TodoSearch?,
+        now: Date, counts: TodoCounts
+    ) -> (rows: [TodoItem], found: Int) {
+        if sort == .list, search == nil {
+            let (first, past) = list.firstItems(filter, now: now, limit: rows, also: also)
+            let found = switch filter {
+            case .all: counts.total
+            case .active: counts.active
+            case .completed: counts.completed
+            case .overdue: counts.overdue
+            }
+            return (first + past, found)
+        }
+        let items = list.items(filter, sortedBy: sort, matching: search, now: now)
+        guard items.count > rows else { return (items, items.count) }
+        let past = also.isEmpty ? [] : items[rows...].filter { also.contains($0.id) }
+        return (Array(items[..<rows]) + past, items.count)
     }
 
-    /// Whether the row at `position` of ``shown(_:)`` is the first of
+    /// Whether the row at `position` of those shown is the first of
     /// ``also`` past the rows, after those not shown (`li.after-gap`).
     func isAfterGap(_ position: Int) -> Bool {
         position == rows

@@ -18,13 +18,13 @@ struct SharedListPage {
     /// The filter the page shows (`#/active` and the others, read by the
     /// script and asked for as `?filter=`).
     var filter: TodoFilter
-    /// The items of the filter that the search finds, in order; the first
-    /// of them are the rows (``window``).
-    var found: [TodoItem]
+    /// The rows shown (``window``) of the items of the filter that the
+    /// search finds, in order.
+    var rows: [TodoItem]
+    /// How many items the filter and the search let through.
+    var found: Int
     /// Which rows are shown.
     var window: RowWindow
-    /// The indices of ``found`` shown as rows.
-    var shown: [Int]
     /// The numbers of the whole list.
     var counts: TodoCounts
     /// What the account's Undo and Redo would take back.
@@ -56,10 +56,9 @@ struct SharedListPage {
         items = try await lists.items(of: id)
         self.search = search
         self.filter = filter
-        found = items.list.items(filter, matching: search, now: dates.now)
-        self.window = window
-        shown = window.shown(found)
         counts = items.list.counts(now: dates.now)
+        self.window = window
+        (rows, found) = window.rows(of: items.list, filter, matching: search, now: dates.now, counts: counts)
         next = try await lists.nextSteps(on: id)
         // One more than listed: whether there are older ones.
         let newest = try await lists.history(of: id, before: nil, limit: historySteps + 1)
@@ -72,7 +71,7 @@ struct SharedListPage {
     /// The whole document.
     func render() -> HTML {
         let title = "\(summary.name) · Rewind"
-        return Layout(title: title, page: .sharedList, csrfToken: csrfToken).render(capacity: 16_384 + 300 * shown.count) {
+        return Layout(title: title, page: .sharedList, csrfToken: csrfToken).render(capacity: 16_384 + 300 * rows.count) {
             html in
             html.element("main", [.class("todos-page"), .data("list", summary.id.uuidString)]) { html in
                 html.element("p", [.class("back-link-line")]) { html in
@@ -121,7 +120,7 @@ struct SharedListPage {
 
     /// Every region, one after another: what `/lists/{list}/fragment` answers.
     var regions: HTML {
-        HTML(capacity: 8_192 + 300 * shown.count) { html in
+        HTML(capacity: 8_192 + 300 * rows.count) { html in
             heading(into: &html)
             main(into: &html)
             footer(into: &html)
@@ -144,14 +143,14 @@ struct SharedListPage {
         html.element("section", [.class("main"), .data("region", "main"), .hidden(items.list.isEmpty)]) { html in
             html.void("input", [.id("toggle-all"), .class("toggle-all"), .type("checkbox"), .checked(counts.allCompleted)])
             html.element("label", [.for("toggle-all")]) { $0.text("Mark all as complete") }
-            SearchField(search: search).result(found: found.count, filter: filter, into: &html)
+            SearchField(search: search).result(found: found, filter: filter, into: &html)
             html.element("span", [.id(TodoListView.moveHelpID), .hidden(true)]) { $0.text(TodoListView.moveHelp) }
             html.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) { html in
-                for (position, index) in shown.enumerated() {
-                    row(found[index], index: index, afterGap: window.isAfterGap(position), into: &html)
+                for index in rows.indices {
+                    row(rows[index], index: index, afterGap: window.isAfterGap(index), into: &html)
                 }
             }
-            window.more(shown: shown.count, found: found.count, into: &html)
+            window.more(shown: rows.count, found: found, into: &html)
         }
     }
 

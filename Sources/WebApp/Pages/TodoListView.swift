@@ -13,13 +13,13 @@ struct TodoListView: Sendable {
     var sort: TodoSort
     /// The words the rows were searched for, if any (`?search=`).
     var search: TodoSearch?
-    /// The items of the filter that the search finds, sorted; the first
-    /// of them are the rows (``window``).
-    var items: [TodoItem]
+    /// The rows shown (``window``) of the items of the filter that the
+    /// search finds, sorted.
+    var rows: [TodoItem]
+    /// How many items the filter and the search let through.
+    var found: Int
     /// Which rows are shown.
     var window: RowWindow
-    /// The indices of ``items`` shown as rows.
-    var shown: [Int]
     /// The numbers of the whole list.
     var counts: TodoCounts
     /// The undo history.
@@ -47,19 +47,18 @@ struct TodoListView: Sendable {
         self.search = search
         self.historySteps = historySteps
         self.now = now
-        (items, counts) = try await service.list(filter, sortedBy: sort, matching: search, now: now)
-        shown = window.shown(items)
+        (rows, found, counts) = try await service.rows(window, filter, sortedBy: sort, matching: search, now: now)
         history = try await service.history()
         tree = try await service.historyTree()
         dates = DueDateFormatter(now: now, timeZone: timeZone)
-        dueTexts = service.dueDates.texts(for: shown.lazy.map { [items] in items[$0] }, formatter: dates)
+        dueTexts = service.dueDates.texts(for: rows, formatter: dates)
     }
 
     /// Bytes to reserve for a page or fragment: the markup around the list,
     /// and about a row's worth per item (a guess; the buffer grows if it is
     /// short).
     var estimatedSize: Int {
-        16_384 + 400 * shown.count
+        16_384 + 400 * rows.count
     }
 
     /// Every region, one after another: what `/todos/fragment` answers.
@@ -78,7 +77,7 @@ struct TodoListView: Sendable {
         html.element("section", [.class("main"), .data("region", "main"), .hidden(counts.total == 0)]) { html in
             html.void("input", [.id("toggle-all"), .class("toggle-all"), .type("checkbox"), .checked(counts.allCompleted)])
             html.element("label", [.for("toggle-all")]) { $0.text("Mark all as complete") }
-            SearchField(search: search).result(found: items.count, filter: filter, into: &html)
+            SearchField(search: search).result(found: found, filter: filter, into: &html)
             // The words that, with a row's title, name the row's controls
             // ("Complete Buy milk"): the rows refer to them by id instead of
             // repeating them with the title in every row.
@@ -90,11 +89,11 @@ struct TodoListView: Sendable {
             }
             html.element("ul", [.class("todo-list"), .data("filter", filter.rawValue)]) { html in
                 // By index: no copy of each item on the way.
-                for (position, index) in shown.enumerated() {
-                    row(items[index], index: index, afterGap: window.isAfterGap(position), into: &html)
+                for index in rows.indices {
+                    row(rows[index], index: index, afterGap: window.isAfterGap(index), into: &html)
                 }
             }
-            window.more(shown: shown.count, found: items.count, into: &html)
+            window.more(shown: rows.count, found: found, into: &html)
         }
     }
 

@@ -93,6 +93,19 @@ struct TodoService: Sendable {
         }
     }
 
+    /// The rows a page shows (``RowWindow``) of the items that pass
+    /// `filter` and that `search` finds, in `sort`'s order; how many items
+    /// pass; and the counts of the whole list, as of `now`.
+    func rows(
+        _ window: RowWindow, _ filter: TodoFilter, sortedBy sort: TodoSort, matching search: TodoSearch?, now: Date
+    ) async throws -> (rows: [TodoItem], found: Int, counts: TodoCounts) {
+        try await read { state in
+            let counts = state.todos.counts(now: now)
+            let (rows, found) = window.rows(of: state.todos, filter, sortedBy: sort, matching: search, now: now, counts: counts)
+            return (rows, found, counts)
+        }
+    }
+
     /// A stream with an element after every change of the store, including
     /// changes another process made to a shared store.
     func updates() async -> AsyncStream<Void> {
