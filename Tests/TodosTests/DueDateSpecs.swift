@@ -146,19 +146,29 @@ struct QuerySpecs {
     @Test("the first items of a filter, then those asked for past them, are the filter's items in order")
     func firstItems() throws {
         let list = try Self.list()
+        let words = try #require(try TodoSearch("o"))
         for filter in TodoFilter.allCases {
-            let all = list.items(filter, now: Self.now)
-            for limit in 1...6 {
-                let (rows, past) = list.firstItems(filter, now: Self.now, limit: limit, also: Set(list.ids))
-                #expect(rows == Array(all.prefix(limit)), "\(filter) \(limit)")
-                // Every item past the rows is asked for: the rest of the filter's items, once each.
-                #expect(rows + past == all, "\(filter) \(limit)")
+            for sort in TodoSort.allCases {
+                for search in [nil, words] {
+                    let all = list.items(filter, sortedBy: sort, matching: search, now: Self.now)
+                    for limit in 1...6 {
+                        let (rows, past, found) = list.firstItems(
+                            filter, sortedBy: sort, matching: search, now: Self.now, limit: limit, also: Set(list.ids))
+                        let what = "\(filter) \(sort) \(search?.text ?? "") \(limit)"
+                        #expect(rows == Array(all.prefix(limit)), "\(what)")
+                        // Every item past the rows is asked for: the rest of the filter's items, once each.
+                        #expect(rows + past == all, "\(what)")
+                        #expect(found == all.count, "\(what)")
+                    }
+                }
             }
         }
         // Only those asked for that pass the filter and lie past the rows; none that the rows hold.
-        let (rows, past) = list.firstItems(.active, now: Self.now, limit: 1, also: [Fixtures.id(1), Fixtures.id(2), Fixtures.id(4), Fixtures.id(9)])
+        let (rows, past, found) = list.firstItems(
+            .active, now: Self.now, limit: 1, also: [Fixtures.id(1), Fixtures.id(2), Fixtures.id(4), Fixtures.id(9)])
         #expect(rows.map(\.title) == ["overdue"])
         #expect(past.map(\.title) == ["open end"])
+        #expect(found == 3)
         #expect(list.firstItems(.all, now: Self.now, limit: 9, also: [Fixtures.id(5)]).pastRows.isEmpty)
     }
 

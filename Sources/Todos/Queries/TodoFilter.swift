@@ -56,54 +56,46 @@ extension TodoList {
     public func items(
         _ filter: TodoFilter = .all, sortedBy sort: TodoSort = .list, matching search: TodoSearch? = nil, now: Date
     ) -> [TodoItem] {
-        // One pass and one array: no copy of every item before filtering.
-        var shown: [TodoItem] = []
-        shown.reserveCapacity(filter == .all && search == nil ? count : 0)
-        for id in ids {
-            guard let item = itemsByID[id], filter.includes(item, now: now) else { continue }
-            if let search, !search.matches(item) { continue }
-            shown.append(item)
-        }
-        switch sort {
-        case .list:
-            return shown
-        case .smart:
-            // Sort positions as a tie-break, so equal items keep list order.
-            return shown.enumerated().sorted { lhs, rhs in
-                if lhs.element.isCompleted != rhs.element.isCompleted { return !lhs.element.isCompleted }
-                if lhs.element.changed != rhs.element.changed { return lhs.element.changed > rhs.element.changed }
-                return lhs.offset < rhs.offset
-            }.map(\.element)
-        case .due:
-            return shown.enumerated().sorted { lhs, rhs in
-                if lhs.element.isCompleted != rhs.element.isCompleted { return !lhs.element.isCompleted }
-                switch (lhs.element.due.start, rhs.element.due.start) {
-                case let (left?, right?) where left != right: return left < right
-                case (.some, nil): return true
-                case (nil, .some): return false
-                default: return lhs.offset < rhs.offset
-                }
-            }.map(\.element)
-        }
+        let shown = passing(filter, matching: search, now: now)
+        guard let order = Self.order(of: shown, by: sort) else { return shown }
+        return order.map { shown[$0] }
     }
 
-    /// The first `limit` items in the list's order that pass `filter`, and
-    /// then the items of `also` that pass it and lie past those, in the
-    /// list's order: the rows of a page that shows the first items of a
-    /// long list and what was added or moved on it.
+    /// The first `limit` items that pass `filter` and that `search` finds,
+    /// in the order `sort` gives; then the items of `also` that pass and
+    /// lie past those, in that order; and how many items pass in all: the
+    /// rows of a page that shows the first items of a long list and what
+    /// was added or moved on it.
     ///
     /// ```swift
     /// list.firstItems(.active, now: now(), limit: 200, also: [added.id])
     /// ```
     ///
-    /// - Complexity: O(*k*) for the *k* items visited until `limit` pass
-    ///   the filter (`limit` for `.all`), and O(*m* log *n*) for the *m*
-    ///   ids of `also`; the items left out are not copied.
+    /// - Complexity: in the list's order without a search, O(*k*) for the
+    ///   *k* items visited until `limit` pass the filter (`limit` for
+    ///   `.all`: the items left out are not read) and O(*m* log *n*) for
+    ///   the *m* ids of `also`; otherwise O(*n*), or O(*n* log *n*) for
+    ///   `.smart` and `.due`, copying only the items returned.
     public func firstItems(
-        _ filter: TodoFilter, now: Date, limit: Int, also: Set<UUID> = []
-    ) -> (rows: [TodoItem], pastRows: [TodoItem]) {
+        _ filter: TodoFilter, sortedBy sort: TodoSort = .list, matching search: TodoSearch? = nil, now: Date,
+        limit: Int, also: Set<UUID> = []
+    ) -> (rows: [TodoItem], pastRows: [TodoItem], found: Int) {
+        guard sort == .list, search == nil else {
+            let shown = passing(filter, matching: search, now: now)
+            let order = Self.order(of: shown, by: sort) ?? Array(shown.indices)
+            let rows = order.prefix(limit).map { shown[$0] }
+            guard shown.count > limit, !also.isEmpty else { return (rows, [], shown.count) }
+            return (rows, order[limit...].filter { also.contains(shown[$0].id) }.map { shown[$0] }, shown.count)
+        }
+        let counts = counts(now: now)
+        let found = switch filter {
+        case .all: counts.total
+        case .active: counts.active
+        case .completed: counts.completed
+        case .overdue: counts.overdue
+        }
         var rows: [TodoItem] = []
-        rows.reserveCapacity(Swift.min(limit, count))
+        rows.reserveCapacity(Swift.min(limit, found))
         var lastPosition = -1
         var iterator = ids.makeIterator()
         var position = 0
@@ -114,14 +106,53 @@ extension TodoList {
             }
             position += 1
         }
-        guard rows.count == limit, !also.isEmpty else { return (rows, []) }
+        guard rows.count == limit, !also.isEmpty else { return (rows, [], found) }
         let past = also.compactMap { id -> (Int, TodoItem)? in
             guard let position = ids.position(of: id), position > lastPosition, let item = itemsByID[id],
                   filter.includes(item, now: now)
             else { return nil }
             return (position, item)
         }
-        return (rows, past.sorted { $0.0 < $1.0 }.map(\.1))
+        return (rows, past.sorted { $0.0 < $1.0 }.map(\.1), found)
+    }
+
+    /// The items that pass `filter` and that `search` finds, in list order:
+    /// one pass and one array, no copy of every item before filtering.
+    private func passing(_ filter: TodoFilter, matching search: TodoSearch?, now: Date) -> [TodoItem] {
+        var shown: [TodoItem] = []
+        shown.reserveCapacity(filter == .all && search == nil ? count : 0)
+        for id in ids {
+            guard let item = itemsByID[id], filter.includes(item, now: now) else { continue }
+            if let search, !search.matches(item) { continue }
+            shown.append(item)
+        }
+        return shown
+    }
+
+    /// The indices of `shown` in the order `sort` gives, equal items in
+    /// list order; `nil` for the list's own order. Indices are sorted, not
+    /// items, so that the sort moves small numbers.
+    private static func order(of shown: [TodoItem], by sort: TodoSort) -> [Int]? {
+        switch sort {
+        case .list:
+            return nil
+        case .smart:
+            return shown.indices.sorted { lhs, rhs in
+                if shown[lhs].isCompleted != shown[rhs].isCompleted { return !shown[lhs].isCompleted }
+                if shown[lhs].changed != shown[rhs].changed { return shown[lhs].changed > shown[rhs].changed }
+                return lhs < rhs
+            }
+        case .due:
+            return shown.indices.sorted { lhs, rhs in
+                if shown[lhs].isCompleted != shown[rhs].isCompleted { return !shown[lhs].isCompleted }
+                switch (shown[lhs].due.start, shown[rhs].due.start) {
+                case let (left?, right?) where left != right: return left < right
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return lhs < rhs
+                }
+            }
+        }
     }
 
     /// How many items there are of each kind at `now`.

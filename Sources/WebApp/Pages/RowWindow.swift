@@ -26,30 +26,13 @@ struct RowWindow {
 
     /// The rows of `list` shown: the first ``rows`` of the items that pass
     /// `filter` and that `search` finds, in `sort`'s order, then those of
-    /// ``also`` past them; and how many items pass (`counts` are the
-    /// list's, at `now`).
-    ///
-    /// - Complexity: in the list's order without a search, O(*rows*) for
-    ///   `.all` (the items left out are not read); otherwise O(*n*), or
-    ///   O(*n* log *n*) for the other orders.
+    /// ``also`` past them; and how many items pass, at `now`
+    /// (``TodoList/firstItems(_:sortedBy:matching:now:limit:also:)``).
     func rows(
-        of list: TodoList, _ filter: TodoFilter, sortedBy sort: TodoSort = .list, matching search: TodoSearch?,
-        now: Date, counts: TodoCounts
+        of list: TodoList, _ filter: TodoFilter, sortedBy sort: TodoSort = .list, matching search: TodoSearch?, now: Date
     ) -> (rows: [TodoItem], found: Int) {
-        if sort == .list, search == nil {
-            let (first, past) = list.firstItems(filter, now: now, limit: rows, also: also)
-            let found = switch filter {
-            case .all: counts.total
-            case .active: counts.active
-            case .completed: counts.completed
-            case .overdue: counts.overdue
-            }
-            return (first + past, found)
-        }
-        let items = list.items(filter, sortedBy: sort, matching: search, now: now)
-        guard items.count > rows else { return (items, items.count) }
-        let past = also.isEmpty ? [] : items[rows...].filter { also.contains($0.id) }
-        return (Array(items[..<rows]) + past, items.count)
+        let (first, past, found) = list.firstItems(filter, sortedBy: sort, matching: search, now: now, limit: rows, also: also)
+        return (first + past, found)
     }
 
     /// Whether the row at `position` of those shown is the first of

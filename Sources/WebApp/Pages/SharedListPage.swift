@@ -58,7 +58,7 @@ struct SharedListPage {
         self.filter = filter
         counts = items.list.counts(now: dates.now)
         self.window = window
-        (rows, found) = window.rows(of: items.list, filter, matching: search, now: dates.now, counts: counts)
+        (rows, found) = window.rows(of: items.list, filter, matching: search, now: dates.now)
         next = try await lists.nextSteps(on: id)
         // One more than listed: whether there are older ones.
         let newest = try await lists.history(of: id, before: nil, limit: historySteps + 1)

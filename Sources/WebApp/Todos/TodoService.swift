@@ -100,9 +100,8 @@ struct TodoService: Sendable {
         _ window: RowWindow, _ filter: TodoFilter, sortedBy sort: TodoSort, matching search: TodoSearch?, now: Date
     ) async throws -> (rows: [TodoItem], found: Int, counts: TodoCounts) {
         try await read { state in
-            let counts = state.todos.counts(now: now)
-            let (rows, found) = window.rows(of: state.todos, filter, sortedBy: sort, matching: search, now: now, counts: counts)
-            return (rows, found, counts)
+            let (rows, found) = window.rows(of: state.todos, filter, sortedBy: sort, matching: search, now: now)
+            return (rows, found, state.todos.counts(now: now))
         }
     }
 
