@@ -130,22 +130,25 @@ extension TodoList {
     }
 
     /// The indices of `shown` in the order `sort` gives, equal items in
-    /// list order; `nil` for the list's own order. Indices are sorted, not
-    /// items, so that the sort moves small numbers.
+    /// list order; `nil` for the list's own order. The keys are read once
+    /// and indices are sorted, not items, so that the sort neither copies
+    /// nor moves an item.
     private static func order(of shown: [TodoItem], by sort: TodoSort) -> [Int]? {
         switch sort {
         case .list:
             return nil
         case .smart:
-            return shown.indices.sorted { lhs, rhs in
-                if shown[lhs].isCompleted != shown[rhs].isCompleted { return !shown[lhs].isCompleted }
-                if shown[lhs].changed != shown[rhs].changed { return shown[lhs].changed > shown[rhs].changed }
+            let keys = shown.map { (completed: $0.isCompleted, changed: $0.changed) }
+            return keys.indices.sorted { lhs, rhs in
+                if keys[lhs].completed != keys[rhs].completed { return !keys[lhs].completed }
+                if keys[lhs].changed != keys[rhs].changed { return keys[lhs].changed > keys[rhs].changed }
                 return lhs < rhs
             }
         case .due:
-            return shown.indices.sorted { lhs, rhs in
-                if shown[lhs].isCompleted != shown[rhs].isCompleted { return !shown[lhs].isCompleted }
-                switch (shown[lhs].due.start, shown[rhs].due.start) {
+            let keys = shown.map { (completed: $0.isCompleted, start: $0.due.start) }
+            return keys.indices.sorted { lhs, rhs in
+                if keys[lhs].completed != keys[rhs].completed { return !keys[lhs].completed }
+                switch (keys[lhs].start, keys[rhs].start) {
                 case let (left?, right?) where left != right: return left < right
                 case (.some, nil): return true
                 case (nil, .some): return false
