@@ -36,6 +36,10 @@ ADD_BODY='{"title": "Benchmark: buy oat milk"}'
 bench_name="$(basename "$0")"
 say() { echo "$bench_name: $*" >&2; }
 fail() { say "$*"; exit 1; }
+# A command that fails under `set -e` says which, rather than ending the
+# benchmark without a word.
+set -E
+trap 'say "stopped: line $LINENO of $(basename "${BASH_SOURCE[0]}") failed: $BASH_COMMAND"' ERR
 note_load() { say "load: $(uptime)"; }
 
 # The `rewind` binary: $1, else $REWIND_BIN; exported for scripts/cluster.sh.
