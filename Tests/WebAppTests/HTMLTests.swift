@@ -303,6 +303,10 @@ struct HTMLTests {
                     #expect(html.contains(">Item 24</label>") && html.contains(">Item 249</label>"))
                     #expect(!html.contains("more-rows"), "a search that finds fewer items than the rows shows them all")
                 }
+                // An id the list no longer has (deleted, or its add undone) is left out, not refused.
+                let gone = try await client.get("/todos/fragment?rows=20&also=\(UUID().uuidString)")
+                #expect(gone.status == .ok)
+                #expect(!gone.text.contains("after-gap") && gone.text.contains("<span>20 of 250 shown</span>"))
                 #expect(try await client.get("/todos/fragment?rows=1000001").status == .badRequest)
                 let tooMany = (0...RowWindow.largestAlso).map { _ in ids[0] }.joined(separator: ",")
                 #expect(try await client.get("/todos/fragment?also=\(tooMany)").status == .badRequest)
