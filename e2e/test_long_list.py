@@ -1,7 +1,8 @@
-"""A long list on the to-do page: the page shows its first 200 rows and
-"Show more" the next ones, the counts stay those of the whole list, and an
-item added at the end of the list appears after the rows shown (and goes
-and comes back with Undo and Redo); a row does not move across the gap."""
+"""A long list on the to-do page and on a shared list's page: the page shows
+its first 200 rows and "Show more" the next ones, the counts stay those of
+the whole list, and an item added at the end of the list appears after the
+rows shown (and goes and comes back with Undo and Redo); a row does not
+move across the gap."""
 
 import time
 
@@ -11,6 +12,7 @@ from selenium.webdriver.common.keys import Keys
 from helpers import (
     blur_text_fields, chord, css, css_all, open_todos, rendered_titles, row_by_title, wait_for_count_text, wait_until,
 )
+from test_shared_lists import make_list, sign_in, team_server  # noqa: F401 (team_server: a fixture)
 
 
 def more_line(driver):
@@ -76,3 +78,35 @@ def test_a_long_list_shows_its_first_rows_show_more_and_an_item_added_at_its_end
     driver.refresh()
     wait_for_rows(driver, 207, "One more")
     assert not css_all(driver, ".more-rows")
+
+
+def test_a_long_shared_list_shows_its_first_rows_and_an_item_added_at_its_end(driver, team_server):
+    sign_in(driver, team_server.url, "ann")
+    make_list(driver, "Chores")
+    driver.set_script_timeout(120)
+    failed = driver.execute_async_script(
+        """
+        var done = arguments[arguments.length - 1];
+        var token = document.querySelector('meta[name="rewind-csrf"]').content;
+        var list = document.querySelector('main[data-list]').getAttribute('data-list');
+        (async function () {
+          for (var number = 1; number <= 201; number++) {
+            var answer = await fetch('/api/lists/' + list + '/todos', {
+              method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Rewind-CSRF': token },
+              body: JSON.stringify({ title: 'Chore ' + number }) });
+            if (!answer.ok) { return answer.status; }
+          }
+          return 0;
+        })().then(done, function (error) { done(String(error)); });
+        """
+    )
+    assert failed == 0
+    driver.refresh()
+    wait_for_rows(driver, 200, "Chore 200")
+    assert more_line(driver) == "200 of 201 shown Show the last 1"
+    css(driver, "input.new-todo").send_keys("Fresh chore\n")
+    wait_for_rows(driver, 201, "Fresh chore")
+    assert "after-gap" in css_all(driver, ".todo-list li")[-1].get_attribute("class").split()
+    css(driver, ".show-more-rows").click()
+    wait_for_rows(driver, 202, "Fresh chore")
+    assert rendered_titles(driver)[200] == "Chore 201"
