@@ -79,6 +79,33 @@ struct TodoAPITests {
             }
         }
 
+        @Test func offsetAndLimitPageTheItemsAndFoundCountsThemAll() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let api = TodoAPITests()
+                var ids: [String] = []
+                for title in ["One", "Two", "Three", "Four", "Five"] { ids.append(try await api.add(title, client, server)) }
+                func page(_ query: String) async throws -> (titles: [String?]?, found: Int?) {
+                    let body = try await client.get("/api/todos?" + query).object
+                    return ((body["items"] as? [[String: Any]])?.map { $0["title"] as? String }, body["found"] as? Int)
+                }
+                #expect(try await page("") == (["One", "Two", "Three", "Four", "Five"], 5))
+                #expect(try await page("limit=2") == (["One", "Two"], 5))
+                #expect(try await page("offset=2&limit=2") == (["Three", "Four"], 5))
+                #expect(try await page("offset=4&limit=2") == (["Five"], 5))
+                #expect(try await page("offset=9") == ([], 5))
+                #expect(try await page("offset=1&limit=2&search=o") == (["Two", "Four"], 3), "One, Two, Four")
+                try await client.send(.patch, "/api/todos/\(ids[0])", json: #"{"completed": true}"#, token: server.token)
+                #expect(try await page("limit=1&sort=smart") == (["Two"], 5), "active items first")
+                #expect(try await page("offset=4&sort=smart") == (["One"], 5))
+                for (query, name) in [("limit=0", "limit"), ("limit=1000001", "limit"), ("offset=-1", "offset")] {
+                    let refused = try await client.get("/api/todos?" + query)
+                    #expect(refused.status == .badRequest, "\(query)")
+                    #expect(refused.errorMessage?.contains("“\(name)”") == true, "\(refused.errorMessage ?? "")")
+                }
+            }
+        }
+
         @Test func unknownFilterIsA400ThatNamesIt() async throws {
             let server = try TestServer()
             try await server.test { client in

@@ -7,14 +7,28 @@ extension APIHandler {
         let filter = input.query.filter.flatMap { TodoFilter(rawValue: $0.rawValue) } ?? .all
         let sort = input.query.sort.flatMap { TodoSort(rawValue: $0.rawValue) } ?? .list
         let search = try Query.search(input.query.search)
-        let (items, counts) = try await todos.list(filter, sortedBy: sort, matching: search, now: todos.now())
+        let offset = input.query.offset ?? 0
+        guard (0...Self.largestOffset).contains(offset) else {
+            throw APIError.badRequest("invalid query parameter “offset”: a whole number from 0 to \(Self.largestOffset), not \(offset)")
+        }
+        if let limit = input.query.limit, !(1...Self.largestLimit).contains(limit) {
+            throw APIError.badRequest("invalid query parameter “limit”: a page holds 1 to \(Self.largestLimit) items, not \(limit)")
+        }
+        let (items, found, counts) = try await todos.list(
+            filter, sortedBy: sort, matching: search, now: todos.now(), offset: offset, limit: input.query.limit)
         let body = Components.Schemas.TodoList(
             items: items,
+            found: found,
             counts: .init(total: counts.total, active: counts.active, completed: counts.completed, overdue: counts.overdue),
             history: .init(try await todos.history(), page: .standard)
         )
         return .ok(.init(body: .json(body)))
     }
+
+    /// The most items `GET /api/todos` skips (`offset`).
+    static let largestOffset = 1_000_000_000
+    /// The most items a page of `GET /api/todos` holds (`limit`).
+    static let largestLimit = 1_000_000
 
     func addTodo(_ input: Operations.AddTodo.Input) async throws -> Operations.AddTodo.Output {
         let body = switch input.body { case .json(let json): json }

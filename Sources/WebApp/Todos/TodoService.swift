@@ -83,13 +83,21 @@ struct TodoService: Sendable {
         return item
     }
 
-    /// The filtered, sorted items that `search` finds, and the counts of
-    /// the whole list, as of `now`.
+    /// The items that pass `filter` and that `search` finds, in `sort`'s
+    /// order, from `offset` on (`limit` at most); how many items pass; and
+    /// the counts of the whole list, as of `now`.
+    ///
+    /// - Complexity: in the list's order without a search, O(`offset` +
+    ///   `limit`) items read; otherwise every item.
     func list(
-        _ filter: TodoFilter, sortedBy sort: TodoSort, matching search: TodoSearch? = nil, now: Date
-    ) async throws -> ([TodoItem], TodoCounts) {
+        _ filter: TodoFilter, sortedBy sort: TodoSort, matching search: TodoSearch? = nil, now: Date,
+        offset: Int = 0, limit: Int? = nil
+    ) async throws -> (items: [TodoItem], found: Int, counts: TodoCounts) {
         try await read { state in
-            (state.todos.items(filter, sortedBy: sort, matching: search, now: now), state.todos.counts(now: now))
+            let (end, overflow) = offset.addingReportingOverflow(limit ?? Int.max)
+            let (rows, _, found) = state.todos.firstItems(
+                filter, sortedBy: sort, matching: search, now: now, limit: overflow ? Int.max : end)
+            return (Array(rows.dropFirst(offset)), found, state.todos.counts(now: now))
         }
     }
 
