@@ -125,6 +125,26 @@ struct SharedListAPITests {
         }
     }
 
+    @Test func offsetAndLimitPageAListsItemsAndFoundCountsThem() async throws {
+        let server = try await SignInTests.server(["ann"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let id = try await Self.makeList("Groceries", client, as: ann)
+            for title in ["Milk", "Oat milk", "Café beans"] { _ = try await Self.add(title, to: id, client, as: ann) }
+            func page(_ query: String) async throws -> (titles: [String], found: Int?) {
+                let response = try await client.get("/api/lists/\(id)?" + query, headers: SignInTests.session(ann.session))
+                return (Self.titles(response.object), response.object["found"] as? Int)
+            }
+            #expect(try await page("") == (["Milk", "Oat milk", "Café beans"], 3))
+            #expect(try await page("offset=1&limit=1") == (["Oat milk"], 3))
+            #expect(try await page("search=milk&limit=1") == (["Milk"], 2))
+            #expect(try await page("offset=5") == ([], 3))
+            let refused = try await client.get("/api/lists/\(id)?limit=0", headers: SignInTests.session(ann.session))
+            #expect(refused.status == .badRequest)
+            #expect(refused.errorMessage == "invalid query parameter “limit”: a page holds 1 to 1000000 items, not 0")
+        }
+    }
+
     @Test func aSearchListsTheItemsThatContainEveryWord() async throws {
         let server = try await SignInTests.server(["ann"])
         try await server.test { client in

@@ -116,6 +116,21 @@ extension TodoList {
         return (rows, past.sorted { $0.0 < $1.0 }.map(\.1), found)
     }
 
+    /// The items that pass `filter` and that `search` finds, in the order
+    /// `sort` gives, from `offset` on (`limit` at most, every one without
+    /// it), and how many items pass in all: a page of the list.
+    ///
+    /// - Complexity: as ``firstItems(_:sortedBy:matching:now:limit:also:)``
+    ///   with a limit of `offset` + `limit`.
+    public func page(
+        _ filter: TodoFilter = .all, sortedBy sort: TodoSort = .list, matching search: TodoSearch? = nil, now: Date,
+        offset: Int, limit: Int?
+    ) -> (items: [TodoItem], found: Int) {
+        let (end, overflow) = Swift.max(0, offset).addingReportingOverflow(limit ?? Int.max)
+        let (rows, _, found) = firstItems(filter, sortedBy: sort, matching: search, now: now, limit: overflow ? Int.max : end)
+        return (Array(rows.dropFirst(offset)), found)
+    }
+
     /// The items that pass `filter` and that `search` finds, in list order:
     /// one pass and one array, no copy of every item before filtering.
     private func passing(_ filter: TodoFilter, matching search: TodoSearch?, now: Date) -> [TodoItem] {

@@ -25,12 +25,14 @@ extension APIHandler {
     func getList(_ input: Operations.GetList.Input) async throws -> Operations.GetList.Output {
         let id = try Query.listID(input.path.list)
         let search = try Query.search(input.query.search)
+        let (offset, limit) = try Self.itemPage(offset: input.query.offset, limit: input.query.limit)
         let shared = try shared
         let items = try await shared.items(of: id)
         let summary = try await shared.summary(of: id)
         let next = try await shared.nextSteps(on: id)
+        let (rows, found) = items.list.page(matching: search, now: Date(), offset: offset, limit: limit)
         return .ok(.init(body: .json(.init(
-            list: .init(summary), items: items.list.items(matching: search, now: Date()), seq: items.seq,
+            list: .init(summary), items: rows, found: found, seq: items.seq,
             undo: next.undo.map(Components.Schemas.ListStep.init), redo: next.redo.map(Components.Schemas.ListStep.init)
         ))))
     }

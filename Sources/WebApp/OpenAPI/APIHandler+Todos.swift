@@ -7,15 +7,9 @@ extension APIHandler {
         let filter = input.query.filter.flatMap { TodoFilter(rawValue: $0.rawValue) } ?? .all
         let sort = input.query.sort.flatMap { TodoSort(rawValue: $0.rawValue) } ?? .list
         let search = try Query.search(input.query.search)
-        let offset = input.query.offset ?? 0
-        guard (0...Self.largestOffset).contains(offset) else {
-            throw APIError.badRequest("invalid query parameter “offset”: a whole number from 0 to \(Self.largestOffset), not \(offset)")
-        }
-        if let limit = input.query.limit, !(1...Self.largestLimit).contains(limit) {
-            throw APIError.badRequest("invalid query parameter “limit”: a page holds 1 to \(Self.largestLimit) items, not \(limit)")
-        }
+        let (offset, limit) = try Self.itemPage(offset: input.query.offset, limit: input.query.limit)
         let (items, found, counts) = try await todos.list(
-            filter, sortedBy: sort, matching: search, now: todos.now(), offset: offset, limit: input.query.limit)
+            filter, sortedBy: sort, matching: search, now: todos.now(), offset: offset, limit: limit)
         let body = Components.Schemas.TodoList(
             items: items,
             found: found,
@@ -25,10 +19,26 @@ extension APIHandler {
         return .ok(.init(body: .json(body)))
     }
 
-    /// The most items `GET /api/todos` skips (`offset`).
+    /// The most items `GET /api/todos` and `GET /api/lists/{list}` skip (`offset`).
     static let largestOffset = 1_000_000_000
-    /// The most items a page of `GET /api/todos` holds (`limit`).
+    /// The most items a page of `GET /api/todos` or `GET /api/lists/{list}` holds (`limit`).
     static let largestLimit = 1_000_000
+
+    /// The page of items that `offset` (0 by default) and `limit` (every
+    /// item by default) ask for.
+    ///
+    /// - Throws: ``APIError`` 400 for an offset outside 0 to
+    ///   ``largestOffset`` or a limit outside 1 to ``largestLimit``.
+    static func itemPage(offset: Int?, limit: Int?) throws -> (offset: Int, limit: Int?) {
+        let offset = offset ?? 0
+        guard (0...largestOffset).contains(offset) else {
+            throw APIError.badRequest("invalid query parameter “offset”: a whole number from 0 to \(largestOffset), not \(offset)")
+        }
+        if let limit, !(1...largestLimit).contains(limit) {
+            throw APIError.badRequest("invalid query parameter “limit”: a page holds 1 to \(largestLimit) items, not \(limit)")
+        }
+        return (offset, limit)
+    }
 
     func addTodo(_ input: Operations.AddTodo.Input) async throws -> Operations.AddTodo.Output {
         let body = switch input.body { case .json(let json): json }

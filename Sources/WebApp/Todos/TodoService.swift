@@ -94,10 +94,8 @@ struct TodoService: Sendable {
         offset: Int = 0, limit: Int? = nil
     ) async throws -> (items: [TodoItem], found: Int, counts: TodoCounts) {
         try await read { state in
-            let (end, overflow) = offset.addingReportingOverflow(limit ?? Int.max)
-            let (rows, _, found) = state.todos.firstItems(
-                filter, sortedBy: sort, matching: search, now: now, limit: overflow ? Int.max : end)
-            return (Array(rows.dropFirst(offset)), found, state.todos.counts(now: now))
+            let (items, found) = state.todos.page(filter, sortedBy: sort, matching: search, now: now, offset: offset, limit: limit)
+            return (items, found, state.todos.counts(now: now))
         }
     }
 
