@@ -65,6 +65,18 @@ struct SharedListAPITests {
         return try #require(item["id"] as? String)
     }
 
+    /// Signs ann in on `server` and makes her list "Groceries" of `titles`;
+    /// returns ann, the list's id and the items' ids.
+    static func annsGroceries(
+        _ titles: [String], _ client: some TestClientProtocol, server: TestServer
+    ) async throws -> (ann: Person, list: String, items: [String]) {
+        let ann = try await signIn("ann", client, server: server)
+        let id = try await makeList("Groceries", client, as: ann)
+        var items: [String] = []
+        for title in titles { items.append(try await add(title, to: id, client, as: ann)) }
+        return (ann, id, items)
+    }
+
     /// The list as `person` reads it.
     static func state(_ list: String, _ client: some TestClientProtocol, as person: Person) async throws -> [String: Any] {
         let response = try await client.get("/api/lists/\(list)", headers: SignInTests.session(person.session))
@@ -85,9 +97,7 @@ struct SharedListAPITests {
     @Test func theListsPageListsTheNewestStepsAndShowMoreAsksForOlderOnes() async throws {
         let server = try await SignInTests.server(["ann"])
         try await server.test { client in
-            let ann = try await Self.signIn("ann", client, server: server)
-            let id = try await Self.makeList("Groceries", client, as: ann)
-            for title in ["Milk", "Bread", "Eggs"] { _ = try await Self.add(title, to: id, client, as: ann) }
+            let (ann, id, _) = try await Self.annsGroceries(["Milk", "Bread", "Eggs"], client, server: server)
             for path in ["/lists/\(id)", "/lists/\(id)/fragment"] {
                 let all = try await client.get(path, headers: SignInTests.session(ann.session)).text
                 #expect(all.components(separatedBy: #"class="shared-step""#).count == 4, "every step on \(path)")
@@ -105,10 +115,7 @@ struct SharedListAPITests {
     @Test func theListsPageShowsItsFirstRowsAndShowMoreAndWhatThePageAddedAfterThem() async throws {
         let server = try await SignInTests.server(["ann"])
         try await server.test { client in
-            let ann = try await Self.signIn("ann", client, server: server)
-            let id = try await Self.makeList("Groceries", client, as: ann)
-            var ids: [String] = []
-            for title in ["Milk", "Bread", "Eggs", "Tea"] { ids.append(try await Self.add(title, to: id, client, as: ann)) }
+            let (ann, id, ids) = try await Self.annsGroceries(["Milk", "Bread", "Eggs", "Tea"], client, server: server)
             for path in ["/lists/\(id)", "/lists/\(id)/fragment"] {
                 let all = try await client.get(path, headers: SignInTests.session(ann.session)).text
                 #expect(all.components(separatedBy: #"class="item-details""#).count == 5, "every row on \(path)")
@@ -128,9 +135,7 @@ struct SharedListAPITests {
     @Test func offsetAndLimitPageAListsItemsAndFoundCountsThem() async throws {
         let server = try await SignInTests.server(["ann"])
         try await server.test { client in
-            let ann = try await Self.signIn("ann", client, server: server)
-            let id = try await Self.makeList("Groceries", client, as: ann)
-            for title in ["Milk", "Oat milk", "Café beans"] { _ = try await Self.add(title, to: id, client, as: ann) }
+            let (ann, id, _) = try await Self.annsGroceries(["Milk", "Oat milk", "Café beans"], client, server: server)
             func page(_ query: String) async throws -> (titles: [String], found: Int?) {
                 let response = try await client.get("/api/lists/\(id)?" + query, headers: SignInTests.session(ann.session))
                 return (Self.titles(response.object), response.object["found"] as? Int)
@@ -148,9 +153,7 @@ struct SharedListAPITests {
     @Test func aSearchListsTheItemsThatContainEveryWord() async throws {
         let server = try await SignInTests.server(["ann"])
         try await server.test { client in
-            let ann = try await Self.signIn("ann", client, server: server)
-            let id = try await Self.makeList("Groceries", client, as: ann)
-            for title in ["Milk", "Oat milk", "Café beans"] { _ = try await Self.add(title, to: id, client, as: ann) }
+            let (ann, id, _) = try await Self.annsGroceries(["Milk", "Oat milk", "Café beans"], client, server: server)
             func titles(_ query: String) async throws -> [String] {
                 let response = try await client.get("/api/lists/\(id)?" + query, headers: SignInTests.session(ann.session))
                 #expect(response.status == .ok, "\(query)")
