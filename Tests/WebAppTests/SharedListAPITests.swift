@@ -147,6 +147,8 @@ struct SharedListAPITests {
             let refused = try await client.get("/api/lists/\(id)?limit=0", headers: SignInTests.session(ann.session))
             #expect(refused.status == .badRequest)
             #expect(refused.errorMessage == "invalid query parameter “limit”: a page holds 1 to 1000000 items, not 0")
+            let word = try await client.get("/api/lists/\(id)?offset=two", headers: SignInTests.session(ann.session))
+            #expect(word.errorMessage == "invalid query parameter “offset”: “two” is not a whole number")
         }
     }
 

@@ -98,7 +98,10 @@ struct TodoAPITests {
                 try await client.send(.patch, "/api/todos/\(ids[0])", json: #"{"completed": true}"#, token: server.token)
                 #expect(try await page("limit=1&sort=smart") == (["Two"], 5), "active items first")
                 #expect(try await page("offset=4&sort=smart") == (["One"], 5))
-                for (query, name) in [("limit=0", "limit"), ("limit=1000001", "limit"), ("offset=-1", "offset")] {
+                for (query, name) in [
+                    ("limit=0", "limit"), ("limit=1000001", "limit"), ("offset=-1", "offset"),
+                    ("offset=99999999999999999999", "offset"), ("limit=1e3", "limit"),
+                ] {
                     let refused = try await client.get("/api/todos?" + query)
                     #expect(refused.status == .badRequest, "\(query)")
                     #expect(refused.errorMessage?.contains("“\(name)”") == true, "\(refused.errorMessage ?? "")")
