@@ -130,6 +130,17 @@ struct TodoErrorTests {
             ["import", "-"], status: 64,
             stderr: "- is not a to-do document: items[0].created: expected an ISO-8601 date like 2026-12-01T09:30:00.000Z",
             stdin: document)
+        // A field the format does not have would be lost without a word:
+        // `"completed": true` is not how an item says it is completed.
+        let completed = #"{"format":"rewind-todos","version":2,"items":[{"id":"00000000-0000-4000-8000-000000000001","title":"A","created":"2026-01-01T00:00:00.000Z","completed":true}]}"#
+        try await Self.expectFailure(
+            ["import", "-"], status: 64,
+            stderr: "- is not a to-do document: items[0].completed: unknown field; the allowed fields are id, title, details, state, due, location, created, changed",
+            stdin: completed)
+        try await Self.expectFailure(
+            ["import", "--merge", "-"], status: 64,
+            stderr: "- is not a to-do document: list: unknown field; the allowed fields are format, version, items",
+            stdin: #"{"format":"rewind-todos","version":2,"list":"Groceries","items":[]}"#)
         try await Self.expectFailure(
             ["import", "/nonexistent/todos.json"], status: 1,
             stderr: "cannot read /nonexistent/todos.json: there is no such file")

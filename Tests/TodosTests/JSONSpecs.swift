@@ -138,7 +138,34 @@ struct JSONSpecs {
          "items[2].id: An item with id 00000000-0000-4000-8000-000000000001 is already in the list; ids must be unique."),
         (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","due":{"kind":"duration","start":"2026-06-01T10:00:00Z","amount":0,"unit":"days"}}"#,
          "items[2].due.amount: A duration must be positive; 0 is not."),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","completed":true}"#,
+         "items[2].completed: unknown field; the allowed fields are id, title, details, state, due, location, created, changed"),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","due":{"kind":"date","date":"2026-06-01T10:00:00Z","end":"2026-06-02T10:00:00Z"}}"#,
+         "items[2].due.end: unknown field; the allowed fields are kind, date"),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","location":{"kind":"coordinate","latitude":1,"longitude":2,"street":"1 Main St"}}"#,
+         "items[2].location.street: unknown field; the allowed fields are kind, latitude, longitude"),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","location":{"kind":"unknown","city":"Springfield"}}"#,
+         "items[2].location.city: unknown field; the allowed fields are kind"),
     ]
+
+    @Test("a field the format does not have is read without it in a store's own document only")
+    func unknownFields() throws {
+        let text = #"{"format":"rewind-todos","version":2,"owner":"ann","items":[{"id":"00000000-0000-4000-8000-000000000001","title":"ok","created":"2026-06-01T10:00:00.000Z","state":"completed","priority":3,"due":{"kind":"span","start":"2026-06-01T10:00:00Z","end":null,"note":"x"},"location":{"kind":"directions","steps":["left"],"map":"m"}}]}"#
+        do {
+            _ = try TodoJSON.decode(AppState.self, from: Data(text.utf8))
+            Issue.record("a document with fields the format does not have was read")
+        } catch {
+            #expect(error.description == "owner: unknown field; the allowed fields are format, version, items")
+        }
+        let state = try TodoJSON.decode(AppState.self, from: Data(text.utf8), reading: .store)
+        let item = try #require(state.todos.items.first)
+        #expect(item.state == .completed)
+        #expect(item.location == .directions(.init(steps: ["left"])))
+        // A store's own document is what the encoder wrote: every field it
+        // writes is one the decoder reads, in an input document too.
+        let written = try TodoJSON.encode(try Self.richState())
+        #expect(try TodoJSON.decode(AppState.self, from: written, reading: .input) == (try Self.richState()))
+    }
 
     @Test("a malformed document is refused with the path of the bad field", arguments: badItems)
     func errors(item: String, message: String) {

@@ -69,7 +69,8 @@ extension RewindCommand.Todo {
             discussion: """
                 By default the document's items replace the whole list; with --merge, items \
                 whose ids are known replace those items and the others are added at the end. \
-                A document with a bad field changes nothing and the error names the field. \
+                A document with a bad field, or a field the format does not have, changes \
+                nothing, and the error names the field and what is allowed there. \
                 At most 64 MiB is read (from a file or standard input); a longer one is refused. \
                 `rewind todo undo` reverts the whole import.
 

@@ -35,9 +35,10 @@ extension TodoList: Codable {
 /// The document of the whole state:
 /// `{"format": "rewind-todos", "version": 2, "items": [item, …]}`.
 extension AppState: Codable {
-    private enum Key: String, CodingKey { case format, version, items }
+    private enum Key: String, CodingKey, CaseIterable { case format, version, items }
 
-    /// Reads a state document; refuses another format or a newer version.
+    /// Reads a state document; refuses another format, a newer version, or
+    /// (unless it is a store's own) a field it does not know.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let format = try container.decode(String.self, forKey: .format)
@@ -53,6 +54,7 @@ extension AppState: Codable {
                 debugDescription: "version \(version) is not supported; this program reads versions 1 to \(TodoJSON.version)"
             )
         }
+        try decoder.refuseUnknownFields(allowing: Key.allCases.map(\.rawValue))
         self.init(todos: try TodoList(itemsIn: container, forKey: .items))
     }
 

@@ -7,11 +7,19 @@ import Foundation
 extension Location: Codable {
     private enum Key: String, CodingKey { case kind, street, city, zipCode, country, latitude, longitude, steps }
     private static let kinds = ["unknown", "address", "coordinate", "directions"]
+    /// The fields of each kind.
+    private static let fields = [
+        "unknown": ["kind"], "address": ["kind", "street", "city", "zipCode", "country"],
+        "coordinate": ["kind", "latitude", "longitude"], "directions": ["kind", "steps"],
+    ]
 
-    /// Reads a location in the documented shape and validates it.
+    /// Reads a location in the documented shape and validates it; a field
+    /// its kind does not have is refused, unless the document is a store's own.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        switch try container.decodeTag(forKey: .kind, allowed: Self.kinds) {
+        let kind = try container.decodeTag(forKey: .kind, allowed: Self.kinds)
+        try decoder.refuseUnknownFields(allowing: Self.fields[kind] ?? [])
+        switch kind {
         case "address":
             func field(_ key: Key) throws -> String { try container.decodeIfPresent(String.self, forKey: key) ?? "" }
             let address = Location.address(Address(

@@ -6,16 +6,23 @@ import Foundation
 extension TodoDate: Codable {
     private enum Key: String, CodingKey { case kind, date, start, end, amount, unit }
     private static let kinds = ["unknown", "date", "span", "duration"]
+    /// The fields of each kind.
+    private static let fields = [
+        "unknown": ["kind"], "date": ["kind", "date"], "span": ["kind", "start", "end"],
+        "duration": ["kind", "start", "amount", "unit"],
+    ]
 
     /// Reads a due date in the documented shape and validates it; its dates
-    /// must lie in ``validDates`` unless the document is a store's own
-    /// (``TodoJSON/Source/store``).
+    /// must lie in ``validDates``, and a field its kind does not have is
+    /// refused, unless the document is a store's own (``TodoJSON/Source/store``).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let checkingRange = decoder.checksDateRange
         let due: TodoDate
         let blamed: Key
-        switch try container.decodeTag(forKey: .kind, allowed: Self.kinds) {
+        let kind = try container.decodeTag(forKey: .kind, allowed: Self.kinds)
+        try decoder.refuseUnknownFields(allowing: Self.fields[kind] ?? [])
+        switch kind {
         case "date":
             due = .date(try container.decodeDate(forKey: .date, checkingRange: checkingRange))
             blamed = .date

@@ -3,14 +3,16 @@ import Foundation
 /// `{"id", "title", "details", "state", "due", "location", "created", "changed"}`;
 /// see `docs/json-format.md`.
 extension TodoItem: Codable {
-    private enum Key: String, CodingKey { case id, title, details, state, due, location, created, changed }
+    private enum Key: String, CodingKey, CaseIterable { case id, title, details, state, due, location, created, changed }
 
     /// Reads an item and validates it; `details`, `state`, `due`, `location`
     /// and `changed` may be left out (empty, active, unknown, unknown, `created`).
     /// `state` is `active` or `completed`, or `unfinished` or `finished`
-    /// as earlier versions wrote it.
+    /// as earlier versions wrote it. Any other field is refused, unless the
+    /// document is a store's own.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
+        try decoder.refuseUnknownFields(allowing: Key.allCases.map(\.rawValue))
         id = try container.decode(UUID.self, forKey: .id)
         let title = try container.decode(String.self, forKey: .title)
         self.title = try container.validating(.title) { () throws(TodoError) in try TodoItem.validatedTitle(title) }

@@ -101,6 +101,23 @@ extension Decoder {
     var checksDateRange: Bool {
         userInfo[.todoJSONSource] as? TodoJSON.Source != .store
     }
+
+    /// Refuses a field of the object being read that is not one of
+    /// `allowed`, in every document but a store's own
+    /// (``TodoJSON/Source/store``): in a document a person or a program
+    /// wrote, such a field is a misspelt or made-up one (`"completed": true`
+    /// for `"state": "completed"`), whose value would otherwise be lost
+    /// without a word. A store's own file may hold a field that a newer
+    /// version wrote; it is read without it.
+    func refuseUnknownFields(allowing allowed: [String]) throws {
+        guard userInfo[.todoJSONSource] as? TodoJSON.Source != .store else { return }
+        let fields = try container(keyedBy: JSONIndex.self)
+        guard let unknown = fields.allKeys.map(\.stringValue).filter({ !allowed.contains($0) }).min() else { return }
+        throw DecodingError.dataCorrupted(.init(
+            codingPath: codingPath + [JSONIndex(name: unknown)],
+            debugDescription: "unknown field; the allowed fields are \(allowed.joined(separator: ", "))"
+        ))
+    }
 }
 
 extension SingleValueDecodingContainer {
