@@ -8,6 +8,7 @@
 #   PROFILE=/tmp/a.perf Benchmarks/postgres/cluster-vs-pgbench.sh BINARY   # then one more wrk round under `perf record -g` of instance A
 #   Benchmarks/postgres/cluster-vs-pgbench.sh BINARY /work/peer/.build/release/App   # and the peer the same way
 #   BARE_BIN=Benchmarks/.build/release/BareServer Benchmarks/postgres/cluster-vs-pgbench.sh BINARY PEER   # and a bare route
+#   ACCOUNTS=16 Benchmarks/postgres/cluster-vs-pgbench.sh BINARY PEER   # ours' adds from 16 accounts, each to its own list
 #
 # With the peer's binary as the second argument (or PEER_BIN; see
 # single-vs-peer.sh and BENCHMARKS.md), two instances of the peer behind an
@@ -22,7 +23,11 @@
 #
 # Ours: wrk with CONNECTIONS connections POSTing /api/todos through nginx,
 # with the headers the page's script sends (the instances share the
-# cluster's CSRF token). pgbench: `pgbench -n -f insert.sql` with as many
+# cluster's CSRF token). By default every add goes to one account's list,
+# so the two instances write one list and take turns at it; with
+# ACCOUNTS=N (2 or more) the adds go to N accounts in turn (bench-1 …
+# bench-N, made on the first run), each to its own list: a team whose
+# members write their own lists. pgbench: `pgbench -n -f insert.sql` with as many
 # clients as wrk has connections, one INSERT of one row per transaction,
 # over TCP with a password, as the instances connect. Both durable:
 # synchronous_commit and fsync on (printed). For ours it also prints how
@@ -61,6 +66,33 @@ address="$("$cluster" start)"
 # Team mode (PostgreSQL): every add carries the session of the cluster's account.
 sign_in "$address" admin
 write_add_script "$work/add.lua" "$address" "$token" "$session"
+accounts="${ACCOUNTS:-1}"
+[[ "$accounts" =~ ^[1-9][0-9]*$ ]] || fail "ACCOUNTS must be a whole number of 1 or more; $accounts is not"
+if [ "$accounts" -gt 1 ]; then
+    # A request() that takes the accounts in turn, each with its session's
+    # cookie and CSRF token.
+    url="$(postgres_start)"
+    {
+        echo "local sessions = {"
+        for number in $(seq "$accounts"); do
+            make_account "$url" "bench-$number"
+            sign_in "$address" "bench-$number"
+            echo "  { cookie = \"rewind_session=$session\", token = \"$token\" },"
+        done
+        echo "}"
+        cat <<LUA
+local next_session = 0
+request = function()
+  next_session = next_session % #sessions + 1
+  local chosen = sessions[next_session]
+  wrk.headers["Cookie"] = chosen.cookie
+  wrk.headers["X-Rewind-CSRF"] = chosen.token
+  return wrk.format(nil, nil, nil, nil)
+end
+LUA
+    } >>"$work/add.lua"
+    say "ours: the adds go to $accounts accounts in turn, each to its own list"
+fi
 
 create_database bench bench
 psql_admin bench -c "CREATE TABLE IF NOT EXISTS scratch (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL)" \
@@ -191,7 +223,7 @@ profile_round "$(cat "$REWIND_CLUSTER_DIR/A.pid")" "$address/api/todos" "$work/a
 ours_median="$(median "${ours[@]}")"
 theirs_median="$(median "${theirs[@]}")"
 print_table_head "Adds through nginx over two instances vs pgbench" \
-    "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s and pgbench -c $CONNECTIONS -j $THREADS -T $DURATION, $ROUNDS rounds in turns; $durability" \
+    "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s ($([ "$accounts" -gt 1 ] && echo "ours from $accounts accounts, each to its own list" || echo "ours to one list")) and pgbench -c $CONNECTIONS -j $THREADS -T $DURATION, $ROUNDS rounds in turns; $durability" \
     "$load_before" "$load_after"
 echo "| ours: adds/s through nginx (A + B) | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${p99s[*]} | |"

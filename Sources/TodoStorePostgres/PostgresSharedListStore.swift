@@ -27,7 +27,13 @@ import Todos
 ///
 /// The first time an instance opens a list it reads the list's whole log
 /// and replays it to rebuild each person's stacks: O(*r*) for *r* rows,
-/// once per list and instance. Reading the items reads their rows alone.
+/// once per list and instance. After that it keeps the list in memory and
+/// reads the rows appended since, and the ranks of the items they touched
+/// (every rank when the list was numbered again meanwhile: each renumbering
+/// adds one to the `epoch` of the list's `rewind_list` row). A change costs
+/// what it touches; the list's calls take turns in the instance
+/// (``inTurn(of:_:)``), as they would at its row anyway. Reading the items
+/// of a list the instance does not hold reads their rows alone.
 ///
 /// The pool (``PostgresTodoDatabase/client``) must run while the store is used.
 public actor PostgresSharedListStore: SharedListStore {
@@ -39,6 +45,9 @@ public actor PostgresSharedListStore: SharedListStore {
         var name: String
         var access: ListAccess
         var lastSeq: Int
+        /// How many times every item row was numbered again: the `epoch`
+        /// of the list's `rewind_list` row.
+        var renumberings: Int64
     }
 
     private let database: PostgresTodoDatabase
@@ -47,6 +56,10 @@ public actor PostgresSharedListStore: SharedListStore {
     private let coalescingWindow: TimeInterval
     private let logger: Logger
     private var cache: [UUID: Cached] = [:]
+    /// The lists a call reads or changes in memory now (``inTurn(of:_:)``),
+    /// and the calls waiting for each.
+    private var listsInUse: Set<UUID> = []
+    private var waitingForList: [UUID: [CheckedContinuation<Void, Never>]] = [:]
     /// The update streams of the lists (read by the tests).
     private(set) var updateStreams = SharedListUpdates()
     private var listener: Task<Void, Never>?
@@ -204,24 +217,30 @@ public actor PostgresSharedListStore: SharedListStore {
 
     // MARK: One list
 
-    /// The items of a list, read from their rows; see ``SharedListStore/items(of:as:)``.
+    /// The items of a list; see ``SharedListStore/items(of:as:)``. A list
+    /// this instance holds is brought up to date with the rows appended
+    /// since (none, most often); another is read from its item rows.
     public func items(of list: UUID, as person: AccountName) async throws -> SharedListItems {
-        try await transaction { connection, logger in
+        if cache[list] != nil {
+            let open = try await caughtUp(list, by: person)
+            return SharedListItems(list: open.shared.list, seq: open.seq)
+        }
+        return try await transaction { connection, logger in
             let head = try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
             let (state, _) = try await self.items(head.number, logger).load(connection)
             return SharedListItems(list: state.todos, seq: head.lastSeq)
         }
     }
 
-    /// Applies changes; see ``SharedListStore/perform(_:named:coalescingKey:on:by:)``.
-    @discardableResult
+    /// Applies the changes a plan makes; see ``SharedListStore/perform(on:by:answering:_:)``.
     public func perform(
-        _ changes: [TodoList.Change], named name: String, coalescingKey: String?, on list: UUID, by person: AccountName
-    ) async throws -> SharedStep {
+        on list: UUID, by person: AccountName, answering item: UUID?, _ plan: @Sendable (TodoList) throws -> PlannedSharedChange
+    ) async throws -> (step: SharedStep, item: TodoItem?) {
         let date = now().roundedToMilliseconds
-        return try await append(to: list, by: person) { open in
-            try open.perform(changes, named: name, coalescingKey: coalescingKey, by: person, at: date)
+        let step = try await PlanRefusal.unwrapping {
+            try await append(to: list, by: person) { open in try open.perform(planning: plan, by: person, at: date) }
         }
+        return (step, item.flatMap { cache[list]?.open.shared.list[id: $0] })
     }
 
     /// Undoes a step; see ``SharedListStore/undo(on:by:expecting:)``.
@@ -302,6 +321,12 @@ public actor PostgresSharedListStore: SharedListStore {
         }
     }
 
+    /// How many times the list's rows had been numbered again when this
+    /// instance last read or wrote it (read by the tests).
+    func renumberings(of list: UUID) -> Int64? {
+        cache[list]?.renumberings
+    }
+
     /// Who wrote each part of the list's items last, as the table
     /// `rewind_shared_writer` holds it.
     func savedWriters(of list: UUID) async throws -> [ItemPartKey: (seq: Int, author: String)] {
@@ -328,13 +353,16 @@ public actor PostgresSharedListStore: SharedListStore {
     /// The list with every row appended so far, after checking that
     /// `person` may read it.
     private func caughtUp(_ list: UUID, by person: AccountName) async throws -> OpenSharedList {
-        let known = cache[list]
-        let cached = try await transaction { connection, logger in
-            let head = try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
-            return try await self.load(list, head, known: known, connection, logger)
+        try await inTurn(of: list) {
+            // Taken out while it is brought up to date, so that it changes in place.
+            var known = cache.removeValue(forKey: list)
+            let cached = try await transaction { connection, logger in
+                let head = try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
+                return try await self.load(list, head, known: &known, connection, logger)
+            }
+            cache[list] = cached
+            return cached.open
         }
-        cache[list] = cached
-        return cached.open
     }
 
     /// Runs `body`, which appends one row to the list, in one transaction
@@ -342,17 +370,49 @@ public actor PostgresSharedListStore: SharedListStore {
     private func append(to list: UUID, by person: AccountName, _ body: @Sendable (inout OpenSharedList) throws -> SharedStep)
         async throws -> SharedStep
     {
-        let known = cache[list]
-        let (step, cached) = try await transaction { connection, logger in
-            let head = try await self.head(list, checking: .change, by: person, locking: true, connection, logger)
-            var cached = try await self.load(list, head, known: known, connection, logger)
-            let step = try body(&cached.open)
-            try await self.save(step, of: &cached, number: head.number, connection, logger)
-            return (step, cached)
+        try await inTurn(of: list) {
+            // As in the SQLite store: the list is taken out, to change in
+            // place; a refusal puts it back, a failure to save leaves it out.
+            var (known, refused) = (cache.removeValue(forKey: list), Cached?.none)
+            let (step, cached): (SharedStep, Cached)
+            do {
+                (step, cached) = try await transaction { connection, logger in
+                    let head = try await self.head(list, checking: .change, by: person, locking: true, connection, logger)
+                    var cached = try await self.load(list, head, known: &known, connection, logger)
+                    let step = try cached.append(body, keepingRefused: &refused)
+                    try await self.save(step, of: &cached, number: head.number, connection, logger)
+                    return (step, cached)
+                }
+            } catch {
+                cache[list] = refused
+                throw error
+            }
+            cache[list] = cached
+            updateStreams.notify(list, seq: step.seq)
+            return step
         }
-        cache[list] = cached
-        updateStreams.notify(list, seq: step.seq)
-        return step
+    }
+
+    /// Runs `body` when no other call that reads or changes the list in
+    /// memory runs: such a call takes the list out of ``cache`` while its
+    /// statements are under way, and one list's calls would wait for each
+    /// other at its row in the database anyway.
+    private func inTurn<Value: Sendable>(of list: UUID, _ body: () async throws -> Value) async throws -> Value {
+        if listsInUse.contains(list) {
+            await withCheckedContinuation { waitingForList[list, default: []].append($0) }
+        } else {
+            listsInUse.insert(list)
+        }
+        defer {
+            if var waiting = waitingForList[list], !waiting.isEmpty {
+                let next = waiting.removeFirst()
+                waitingForList[list] = waiting.isEmpty ? nil : waiting
+                next.resume()
+            } else {
+                listsInUse.remove(list)
+            }
+        }
+        return try await body()
     }
 
     /// The list's row, after checking that `person` may do `action`;
@@ -376,33 +436,47 @@ public actor PostgresSharedListStore: SharedListStore {
         // asked when its connection ends after its COMMIT was sent.
         let query: PostgresQuery =
             locking
-            ? "SELECT list_id, name, owner, last_seq, txid_current() FROM rewind_shared_list WHERE id = \(list) FOR UPDATE"
-            : "SELECT list_id, name, owner, last_seq, NULL::int8 FROM rewind_shared_list WHERE id = \(list)"
-        var found: (Int64, String, String, Int64)?
-        let heads = try await connection.answered(query, logger: logger).decode((Int64, String, String, Int64, Int64?).self)
-        for try await (number, name, owner, lastSeq, transaction) in heads {
-            found = (number, name, owner, lastSeq)
+            ? """
+            SELECT s.list_id, s.name, s.owner, s.last_seq, l.epoch, txid_current()
+            FROM rewind_shared_list s JOIN rewind_list l ON l.id = s.list_id WHERE s.id = \(list) FOR UPDATE OF s
+            """
+            : """
+            SELECT s.list_id, s.name, s.owner, s.last_seq, l.epoch, NULL::int8
+            FROM rewind_shared_list s JOIN rewind_list l ON l.id = s.list_id WHERE s.id = \(list)
+            """
+        var found: (Int64, String, String, Int64, Int64)?
+        let heads = try await connection.answered(query, logger: logger).decode((Int64, String, String, Int64, Int64, Int64?).self)
+        for try await (number, name, owner, lastSeq, epoch, transaction) in heads {
+            found = (number, name, owner, lastSeq, epoch)
             if let transaction { PostgresTodoDatabase.transactionNumber?.note(transaction) }
         }
-        guard let (number, name, owner, lastSeq) = found else { return nil }
+        guard let (number, name, owner, lastSeq, renumberings) = found else { return nil }
         var members: Set<AccountName> = []
         let rows = try await connection.answered("SELECT name FROM rewind_shared_member WHERE list_id = \(number)", logger: logger)
         for try await member in rows.decode(String.self) { members.insert(try accountName(member)) }
         return Head(
-            number: number, name: name, access: ListAccess(owner: try accountName(owner), members: members), lastSeq: Int(lastSeq))
+            number: number, name: name, access: ListAccess(owner: try accountName(owner), members: members), lastSeq: Int(lastSeq),
+            renumberings: renumberings)
     }
 
     /// The list as `known`, brought up to date with the rows appended
     /// since, or read whole when this instance has not read it yet.
     private nonisolated func load(
-        _ list: UUID, _ head: Head, known: Cached?, _ connection: PostgresConnection, _ logger: Logger
+        _ list: UUID, _ head: Head, known: inout Cached?, _ connection: PostgresConnection, _ logger: Logger
     ) async throws -> Cached {
         let rows = try await steps(head.number, after: Cached.rowsToRead(after: known, lastSeq: head.lastSeq), connection, logger)
-        let ranks =
-            Cached.needsRanks(known, lastSeq: head.lastSeq, rows: rows)
-            ? try await ranks(head.number, connection, logger) : nil
+        // After other instances' rows, the ranks of the items they touched:
+        // the others moved only when the list was numbered again.
+        let read = Cached.ranksToRead(known, lastSeq: head.lastSeq, rows: rows, renumberings: head.renumberings)
+        let saved: [UUID: Double] =
+            switch read {
+            case .none: [:]
+            case .all: try await ranks(head.number, connection, logger)
+            case .touched(let ids): try await items(head.number, logger).ranks(of: ids, connection)
+            }
         return try Cached.loaded(
-            list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: known, rows: rows, ranks: ranks,
+            list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: &known, rows: rows, ranks: (read, saved),
+            renumberings: head.renumberings,
             coalescingWindow: coalescingWindow, location: database.url.redacted)
     }
 
@@ -413,6 +487,13 @@ public actor PostgresSharedListStore: SharedListStore {
     ) async throws {
         let writes = cached.ranks.writes(touched: Set(step.patch.entries.map(\.id)), list: cached.open.shared.list)
         try await items(number, logger).write(writes, connection)
+        if writes.replacesAll {
+            // Every row numbered again: counted, so that the other instances
+            // read every rank, not only those of the items this row touched.
+            let epochs = try await connection.answered(
+                "UPDATE rewind_list SET epoch = epoch + 1 WHERE id = \(number) RETURNING epoch", logger: logger)
+            for try await epoch in epochs.decode(Int64.self) { cached.renumberings = epoch }
+        }
         let columns = try SharedStepColumns(step, encoder: TodoJSON.makeEncoder())
         let (seq, author, name, key) = (Int64(step.seq), step.author, step.name, step.coalescingKey)
         let (reverts, joins) = (columns.reverts.map(Int64.init), step.joins.map(Int64.init))
@@ -505,7 +586,7 @@ public actor PostgresSharedListStore: SharedListStore {
     /// `error` as it is when it is of the rules, else as a ``StoreError``.
     private func rulesOrStoreError(_ error: any Error) -> any Error {
         switch error {
-        case is AccountError, is SharingError, is SharedListError: error
+        case is AccountError, is SharingError, is SharedListError, is PlanRefusal: error
         default: database.storeError(error)
         }
     }

@@ -292,6 +292,101 @@ struct SharedListStoreTests {
         }
     }
 
+    /// What a plan of the tests refuses with.
+    struct Refused: Error, Equatable { let reason: String }
+
+    @Test(arguments: SharedStoreKind.persistent)
+    func aPlanIsMadeOnTheListAsItIsAtItsTurnAndWhatItThrowsChangesNothing(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let first = try await fixture.open()
+        let second = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: first)
+        // The other store adds an item the first has not heard of: the
+        // first store's plan sees it.
+        try await second.perform([.add(Team.item("Bread", 1))], named: "Add “Bread”", on: list, by: Team.bob)
+        let (step, item) = try await first.perform(on: list, by: Team.cem, answering: Team.id(1)) { items in
+            guard let bread = items[id: Team.id(1)] else { throw Refused(reason: "no bread in \(items.count) items") }
+            return PlannedSharedChange([.update(bread.id, [.complete], at: Team.date)], on: items)
+        }
+        #expect(step.seq == 3)
+        #expect(step.name == "Complete “Bread”")
+        #expect(step.author == "cem")
+        #expect(item?.title == "Bread")
+        #expect(item?.isCompleted == true)
+
+        // What a plan throws comes back as it is, and nothing is written.
+        await #expect(throws: Refused(reason: "no tea")) {
+            try await first.perform(on: list, by: Team.ann, answering: nil) { _ in throw Refused(reason: "no tea") }
+        }
+        // An outsider is refused before any plan is made.
+        await #expect(throws: AccountError.listNotFound) {
+            try await first.perform(on: list, by: try Team.eve, answering: nil) { _ in throw Refused(reason: "planned") }
+        }
+        for store in [first, second, try await fixture.open()] {
+            #expect(try await store.history(of: list, as: Team.ann, before: nil, limit: 10).map(\.seq) == [3, 2, 1])
+        }
+        // The store goes on from the list it holds.
+        try await first.perform([.add(Team.item("Eggs", 2))], named: "Add “Eggs”", on: list, by: Team.ann)
+        try await Self.expectSameAfterReopening(fixture, first, list)
+        #expect(try await Self.titles(first, list) == ["Milk", "Bread", "Eggs"])
+    }
+
+    @Test(arguments: SharedStoreKind.persistent)
+    func aStoreThatHoldsTheListPlacesItemsRightAfterAnotherNumberedEveryRowAgain(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let first = try await fixture.open()
+        let second = try await fixture.open()
+        let list = try await Self.list(["X", "A", "B", "C", "D", "E"], in: first)
+        // The second store holds the list, and the first rows' gap at the top.
+        try await second.perform([.removeItems([Team.id(0)])], named: "Delete “X”", on: list, by: Team.bob)
+        // The first moves C and D in turns between B and the other until a
+        // double has no room left between them, and every row is numbered again.
+        for n in 0..<60 {
+            try await first.perform([.move(Team.id(n % 2 == 0 ? 4 : 3), to: 2)], named: "Move", on: list, by: Team.ann)
+        }
+        if let postgres = first as? PostgresSharedListStore {
+            // Counted, so that the second store reads every rank.
+            #expect(await postgres.renumberings(of: list) ?? 0 > 0)
+        }
+        // The second places E between A and B from the ranks it holds and
+        // the rows it reads.
+        try await second.perform([.move(Team.id(5), to: 1)], named: "Move “E”", on: list, by: Team.bob)
+        #expect(try await Self.titles(second, list) == ["A", "E", "B", "C", "D"])
+        try await Self.expectSameAfterReopening(fixture, second, list)
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func manyCallsAtOnceOnOneStoreKeepEveryChangeInOneGapFreeLog(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list([], in: store)
+        let people = try Team.people
+        // Adds, refused plans and reads of the same list, all at once.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 0..<24 {
+                group.addTask {
+                    let person = people[n % people.count]
+                    switch n % 3 {
+                    case 0, 1:
+                        try await store.perform([.add(try Team.item("Item \(n)", n))], named: "Add", on: list, by: person)
+                    default:
+                        await #expect(throws: Refused.self) {
+                            try await store.perform(on: list, by: person, answering: nil) { _ in throw Refused(reason: "\(n)") }
+                        }
+                        _ = try await store.items(of: list, as: person)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let log = try await store.history(of: list, as: Team.ann, before: nil, limit: 100)
+        #expect(log.map(\.seq) == Array((1...16).reversed()))
+        let items = try await store.items(of: list, as: Team.ann).list
+        #expect(items.count == 16)
+        #expect(items == (try SharedList(replaying: log.reversed())).list)
+        try await Self.expectSameAfterReopening(fixture, store, list)
+    }
+
     // MARK: Access
 
     @Test(arguments: SharedStoreKind.tested)

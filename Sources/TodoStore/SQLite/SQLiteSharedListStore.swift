@@ -192,9 +192,15 @@ public actor SQLiteSharedListStore: SharedListStore {
 
     // MARK: One list
 
-    /// The items of a list, read from their rows; see ``SharedListStore/items(of:as:)``.
+    /// The items of a list; see ``SharedListStore/items(of:as:)``. A list
+    /// this store holds is brought up to date with the rows appended since
+    /// (none, most often); another is read from its item rows.
     public func items(of list: UUID, as person: AccountName) throws -> SharedListItems {
-        try database.reading { db in
+        if cache[list] != nil {
+            let open = try caughtUp(list, by: person)
+            return SharedListItems(list: open.shared.list, seq: open.seq)
+        }
+        return try database.reading { db in
             let head = try self.head(db, list, checking: .read, by: person)
             let decoder = TodoJSON.makeDecoder(reading: .store)
             let rows = try Row.fetchAll(
@@ -209,15 +215,15 @@ public actor SQLiteSharedListStore: SharedListStore {
         }
     }
 
-    /// Applies changes; see ``SharedListStore/perform(_:named:coalescingKey:on:by:)``.
-    @discardableResult
+    /// Applies the changes a plan makes; see ``SharedListStore/perform(on:by:answering:_:)``.
     public func perform(
-        _ changes: [TodoList.Change], named name: String, coalescingKey: String?, on list: UUID, by person: AccountName
-    ) throws -> SharedStep {
+        on list: UUID, by person: AccountName, answering item: UUID?, _ plan: @Sendable (TodoList) throws -> PlannedSharedChange
+    ) throws -> (step: SharedStep, item: TodoItem?) {
         let date = now().roundedToMilliseconds
-        return try append(to: list, by: person) { open in
-            try open.perform(changes, named: name, coalescingKey: coalescingKey, by: person, at: date)
+        let step = try PlanRefusal.unwrapping {
+            try append(to: list, by: person) { open in try open.perform(planning: plan, by: person, at: date) }
         }
+        return (step, item.flatMap { cache[list]?.open.shared.list[id: $0] })
     }
 
     /// Undoes a step; see ``SharedListStore/undo(on:by:expecting:)``.
@@ -328,8 +334,9 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// The list with every row appended so far, after checking that
     /// `person` may read it.
     private func caughtUp(_ list: UUID, by person: AccountName) throws -> OpenSharedList {
-        let known = cache[list]
-        let cached = try database.reading { db in try self.load(db, list, checking: .read, by: person, known: known) }
+        // Taken out while it is brought up to date, so that it changes in place.
+        var known = cache.removeValue(forKey: list)
+        let cached = try database.reading { db in try self.load(db, list, checking: .read, by: person, known: &known) }
         cache[list] = cached
         return cached.open
     }
@@ -339,12 +346,23 @@ public actor SQLiteSharedListStore: SharedListStore {
     private func append(to list: UUID, by person: AccountName, _ body: (inout OpenSharedList) throws -> SharedStep) throws
         -> SharedStep
     {
-        let known = cache[list]
-        let (step, cached) = try database.writing { db in
-            var cached = try self.load(db, list, checking: .change, by: person, known: known)
-            let step = try body(&cached.open)
-            try self.save(step, of: &cached, db)
-            return (step, cached)
+        // Taken out while it changes, so that it changes in place. A change
+        // refused (which leaves it as it was) puts it back; one that could
+        // not be saved leaves it out, and the next call reads it again.
+        var known = cache.removeValue(forKey: list)
+        var refused: Cached?
+        let step: SharedStep
+        let cached: Cached
+        do {
+            (step, cached) = try database.writing { db in
+                var cached = try self.load(db, list, checking: .change, by: person, known: &known)
+                let step = try cached.append(body, keepingRefused: &refused)
+                try self.save(step, of: &cached, db)
+                return (step, cached)
+            }
+        } catch {
+            cache[list] = refused
+            throw error
         }
         cache[list] = cached
         updateStreams.notify(list, seq: step.seq)
@@ -378,13 +396,17 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// The list as `known`, brought up to date with the rows appended
     /// since, or read whole when this process has not read it yet.
     private nonisolated func load(
-        _ db: Database, _ list: UUID, checking action: ListAccess.Action, by person: AccountName, known: Cached?
+        _ db: Database, _ list: UUID, checking action: ListAccess.Action, by person: AccountName, known: inout Cached?
     ) throws -> Cached {
         let head = try head(db, list, checking: action, by: person)
         let rows = try steps(db, list, after: Cached.rowsToRead(after: known, lastSeq: head.lastSeq))
+        // This store does not count renumberings: after another process's
+        // rows it reads every rank.
+        let read = Cached.ranksToRead(known, lastSeq: head.lastSeq, rows: rows, renumberings: nil)
+        let ranks = read == .none ? [:] : try ranks(db, list)
         return try Cached.loaded(
-            list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: known, rows: rows,
-            ranks: Cached.needsRanks(known, lastSeq: head.lastSeq, rows: rows) ? try ranks(db, list) : nil,
+            list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: &known, rows: rows,
+            ranks: (read == .none ? .none : .all, ranks),
             coalescingWindow: coalescingWindow, location: database.url.path)
     }
 

@@ -80,15 +80,20 @@ public actor InMemorySharedListStore: SharedListStore {
         return SharedListItems(list: open.shared.list, seq: open.seq)
     }
 
-    /// Applies changes; see ``SharedListStore/perform(_:named:coalescingKey:on:by:)``.
-    @discardableResult
+    /// Applies the changes a plan makes; see ``SharedListStore/perform(on:by:answering:_:)``.
     public func perform(
-        _ changes: [TodoList.Change], named name: String, coalescingKey: String?, on list: UUID, by person: AccountName
-    ) throws -> SharedStep {
+        on list: UUID, by person: AccountName, answering item: UUID?, _ plan: @Sendable (TodoList) throws -> PlannedSharedChange
+    ) throws -> (step: SharedStep, item: TodoItem?) {
         let date = now().roundedToMilliseconds
-        return try append(list) { open in
-            try open.perform(changes, named: name, coalescingKey: coalescingKey, by: person, at: date)
+        var answer: TodoItem?
+        let step = try PlanRefusal.unwrapping {
+            try append(list) { open in
+                let step = try open.perform(planning: plan, by: person, at: date)
+                answer = item.flatMap { open.shared.list[id: $0] }
+                return step
+            }
         }
+        return (step, answer)
     }
 
     /// Undoes a step; see ``SharedListStore/undo(on:by:expecting:)``.

@@ -41,6 +41,22 @@ package struct OpenSharedList: Sendable {
         return try shared.perform(changes, named: stepName, by: person.key, at: date, coalescingKey: coalescingKey)
     }
 
+    /// Applies the changes `plan` makes of the items as they are now, as
+    /// one step by `person`, a member; what `plan` throws is thrown as a
+    /// ``PlanRefusal``, with nothing changed.
+    package mutating func perform(
+        planning plan: (TodoList) throws -> PlannedSharedChange, by person: AccountName, at date: Date
+    ) throws -> SharedStep {
+        try access.check(.change, by: person)
+        let planned: PlannedSharedChange
+        do {
+            planned = try plan(shared.list)
+        } catch {
+            throw PlanRefusal(error)
+        }
+        return try perform(planned.changes, named: planned.name, coalescingKey: planned.coalescingKey, by: person, at: date)
+    }
+
     /// Takes back `person`'s own latest step.
     package mutating func undo(by person: AccountName, expecting step: Int?, at date: Date) throws -> SharedStep {
         try access.check(.change, by: person)

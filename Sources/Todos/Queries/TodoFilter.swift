@@ -173,6 +173,11 @@ extension TodoList {
         }
     }
 
+    /// How many items are completed.
+    ///
+    /// - Complexity: O(1): the list keeps the number as it changes.
+    public var completedCount: Int { itemsByID.completed }
+
     /// How many items there are of each kind at `now`.
     ///
     /// - Complexity: O(*d*) for the *d* active items with a deadline (the

@@ -58,7 +58,8 @@ public struct SharedList: Sendable {
     {
         self.init(list: list, coalescingWindow: coalescingWindow)
         for step in log {
-            record(step, on: try self.list.applying(step.changes))
+            try self.list.applyInPlace(step.changes)
+            record(step)
         }
     }
 
@@ -70,7 +71,8 @@ public struct SharedList: Sendable {
     ///   is not numbered right after the last one. The list is then unchanged.
     public mutating func replay(_ step: SharedStep) throws(SharingError) {
         guard step.seq == log.count + 1 else { throw .notTheNextRow(expected: log.count + 1, found: step.seq) }
-        record(step, on: try list.applying(step.changes))
+        try list.applyInPlace(step.changes)
+        record(step)
     }
 
     /// The step `author`'s Undo would take back, if any.
@@ -102,12 +104,14 @@ public struct SharedList: Sendable {
         } catch {
             throw .refused(error)
         }
-        let altered = try list.applying(changes)
+        // Applied in place: a step costs what it touches, not the list's size.
+        let recording = StepPatch.Recording(changes, on: list)
+        try list.applyInPlace(changes)
         let step = SharedStep(
             seq: log.count + 1, author: author, name: name, kind: .change, changes: changes,
-            patch: .between(list, altered, changes: changes), skipped: [], date: date, coalescingKey: coalescingKey,
+            patch: recording.patch(after: list), skipped: [], date: date, coalescingKey: coalescingKey,
             joins: coalescingKey.flatMap { joinableStep(of: author, key: $0, at: date) })
-        record(step, on: altered)
+        record(step)
         return step
     }
 
@@ -241,7 +245,8 @@ public struct SharedList: Sendable {
             seq: log.count + 1, author: author, name: rows.first?.name ?? "", kind: kind, changes: changes,
             patch: .between(list, working, changes: changes), skipped: skipped.keepingLastOfEachPart(),
             date: date)
-        record(step, on: working)
+        list = working
+        record(step)
         return step
     }
 
@@ -282,10 +287,9 @@ public struct SharedList: Sendable {
 
     // MARK: - Recording a row
 
-    /// Appends `step`, whose changes made `altered`, and updates the writers
-    /// and each person's stacks.
-    private mutating func record(_ step: SharedStep, on altered: TodoList) {
-        list = altered
+    /// Appends `step`, whose changes made the list as it is now, and updates
+    /// the writers and each person's stacks.
+    private mutating func record(_ step: SharedStep) {
         log.append(step)
         for key in step.patch.parts { writers[key] = (step.seq, step.author) }
         for entry in step.patch.entries {
@@ -310,13 +314,19 @@ public struct SharedList: Sendable {
 }
 
 extension TodoList {
-    /// This list with `changes` applied in order.
-    fileprivate func applying(_ changes: [Change]) throws(SharingError) -> TodoList {
-        var list = self
+    /// Applies `changes` in order, in place; when one is refused, the ones
+    /// applied before it are taken back, leaving the list as it was.
+    fileprivate mutating func applyInPlace(_ changes: [Change]) throws(SharingError) {
+        var inverses: [Change] = []
         for change in changes {
-            do { _ = try list.apply(change) } catch { throw .refused(error) }
+            do {
+                inverses.append(try apply(change))
+            } catch {
+                // Each inverse applies: it is what the change just returned.
+                for inverse in inverses.reversed() { _ = try? apply(inverse) }
+                throw .refused(error)
+            }
         }
-        return list
     }
 }
 

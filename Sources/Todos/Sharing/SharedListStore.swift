@@ -70,15 +70,29 @@ public protocol SharedListStore: Sendable {
     /// - Throws: ``AccountError/listNotFound``.
     func items(of list: UUID, as person: AccountName) async throws -> SharedListItems
 
-    /// Applies `changes` in order as one step by `person` (see
-    /// ``SharedList/perform(_:named:by:at:coalescingKey:)``).
+    /// Applies the changes that `plan` makes of the list's items, as they
+    /// are when the change's turn comes, in order as one step by `person`
+    /// (see ``SharedList/perform(_:named:by:at:coalescingKey:)``), and
+    /// answers with the step and the item `answering` names as it is after
+    /// it. `plan` runs after the check that `person` may change the list,
+    /// with no other change of the list between it and the step; it may run
+    /// again when the store tries the transaction again. A store that keeps
+    /// the list in memory reads none of its items for it.
     ///
-    /// - Throws: ``AccountError/listNotFound``, ``SharingError/refused(_:)``
-    ///   (also when `changes` is empty).
-    @discardableResult
+    /// ```swift
+    /// let (step, item) = try await store.perform(on: list.id, by: ann, answering: milk.id) { items in
+    ///     guard items[id: milk.id] != nil else { throw NotFound() }
+    ///     return PlannedSharedChange([.update(milk.id, [.complete], at: now)], named: "Complete “Milk”")
+    /// }
+    /// ```
+    ///
+    /// - Throws: what `plan` throws, as it is (nothing is written then);
+    ///   ``AccountError/listNotFound``, ``SharingError/refused(_:)`` (also
+    ///   when the plan's changes are empty).
     func perform(
-        _ changes: [TodoList.Change], named name: String, coalescingKey: String?, on list: UUID, by person: AccountName
-    ) async throws -> SharedStep
+        on list: UUID, by person: AccountName, answering item: UUID?,
+        _ plan: @Sendable (TodoList) throws -> PlannedSharedChange
+    ) async throws -> (step: SharedStep, item: TodoItem?)
 
     /// Takes back `person`'s own latest step on the list (see
     /// ``SharedList/undo(by:at:expecting:)``).
@@ -124,6 +138,20 @@ public protocol SharedListStore: Sendable {
 }
 
 extension SharedListStore {
+    /// Applies `changes` in order as one step by `person` (see
+    /// ``SharedList/perform(_:named:by:at:coalescingKey:)``).
+    ///
+    /// - Throws: ``AccountError/listNotFound``, ``SharingError/refused(_:)``
+    ///   (also when `changes` is empty).
+    @discardableResult
+    public func perform(
+        _ changes: [TodoList.Change], named name: String, coalescingKey: String?, on list: UUID, by person: AccountName
+    ) async throws -> SharedStep {
+        try await perform(on: list, by: person, answering: nil) { _ in
+            PlannedSharedChange(changes, named: name, coalescingKey: coalescingKey)
+        }.step
+    }
+
     /// Applies `changes` as one step by `person` that joins no other.
     @discardableResult
     public func perform(_ changes: [TodoList.Change], named name: String, on list: UUID, by person: AccountName)
@@ -201,6 +229,60 @@ public struct SharedListItems: Equatable, Sendable {
     public init(list: TodoList, seq: Int) {
         self.list = list
         self.seq = seq
+    }
+}
+
+/// The changes a person asked for, made of a shared list's items as they
+/// are when the change's turn comes (``SharedListStore/perform(on:by:answering:_:)``).
+public struct PlannedSharedChange: Sendable {
+    /// The changes, applied in order as one step.
+    public var changes: [TodoList.Change]
+    /// The step's name, as history and Undo show it.
+    public var name: String
+    /// The key that lets the step join the person's previous one, if any.
+    public var coalescingKey: String?
+
+    /// Plans `changes` as one step named `name`.
+    public init(_ changes: [TodoList.Change], named name: String, coalescingKey: String? = nil) {
+        self.changes = changes
+        self.name = name
+        self.coalescingKey = coalescingKey
+    }
+
+    /// Plans `changes` as one step named as the to-do list names them
+    /// (``AppState/stepName(for:)``) on `items`, the list they change.
+    public init(_ changes: [TodoList.Change], on items: TodoList, coalescingKey: String? = nil) {
+        self.init(changes, named: AppState(todos: items).stepName(for: changes.map { .todos($0) }), coalescingKey: coalescingKey)
+    }
+}
+
+/// An error a plan of ``SharedListStore/perform(on:by:answering:_:)``
+/// threw, carried through a store's transaction, which passes it on as it is.
+package struct PlanRefusal: Error {
+    /// What the plan threw.
+    package let error: any Error
+
+    /// Carries `error`.
+    package init(_ error: any Error) { self.error = error }
+
+    /// Runs `body`, throwing what a plan threw as the plan threw it.
+    package static func unwrapping<Value>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Value
+    ) async throws -> Value {
+        do {
+            return try await body()
+        } catch let refusal as PlanRefusal {
+            throw refusal.error
+        }
+    }
+
+    /// Runs `body`, throwing what a plan threw as the plan threw it.
+    package static func unwrapping<Value>(_ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch let refusal as PlanRefusal {
+            throw refusal.error
+        }
     }
 }
 

@@ -50,30 +50,42 @@ public struct StepPatch: Equatable, Sendable {
     ///
     /// - Complexity: O(*k* log *n*) for *k* touched items.
     static func between(_ list: TodoList, _ altered: TodoList, changes: [TodoList.Change]) -> StepPatch {
-        var touched: [UUID] = []
-        var seen = Set<UUID>()
-        var moved = Set<UUID>()
-        for change in changes {
-            if case .move(let id, _) = change { moved.insert(id) }
-            for id in change.touchedIDs(in: list) where seen.insert(id).inserted { touched.append(id) }
-        }
-        let entries = touched.map { id in
-            Entry(
-                id: id, before: PlacedItem.find(id, in: list), after: PlacedItem.find(id, in: altered),
-                moved: moved.contains(id))
-        }
-        // Items that stood in the list first, by position; added ones after, in order.
-        let ordered = entries.enumerated().sorted { a, b in
-            a.element.sortKey(in: list, index: a.offset) < b.element.sortKey(in: list, index: b.offset)
-        }.map(\.element)
-        return StepPatch(entries: ordered)
+        Recording(changes, on: list).patch(after: altered)
     }
-}
 
-extension StepPatch.Entry {
-    /// Its position before the step, or past the end (by `index`) for an added item.
-    fileprivate func sortKey(in list: TodoList, index: Int) -> (Int, Int) {
-        (before.flatMap { list.position(of: $0.item.id) } ?? Int.max, index)
+    /// What a patch needs of the list before its changes, taken before they
+    /// are applied in place: each touched item with its place and position.
+    struct Recording {
+        private var touched: [(id: UUID, before: PlacedItem?, position: Int?)] = []
+        private var moved = Set<UUID>()
+
+        /// Records the items `changes` will touch in `list`, as they stand.
+        ///
+        /// - Complexity: O(*k* log *n*) for *k* touched items.
+        init(_ changes: [TodoList.Change], on list: TodoList) {
+            var seen = Set<UUID>()
+            for change in changes {
+                if case .move(let id, _) = change { moved.insert(id) }
+                for id in change.touchedIDs(in: list) where seen.insert(id).inserted {
+                    let before = PlacedItem.find(id, in: list)
+                    touched.append((id, before, before.flatMap { _ in list.position(of: id) }))
+                }
+            }
+        }
+
+        /// The patch, given the list after the changes.
+        func patch(after altered: TodoList) -> StepPatch {
+            // Items that stood in the list first, by position; added ones after, in order.
+            let ordered = touched.enumerated().sorted { a, b in
+                (a.element.position ?? Int.max, a.offset) < (b.element.position ?? Int.max, b.offset)
+            }
+            return StepPatch(
+                entries: ordered.map { _, touched in
+                    Entry(
+                        id: touched.id, before: touched.before, after: PlacedItem.find(touched.id, in: altered),
+                        moved: moved.contains(touched.id))
+                })
+        }
     }
 }
 

@@ -143,16 +143,13 @@ struct SharedListService: Sendable {
 
     /// Adds an item titled `title` at the end of the list, as one step.
     func add(title: String, to id: UUID) async throws -> (item: TodoItem, step: SharedStep) {
-        let person = try person
-        let now = now()
         let item: TodoItem
         do {
-            item = try TodoItem(TodoItem.Draft(title: title), id: makeID(), created: now)
+            item = try TodoItem(TodoItem.Draft(title: title), id: makeID(), created: now())
         } catch {
             throw APIError.invalidField(error.description)
         }
-        let before = try await store.items(of: id, as: person).list
-        let step = try await perform([.add(item)], on: before, list: id, by: person)
+        let step = try await perform(on: id) { items in PlannedSharedChange([.add(item)], on: items) }.step
         return (item, step)
     }
 
@@ -160,18 +157,16 @@ struct SharedListService: Sendable {
     ///
     /// - Throws: ``APIError`` 404 when the list has no such item, 409 when
     ///   the item already has these values; what `changes` throws.
-    func edit(_ itemID: UUID, on id: UUID, _ changes: (TodoItem) throws -> [TodoItem.Change]) async throws
+    func edit(_ itemID: UUID, on id: UUID, _ changes: @escaping @Sendable (TodoItem) throws -> [TodoItem.Change]) async throws
         -> (item: TodoItem, step: SharedStep)
     {
-        let person = try person
-        let before = try await store.items(of: id, as: person).list
-        guard let item = before[id: itemID] else { throw Self.noItem(itemID) }
-        let changes = try changes(item)
-        guard !changes.isEmpty else { throw APIError.conflict("the item already has these values; nothing was changed") }
-        let step = try await perform([.update(itemID, changes, at: now())], on: before, list: id, by: person)
-        let after = try await store.items(of: id, as: person).list
-        guard let changed = after[id: itemID] else { throw Self.noItem(itemID) }
-        return (changed, step)
+        let now = now()
+        return try await performAnswering(itemID, on: id) { items in
+            guard let item = items[id: itemID] else { throw Self.noItem(itemID) }
+            let changes = try changes(item)
+            guard !changes.isEmpty else { throw APIError.conflict("the item already has these values; nothing was changed") }
+            return PlannedSharedChange([.update(itemID, changes, at: now)], on: items)
+        }
     }
 
     /// Moves the item where `request` says (``ItemMover/Request``), as one step.
@@ -182,56 +177,51 @@ struct SharedListService: Sendable {
     func move(_ itemID: UUID, on id: UUID, _ request: ItemMover.Request) async throws
         -> (item: TodoItem, step: SharedStep)
     {
-        let person = try person
-        let before = try await store.items(of: id, as: person).list
-        guard before[id: itemID] != nil else { throw Self.noItem(itemID) }
-        let target: Int
-        do {
-            target = try ItemMover.position(for: request, in: before)
-        } catch .nothingToChange(let reason) {
-            throw APIError.conflict(reason)
-        } catch {
-            throw APIError.invalidField(error.description)
+        try await performAnswering(itemID, on: id) { items in
+            guard items[id: itemID] != nil else { throw Self.noItem(itemID) }
+            let target: Int
+            do throws(TodoError) {
+                target = try ItemMover.position(for: request, in: items)
+            } catch .nothingToChange(let reason) {
+                throw APIError.conflict(reason)
+            } catch {
+                throw APIError.invalidField(error.description)
+            }
+            return PlannedSharedChange([.move(itemID, to: target)], on: items)
         }
-        let step = try await perform([.move(itemID, to: target)], on: before, list: id, by: person)
-        let after = try await store.items(of: id, as: person).list
-        guard let moved = after[id: itemID] else { throw Self.noItem(itemID) }
-        return (moved, step)
     }
 
     /// Completes every item (or, `completed` false, reopens every one), as one step.
     ///
     /// - Throws: ``APIError`` 409 when every item already is so.
     func setAll(on id: UUID, completed: Bool) async throws -> SharedStep {
-        let person = try person
-        let before = try await store.items(of: id, as: person).list
-        guard before.items.contains(where: { $0.isCompleted != completed }) else {
-            throw APIError.conflict(completed ? "every item is completed; nothing was changed" : "no item is completed; nothing was changed")
-        }
         let now = now()
-        return try await perform([completed ? .completeAll(at: now) : .reopenAll(at: now)], on: before, list: id, by: person)
+        return try await perform(on: id) { items in
+            guard completed ? items.completedCount < items.count : items.completedCount > 0 else {
+                throw APIError.conflict(completed ? "every item is completed; nothing was changed" : "no item is completed; nothing was changed")
+            }
+            return PlannedSharedChange([completed ? .completeAll(at: now) : .reopenAll(at: now)], on: items)
+        }.step
     }
 
     /// Deletes the completed items, as one step.
     ///
     /// - Throws: ``APIError`` 409 when no item is completed.
     func clearCompleted(on id: UUID) async throws -> SharedStep {
-        let person = try person
-        let before = try await store.items(of: id, as: person).list
-        guard before.items.contains(where: \.isCompleted) else {
-            throw APIError.conflict("no item is completed; nothing was deleted")
-        }
-        return try await perform([.removeCompleted], on: before, list: id, by: person)
+        try await perform(on: id) { items in
+            guard items.completedCount > 0 else { throw APIError.conflict("no item is completed; nothing was deleted") }
+            return PlannedSharedChange([.removeCompleted], on: items)
+        }.step
     }
 
     /// Deletes the item, as one step.
     ///
     /// - Throws: ``APIError`` 404 when the list has no such item.
     func remove(_ itemID: UUID, from id: UUID) async throws -> SharedStep {
-        let person = try person
-        let before = try await store.items(of: id, as: person).list
-        guard before[id: itemID] != nil else { throw Self.noItem(itemID) }
-        return try await perform([.removeItems([itemID])], on: before, list: id, by: person)
+        try await perform(on: id) { items in
+            guard items[id: itemID] != nil else { throw Self.noItem(itemID) }
+            return PlannedSharedChange([.removeItems([itemID])], on: items)
+        }.step
     }
 
     /// Takes back the account's own next step; with `step`, only when it is that one.
@@ -261,11 +251,23 @@ struct SharedListService: Sendable {
 
     /// Applies `changes` as one step, named as the local list names its
     /// steps (from `before`, the list before it).
-    private func perform(_ changes: [TodoList.Change], on before: TodoList, list id: UUID, by person: AccountName)
-        async throws -> SharedStep
-    {
-        let name = AppState(todos: before).stepName(for: changes.map { .todos($0) })
-        return try await store.perform(changes, named: name, on: id, by: person)
+    /// Applies what `plan` makes of the list's items as the store holds
+    /// them when the change's turn comes, as one step of the account.
+    private func perform(
+        on id: UUID, answering item: UUID? = nil, _ plan: @escaping @Sendable (TodoList) throws -> PlannedSharedChange
+    ) async throws -> (step: SharedStep, item: TodoItem?) {
+        try await store.perform(on: id, by: person, answering: item, plan)
+    }
+
+    /// ``perform(on:answering:_:)``, answering with the item `itemID` as the step left it.
+    ///
+    /// - Throws: ``APIError`` 404 when the step left no such item.
+    private func performAnswering(
+        _ itemID: UUID, on id: UUID, _ plan: @escaping @Sendable (TodoList) throws -> PlannedSharedChange
+    ) async throws -> (item: TodoItem, step: SharedStep) {
+        let (step, item) = try await perform(on: id, answering: itemID, plan)
+        guard let item else { throw Self.noItem(itemID) }
+        return (item, step)
     }
 
     private static func noItem(_ id: UUID) -> APIError {

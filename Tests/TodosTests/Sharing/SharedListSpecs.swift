@@ -271,6 +271,43 @@ struct SharedListSpecs {
         }
     }
 
+    @Test func aStepWithARefusedChangeLeavesTheListItsLogAndTheStacksAsTheyWere() throws {
+        var shared = try Sharing.list(["Milk", "Bread"])
+        try shared.perform([.move(Sharing.id(1), to: 0)], named: "Move", by: "bob", at: Sharing.later)
+        let before = shared
+        // The first three apply (the list changes in place), the last is refused.
+        #expect(throws: SharingError.self) {
+            try shared.perform(
+                [.add(try Sharing.item("Eggs", 2)), .update(Sharing.id(0), [.complete], at: Sharing.later),
+                 .move(Sharing.id(0), to: 0), .remove(Sharing.id(9))],
+                named: "Several", by: "ann", at: Sharing.later)
+        }
+        #expect(shared.list == before.list)
+        #expect(shared.list.items.map(\.title) == ["Bread", "Milk"])
+        #expect(shared.list.completedCount == 0)
+        #expect(shared.log == before.log)
+        #expect(shared.nextUndo(of: "ann") == before.nextUndo(of: "ann"))
+        // And it goes on from there.
+        try shared.perform([.add(try Sharing.item("Eggs", 2))], named: "Add “Eggs”", by: "ann", at: Sharing.later)
+        #expect(Self.titlesAndSeq(shared) == (["Bread", "Milk", "Eggs"], 4))
+    }
+
+    @Test func aStepsPatchHoldsEachTouchedItemAsItStoodBeforeAndAfterInTheOrderTheyStood() throws {
+        var shared = try Sharing.list(["Milk", "Bread", "Eggs"])
+        let step = try shared.perform(
+            [.add(try Sharing.item("Tea", 3)), .remove(Sharing.id(1)), .move(Sharing.id(2), to: 0)],
+            named: "Several", by: "ann", at: Sharing.later)
+        #expect(step.patch.entries.map(\.id) == [Sharing.id(1), Sharing.id(2), Sharing.id(3)])
+        #expect(step.patch.entries.map { $0.before?.after } == [Sharing.id(0), Sharing.id(1), nil])
+        #expect(step.patch.entries.map { $0.after?.after } == [nil, nil, Sharing.id(0)])
+        #expect(step.patch.entries.map(\.moved) == [false, true, false])
+        #expect(Self.titlesAndSeq(shared) == (["Eggs", "Milk", "Tea"], 4))
+    }
+
+    static func titlesAndSeq(_ shared: SharedList) -> ([String], Int) {
+        (Sharing.titles(shared), shared.log.count)
+    }
+
     @Test func theLogReplaysToTheList() throws {
         var shared = try Sharing.list(["Milk", "Bread"])
         try Sharing.rename(0, to: "Oat milk", by: "bob", in: &shared)

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Adds to one shared list of team mode through nginx over two instances
+# (scripts/cluster.sh), round after round, so that the list grows: what an
+# add costs as its list gets longer. Each binary gets a fresh cluster and
+# the same rounds; the table has the adds per second and the list's size
+# after each round, and the median latency of one add (one connection)
+# measured after it.
+#
+#   Benchmarks/postgres/shared-list-adds.sh OLD/rewind NEW/rewind
+#   ROUNDS=5 DURATION=8 CONNECTIONS=16 Benchmarks/postgres/shared-list-adds.sh BINARY
+#
+# The adds carry the headers the list's page sends (the cluster account's
+# session and CSRF token); every add goes to the one list the account makes.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+[ "$#" -ge 1 ] || fail "give one or more rewind binaries (swift build -c release --product rewind)"
+require_tools wrk curl nginx python3
+cluster="$repo/scripts/cluster.sh"
+for binary in "$@"; do [ -x "$binary" ] || fail "no executable rewind binary at $binary"; done
+if "$cluster" status >/dev/null 2>&1 || [ -d "$REWIND_CLUSTER_DIR" ]; then
+    fail "a cluster already runs in $REWIND_CLUSTER_DIR; stop it first (REWIND_CLUSTER_DIR=$REWIND_CLUSTER_DIR $cluster stop)"
+fi
+work="$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-shared.XXXXXX")"
+cleanup() {
+    "$cluster" stop >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+results=()
+for binary in "$@"; do
+    choose_rewind "$binary"
+    "$cluster" stop >/dev/null 2>&1 || true
+    address="$("$cluster" start)"
+    sign_in "$address" admin
+    list="$(curl -fsS -X POST -H 'Content-Type: application/json' -H "X-Rewind-CSRF: $token" -H "Origin: $address" \
+        -H 'Sec-Fetch-Site: same-origin' -H "Cookie: rewind_session=$session" --data '{"name": "Benchmark"}' \
+        "$address/api/lists" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')" \
+        || fail "could not make a shared list at $address"
+    add_lua "$token" "$address" "$session" >"$work/add.lua"
+    echo "wrk.path = \"/api/lists/$list/todos\"" >>"$work/add.lua"
+    note_load
+    row="| $(basename "$(dirname "$binary")")/$(basename "$binary")"
+    for round in $(seq "$ROUNDS"); do
+        read -r rps p99 errors < <(wrk_round "$address/api/lists/$list/todos" "$work/add.lua" "$work/log")
+        [ "${errors:-0}" = 0 ] || fail "round $round of $binary: $errors adds were not answered 2xx"
+        items="$(psql_admin rewind -c "SELECT count(*) FROM rewind_item i JOIN rewind_shared_list l ON l.list_id = i.list_id")"
+        one="$(wrk -t1 -c1 -d3s --latency -s "$work/add.lua" "$address/api/lists/$list/todos" | awk '$1 == "50%" {print $2}')"
+        say "$binary round $round: $rps adds/s (p99 $p99), $items items, one add alone: median $one; $(uptime)"
+        row="$row | $rps (${items} items; alone $one)"
+    done
+    results+=("$row |")
+    "$cluster" stop >/dev/null
+done
+
+echo
+echo "Adds to one shared list through nginx over two instances, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores,"
+echo "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s per round, then wrk -c1 -d3s for one add alone; a fresh cluster per binary"
+echo
+printf '| binary |'; for round in $(seq "$ROUNDS"); do printf ' round %s: adds/s |' "$round"; done; echo
+printf '|---|'; for _ in $(seq "$ROUNDS"); do printf -- '---|'; done; echo
+printf '%s\n' "${results[@]}"
