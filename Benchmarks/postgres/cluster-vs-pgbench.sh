@@ -8,7 +8,7 @@
 #   PROFILE=/tmp/a.perf Benchmarks/postgres/cluster-vs-pgbench.sh BINARY   # then one more wrk round under `perf record -g` of instance A
 #   Benchmarks/postgres/cluster-vs-pgbench.sh BINARY /work/peer/.build/release/App   # and the peer the same way
 #   BARE_BIN=Benchmarks/.build/release/BareServer Benchmarks/postgres/cluster-vs-pgbench.sh BINARY PEER   # and a bare route
-#   ACCOUNTS=16 Benchmarks/postgres/cluster-vs-pgbench.sh BINARY PEER   # ours' adds from 16 accounts, each to its own list
+#   ACCOUNTS=16 Benchmarks/postgres/cluster-vs-pgbench.sh BINARY PEER   # ours' adds from 16 accounts, each to a list of its own
 #
 # With the peer's binary as the second argument (or PEER_BIN; see
 # single-vs-peer.sh and BENCHMARKS.md), two instances of the peer behind an
@@ -23,11 +23,11 @@
 #
 # Ours: wrk with CONNECTIONS connections POSTing /api/todos through nginx,
 # with the headers the page's script sends (the instances share the
-# cluster's CSRF token). By default every add goes to one account's list,
-# so the two instances write one list and take turns at it; with
-# ACCOUNTS=N (2 or more) the adds go to N accounts in turn (bench-1 …
-# bench-N, made on the first run), each to its own list: a team whose
-# members write their own lists. pgbench: `pgbench -n -f insert.sql` with as many
+# cluster's CSRF token). By default every add goes to the team's list
+# (/api/todos), so the two instances write one list and take turns at it;
+# with ACCOUNTS=N (2 or more) the adds come from N accounts in turn
+# (bench-1 … bench-N), each to a shared list of its own
+# (/api/lists/{list}/todos): a team whose members write their own lists. pgbench: `pgbench -n -f insert.sql` with as many
 # clients as wrk has connections, one INSERT of one row per transaction,
 # over TCP with a password, as the instances connect. Both durable:
 # synchronous_commit and fsync on (printed). For ours it also prints how
@@ -70,14 +70,18 @@ accounts="${ACCOUNTS:-1}"
 [[ "$accounts" =~ ^[1-9][0-9]*$ ]] || fail "ACCOUNTS must be a whole number of 1 or more; $accounts is not"
 if [ "$accounts" -gt 1 ]; then
     # A request() that takes the accounts in turn, each with its session's
-    # cookie and CSRF token.
+    # cookie and CSRF token and its own list.
     url="$(postgres_start)"
     {
         echo "local sessions = {"
         for number in $(seq "$accounts"); do
             make_account "$url" "bench-$number"
             sign_in "$address" "bench-$number"
-            echo "  { cookie = \"rewind_session=$session\", token = \"$token\" },"
+            list="$(curl -fsS -X POST -H 'Content-Type: application/json' -H "X-Rewind-CSRF: $token" -H "Origin: $address" \
+                -H 'Sec-Fetch-Site: same-origin' -H "Cookie: rewind_session=$session" --data "{\"name\": \"Bench $number\"}" \
+                "$address/api/lists" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')" \
+                || fail "bench-$number could not make a list"
+            echo "  { cookie = \"rewind_session=$session\", token = \"$token\", path = \"/api/lists/$list/todos\" },"
         done
         echo "}"
         cat <<LUA
@@ -87,11 +91,11 @@ request = function()
   local chosen = sessions[next_session]
   wrk.headers["Cookie"] = chosen.cookie
   wrk.headers["X-Rewind-CSRF"] = chosen.token
-  return wrk.format(nil, nil, nil, nil)
+  return wrk.format(nil, chosen.path, nil, nil)
 end
 LUA
     } >>"$work/add.lua"
-    say "ours: the adds go to $accounts accounts in turn, each to its own list"
+    say "ours: the adds come from $accounts accounts in turn, each to a list of its own"
 fi
 
 create_database bench bench
@@ -215,7 +219,7 @@ for round in $(seq "$ROUNDS"); do
 done
 load_after="$(uptime)"
 items="$(psql_admin rewind -c 'SELECT count(*) FROM rewind_item')"
-steps="$(psql_admin rewind -c 'SELECT count(*) FROM rewind_step')"
+steps="$(psql_admin rewind -c 'SELECT (SELECT count(*) FROM rewind_step) + (SELECT count(*) FROM rewind_shared_step)')"
 rows="$(psql_admin bench -c 'SELECT count(*) FROM scratch')"
 
 profile_round "$(cat "$REWIND_CLUSTER_DIR/A.pid")" "$address/api/todos" "$work/add.lua" "$work/log"
@@ -223,7 +227,7 @@ profile_round "$(cat "$REWIND_CLUSTER_DIR/A.pid")" "$address/api/todos" "$work/a
 ours_median="$(median "${ours[@]}")"
 theirs_median="$(median "${theirs[@]}")"
 print_table_head "Adds through nginx over two instances vs pgbench" \
-    "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s ($([ "$accounts" -gt 1 ] && echo "ours from $accounts accounts, each to its own list" || echo "ours to one list")) and pgbench -c $CONNECTIONS -j $THREADS -T $DURATION, $ROUNDS rounds in turns; $durability" \
+    "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s ($([ "$accounts" -gt 1 ] && echo "ours from $accounts accounts, each to a list of its own" || echo "ours to the team's list")) and pgbench -c $CONNECTIONS -j $THREADS -T $DURATION, $ROUNDS rounds in turns; $durability" \
     "$load_before" "$load_after"
 echo "| ours: adds/s through nginx (A + B) | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${p99s[*]} | |"
@@ -250,5 +254,5 @@ if [ -n "$bare" ]; then
     echo "| ours / BareServer | | $(ratio "$ours_median" "$bare_median") |"
 fi
 echo
-echo "Afterwards: $items items and $steps history steps in Rewind's list, $rows rows in the scratch table; non-2xx answers: $errors."
+echo "Afterwards: $items items and $steps history steps in Rewind's lists, $rows rows in the scratch table; non-2xx answers: $errors."
 [ "$errors" = 0 ] || { cat "$work/log" >&2; fail "some adds failed; wrk's output is above"; }

@@ -181,9 +181,11 @@ postgres_cpu_ticks() {
 # "commits steps": the transactions committed in Rewind's database so far
 # (pg_stat_database, which each connection brings up to date within about a
 # second) and the rows of its history log. Two of them give adds per commit
-# (adds_per_commit): how many adds each group commit carried.
+# (adds_per_commit): how many adds each group commit carried. The rows of
+# the shared lists' logs count too (one per change).
 commit_counts() {
-    psql_admin rewind -c "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = 'rewind'), (SELECT count(*) FROM rewind_step)" | tr '|' ' '
+    psql_admin rewind -c "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = 'rewind'),
+        (SELECT count(*) FROM rewind_step) + (SELECT count(*) FROM rewind_shared_step)" | tr '|' ' '
 }
 
 # Log rows added per commit between two commit_counts answers, $1 and $2.

@@ -8,32 +8,76 @@
 #
 #   Benchmarks/postgres/shared-list-adds.sh OLD/rewind NEW/rewind
 #   ROUNDS=5 DURATION=8 CONNECTIONS=16 Benchmarks/postgres/shared-list-adds.sh BINARY
+#   STORE=sqlite Benchmarks/postgres/shared-list-adds.sh OLD/rewind NEW/rewind
 #
-# The adds carry the headers the list's page sends (the cluster account's
-# session and CSRF token); every add goes to the one list the account makes.
+# With STORE=sqlite, one `rewind serve --accounts` over a fresh data
+# directory (SQLite, team mode) on SINGLE_PORT takes the cluster's place.
+# The adds carry the headers the list's page sends (the account's session
+# and CSRF token); every add goes to the one list the account makes.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 [ "$#" -ge 1 ] || fail "give one or more rewind binaries (swift build -c release --product rewind)"
-require_tools wrk curl nginx python3
+store="${STORE:-postgres}"
+case "$store" in
+    postgres) require_tools wrk curl nginx python3 ;;
+    sqlite) require_tools wrk curl python3 sqlite3 ;;
+    *) fail "STORE is postgres (the cluster, the default) or sqlite; $store is neither" ;;
+esac
 cluster="$repo/scripts/cluster.sh"
 for binary in "$@"; do [ -x "$binary" ] || fail "no executable rewind binary at $binary"; done
-if "$cluster" status >/dev/null 2>&1 || [ -d "$REWIND_CLUSTER_DIR" ]; then
+if [ "$store" = postgres ] && { "$cluster" status >/dev/null 2>&1 || [ -d "$REWIND_CLUSTER_DIR" ]; }; then
     fail "a cluster already runs in $REWIND_CLUSTER_DIR; stop it first (REWIND_CLUSTER_DIR=$REWIND_CLUSTER_DIR $cluster stop)"
 fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-shared.XXXXXX")"
+server=""
+stop_server() {
+    if [ "$store" = postgres ]; then
+        "$cluster" stop >/dev/null 2>&1 || true
+    elif [ -n "$server" ]; then
+        kill -TERM "$server" 2>/dev/null || true
+        wait "$server" 2>/dev/null || true
+        server=""
+    fi
+}
 cleanup() {
-    "$cluster" stop >/dev/null 2>&1 || true
+    stop_server
     rm -rf "$work"
 }
 trap cleanup EXIT
 
+# Starts what serves the list with the binary chosen; sets `address` and
+# signs in (`session`, `token`).
+start_server() {
+    if [ "$store" = postgres ]; then
+        address="$("$cluster" start)"
+        sign_in "$address" admin
+        return
+    fi
+    rm -rf "$work/data"
+    printf '%s\n' "$REWIND_CLUSTER_PASSWORD" | "$REWIND_BIN" users add bench --password-stdin --data-dir "$work/data" >/dev/null \
+        || fail "could not make the account bench in $work/data"
+    "$REWIND_BIN" serve --accounts --port "$SINGLE_PORT" --data-dir "$work/data" </dev/null >"$work/serve.log" 2>&1 &
+    server=$!
+    address="http://127.0.0.1:$SINGLE_PORT"
+    wait_for_url "$address/signin"
+    sign_in "$address" bench
+}
+
+# The number of items in the list.
+item_count() {
+    if [ "$store" = postgres ]; then
+        psql_admin rewind -c "SELECT count(*) FROM rewind_item i JOIN rewind_shared_list l ON l.list_id = i.list_id"
+    else
+        sqlite3 "$work/data/rewind.sqlite" "SELECT count(*) FROM shared_item"
+    fi
+}
+
 results=()
 for binary in "$@"; do
     choose_rewind "$binary"
-    "$cluster" stop >/dev/null 2>&1 || true
-    address="$("$cluster" start)"
-    sign_in "$address" admin
+    stop_server
+    start_server
     list="$(curl -fsS -X POST -H 'Content-Type: application/json' -H "X-Rewind-CSRF: $token" -H "Origin: $address" \
         -H 'Sec-Fetch-Site: same-origin' -H "Cookie: rewind_session=$session" --data '{"name": "Benchmark"}' \
         "$address/api/lists" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')" \
@@ -45,18 +89,23 @@ for binary in "$@"; do
     for round in $(seq "$ROUNDS"); do
         read -r rps p99 errors < <(wrk_round "$address/api/lists/$list/todos" "$work/add.lua" "$work/log")
         [ "${errors:-0}" = 0 ] || fail "round $round of $binary: $errors adds were not answered 2xx"
-        items="$(psql_admin rewind -c "SELECT count(*) FROM rewind_item i JOIN rewind_shared_list l ON l.list_id = i.list_id")"
+        items="$(item_count)"
         one="$(wrk -t1 -c1 -d3s --latency -s "$work/add.lua" "$address/api/lists/$list/todos" | awk '$1 == "50%" {print $2}')"
         say "$binary round $round: $rps adds/s (p99 $p99), $items items, one add alone: median $one; $(uptime)"
         row="$row | $rps (${items} items; alone $one)"
     done
     results+=("$row |")
-    "$cluster" stop >/dev/null
+    stop_server
 done
 
 echo
-echo "Adds to one shared list through nginx over two instances, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores,"
-echo "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s per round, then wrk -c1 -d3s for one add alone; a fresh cluster per binary"
+if [ "$store" = postgres ]; then
+    echo "Adds to one shared list through nginx over two instances, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores,"
+    echo "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s per round, then wrk -c1 -d3s for one add alone; a fresh cluster per binary"
+else
+    echo "Adds to one shared list of rewind serve --accounts (SQLite), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores,"
+    echo "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s per round, then wrk -c1 -d3s for one add alone; a fresh data directory per binary"
+fi
 echo
 printf '| binary |'; for round in $(seq "$ROUNDS"); do printf ' round %s: adds/s |' "$round"; done; echo
 printf '|---|'; for _ in $(seq "$ROUNDS"); do printf -- '---|'; done; echo
