@@ -196,6 +196,12 @@ struct TodoAPITests {
             (#"{"title": 42}"#, "title"),
             (#"[1, 2]"#, "JSON object"),
             ("", "empty"),
+            // A field a due date or a location of that kind does not have
+            // (an open end would have been read from `"end"` misspelt).
+            (#"{"title": "x", "due": {"kind": "span", "start": "2026-12-01T09:00:00Z", "ned": "2026-12-02T09:00:00Z"}}"#,
+             "invalid field “due.ned”: unknown field; the allowed fields are kind, start, end"),
+            (#"{"title": "x", "location": {"kind": "coordinate", "latitude": 1, "longitude": 2, "city": "Bonn"}}"#,
+             "invalid field “location.city”: unknown field; the allowed fields are kind, latitude, longitude"),
         ])
         func malformedBodiesAre400s(json: String, named: String) async throws {
             let server = try TestServer()

@@ -181,71 +181,83 @@ public struct SharedList: Sendable {
     private mutating func revert(_ rows: [SharedStep], by author: String, at date: Date, kind: SharedStep.Kind)
         throws(SharingError) -> SharedStep
     {
-        var working = list
+        // The items the rows touched, as they stand before anything is put
+        // back: the list changes in place, and a change refused takes back
+        // those before it.
+        let recording = StepPatch.Recording(rows.reversed().flatMap { $0.patch.entries.map(\.id) }, on: list)
         var changes: [TodoList.Change] = []
+        var inverses: [TodoList.Change] = []
         var skipped: [SkippedPart] = []
         func apply(_ change: TodoList.Change) throws(SharingError) {
-            do { _ = try working.apply(change) } catch { throw .refused(error) }
+            do {
+                inverses.append(try list.apply(change))
+            } catch {
+                for inverse in inverses.reversed() { _ = try? list.apply(inverse) }
+                throw .refused(error)
+            }
             changes.append(change)
         }
-        let writers = writers
-        for target in rows.reversed() {
-            for entry in target.patch.entries {
-                // The title the person knew when they made the step.
-                let known = entry.before?.item.title ?? entry.after?.item.title ?? ""
-                let otherWriter = { (part: ItemPart) in
-                    Self.writer(of: ItemPartKey(entry.id, part), in: writers, after: target.seq, besides: author)
-                }
-                switch (entry.before, working[id: entry.id]) {
-                case (nil, nil):
-                    // The step added it and it is gone already.
-                    if let by = otherWriter(.existence) {
-                        skipped.append(SkippedPart(item: entry.id, title: known, reason: .deleted, by: by))
+        // Read from a copy that ends before `record` changes the writers
+        // (else that change would copy every writer).
+        do {
+            let writers = writers
+            for target in rows.reversed() {
+                for entry in target.patch.entries {
+                    // The title the person knew when they made the step.
+                    let known = entry.before?.item.title ?? entry.after?.item.title ?? ""
+                    let otherWriter = { (part: ItemPart) in
+                        Self.writer(of: ItemPartKey(entry.id, part), in: writers, after: target.seq, besides: author)
                     }
-                case (nil, let current?):
-                    // The step added it: remove it, unless someone else has written any part of it since.
-                    if let by = ItemPart.allCases.compactMap(otherWriter).first {
-                        skipped.append(SkippedPart(item: entry.id, title: current.title, reason: .keptAdded, by: by))
-                    } else {
-                        try apply(.remove(entry.id))
-                    }
-                case (let before?, nil):
-                    if entry.after == nil {
-                        // The step removed it: bring it back after its nearest surviving neighbour.
-                        try apply(.insert(before.item, at: insertionPosition(after: before.after, in: working)))
-                    } else if let by = otherWriter(.existence) {
-                        skipped.append(SkippedPart(item: entry.id, title: known, reason: .deleted, by: by))
-                    }
-                case (let before?, let current?):
-                    guard entry.after != nil else { continue }
-                    var fieldChanges: [TodoItem.Change] = []
-                    var skippedHere = false
-                    for part in entry.parts {
-                        if let by = otherWriter(part) {
-                            skippedHere = true
-                            skipped.append(
-                                SkippedPart(
-                                    item: entry.id, title: known, reason: .written(part), by: by,
-                                    isCompletedNow: current.isCompleted))
-                        } else if part == .position {
-                            let place = movePosition(of: entry.id, after: before.after, in: working)
-                            if working.position(of: entry.id) != place { try apply(.move(entry.id, to: place)) }
-                        } else if let change = part.change(toValueOf: before.item), part.differs(current, before.item) {
-                            fieldChanges.append(change)
+                    switch (entry.before, list[id: entry.id]) {
+                    case (nil, nil):
+                        // The step added it and it is gone already.
+                        if let by = otherWriter(.existence) {
+                            skipped.append(SkippedPart(item: entry.id, title: known, reason: .deleted, by: by))
                         }
-                    }
-                    if !fieldChanges.isEmpty {
-                        // Put back exactly, `changed` included, when no part was left alone.
-                        try apply(.update(entry.id, fieldChanges, at: skippedHere ? date : before.item.changed))
+                    case (nil, let current?):
+                        // The step added it: remove it, unless someone else has written any part of it since.
+                        if let by = ItemPart.allCases.compactMap(otherWriter).first {
+                            skipped.append(SkippedPart(item: entry.id, title: current.title, reason: .keptAdded, by: by))
+                        } else {
+                            try apply(.remove(entry.id))
+                        }
+                    case (let before?, nil):
+                        if entry.after == nil {
+                            // The step removed it: bring it back after its nearest surviving neighbour.
+                            try apply(.insert(before.item, at: insertionPosition(after: before.after, in: list)))
+                        } else if let by = otherWriter(.existence) {
+                            skipped.append(SkippedPart(item: entry.id, title: known, reason: .deleted, by: by))
+                        }
+                    case (let before?, let current?):
+                        guard entry.after != nil else { continue }
+                        var fieldChanges: [TodoItem.Change] = []
+                        var skippedHere = false
+                        for part in entry.parts {
+                            if let by = otherWriter(part) {
+                                skippedHere = true
+                                skipped.append(
+                                    SkippedPart(
+                                        item: entry.id, title: known, reason: .written(part), by: by,
+                                        isCompletedNow: current.isCompleted))
+                            } else if part == .position {
+                                let place = movePosition(of: entry.id, after: before.after, in: list)
+                                if list.position(of: entry.id) != place { try apply(.move(entry.id, to: place)) }
+                            } else if let change = part.change(toValueOf: before.item), part.differs(current, before.item) {
+                                fieldChanges.append(change)
+                            }
+                        }
+                        if !fieldChanges.isEmpty {
+                            // Put back exactly, `changed` included, when no part was left alone.
+                            try apply(.update(entry.id, fieldChanges, at: skippedHere ? date : before.item.changed))
+                        }
                     }
                 }
             }
         }
         let step = SharedStep(
             seq: log.count + 1, author: author, name: rows.first?.name ?? "", kind: kind, changes: changes,
-            patch: .between(list, working, changes: changes), skipped: skipped.keepingLastOfEachPart(),
+            patch: recording.patch(after: list, of: changes), skipped: skipped.keepingLastOfEachPart(),
             date: date)
-        list = working
         record(step)
         return step
     }

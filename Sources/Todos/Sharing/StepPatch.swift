@@ -63,20 +63,43 @@ public struct StepPatch: Equatable, Sendable {
         ///
         /// - Complexity: O(*k* log *n*) for *k* touched items.
         init(_ changes: [TodoList.Change], on list: TodoList) {
-            var seen = Set<UUID>()
+            self.init(changes.flatMap { $0.touchedIDs(in: list) }, on: list)
             for change in changes {
                 if case .move(let id, _) = change { moved.insert(id) }
-                for id in change.touchedIDs(in: list) where seen.insert(id).inserted {
-                    let before = PlacedItem.find(id, in: list)
-                    touched.append((id, before, before.flatMap { _ in list.position(of: id) }))
-                }
+            }
+        }
+
+        /// Records the items `ids` name in `list`, as they stand: those that
+        /// changes worked out one by one may touch.
+        init(_ ids: [UUID], on list: TodoList) {
+            var seen = Set<UUID>()
+            for id in ids where seen.insert(id).inserted {
+                let before = PlacedItem.find(id, in: list)
+                touched.append((id, before, before.flatMap { _ in list.position(of: id) }))
             }
         }
 
         /// The patch, given the list after the changes.
         func patch(after altered: TodoList) -> StepPatch {
+            patch(after: altered, touching: nil, moved: moved)
+        }
+
+        /// The patch of `changes`, which touched only recorded items, given
+        /// the list after them.
+        func patch(after altered: TodoList, of changes: [TodoList.Change]) -> StepPatch {
+            var touching = Set<UUID>()
+            var moved = Set<UUID>()
+            for change in changes {
+                if case .move(let id, _) = change { moved.insert(id) }
+                touching.formUnion(change.touchedIDs(in: altered))
+            }
+            return patch(after: altered, touching: touching, moved: moved)
+        }
+
+        /// The patch of the recorded items in `touching` (all when `nil`).
+        private func patch(after altered: TodoList, touching: Set<UUID>?, moved: Set<UUID>) -> StepPatch {
             // Items that stood in the list first, by position; added ones after, in order.
-            let ordered = touched.enumerated().sorted { a, b in
+            let ordered = touched.enumerated().filter { touching?.contains($0.element.id) ?? true }.sorted { a, b in
                 (a.element.position ?? Int.max, a.offset) < (b.element.position ?? Int.max, b.offset)
             }
             return StepPatch(

@@ -56,6 +56,7 @@ struct SharedListRandomizedTests {
             let person = Bool.random(using: &random) ? previous : Self.people[Int.random(in: 0..<Self.people.count, using: &random)]
             previous = person
             let before = shared.list
+            let rowsBefore = shared.log.count
             let roll = Int.random(in: 0..<100, using: &random)
             let date = Sharing.start.addingTimeInterval(Double(round) * 0.3)
             switch roll {
@@ -95,6 +96,13 @@ struct SharedListRandomizedTests {
                 try checkUndosThenRedos(by: person, count: Int.random(in: 1...3, using: &random), on: &shared, at: date)
             }
             reference.observe(before, shared.list, by: shared.log.last?.author ?? person)
+            // A row's patch, recorded while its changes applied in place, is
+            // the one the lists before and after it give.
+            if shared.log.count == rowsBefore + 1, let row = shared.log.last {
+                #expect(
+                    row.patch == StepPatch.between(before, shared.list, changes: row.changes),
+                    "the patch of row \(row.seq) (\(row.kind)) is not the lists' (seed \(seed))")
+            }
             if round % 50 == 49 {
                 #expect(try SharedList(replaying: shared.log).list == shared.list, "the log replays to the list (seed \(seed))")
             }
