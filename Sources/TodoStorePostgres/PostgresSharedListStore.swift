@@ -221,7 +221,8 @@ public actor PostgresSharedListStore: SharedListStore {
     /// this instance holds is brought up to date with the rows appended
     /// since (none, most often); another is read from its item rows.
     public func items(of list: UUID, as person: AccountName) async throws -> SharedListItems {
-        if cache[list] != nil {
+        // A call under way has the list out of the cache: wait for it.
+        if cache[list] != nil || listsInUse.contains(list) {
             let open = try await caughtUp(list, by: person)
             return SharedListItems(list: open.shared.list, seq: open.seq)
         }

@@ -27,9 +27,11 @@ extension APIHandler {
         let search = try Query.search(input.query.search)
         let (offset, limit) = try Self.itemPage(offset: input.query.offset, limit: input.query.limit)
         let shared = try shared
+        // The next steps first: they bring the list into the store's
+        // memory, where its items are read from then.
+        let next = try await shared.nextSteps(on: id)
         let items = try await shared.items(of: id)
         let summary = try await shared.summary(of: id)
-        let next = try await shared.nextSteps(on: id)
         let (rows, found) = items.list.page(matching: search, now: Date(), offset: offset, limit: limit)
         return .ok(.init(body: .json(.init(
             list: .init(summary), items: rows, found: found, seq: items.seq,

@@ -53,13 +53,15 @@ struct SharedListPage {
     ) async throws {
         person = try lists.person
         summary = try await lists.summary(of: id)
+        // First: it brings the list into the store's memory, where the
+        // items are read from then (rather than from their rows).
+        next = try await lists.nextSteps(on: id)
         items = try await lists.items(of: id)
         self.search = search
         self.filter = filter
         counts = items.list.counts(now: dates.now)
         self.window = window
         (rows, found) = window.rows(of: items.list, filter, matching: search, now: dates.now)
-        next = try await lists.nextSteps(on: id)
         // One more than listed: whether there are older ones.
         let newest = try await lists.history(of: id, before: nil, limit: historySteps + 1)
         history = Array(newest.prefix(historySteps))
