@@ -21,12 +21,14 @@ struct PostgresLog: Sendable {
 
     // MARK: The head
 
-    /// Where the log stands, and the list's epoch (counted up by a reset).
+    /// Where the log stands, the list's epoch (counted up by a reset), and
+    /// how many times its item rows were all numbered again.
     struct Head: Equatable, Sendable {
         var lastSeq: Int64
         var node: Int64
         var redoTop: Int64?
         var epoch: Int64
+        var renumberings: Int64
 
         /// The list's epoch and the log's newest sequence number.
         var position: Position { Position(epoch: epoch, lastSeq: lastSeq) }
@@ -53,34 +55,36 @@ struct PostgresLog: Sendable {
     /// answer to its `COMMIT`.
     func lockHead(_ connection: PostgresConnection) async throws -> (head: Head, transaction: Int64) {
         let rows = try await connection.answered(
-            "SELECT last_seq, node, redo_top, epoch, txid_current() FROM rewind_list WHERE id = \(list) FOR UPDATE",
+            "SELECT last_seq, node, redo_top, epoch, renumberings, txid_current() FROM rewind_list WHERE id = \(list) FOR UPDATE",
             logger: logger
-        ).decode((Int64, Int64, Int64?, Int64, Int64).self)
-        for try await (lastSeq, node, redoTop, epoch, transaction) in rows {
-            return (try checkedHead(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch), transaction)
+        ).decode((Int64, Int64, Int64?, Int64, Int64, Int64).self)
+        for try await (lastSeq, node, redoTop, epoch, renumberings, transaction) in rows {
+            return (
+                try checkedHead(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch, renumberings: renumberings), transaction
+            )
         }
         throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
     }
 
     /// The head, as the transaction's snapshot (or the moment) sees it.
     func readHead(_ connection: PostgresConnection) async throws -> Head {
-        try await head(connection, sql: "SELECT last_seq, node, redo_top, epoch FROM rewind_list WHERE id = \(list)")
+        try await head(connection, sql: "SELECT last_seq, node, redo_top, epoch, renumberings FROM rewind_list WHERE id = \(list)")
     }
 
     private func head(_ connection: PostgresConnection, sql query: PostgresQuery) async throws -> Head {
-        let rows = try await connection.answered(query, logger: logger).decode((Int64, Int64, Int64?, Int64).self)
-        for try await (lastSeq, node, redoTop, epoch) in rows {
-            return try checkedHead(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch)
+        let rows = try await connection.answered(query, logger: logger).decode((Int64, Int64, Int64?, Int64, Int64).self)
+        for try await (lastSeq, node, redoTop, epoch, renumberings) in rows {
+            return try checkedHead(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch, renumberings: renumberings)
         }
         throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
     }
 
     /// The head of a row of `rewind_list`, checked.
-    private func checkedHead(lastSeq: Int64, node: Int64, redoTop: Int64?, epoch: Int64) throws -> Head {
+    private func checkedHead(lastSeq: Int64, node: Int64, redoTop: Int64?, epoch: Int64, renumberings: Int64) throws -> Head {
         guard lastSeq < Int64.max / 2, (0...lastSeq).contains(node) else {
             throw StoreError.corrupt(path: location, detail: "the history rows are not numbered 1, 2, 3, …")
         }
-        return Head(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch)
+        return Head(lastSeq: lastSeq, node: node, redoTop: redoTop, epoch: epoch, renumberings: renumberings)
     }
 
     /// The next sequence number of the list, taken in the transaction: a
@@ -90,6 +94,12 @@ struct PostgresLog: Sendable {
             "UPDATE rewind_list SET last_seq = last_seq + 1 WHERE id = \(list) RETURNING last_seq", logger: logger)
         for try await seq in rows.decode(Int64.self) { return seq }
         throw StoreError.corrupt(path: location, detail: "list \(list) has no row in rewind_list")
+    }
+
+    /// Counts one more numbering of every item row of the list again
+    /// (``ItemRanks/Writes/replacesAll``), in the transaction that wrote them.
+    func countRenumbering(_ connection: PostgresConnection) async throws {
+        try await connection.answered("UPDATE rewind_list SET renumberings = renumberings + 1 WHERE id = \(list)", logger: logger)
     }
 
     /// Records where the list is after an operation and, in the same
@@ -120,7 +130,8 @@ struct PostgresLog: Sendable {
         var statement = PostgresStatement()
         let list = try statement.bind(self.list)
         let head = """
-            UPDATE rewind_list SET last_seq = \(try statement.bind(last.seq)), node = \(try statement.bind(last.node)), redo_top = NULL
+            UPDATE rewind_list SET last_seq = \(try statement.bind(last.seq)), node = \(try statement.bind(last.node)), redo_top = NULL,
+                renumberings = renumberings + \(try statement.bind(Int64(items.replacesAll ? 1 : 0)))
             WHERE id = \(list) AND last_seq = \(try statement.bind(start.lastSeq)) AND node = \(try statement.bind(start.node))
               AND redo_top IS NOT DISTINCT FROM \(try statement.bind(start.redoTop))::int8 AND epoch = \(try statement.bind(start.epoch))
             RETURNING id, last_seq
@@ -193,7 +204,7 @@ struct PostgresLog: Sendable {
         try await connection.answered("DELETE FROM rewind_item WHERE list_id = \(list)", logger: logger)
         return try await head(connection, sql: """
             UPDATE rewind_list SET last_seq = 0, node = 0, redo_top = NULL, epoch = epoch + 1 WHERE id = \(list)
-            RETURNING last_seq, node, redo_top, epoch
+            RETURNING last_seq, node, redo_top, epoch, renumberings
             """)
     }
 

@@ -7,7 +7,7 @@ import TodoStore
 /// (docs/json-format.md, "The PostgreSQL database"):
 ///
 /// - `rewind_schema(version)`: the migrations applied, by name.
-/// - `rewind_list(id, last_seq, node, redo_top, epoch)`: one row per list,
+/// - `rewind_list(id, last_seq, node, redo_top, epoch, renumberings)`: one row per list,
 ///   the head of its log. Every operation locks its list's row first
 ///   (`SELECT … FOR UPDATE`, or the `UPDATE` that opens a batch's one
 ///   statement), so writers on any number of instances take turns, and
@@ -211,6 +211,13 @@ enum PostgresSchema {
             END
             $$
             """,
+        ]),
+        // Every item row of a list numbered again (ranks 0, 1, 2, …, when a
+        // double had no room left between two neighbours) is counted, so
+        // that an instance holding the list reads every rank again rather
+        // than place items from ranks that moved.
+        ("renumberings", [
+            "ALTER TABLE rewind_list ADD COLUMN renumberings BIGINT NOT NULL DEFAULT 0",
         ]),
     ]
 

@@ -29,8 +29,8 @@ import Todos
 /// and replays it to rebuild each person's stacks: O(*r*) for *r* rows,
 /// once per list and instance. After that it keeps the list in memory and
 /// reads the rows appended since, and the ranks of the items they touched
-/// (every rank when the list was numbered again meanwhile: each renumbering
-/// adds one to the `epoch` of the list's `rewind_list` row). A change costs
+/// (every rank when the list was numbered again meanwhile, which the
+/// `renumberings` of the list's `rewind_list` row counts). A change costs
 /// what it touches; the list's calls take turns in the instance
 /// (``inTurn(of:_:)``), as they would at its row anyway. Reading the items
 /// of a list the instance does not hold reads their rows alone.
@@ -45,8 +45,8 @@ public actor PostgresSharedListStore: SharedListStore {
         var name: String
         var access: ListAccess
         var lastSeq: Int
-        /// How many times every item row was numbered again: the `epoch`
-        /// of the list's `rewind_list` row.
+        /// How many times every item row was numbered again: the
+        /// `renumberings` of the list's `rewind_list` row.
         var renumberings: Int64
     }
 
@@ -438,17 +438,17 @@ public actor PostgresSharedListStore: SharedListStore {
         let query: PostgresQuery =
             locking
             ? """
-            SELECT s.list_id, s.name, s.owner, s.last_seq, l.epoch, txid_current()
+            SELECT s.list_id, s.name, s.owner, s.last_seq, l.renumberings, txid_current()
             FROM rewind_shared_list s JOIN rewind_list l ON l.id = s.list_id WHERE s.id = \(list) FOR UPDATE OF s
             """
             : """
-            SELECT s.list_id, s.name, s.owner, s.last_seq, l.epoch, NULL::int8
+            SELECT s.list_id, s.name, s.owner, s.last_seq, l.renumberings, NULL::int8
             FROM rewind_shared_list s JOIN rewind_list l ON l.id = s.list_id WHERE s.id = \(list)
             """
         var found: (Int64, String, String, Int64, Int64)?
         let heads = try await connection.answered(query, logger: logger).decode((Int64, String, String, Int64, Int64, Int64?).self)
-        for try await (number, name, owner, lastSeq, epoch, transaction) in heads {
-            found = (number, name, owner, lastSeq, epoch)
+        for try await (number, name, owner, lastSeq, renumberings, transaction) in heads {
+            found = (number, name, owner, lastSeq, renumberings)
             if let transaction { PostgresTodoDatabase.transactionNumber?.note(transaction) }
         }
         guard let (number, name, owner, lastSeq, renumberings) = found else { return nil }
@@ -491,9 +491,9 @@ public actor PostgresSharedListStore: SharedListStore {
         if writes.replacesAll {
             // Every row numbered again: counted, so that the other instances
             // read every rank, not only those of the items this row touched.
-            let epochs = try await connection.answered(
-                "UPDATE rewind_list SET epoch = epoch + 1 WHERE id = \(number) RETURNING epoch", logger: logger)
-            for try await epoch in epochs.decode(Int64.self) { cached.renumberings = epoch }
+            let counts = try await connection.answered(
+                "UPDATE rewind_list SET renumberings = renumberings + 1 WHERE id = \(number) RETURNING renumberings", logger: logger)
+            for try await count in counts.decode(Int64.self) { cached.renumberings = count }
         }
         let columns = try SharedStepColumns(step, encoder: TodoJSON.makeEncoder())
         let (seq, author, name, key) = (Int64(step.seq), step.author, step.name, step.coalescingKey)

@@ -253,7 +253,10 @@ public actor PostgresStore: AppStore {
     /// again instead (it is then left half changed).
     private func advance(_ list: inout Loaded, to head: PostgresLog.Head, _ connection: PostgresConnection) async throws -> Bool {
         let behind = head.lastSeq - list.head.lastSeq
-        guard list.head.epoch == head.epoch, behind >= 0, behind <= Self.catchUpLimit else { return false }
+        // Ranks of items no row touched moved when the list was numbered again.
+        guard list.head.epoch == head.epoch, list.head.renumberings == head.renumberings, behind >= 0,
+            behind <= Self.catchUpLimit
+        else { return false }
         let appended =
             behind == 0 ? [] : try await log.forwardChanges(after: list.head.lastSeq, through: head.lastSeq, connection)
         guard appended.count == behind else { return false }
@@ -330,7 +333,8 @@ public actor PostgresStore: AppStore {
             seq: seq, kind: "do", name: stepName, date: PostgresLog.milliseconds(date), before: loaded.head.node,
             node: seq, forward: forward, inverse: try Self.json(inverse))
         pending.rows.append(row)
-        loaded.head = PostgresLog.Head(lastSeq: seq, node: seq, redoTop: nil, epoch: loaded.head.epoch)
+        loaded.head = PostgresLog.Head(
+            lastSeq: seq, node: seq, redoTop: nil, epoch: loaded.head.epoch, renumberings: loaded.head.renumberings)
         // As the log will show it: the row's name and its date in whole milliseconds.
         loaded.history.performed(number: seq, name: stepName, date: PostgresLog.date(row.date), undoneLeft: undoneLeft)
         return HistoryStep(name: stepName, date: date, changes: inverse.reversed())
@@ -348,6 +352,7 @@ public actor PostgresStore: AppStore {
         let writes = loaded.ranks.writes(touched: pending.touched, list: loaded.state.todos)
         pending.renumbered = writes.replacesAll
         guard try await log.append(changes: pending.rows, after: start, items: writes, of: rows, connection) else { return false }
+        if writes.replacesAll { loaded.head.renumberings += 1 }
         if let limit, try await log.prune(keepingSteps: limit, head: loaded.head, connection) {
             loaded.history.pruned(keepingNewest: limit)
         }
@@ -529,7 +534,8 @@ public actor PostgresStore: AppStore {
             seq: seq, kind: kind, name: row.name, date: PostgresLog.milliseconds(now()), before: loaded.head.node,
             node: node, redoTop: top, redoNext: redoNext ?? nil, reverts: row.seq, forward: row.inverse,
             inverse: try Self.json(again)), connection)
-        loaded.head = PostgresLog.Head(lastSeq: seq, node: node, redoTop: top, epoch: loaded.head.epoch)
+        loaded.head = PostgresLog.Head(
+            lastSeq: seq, node: node, redoTop: top, epoch: loaded.head.epoch, renumberings: loaded.head.renumberings)
     }
 
     /// Applies `changes` (all or nothing) to the list in memory, writes the
@@ -543,7 +549,12 @@ public actor PostgresStore: AppStore {
             guard let ids = change.touchedItemIDs else { touched = nil; break }
             touched?.formUnion(ids)
         }
-        try await rows.write(loaded.ranks.writes(touched: touched, list: loaded.state.todos), connection)
+        let writes = loaded.ranks.writes(touched: touched, list: loaded.state.todos)
+        try await rows.write(writes, connection)
+        if writes.replacesAll {
+            try await log.countRenumbering(connection)
+            loaded.head.renumberings += 1
+        }
         return inverse
     }
 

@@ -393,6 +393,24 @@ extension PostgresCatchUpTests {
         #expect(try await counted.history().steps.count == 3 + 2 + 1 + 3)
     }
 
+    @Test func anInstanceThatHoldsTheListPlacesItemsRightAfterTheOtherNumberedEveryRowAgain() async throws {
+        let (_, shared, counted, writer, running) = try await Self.twoInstances()
+        defer { running.cancel() }
+        let items = try ["X", "A", "B", "C", "D", "E"].map(Self.item)
+        for item in items { try await counted.change(.add(item)) }
+        // The writer holds the list, with a gap at the top.
+        try await writer.change(.remove(items[0].id))
+        #expect(try await counted.read { $0.todos.count } == 5)
+        // The other moves C and D in turns between B and the other until a
+        // double has no room left between them, and every row is numbered again.
+        for n in 0..<60 { try await counted.change(.move(items[n % 2 == 0 ? 4 : 3].id, to: 2)) }
+        // The writer places E between A and B from the ranks it holds and the rows it reads.
+        try await writer.change(.move(items[5].id, to: 1))
+        #expect(try await writer.read { $0.todos.items.map(\.title) }.prefix(3) == ["A", "E", "B"])
+        let fresh = try await PostgresStore.open(shared.database)
+        #expect(try await fresh.read { $0.todos.items } == (try await writer.read { $0.todos.items }))
+    }
+
     @Test func addsOnTwoInstancesGoAfterEachOthersWithoutTakingTheListsLock() async throws {
         let (log, shared, counted, writer, running) = try await Self.twoInstances()
         defer { running.cancel() }
