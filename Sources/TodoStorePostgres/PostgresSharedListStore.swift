@@ -435,26 +435,28 @@ public actor PostgresSharedListStore: SharedListStore {
     {
         // Locking, with the transaction's number: what became of it can be
         // asked when its connection ends after its COMMIT was sent.
+        // The members in the same statement: one round trip.
         let query: PostgresQuery =
             locking
             ? """
-            SELECT s.list_id, s.name, s.owner, s.last_seq, l.renumberings, txid_current()
+            SELECT s.list_id, s.name, s.owner, s.last_seq, l.renumberings,
+                   ARRAY(SELECT m.name FROM rewind_shared_member m WHERE m.list_id = s.list_id), txid_current()
             FROM rewind_shared_list s JOIN rewind_list l ON l.id = s.list_id WHERE s.id = \(list) FOR UPDATE OF s
             """
             : """
-            SELECT s.list_id, s.name, s.owner, s.last_seq, l.renumberings, NULL::int8
+            SELECT s.list_id, s.name, s.owner, s.last_seq, l.renumberings,
+                   ARRAY(SELECT m.name FROM rewind_shared_member m WHERE m.list_id = s.list_id), NULL::int8
             FROM rewind_shared_list s JOIN rewind_list l ON l.id = s.list_id WHERE s.id = \(list)
             """
-        var found: (Int64, String, String, Int64, Int64)?
-        let heads = try await connection.answered(query, logger: logger).decode((Int64, String, String, Int64, Int64, Int64?).self)
-        for try await (number, name, owner, lastSeq, renumberings, transaction) in heads {
-            found = (number, name, owner, lastSeq, renumberings)
+        var found: (Int64, String, String, Int64, Int64, [String])?
+        let heads = try await connection.answered(query, logger: logger)
+            .decode((Int64, String, String, Int64, Int64, [String], Int64?).self)
+        for try await (number, name, owner, lastSeq, renumberings, memberNames, transaction) in heads {
+            found = (number, name, owner, lastSeq, renumberings, memberNames)
             if let transaction { PostgresTodoDatabase.transactionNumber?.note(transaction) }
         }
-        guard let (number, name, owner, lastSeq, renumberings) = found else { return nil }
-        var members: Set<AccountName> = []
-        let rows = try await connection.answered("SELECT name FROM rewind_shared_member WHERE list_id = \(number)", logger: logger)
-        for try await member in rows.decode(String.self) { members.insert(try accountName(member)) }
+        guard let (number, name, owner, lastSeq, renumberings, memberNames) = found else { return nil }
+        let members = Set(try memberNames.map(accountName))
         return Head(
             number: number, name: name, access: ListAccess(owner: try accountName(owner), members: members), lastSeq: Int(lastSeq),
             renumberings: renumberings)
@@ -465,7 +467,9 @@ public actor PostgresSharedListStore: SharedListStore {
     private nonisolated func load(
         _ list: UUID, _ head: Head, known: inout Cached?, _ connection: PostgresConnection, _ logger: Logger
     ) async throws -> Cached {
-        let rows = try await steps(head.number, after: Cached.rowsToRead(after: known, lastSeq: head.lastSeq), connection, logger)
+        let after = Cached.rowsToRead(after: known, lastSeq: head.lastSeq)
+        // No other writer since: nothing to read.
+        let rows = after == head.lastSeq ? [] : try await steps(head.number, after: after, connection, logger)
         // After other instances' rows, the ranks of the items they touched:
         // the others moved only when the list was numbered again.
         let read = Cached.ranksToRead(known, lastSeq: head.lastSeq, rows: rows, renumberings: head.renumberings)

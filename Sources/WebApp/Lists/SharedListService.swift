@@ -249,8 +249,6 @@ struct SharedListService: Sendable {
         try await store.updates(of: id, as: person)
     }
 
-    /// Applies `changes` as one step, named as the local list names its
-    /// steps (from `before`, the list before it).
     /// Applies what `plan` makes of the list's items as the store holds
     /// them when the change's turn comes, as one step of the account.
     private func perform(
