@@ -401,12 +401,11 @@ public actor SQLiteSharedListStore: SharedListStore {
         let head = try head(db, list, checking: action, by: person)
         let rows = try steps(db, list, after: Cached.rowsToRead(after: known, lastSeq: head.lastSeq))
         // This store does not count renumberings: after another process's
-        // rows it reads every rank.
+        // rows it reads every rank (`read` is never `.touched`).
         let read = Cached.ranksToRead(known, lastSeq: head.lastSeq, rows: rows, renumberings: nil)
         let ranks = read == .none ? [:] : try ranks(db, list)
         return try Cached.loaded(
-            list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: &known, rows: rows,
-            ranks: (read == .none ? .none : .all, ranks),
+            list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: &known, rows: rows, ranks: (read, ranks),
             coalescingWindow: coalescingWindow, location: database.url.path)
     }
 

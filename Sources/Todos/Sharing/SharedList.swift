@@ -189,12 +189,7 @@ public struct SharedList: Sendable {
         var inverses: [TodoList.Change] = []
         var skipped: [SkippedPart] = []
         func apply(_ change: TodoList.Change) throws(SharingError) {
-            do {
-                inverses.append(try list.apply(change))
-            } catch {
-                for inverse in inverses.reversed() { _ = try? list.apply(inverse) }
-                throw .refused(error)
-            }
+            try list.apply(change, after: &inverses)
             changes.append(change)
         }
         // Read from a copy that ends before `record` changes the writers
@@ -330,14 +325,19 @@ extension TodoList {
     /// applied before it are taken back, leaving the list as it was.
     fileprivate mutating func applyInPlace(_ changes: [Change]) throws(SharingError) {
         var inverses: [Change] = []
-        for change in changes {
-            do {
-                inverses.append(try apply(change))
-            } catch {
-                // Each inverse applies: it is what the change just returned.
-                for inverse in inverses.reversed() { _ = try? apply(inverse) }
-                throw .refused(error)
-            }
+        for change in changes { try apply(change, after: &inverses) }
+    }
+
+    /// Applies `change` in place after those whose inverses `inverses`
+    /// holds, adding its own; when it is refused, takes them all back.
+    fileprivate mutating func apply(_ change: Change, after inverses: inout [Change]) throws(SharingError) {
+        do {
+            inverses.append(try apply(change))
+        } catch {
+            // Each inverse applies: it is what its change just returned.
+            for inverse in inverses.reversed() { _ = try? apply(inverse) }
+            inverses = []
+            throw .refused(error)
         }
     }
 }

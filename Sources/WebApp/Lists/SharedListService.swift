@@ -157,7 +157,7 @@ struct SharedListService: Sendable {
     ///
     /// - Throws: ``APIError`` 404 when the list has no such item, 409 when
     ///   the item already has these values; what `changes` throws.
-    func edit(_ itemID: UUID, on id: UUID, _ changes: @escaping @Sendable (TodoItem) throws -> [TodoItem.Change]) async throws
+    func edit(_ itemID: UUID, on id: UUID, _ changes: @Sendable (TodoItem) throws -> [TodoItem.Change]) async throws
         -> (item: TodoItem, step: SharedStep)
     {
         let now = now()
@@ -252,7 +252,7 @@ struct SharedListService: Sendable {
     /// Applies what `plan` makes of the list's items as the store holds
     /// them when the change's turn comes, as one step of the account.
     private func perform(
-        on id: UUID, answering item: UUID? = nil, _ plan: @escaping @Sendable (TodoList) throws -> PlannedSharedChange
+        on id: UUID, answering item: UUID? = nil, _ plan: @Sendable (TodoList) throws -> PlannedSharedChange
     ) async throws -> (step: SharedStep, item: TodoItem?) {
         try await store.perform(on: id, by: person, answering: item, plan)
     }
@@ -261,7 +261,7 @@ struct SharedListService: Sendable {
     ///
     /// - Throws: ``APIError`` 404 when the step left no such item.
     private func performAnswering(
-        _ itemID: UUID, on id: UUID, _ plan: @escaping @Sendable (TodoList) throws -> PlannedSharedChange
+        _ itemID: UUID, on id: UUID, _ plan: @Sendable (TodoList) throws -> PlannedSharedChange
     ) async throws -> (item: TodoItem, step: SharedStep) {
         let (step, item) = try await perform(on: id, answering: itemID, plan)
         guard let item else { throw Self.noItem(itemID) }
