@@ -36,7 +36,7 @@ extension PostgresAccountStore {
     /// The session `id` at `now`, or `nil`; see ``SessionStore/session(_:at:)``.
     public func session(_ id: SessionID, at now: Date) async throws -> Session? {
         let (hash, at) = (id.hash, Self.milliseconds(now))
-        let found: (String, Int64, Int64, Int64)? = try await query { connection, logger in
+        let found: (String, Int64, Int64, Int64)? = try await query(writes: false) { connection, logger in
             let rows = try await connection.answered(
                 """
                 SELECT rewind_account.name, rewind_account.created, rewind_session.created, rewind_session.expires

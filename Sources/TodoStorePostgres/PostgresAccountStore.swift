@@ -91,7 +91,7 @@ public struct PostgresAccountStore: SessionStore {
 
     /// Every account, by name.
     public func list() async throws -> [Account] {
-        let rows: [(String, Int64)] = try await query { connection, logger in
+        let rows: [(String, Int64)] = try await query(writes: false) { connection, logger in
             var rows: [(String, Int64)] = []
             let found = try await connection.answered("SELECT name, created FROM rewind_account ORDER BY key", logger: logger)
             for try await row in found.decode((String, Int64).self) { rows.append(row) }
@@ -138,7 +138,7 @@ public struct PostgresAccountStore: SessionStore {
     /// The password hash of an account, or `nil` when there is none.
     public func passwordHash(for name: AccountName) async throws -> String? {
         let key = name.key
-        return try await query { connection, logger in
+        return try await query(writes: false) { connection, logger in
             let rows = try await connection.answered(
                 "SELECT password_hash FROM rewind_account WHERE key = \(key)", logger: logger)
             for try await hash in rows.decode(String.self) { return hash }
@@ -176,16 +176,24 @@ public struct PostgresAccountStore: SessionStore {
     /// once or twice (a read; a write whose second run finds the first's
     /// work done and answers as it would have), but for the removal of an
     /// account.
+    ///
+    /// A statement that `writes` commits on its own, and is answered once
+    /// the server confirmed its commit (``PostgresConnection/confirmCommit(logger:)``).
     func query<Result: Sendable>(
-        again: Bool = true, _ body: @Sendable (PostgresConnection, Logger) async throws -> Result
+        again: Bool = true, writes: Bool = true, _ body: @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws -> Result {
         let logger = logger
+        func run(_ connection: PostgresConnection) async throws -> Result {
+            let result = try await body(connection, logger)
+            if writes { try await connection.confirmCommit(logger: logger) }
+            return result
+        }
         do {
             guard again else {
-                return try await database.withPooledConnection { connection in try await body(connection, logger) }
+                return try await database.withPooledConnection { connection in try await run(connection) }
             }
             return try await PostgresTodoDatabase.whenConnectionsEnd {
-                try await database.withPooledConnection { connection in try await body(connection, logger) }
+                try await database.withPooledConnection { connection in try await run(connection) }
             }
         } catch {
             throw database.storeError(error)

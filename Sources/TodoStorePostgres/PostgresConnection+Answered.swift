@@ -39,6 +39,30 @@ extension PostgresConnection {
     }
 }
 
+extension PostgresConnection {
+    /// Returns once the server has made the commit of the statement that
+    /// this connection ran last outside a transaction.
+    ///
+    /// Such a statement commits when the server reaches the `Sync` after
+    /// it, once its answer (rows, `CommandComplete`) is written; then it
+    /// says `ReadyForQuery`. postgres-nio hands the answer on at
+    /// `CommandComplete`, and does not tell a commit that failed after it
+    /// (the server ended the connection within the commit, say while it
+    /// waited to queue a `NOTIFY`) from one that was made: it only closes
+    /// the connection. It sends the next query after `ReadyForQuery`, so a
+    /// query answered now shows that the commit was made.
+    ///
+    /// - Throws: ``CommitNotConfirmed`` when that query is not answered:
+    ///   whether the statement committed must then be asked.
+    func confirmCommit(logger: Logger) async throws {
+        do {
+            for try await _ in try await answered("SELECT 1", logger: logger) {}
+        } catch {
+            throw CommitNotConfirmed(cause: error)
+        }
+    }
+}
+
 /// The answer to one query, given once: by the server or by the watch.
 private final class Answer: Sendable {
     private struct State {
@@ -84,4 +108,13 @@ struct ConnectionClosedBeforeAnswer: Error, CustomStringConvertible {
 /// sent on it.
 struct ConnectionClosedBeforeUse: Error, CustomStringConvertible {
     var description: String { "the server closed the connection" }
+}
+
+/// The connection failed before the server confirmed the commit of a
+/// statement run outside a transaction (``PostgresConnection/confirmCommit(logger:)``):
+/// it may or may not have committed.
+struct CommitNotConfirmed: Error, CustomStringConvertible {
+    /// Why the confirmation failed.
+    let cause: any Error
+    var description: String { "the connection failed before the server confirmed the commit: \(String(reflecting: cause))" }
 }

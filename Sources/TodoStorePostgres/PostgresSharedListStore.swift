@@ -56,6 +56,9 @@ public actor PostgresSharedListStore: SharedListStore {
     private let coalescingWindow: TimeInterval
     private let logger: Logger
     private var cache: [UUID: Cached] = [:]
+    /// The number of each list's `rewind_list` row, as read with the list
+    /// (it never changes while the list exists).
+    private var numbers: [UUID: Int64] = [:]
     /// The lists a call reads or changes in memory now (``inTurn(of:_:)``),
     /// and the calls waiting for each.
     private var listsInUse: Set<UUID> = []
@@ -65,6 +68,10 @@ public actor PostgresSharedListStore: SharedListStore {
     private var listener: Task<Void, Never>?
     /// How many times the listener has connected.
     private(set) var listenerConnections = 0
+    /// How many rows were saved in one statement, on the list as this
+    /// instance held it, and how many were taken back because another
+    /// instance wrote first (read by the tests).
+    private(set) var rowsSavedAlone = 0, rowsTakenBack = 0
 
     /// The channel of the notifications: the database's
     /// (``PostgresTodoDatabase/notificationChannel``) with `_shared`,
@@ -157,6 +164,7 @@ public actor PostgresSharedListStore: SharedListStore {
             try await connection.answered("DELETE FROM rewind_list WHERE id = \(number)", logger: logger)
         }
         cache[list] = nil
+        numbers[list] = nil
         updateStreams.end(list)
     }
 
@@ -357,40 +365,239 @@ public actor PostgresSharedListStore: SharedListStore {
         try await inTurn(of: list) {
             // Taken out while it is brought up to date, so that it changes in place.
             var known = cache.removeValue(forKey: list)
-            let cached = try await transaction { connection, logger in
+            let (cached, number) = try await transaction { connection, logger in
                 let head = try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
-                return try await self.load(list, head, known: &known, connection, logger)
+                return (try await self.load(list, head, known: &known, connection, logger), head.number)
             }
             cache[list] = cached
+            numbers[list] = number
             return cached.open
         }
     }
 
-    /// Runs `body`, which appends one row to the list, in one transaction
-    /// that holds the list's row and saves the row with everything it wrote.
+    /// Runs `body`, which appends one row to the list, and saves the row
+    /// with everything it wrote.
+    ///
+    /// When this instance holds the list, the row is made on it and saved
+    /// in one statement that commits on its own, and writes only if the
+    /// database's list is still the one held (``appendingAlone(to:by:_:_:)``):
+    /// one round trip. Otherwise (the list not held, another instance wrote
+    /// since, or `body` refused, which a list behind the database's may
+    /// do), in one transaction that holds the list's row, reads what other
+    /// instances wrote since, and runs `body` on the list brought up to date.
     private func append(to list: UUID, by person: AccountName, _ body: @Sendable (inout OpenSharedList) throws -> SharedStep)
         async throws -> SharedStep
     {
         try await inTurn(of: list) {
             // As in the SQLite store: the list is taken out, to change in
             // place; a refusal puts it back, a failure to save leaves it out.
-            var (known, refused) = (cache.removeValue(forKey: list), Cached?.none)
-            let (step, cached): (SharedStep, Cached)
+            var known = cache.removeValue(forKey: list)
+            if let (step, cached) = try await appendingAlone(to: list, by: person, &known, body) {
+                cache[list] = cached
+                updateStreams.notify(list, seq: step.seq)
+                return step
+            }
+            var refused = Cached?.none
+            let (step, cached, number): (SharedStep, Cached, Int64)
             do {
-                (step, cached) = try await transaction { connection, logger in
+                (step, cached, number) = try await transaction { connection, logger in
                     let head = try await self.head(list, checking: .change, by: person, locking: true, connection, logger)
                     var cached = try await self.load(list, head, known: &known, connection, logger)
                     let step = try cached.append(body, keepingRefused: &refused)
-                    try await self.save(step, of: &cached, number: head.number, connection, logger)
-                    return (step, cached)
+                    let statement = try self.savingStatement(step, of: &cached, number: head.number, expecting: nil)
+                    guard let saved = try await self.saved(statement.statement, connection, logger) else {
+                        throw self.corrupt("the row of shared list \(list) went while it was locked")
+                    }
+                    if let renumberings = saved.renumberings { cached.renumberings = renumberings }
+                    return (step, cached, head.number)
                 }
             } catch {
                 cache[list] = refused
                 throw error
             }
             cache[list] = cached
+            numbers[list] = number
             updateStreams.notify(list, seq: step.seq)
             return step
+        }
+    }
+
+    /// The row `body` makes on `known`, the list as this instance holds it,
+    /// saved in one statement that writes only when the database's list is
+    /// still at `known`'s latest row and `person` may still change it
+    /// (``savingStatement(_:of:number:expecting:)``), and the list with it.
+    ///
+    /// `nil`, with nothing written, when there is no `known` list, `body`
+    /// refuses, or the statement did not write: `known` is then left as it
+    /// was (the row taken back in memory), or `nil` when it cannot be (the
+    /// row numbered every item again), for the transaction to bring up to
+    /// date. When the server ends the connection before the answer, a
+    /// fresh connection tells whether the row was saved.
+    private func appendingAlone(
+        to list: UUID, by person: AccountName, _ known: inout Cached?, _ body: (inout OpenSharedList) throws -> SharedStep
+    ) async throws -> (SharedStep, Cached)? {
+        guard let number = numbers[list], var cached = known.take() else { return nil }
+        let expected = cached.open.seq
+        let step: SharedStep
+        do {
+            step = try body(&cached.open)
+        } catch {
+            // A refusal left the list as it was; it is made again on the
+            // list brought up to date, where it is sure.
+            known = cached
+            return nil
+        }
+        let touched = Set(step.patch.entries.map(\.id))
+        let ranksBefore = Dictionary(uniqueKeysWithValues: touched.compactMap { id in cached.ranks.ranks[id].map { (id, $0) } })
+        var writes: ItemRanks.Writes?
+        let outcome: Saved?
+        do {
+            let statement = try savingStatement(
+                step, of: &cached, number: number, expecting: (seq: expected, person: person))
+            writes = statement.writes
+            do {
+                outcome = try await database.withPooledConnection { connection in
+                    let saved = try await self.saved(statement.statement, connection, self.logger)
+                    if saved != nil { try await connection.confirmCommit(logger: self.logger) }
+                    return saved
+                }
+            } catch where PostgresTodoDatabase.connectionEnded(error) {
+                // A restart, or the pool lent a connection the server had ended.
+                outcome = try await wasSaved(step, number: number, lost: error) ? Saved(name: nil, renumberings: nil) : nil
+                if outcome != nil, writes?.replacesAll == true { cached.renumberings = nil }
+            }
+        } catch {
+            throw rulesOrStoreError(error)
+        }
+        guard let outcome else {
+            // Another instance wrote first (or the list went, or `person`
+            // left it): taken back, for the transaction to see why.
+            cached.open.shared.takeBackLastRow()
+            rowsTakenBack += 1
+            if writes?.replacesAll == true { return nil }
+            cached.ranks.adopt(ranksBefore, touched: touched)
+            known = cached
+            return nil
+        }
+        if let name = outcome.name { cached.open.name = name }
+        if let renumberings = outcome.renumberings { cached.renumberings = renumberings }
+        rowsSavedAlone += 1
+        return (step, cached)
+    }
+
+    /// What a saving statement answered: the list's name and, when every
+    /// item row was numbered again, its `renumberings`.
+    private struct Saved: Sendable {
+        var name: String?
+        var renumberings: Int64?
+    }
+
+    /// The statement that saves `step`, just applied to `cached`: the rows
+    /// of the items it touched (every row when they are numbered again),
+    /// the log row, the latest writer of each part it wrote and the list's
+    /// `last_seq` (and `renumberings` when every row was numbered again);
+    /// and that tells every listening instance (`NOTIFY`, at the commit).
+    /// It answers one row (``saved(_:_:_:)``).
+    ///
+    /// With `expecting`, it writes only when the list's row still names row
+    /// `expecting.seq` its latest and `expecting.person` may still change
+    /// the list, and answers no row otherwise: it needs no transaction, and
+    /// takes the list's row lock before it writes anything, so that writers
+    /// take turns as under `SELECT … FOR UPDATE`. Without, it runs in the
+    /// transaction that holds that lock.
+    private nonisolated func savingStatement(
+        _ step: SharedStep, of cached: inout Cached, number: Int64, expecting: (seq: Int, person: AccountName)?
+    ) throws -> (statement: PostgresStatement, writes: ItemRanks.Writes) {
+        var statement = PostgresStatement()
+        let writes = cached.ranks.writes(touched: Set(step.patch.entries.map(\.id)), list: cached.open.shared.list)
+        let columns = try SharedStepColumns(step, encoder: TodoJSON.makeEncoder())
+        let (list, seq, author) = (try statement.bind(number), try statement.bind(Int64(step.seq)), try statement.bind(step.author))
+        var condition = "s.list_id = \(list)"
+        if let expecting {
+            let key = try statement.bind(expecting.person.key)
+            condition += """
+                 AND s.last_seq = \(try statement.bind(Int64(expecting.seq)))
+                  AND (s.owner_key = \(key) OR EXISTS (SELECT 1 FROM rewind_shared_member m WHERE m.list_id = s.list_id AND m.key = \(key)))
+                """
+        }
+        let saving = "EXISTS (SELECT 1 FROM head)"
+        var parts = [("head", "UPDATE rewind_shared_list s SET last_seq = \(seq) WHERE \(condition) RETURNING s.id, s.last_seq, s.name")]
+        parts += PostgresItems.named(try items(number, logger).parts(writing: writes, when: saving, into: &statement))
+        var renumberings = "NULL::int8"
+        if writes.replacesAll {
+            // Every row numbered again: counted, so that the other instances
+            // read every rank, not only those of the items this row touched.
+            parts.append(("renumbered", "UPDATE rewind_list SET renumberings = renumberings + 1 WHERE id = \(list) AND \(saving) RETURNING renumberings"))
+            renumberings = "(SELECT renumberings FROM renumbered)"
+        }
+        let reverts = try statement.bind(columns.reverts.map(Int64.init))
+        let joins = try statement.bind(step.joins.map(Int64.init))
+        let values = [
+            try statement.bind(columns.kind), reverts, try statement.bind(step.name), try statement.bind(columns.date),
+            try statement.bind(step.coalescingKey), joins, try statement.bind(columns.changes) + "::json",
+            try statement.bind(columns.patch) + "::json", try statement.bind(columns.skipped) + "::json",
+        ]
+        parts.append(("step", """
+            INSERT INTO rewind_shared_step
+                (list_id, seq, author, kind, reverts, name, date, coalescing_key, joins, changes, patch, skipped)
+            SELECT \(list), \(seq), \(author), \(values.joined(separator: ", ")) FROM head
+            """))
+        let written = step.patch.parts
+        parts.append(("writers", """
+            INSERT INTO rewind_shared_writer (list_id, item, part, seq, author)
+            SELECT \(list), part.item, part.name, \(seq), \(author)
+            FROM head, unnest(\(try statement.bind(written.map(\.item)))::uuid[], \(try statement.bind(written.map(\.part.rawValue)))::text[])
+                 AS part(item, name)
+            ON CONFLICT (list_id, item, part) DO UPDATE SET seq = excluded.seq, author = excluded.author
+            """))
+        statement.compose(
+            parts,
+            then: """
+                SELECT head.name, \(renumberings) FROM head,
+                       (SELECT pg_notify(\(try statement.bind(channel)), head.id::text || ':' || head.last_seq::text) FROM head) AS notified
+                """)
+        return (statement, writes)
+    }
+
+    /// Runs a statement of ``savingStatement(_:of:number:expecting:)`` and
+    /// reads its answer: `nil` when it wrote nothing.
+    private nonisolated func saved(_ statement: PostgresStatement, _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> Saved?
+    {
+        var saved: Saved?
+        // The whole answer is read: the statement is done only at its end.
+        for try await (name, renumberings) in try await connection.answered(statement.query, logger: logger)
+            .decode((String, Int64?).self)
+        {
+            saved = Saved(name: name, renumberings: renumberings)
+        }
+        return saved
+    }
+
+    /// Whether the one-statement save of `step` committed although the
+    /// server ended its connection before it answered: the list's row
+    /// numbered `step.seq` is there and is `step` (the statement writes all
+    /// its rows or none). Asked on a fresh connection; when that fails too,
+    /// the error is `lost`'s.
+    private func wasSaved(_ step: SharedStep, number: Int64, lost: any Error) async throws -> Bool {
+        let columns = try SharedStepColumns(step, encoder: TodoJSON.makeEncoder())
+        let seq = Int64(step.seq)
+        do {
+            return try await PostgresTodoDatabase.whenConnectionsEnd {
+                try await database.withPooledConnection { connection in
+                    let rows = try await connection.answered(
+                        """
+                        SELECT author, kind, date, changes::text FROM rewind_shared_step
+                        WHERE list_id = \(number) AND seq = \(seq)
+                        """, logger: self.logger)
+                    for try await (author, kind, date, changes) in rows.decode((String, String, Int64, String).self) {
+                        return author == step.author && kind == columns.kind && date == columns.date && changes == columns.changes
+                    }
+                    return false
+                }
+            }
+        } catch {
+            throw lost
         }
     }
 
@@ -483,42 +690,6 @@ public actor PostgresSharedListStore: SharedListStore {
             list, name: head.name, access: head.access, lastSeq: head.lastSeq, known: &known, rows: rows, ranks: (read, saved),
             renumberings: head.renumberings,
             coalescingWindow: coalescingWindow, location: database.url.redacted)
-    }
-
-    /// Saves `step`, just applied to `cached`: the rows of the items it
-    /// touched, the log row, the latest writers and the list's `last_seq`.
-    private nonisolated func save(
-        _ step: SharedStep, of cached: inout Cached, number: Int64, _ connection: PostgresConnection, _ logger: Logger
-    ) async throws {
-        let writes = cached.ranks.writes(touched: Set(step.patch.entries.map(\.id)), list: cached.open.shared.list)
-        try await items(number, logger).write(writes, connection)
-        if writes.replacesAll {
-            // Every row numbered again: counted, so that the other instances
-            // read every rank, not only those of the items this row touched.
-            let counts = try await connection.answered(
-                "UPDATE rewind_list SET renumberings = renumberings + 1 WHERE id = \(number) RETURNING renumberings", logger: logger)
-            for try await count in counts.decode(Int64.self) { cached.renumberings = count }
-        }
-        let columns = try SharedStepColumns(step, encoder: TodoJSON.makeEncoder())
-        let (seq, author, name, key) = (Int64(step.seq), step.author, step.name, step.coalescingKey)
-        let (reverts, joins) = (columns.reverts.map(Int64.init), step.joins.map(Int64.init))
-        let parts = step.patch.parts
-        let (items, names) = (parts.map(\.item), parts.map(\.part.rawValue))
-        try await connection.answered(
-            """
-            WITH step AS (
-                INSERT INTO rewind_shared_step
-                    (list_id, seq, author, kind, reverts, name, date, coalescing_key, joins, changes, patch, skipped)
-                VALUES (\(number), \(seq), \(author), \(columns.kind), \(reverts), \(name), \(columns.date), \(key), \(joins),
-                        \(columns.changes)::json, \(columns.patch)::json, \(columns.skipped)::json)
-            ), writers AS (
-                INSERT INTO rewind_shared_writer (list_id, item, part, seq, author)
-                SELECT \(number), part.item, part.name, \(seq), \(author) FROM unnest(\(items)::uuid[], \(names)::text[]) AS part(item, name)
-                ON CONFLICT (list_id, item, part) DO UPDATE SET seq = excluded.seq, author = excluded.author
-            )
-            UPDATE rewind_shared_list SET last_seq = \(seq) WHERE list_id = \(number)
-            RETURNING pg_notify(\(channel), id::text || ':' || last_seq::text)
-            """, logger: logger)
     }
 
     /// The log rows of the list numbered `number` above `seq`, oldest first.

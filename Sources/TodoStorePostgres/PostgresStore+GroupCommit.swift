@@ -123,6 +123,7 @@ extension PostgresStore {
                 let written: Bool?
                 do {
                     written = try await writing(&pending, after: start, &current, connection)
+                    if written == true { try await connection.confirmCommit(logger: logger) }
                 } catch where PostgresTodoDatabase.connectionEnded(error) {
                     guard try await wasWritten(pending.rows, lost: error) else { return try await transacting(batch) }
                     // It did commit: the next read brings the list (read
@@ -218,7 +219,9 @@ extension PostgresStore {
         if !pending.rows.isEmpty, !outcomes.contains(where: { if case .failure = $0 { true } else { false } }) {
             let appended: PostgresLog.AppendedAdds?
             do {
-                appended = try await log.appendAdds(pending.rows, items: items, after: start, connection)
+                let written = try await log.appendAdds(pending.rows, items: items, after: start, connection)
+                try await connection.confirmCommit(logger: logger)
+                appended = written
             } catch where PostgresTodoDatabase.connectionEnded(error) {
                 // The server ended the connection before it answered (a
                 // restart, or the pool lent one it had just ended).
@@ -284,7 +287,9 @@ extension PostgresStore {
                     let saved = try await self.rows.ranks(of: Set(items.map(\.id)), connection)
                     if saved.count == items.count { return .committed }
                     guard saved.isEmpty else { throw lost }
-                    return .appended(try await self.log.appendAdds(pending.rows, items: items, after: start, connection))
+                    let appended = try await self.log.appendAdds(pending.rows, items: items, after: start, connection)
+                    try await connection.confirmCommit(logger: self.logger)
+                    return .appended(appended)
                 }
             }
         } catch {

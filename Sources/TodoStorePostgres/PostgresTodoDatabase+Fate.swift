@@ -131,10 +131,11 @@ extension PostgresTodoDatabase {
     /// answered: its own "terminating connection" (SQLSTATE 57P01 to
     /// 57P03), the connection closed under the statement (as postgres-nio
     /// saw it, or as ``ConnectionClosedBeforeAnswer`` when the wait watch
-    /// saw it first), or closed before it was used
-    /// (``ConnectionClosedBeforeUse``).
+    /// saw it first), closed before it was used
+    /// (``ConnectionClosedBeforeUse``), or failed before the server
+    /// confirmed the commit of a statement run alone (``CommitNotConfirmed``).
     static func connectionEnded(_ error: any Error) -> Bool {
-        if error is ConnectionClosedBeforeAnswer || error is ConnectionClosedBeforeUse { return true }
+        if error is ConnectionClosedBeforeAnswer || error is ConnectionClosedBeforeUse || error is CommitNotConfirmed { return true }
         guard let error = error as? PSQLError else { return false }
         if let state = error.serverInfo?[.sqlState] { return ["57P01", "57P02", "57P03"].contains(state) }
         return error.code == .serverClosedConnection || error.code == .clientClosedConnection

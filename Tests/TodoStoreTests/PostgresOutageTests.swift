@@ -153,6 +153,30 @@ struct PostgresOutageTests {
         #expect(try await reader.history(of: list, as: ann, before: nil, limit: 10).count == 1, "the add is saved once")
     }
 
+    /// The same for a change of a list the store holds, saved in one
+    /// statement that commits on its own: the server ends the connection
+    /// within that statement's commit; the store asks whether the row was
+    /// saved, and makes the change again, once, in a transaction.
+    @Test func aSharedListChangeSavedInOneStatementWhoseConnectionEndsIsMadeOnce() async throws {
+        let shared = try await PostgresTestDatabase.make()
+        let store = try await PostgresSharedListStore.open(shared.database)
+        let ann = try AccountName("ann")
+        let list = try await store.create(name: "Groceries", owner: ann).id
+        let made = Date(timeIntervalSince1970: 0)
+        let (milk, bread) = (try TodoItem(id: UUID(), title: "Milk", created: made), try TodoItem(id: UUID(), title: "Bread", created: made))
+        _ = try await store.perform([.add(milk)], named: "Add “Milk”", coalescingKey: nil, on: list, by: ann)
+        try await Self.endingTheFirstCommitThatAppendsTo("rewind_shared_step", shared)
+
+        _ = try await store.perform([.add(bread)], named: "Add “Bread”", coalescingKey: nil, on: list, by: ann)
+
+        #expect(try await Self.commitsEnded(shared) == 2, "the connection ended in the first commit, and the change was made again")
+        #expect(await store.rowsTakenBack == 1, "the one-statement save was taken back")
+        let reader = try await PostgresSharedListStore.open(shared.database)
+        #expect(try await reader.items(of: list, as: ann).list.items.map(\.title) == ["Milk", "Bread"])
+        #expect(try await reader.history(of: list, as: ann, before: nil, limit: 10).map(\.seq) == [2, 1], "the add is saved once")
+        #expect(try await store.items(of: list, as: ann).list.items.map(\.title) == ["Milk", "Bread"])
+    }
+
     /// The same for the making of a shared list.
     @Test func aSharedListWhoseConnectionEndsInTheCommitThatMakesItIsMadeOnce() async throws {
         let shared = try await PostgresTestDatabase.make()
@@ -166,6 +190,31 @@ struct PostgresOutageTests {
         let reader = try await PostgresSharedListStore.open(shared.database)
         #expect(try await reader.lists(of: ann).map(\.id) == [made.id], "the list is made once")
         #expect(try await reader.items(of: made.id, as: ann).list.items.isEmpty)
+    }
+
+    /// A batch written in one statement that commits on its own (adds,
+    /// or another change of the list the store holds) whose connection the
+    /// server ends within that commit: postgres-nio hands the statement's
+    /// answer on before the commit, so the store waits for the server to
+    /// confirm the commit; here it finds the rows not saved and writes them
+    /// again, once.
+    @Test(arguments: [true, false])
+    func aBatchWrittenInOneStatementWhoseConnectionEndsInItsCommitIsMadeOnce(adds: Bool) async throws {
+        let stores = try await TwoStores()
+        defer { stores.running.cancel() }
+        let (fixture, reader, shared, store) = (stores.fixture, stores.reader, stores.shared, stores.store)
+        let before = try #require(try await store.read { $0.todos.items.first })
+        try await Self.endingTheFirstCommitThatAppendsTo("rewind_step", shared)
+
+        if adds {
+            try await store.change(.add(try fixture.item("After")))
+        } else {
+            try await store.change(.todos(.update(before.id, [.title(to: "Renamed")], at: fixture.clock.now())))
+        }
+
+        #expect(try await Self.commitsEnded(shared) == 2, "the connection ended in the first commit, and the batch was written again")
+        #expect(try await reader.read { $0.todos.items.map(\.title) } == (adds ? ["Before", "After"] : ["Renamed"]))
+        #expect(try await reader.history().position == 2, "one step, not two")
     }
 
     /// The same for an undo of the list (a transaction of its own).

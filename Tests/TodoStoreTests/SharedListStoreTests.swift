@@ -292,6 +292,54 @@ struct SharedListStoreTests {
         }
     }
 
+    /// A store that holds a list saves each change in one statement on the
+    /// list as it holds it; when another store wrote first, the statement
+    /// writes nothing, the row is taken back in memory and the change is
+    /// made again on the list brought up to date, after the other's rows.
+    @Test func aChangeOfAListTheStoreHoldsIsSavedInOneStatementUnlessAnotherStoreWroteFirst() async throws {
+        guard SharedStoreKind.tested.contains(.postgres) else { return }
+        let fixture = try SharedStoreFixture(.postgres)
+        let first = try #require(try await fixture.open() as? PostgresSharedListStore)
+        let second = try await fixture.open()
+        let list = try await Self.list(["Milk", "Bread"], in: first)
+        // The first add read the list; the second was saved alone.
+        #expect(await first.rowsSavedAlone == 1)
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: first)
+        #expect(await (first.rowsSavedAlone, first.rowsTakenBack) == (2, 0))
+
+        try await second.perform([.add(Team.item("Eggs", 2))], named: "Add “Eggs”", on: list, by: Team.bob)
+        try await Self.rename(1, to: "Rye bread", on: list, by: Team.cem, in: first)
+        #expect(await (first.rowsSavedAlone, first.rowsTakenBack) == (2, 1))
+        try await first.perform([.add(Team.item("Jam", 3))], named: "Add “Jam”", on: list, by: Team.ann)
+        #expect(await (first.rowsSavedAlone, first.rowsTakenBack) == (3, 1))
+
+        #expect(try await Self.titles(first, list) == ["Oat milk", "Rye bread", "Eggs", "Jam"])
+        let reopened = try await Self.expectSameAfterReopening(fixture, first, list)
+        #expect(try await reopened.history(of: list, as: Team.ann, before: nil, limit: 10).map(\.author) == ["ann", "cem", "bob", "ann", "ann", "ann"])
+        #expect(try await first.nextSteps(on: list, of: Team.cem).undo?.seq == 5)
+    }
+
+    /// A member whom the owner removed through another store can no longer
+    /// change the list through a store that holds it from before, and
+    /// nothing of theirs is written; the others go on.
+    @Test(arguments: SharedStoreKind.persistent)
+    func aMemberRemovedThroughAnotherStoreCannotChangeTheListThroughOneThatHoldsIt(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let first = try await fixture.open()
+        let second = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: first)
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.bob, in: first)
+        try await second.unshare(list, with: Team.bob, by: Team.ann)
+
+        await #expect(throws: AccountError.listNotFound) {
+            try await first.perform([.add(Team.item("Eggs", 1))], named: "Add “Eggs”", on: list, by: Team.bob)
+        }
+        await #expect(throws: AccountError.listNotFound) { try await first.undo(on: list, by: Team.bob, expecting: nil) }
+        try await first.perform([.add(Team.item("Jam", 2))], named: "Add “Jam”", on: list, by: Team.cem)
+        #expect(try await Self.titles(second, list) == ["Oat milk", "Jam"])
+        #expect(try await second.history(of: list, as: Team.ann, before: nil, limit: 10).map(\.seq) == [3, 2, 1])
+    }
+
     /// What a plan of the tests refuses with.
     struct Refused: Error, Equatable { let reason: String }
 

@@ -37,6 +37,8 @@ public struct SharedList: Sendable {
     private var undoable: [String: [[Int]]] = [:]
     /// Per person, the undo rows their Redo takes back, newest last.
     private var redoable: [String: [Int]] = [:]
+    /// What ``takeBackLastRow()`` needs to take back the row recorded last.
+    private var lastRow: RecordedRow?
 
     /// How long after a step's last row a change with the same coalescing
     /// key by the same person still joins that step, in seconds.
@@ -58,9 +60,9 @@ public struct SharedList: Sendable {
     {
         self.init(list: list, coalescingWindow: coalescingWindow)
         for step in log {
-            try self.list.applyInPlace(step.changes)
-            record(step)
+            record(step, inverses: try self.list.applyInPlace(step.changes))
         }
+        lastRow = nil
     }
 
     /// Appends a row that a store read back, written after the last row
@@ -71,8 +73,7 @@ public struct SharedList: Sendable {
     ///   is not numbered right after the last one. The list is then unchanged.
     public mutating func replay(_ step: SharedStep) throws(SharingError) {
         guard step.seq == log.count + 1 else { throw .notTheNextRow(expected: log.count + 1, found: step.seq) }
-        try list.applyInPlace(step.changes)
-        record(step)
+        record(step, inverses: try list.applyInPlace(step.changes))
     }
 
     /// The step `author`'s Undo would take back, if any.
@@ -106,12 +107,12 @@ public struct SharedList: Sendable {
         }
         // Applied in place: a step costs what it touches, not the list's size.
         let recording = StepPatch.Recording(changes, on: list)
-        try list.applyInPlace(changes)
+        let inverses = try list.applyInPlace(changes)
         let step = SharedStep(
             seq: log.count + 1, author: author, name: name, kind: .change, changes: changes,
             patch: recording.patch(after: list), skipped: [], date: date, coalescingKey: coalescingKey,
             joins: coalescingKey.flatMap { joinableStep(of: author, key: $0, at: date) })
-        record(step)
+        record(step, inverses: inverses)
         return step
     }
 
@@ -253,7 +254,7 @@ public struct SharedList: Sendable {
             seq: log.count + 1, author: author, name: rows.first?.name ?? "", kind: kind, changes: changes,
             patch: recording.patch(after: list, of: changes), skipped: skipped.keepingLastOfEachPart(),
             date: date)
-        record(step)
+        record(step, inverses: inverses)
         return step
     }
 
@@ -294,38 +295,122 @@ public struct SharedList: Sendable {
 
     // MARK: - Recording a row
 
-    /// Appends `step`, whose changes made the list as it is now, and updates
-    /// the writers and each person's stacks.
-    private mutating func record(_ step: SharedStep) {
+    /// Appends `step`, whose changes made the list as it is now (`inverses`
+    /// take them back, in reverse order), and updates the writers and each
+    /// person's stacks, noting how to take all of it back.
+    private mutating func record(_ step: SharedStep, inverses: [TodoList.Change]) {
+        var row = RecordedRow(inverses: inverses)
         log.append(step)
-        for key in step.patch.parts { writers[key] = (step.seq, step.author) }
+        for key in step.patch.parts {
+            row.writers.append((key, writers[key]))
+            writers[key] = (step.seq, step.author)
+        }
         for entry in step.patch.entries {
-            if let before = entry.before, entry.after == nil { removedAfter[entry.id] = .some(before.after) }
+            if let before = entry.before, entry.after == nil {
+                row.removedAfter.append((entry.id, removedAfter[entry.id]))
+                removedAfter[entry.id] = .some(before.after)
+            }
         }
         switch step.kind {
         case .change:
             if let first = step.joins, let index = undoable[step.author]?.lastIndex(where: { $0.first == first }) {
                 undoable[step.author]?[index].append(step.seq)
+                row.stacks = .joined(index: index)
             } else {
                 undoable[step.author, default: []].append([step.seq])
+                row.stacks = .started
             }
-            redoable[step.author] = []
+            row.redoBefore = redoable.updateValue([], forKey: step.author)
         case .undo(let seq):
-            undoable[step.author]?.removeLast { $0.first == seq }
+            row.stacks = .undid(undoable[step.author]?.removeLast { $0.first == seq })
             redoable[step.author, default: []].append(step.seq)
         case .redo(let seq):
-            redoable[step.author]?.removeLast { $0 == seq }
+            row.stacks = .redid(redoable[step.author]?.removeLast { $0 == seq })
             undoable[step.author, default: []].append([step.seq])
         }
+        lastRow = row
+    }
+
+    /// Takes back the row that ``perform(_:named:by:at:coalescingKey:)``,
+    /// ``undo(by:at:expecting:)``, ``redo(by:at:expecting:)`` or
+    /// ``replay(_:)`` appended last, leaving the list, its log, the writers
+    /// and every stack exactly as they were before it, in time of what the
+    /// row touched: for a store whose write of the row did not land (another
+    /// writer wrote first). Only that one row can be taken back.
+    ///
+    /// - Returns: `false`, with nothing changed, when there is no such row
+    ///   (none was appended since the list was made or a row was taken back).
+    @discardableResult
+    public mutating func takeBackLastRow() -> Bool {
+        guard let row = lastRow, let step = log.last else { return false }
+        lastRow = nil
+        // Each inverse applies: it is what its change returned, in reverse order.
+        for inverse in row.inverses.reversed() { _ = try? list.apply(inverse) }
+        log.removeLast()
+        for (key, writer) in row.writers.reversed() { writers[key] = writer }
+        for (id, after) in row.removedAfter.reversed() { removedAfter[id] = after }
+        switch row.stacks {
+        case .joined(let index):
+            undoable[step.author]?[index].removeLast()
+        case .started:
+            undoable[step.author]?.removeLast()
+        case .undid(let removed):
+            redoable[step.author]?.removeLast()
+            if case let (index, rows)? = removed { undoable[step.author, default: []].insert(rows, at: index) }
+        case .redid(let removed):
+            undoable[step.author]?.removeLast()
+            if case let (index, seq)? = removed { redoable[step.author, default: []].insert(seq, at: index) }
+        }
+        if case .change = step.kind { redoable[step.author] = row.redoBefore }
+        return true
+    }
+
+    /// Whether `other` holds the same list, log, writers and stacks (for tests).
+    func holdsTheSameState(as other: SharedList) -> Bool {
+        func same(_ a: [ItemPartKey: (seq: Int, author: String)], _ b: [ItemPartKey: (seq: Int, author: String)]) -> Bool {
+            a.count == b.count && a.allSatisfy { key, writer in b[key].map { $0 == writer } ?? false }
+        }
+        func nonEmpty<Value: Collection>(_ stacks: [String: Value]) -> [String: Value] { stacks.filter { !$0.value.isEmpty } }
+        return list == other.list && log == other.log && same(writers, other.writers) && removedAfter == other.removedAfter
+            && nonEmpty(undoable) == nonEmpty(other.undoable) && nonEmpty(redoable) == nonEmpty(other.redoable)
     }
 }
 
+/// How to take back the row a ``SharedList`` recorded last.
+private struct RecordedRow: Sendable {
+    /// How the author's stacks moved.
+    enum Stacks: Sendable {
+        /// The change joined the author's step at this index of their undo stack.
+        case joined(index: Int)
+        /// The change, or a redo, started a step at the top of their undo stack.
+        case started
+        /// The undo took this step off their undo stack (from this index)
+        /// and put its row on their redo stack.
+        case undid((index: Int, element: [Int])?)
+        /// The redo took this undo row off their redo stack (from this
+        /// index) and started a step on their undo stack.
+        case redid((index: Int, element: Int)?)
+    }
+
+    /// The inverses of the row's changes, in the order the changes applied.
+    var inverses: [TodoList.Change]
+    /// Each part the row wrote, and its writer before the row.
+    var writers: [(ItemPartKey, (seq: Int, author: String)?)] = []
+    /// Each item the row removed, and where it stood when removed before.
+    var removedAfter: [(UUID, UUID??)] = []
+    var stacks = Stacks.started
+    /// The author's redo stack that a change cleared.
+    var redoBefore: [Int]?
+}
+
 extension TodoList {
-    /// Applies `changes` in order, in place; when one is refused, the ones
-    /// applied before it are taken back, leaving the list as it was.
-    fileprivate mutating func applyInPlace(_ changes: [Change]) throws(SharingError) {
+    /// Applies `changes` in order, in place, and returns their inverses in
+    /// the same order; when one is refused, the ones applied before it are
+    /// taken back, leaving the list as it was.
+    fileprivate mutating func applyInPlace(_ changes: [Change]) throws(SharingError) -> [Change] {
         var inverses: [Change] = []
         for change in changes { try apply(change, after: &inverses) }
+        return inverses
     }
 
     /// Applies `change` in place after those whose inverses `inverses`
@@ -343,9 +428,12 @@ extension TodoList {
 }
 
 extension Array {
-    /// Removes the last element that matches: the usual case is the last element itself.
-    fileprivate mutating func removeLast(where matches: (Element) -> Bool) {
-        if let index = lastIndex(where: matches) { remove(at: index) }
+    /// Removes the last element that matches (the usual case is the last
+    /// element itself), and returns it with the index it had.
+    @discardableResult
+    fileprivate mutating func removeLast(where matches: (Element) -> Bool) -> (index: Int, element: Element)? {
+        guard let index = lastIndex(where: matches) else { return nil }
+        return (index, remove(at: index))
     }
 }
 

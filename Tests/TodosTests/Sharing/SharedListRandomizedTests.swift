@@ -44,6 +44,66 @@ struct SharedListRandomizedTests {
 
     static let people = ["ann", "bob", "cem"]
 
+    /// After every row appended by a change, an undo or a redo (joined
+    /// renames, undos of steps others wrote over, deletes and their undos
+    /// among them), taking the row back leaves the list exactly as it was
+    /// before it: items, log, writers and every person's stacks; and the
+    /// list taken back goes on as the one that never had the row.
+    @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
+    func takingBackTheLastRowLeavesTheListAsItWasBeforeIt(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        var shared = SharedList()
+        var previous = Self.people[0]
+        var nextID = 0
+        var takenBack = 0
+        for round in 0..<400 {
+            let person = Bool.random(using: &random) ? previous : Self.people[Int.random(in: 0..<Self.people.count, using: &random)]
+            previous = person
+            let before = shared
+            let date = Sharing.start.addingTimeInterval(Double(round) * 0.2)
+            let roll = Int.random(in: 0..<100, using: &random)
+            switch roll {
+            case 0..<15 where before.list.count < 12, 0..<3:
+                nextID += 1
+                let item = try TodoItem(id: Sharing.id(nextID), title: "Item \(nextID)", created: date)
+                let position = Int.random(in: 0...before.list.count, using: &random)
+                try shared.perform([.insert(item, at: position)], named: "Add", by: person, at: date)
+            case 0..<60 where !before.list.isEmpty:
+                let id = try #require(before.list.item(at: Int.random(in: 0..<before.list.count, using: &random))).id
+                let choice = Int.random(in: 0..<5, using: &random)
+                let change: TodoList.Change =
+                    switch choice {
+                    case 0: .update(id, [.title(to: "\(person) \(round)")], at: date)
+                    case 1: .update(id, [before.list[id: id]?.isCompleted == true ? .reopen : .complete], at: date)
+                    case 2: .update(id, [.details(to: "\(round)"), .title(to: "both \(round)")], at: date)
+                    case 3: .remove(id)
+                    default: .move(id, to: Int.random(in: 0..<before.list.count, using: &random))
+                    }
+                _ = try? shared.perform([change], named: "Change", by: person, at: date, coalescingKey: choice == 0 ? "title \(id)" : nil)
+            case 0..<85:
+                _ = try? shared.undo(by: person, at: date)
+            default:
+                _ = try? shared.redo(by: person, at: date)
+            }
+            guard shared.log.count == before.log.count + 1 else {
+                #expect(shared.holdsTheSameState(as: before), "a refused operation changed the list (seed \(seed))")
+                continue
+            }
+            var back = shared
+            let tookBack = back.takeBackLastRow()
+            #expect(tookBack, "row \(shared.log.count) could not be taken back (seed \(seed))")
+            #expect(
+                back.holdsTheSameState(as: before),
+                "taking back row \(shared.log.count) (\(shared.log[shared.log.count - 1].kind)) left another list (seed \(seed))")
+            let tookBackAgain = back.takeBackLastRow()
+            #expect(!tookBackAgain, "a second row was taken back (seed \(seed))")
+            takenBack += 1
+            // Every fifth time, the list goes on from the one taken back.
+            if round % 5 == 0 { shared = back }
+        }
+        #expect(takenBack > 200, "too few rows were taken back to tell (seed \(seed))")
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func invariantsHoldAfterEveryOperation(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
