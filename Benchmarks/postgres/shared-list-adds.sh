@@ -9,9 +9,12 @@
 #   Benchmarks/postgres/shared-list-adds.sh OLD/rewind NEW/rewind
 #   ROUNDS=5 DURATION=8 CONNECTIONS=16 Benchmarks/postgres/shared-list-adds.sh BINARY
 #   STORE=sqlite Benchmarks/postgres/shared-list-adds.sh OLD/rewind NEW/rewind
+#   STORE=postgres-one Benchmarks/postgres/shared-list-adds.sh OLD/rewind NEW/rewind
 #
 # With STORE=sqlite, one `rewind serve --accounts` over a fresh data
-# directory (SQLite, team mode) on SINGLE_PORT takes the cluster's place.
+# directory (SQLite, team mode) on SINGLE_PORT takes the cluster's place;
+# with STORE=postgres-one, the cluster runs but the adds go to instance A
+# alone, not through nginx (one instance over PostgreSQL).
 # The adds carry the headers the list's page sends (the account's session
 # and CSRF token); every add goes to the one list the account makes.
 set -euo pipefail
@@ -20,19 +23,19 @@ source "$(dirname "$0")/lib.sh"
 [ "$#" -ge 1 ] || fail "give one or more rewind binaries (swift build -c release --product rewind)"
 store="${STORE:-postgres}"
 case "$store" in
-    postgres) require_tools wrk curl nginx python3 ;;
+    postgres | postgres-one) require_tools wrk curl nginx python3 ;;
     sqlite) require_tools wrk curl python3 sqlite3 ;;
-    *) fail "STORE is postgres (the cluster, the default) or sqlite; $store is neither" ;;
+    *) fail "STORE is postgres (the cluster, the default), postgres-one (instance A of the cluster alone) or sqlite; $store is none of them" ;;
 esac
 cluster="$repo/scripts/cluster.sh"
 for binary in "$@"; do [ -x "$binary" ] || fail "no executable rewind binary at $binary"; done
-if [ "$store" = postgres ] && { "$cluster" status >/dev/null 2>&1 || [ -d "$REWIND_CLUSTER_DIR" ]; }; then
+if [ "$store" != sqlite ] && { "$cluster" status >/dev/null 2>&1 || [ -d "$REWIND_CLUSTER_DIR" ]; }; then
     fail "a cluster already runs in $REWIND_CLUSTER_DIR; stop it first (REWIND_CLUSTER_DIR=$REWIND_CLUSTER_DIR $cluster stop)"
 fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-shared.XXXXXX")"
 server=""
 stop_server() {
-    if [ "$store" = postgres ]; then
+    if [ "$store" != sqlite ]; then
         "$cluster" stop >/dev/null 2>&1 || true
     elif [ -n "$server" ]; then
         kill -TERM "$server" 2>/dev/null || true
@@ -49,8 +52,9 @@ trap cleanup EXIT
 # Starts what serves the list with the binary chosen; sets `address` and
 # signs in (`session`, `token`).
 start_server() {
-    if [ "$store" = postgres ]; then
+    if [ "$store" != sqlite ]; then
         address="$("$cluster" start)"
+        [ "$store" = postgres ] || address="http://127.0.0.1:$REWIND_CLUSTER_A_PORT"
         sign_in "$address" admin
         return
     fi
@@ -66,7 +70,7 @@ start_server() {
 
 # The number of items in the list.
 item_count() {
-    if [ "$store" = postgres ]; then
+    if [ "$store" != sqlite ]; then
         psql_admin rewind -c "SELECT count(*) FROM rewind_item i JOIN rewind_shared_list l ON l.list_id = i.list_id"
     else
         sqlite3 "$work/data/rewind.sqlite" "SELECT count(*) FROM shared_item"
@@ -99,7 +103,10 @@ for binary in "$@"; do
 done
 
 echo
-if [ "$store" = postgres ]; then
+if [ "$store" = postgres-one ]; then
+    echo "Adds to one shared list on one instance of the cluster (no nginx), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores,"
+    echo "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s per round, then wrk -c1 -d3s for one add alone; a fresh cluster per binary"
+elif [ "$store" = postgres ]; then
     echo "Adds to one shared list through nginx over two instances, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores,"
     echo "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s per round, then wrk -c1 -d3s for one add alone; a fresh cluster per binary"
 else

@@ -9,21 +9,25 @@ import Todos
 /// `rewind_shared_step`, `rewind_shared_writer`, and the items in
 /// `rewind_item` under the list's own `rewind_list` row.
 ///
-/// Each change, undo and redo is one transaction that locks the list's row
-/// (`SELECT … FOR UPDATE`), so writers on any number of instances take
-/// turns; reads the log rows other instances appended after the last one
-/// this instance saw; appends its row numbered after them; and writes the
-/// rows of the items it touched, the latest writer of each part it wrote
-/// and the list's `last_seq`. Every query goes through
-/// `PostgresConnection.answered(_:logger:)`, every connection through the
-/// pool's bounded wait.
+/// Each change, undo and redo appends one row to the list's log and writes
+/// the rows of the items it touched, the latest writer of each part it
+/// wrote and the list's `last_seq`, all or nothing, holding the list's row
+/// so that writers on any number of instances take turns. On a list this
+/// instance holds and knows no newer row of, that is one statement that
+/// writes only if the list's row still names the instance's latest row
+/// (and the person may still change the list), followed by the
+/// confirmation of its commit; else, or when that statement wrote nothing,
+/// one transaction that locks the list's row (`SELECT … FOR UPDATE`), reads
+/// the log rows other instances appended since, and appends its row after
+/// them. Every query goes through `PostgresConnection.answered(_:logger:)`,
+/// every connection through the pool's bounded wait.
 ///
 /// Live updates across instances: every row appended sends
 /// `NOTIFY rewind_shared, '<list id>:<seq>'` inside its transaction, and a
-/// store whose ``updates(of:as:)`` someone reads keeps one connection that
-/// listens on that channel (connecting again when it drops, and then
-/// telling every open stream the list's latest row, for the notifications
-/// lost meanwhile).
+/// store keeps one connection that listens on that channel once someone
+/// reads its ``updates(of:as:)`` or it changes a list it holds a second
+/// time (connecting again when it drops, and then telling every open stream
+/// the list's latest row, for the notifications lost meanwhile).
 ///
 /// The first time an instance opens a list it reads the list's whole log
 /// and replays it to rebuild each person's stacks: O(*r*) for *r* rows,
@@ -59,6 +63,14 @@ public actor PostgresSharedListStore: SharedListStore {
     /// The number of each list's `rewind_list` row, as read with the list
     /// (it never changes while the list exists).
     private var numbers: [UUID: Int64] = [:]
+    /// The latest row of each list this instance holds that the listener
+    /// heard of, when it is ahead of the list held (another instance wrote
+    /// since); `Int.max` after the listener connected again, when rows may
+    /// have gone unheard.
+    private var heardAhead: [UUID: Int] = [:]
+    /// Whether a second change of a list held starts the listener (the
+    /// tests turn it off, to choose what the store has heard).
+    var listensWhenChanging = true
     /// The lists a call reads or changes in memory now (``inTurn(of:_:)``),
     /// and the calls waiting for each.
     private var listsInUse: Set<UUID> = []
@@ -310,6 +322,9 @@ public actor PostgresSharedListStore: SharedListStore {
         switch event {
         case .connected:
             listenerConnections += 1
+            // Rows may have gone unheard meanwhile: each list held is read
+            // again at its next change.
+            for list in cache.keys { heardAhead[list] = Int.max }
             for list in updateStreams.lists {
                 do {
                     let head = try await transaction { connection, logger in
@@ -322,12 +337,24 @@ public actor PostgresSharedListStore: SharedListStore {
             }
         case .notified(let payload):
             let parts = payload.split(separator: ":")
-            guard parts.count == 2, let list = UUID(uuidString: String(parts[0])), let seq = Int(parts[1]),
-                updateStreams.isHeard(list)
-            else { return }
+            guard parts.count == 2, let list = UUID(uuidString: String(parts[0])), let seq = Int(parts[1]) else { return }
+            if let held = cache[list]?.open.seq ?? (listsInUse.contains(list) ? 0 : nil), seq > held, heardAhead[list] != Int.max {
+                heardAhead[list] = max(heardAhead[list] ?? 0, seq)
+            }
+            guard updateStreams.isHeard(list) else { return }
             // A row the streams were told of already (this instance's own) is not told again.
             updateStreams.notify(list, seq: seq)
         }
+    }
+
+    /// The latest row of `list` heard of ahead of the list held (read by the tests).
+    func heardAhead(of list: UUID) -> Int? {
+        heardAhead[list]
+    }
+
+    /// Turns off (or on) the listener that a second change starts (for the tests).
+    func setListensWhenChanging(_ listens: Bool) {
+        listensWhenChanging = listens
     }
 
     /// How many times the list's rows had been numbered again when this
@@ -371,6 +398,7 @@ public actor PostgresSharedListStore: SharedListStore {
             }
             cache[list] = cached
             numbers[list] = number
+            caughtUp(list, to: cached.open.seq)
             return cached.open
         }
     }
@@ -378,13 +406,16 @@ public actor PostgresSharedListStore: SharedListStore {
     /// Runs `body`, which appends one row to the list, and saves the row
     /// with everything it wrote.
     ///
-    /// When this instance holds the list, the row is made on it and saved
-    /// in one statement that commits on its own, and writes only if the
+    /// When this instance holds the list and has not heard of rows that
+    /// other instances appended since (``heardAhead``: the store listens
+    /// from its second change on), the row is made on it and saved in one
+    /// statement that commits on its own, and writes only if the
     /// database's list is still the one held (``appendingAlone(to:by:_:_:)``):
-    /// one round trip. Otherwise (the list not held, another instance wrote
-    /// since, or `body` refused, which a list behind the database's may
-    /// do), in one transaction that holds the list's row, reads what other
-    /// instances wrote since, and runs `body` on the list brought up to date.
+    /// two round trips, with the confirmation of the commit. Otherwise (the
+    /// list not held or behind, the statement found it so, or `body`
+    /// refused, which a list behind the database's may do), in one
+    /// transaction that holds the list's row, reads what other instances
+    /// wrote since, and runs `body` on the list brought up to date.
     private func append(to list: UUID, by person: AccountName, _ body: @Sendable (inout OpenSharedList) throws -> SharedStep)
         async throws -> SharedStep
     {
@@ -392,8 +423,15 @@ public actor PostgresSharedListStore: SharedListStore {
             // As in the SQLite store: the list is taken out, to change in
             // place; a refusal puts it back, a failure to save leaves it out.
             var known = cache.removeValue(forKey: list)
-            if let (step, cached) = try await appendingAlone(to: list, by: person, &known, body) {
+            if known != nil, listensWhenChanging {
+                // From the second change on: the listener tells which lists
+                // other instances wrote since, for which one statement would
+                // only fail.
+                startListening()
+            }
+            if heardAhead[list] == nil, let (step, cached) = try await appendingAlone(to: list, by: person, &known, body) {
                 cache[list] = cached
+                caughtUp(list, to: step.seq)
                 updateStreams.notify(list, seq: step.seq)
                 return step
             }
@@ -417,6 +455,7 @@ public actor PostgresSharedListStore: SharedListStore {
             }
             cache[list] = cached
             numbers[list] = number
+            caughtUp(list, to: cached.open.seq)
             updateStreams.notify(list, seq: step.seq)
             return step
         }
@@ -599,6 +638,12 @@ public actor PostgresSharedListStore: SharedListStore {
         } catch {
             throw lost
         }
+    }
+
+    /// Notes that the list held is at row `seq`: what the listener heard up
+    /// to it is no longer ahead.
+    private func caughtUp(_ list: UUID, to seq: Int) {
+        if let heard = heardAhead[list], heard <= seq || heard == Int.max { heardAhead[list] = nil }
     }
 
     /// Runs `body` when no other call that reads or changes the list in

@@ -300,6 +300,8 @@ struct SharedListStoreTests {
         guard SharedStoreKind.tested.contains(.postgres) else { return }
         let fixture = try SharedStoreFixture(.postgres)
         let first = try #require(try await fixture.open() as? PostgresSharedListStore)
+        // Not listening: what it knows of the other store's rows is what its statements find.
+        await first.setListensWhenChanging(false)
         let second = try await fixture.open()
         let list = try await Self.list(["Milk", "Bread"], in: first)
         // The first add read the list; the second was saved alone.
@@ -317,6 +319,34 @@ struct SharedListStoreTests {
         let reopened = try await Self.expectSameAfterReopening(fixture, first, list)
         #expect(try await reopened.history(of: list, as: Team.ann, before: nil, limit: 10).map(\.author) == ["ann", "cem", "bob", "ann", "ann", "ann"])
         #expect(try await first.nextSteps(on: list, of: Team.cem).undo?.seq == 5)
+    }
+
+    /// A store that listens (from its second change of a list) and has
+    /// heard that another store wrote since makes its next change in a
+    /// transaction straight away, without a statement that would write
+    /// nothing; after it, in one statement again.
+    @Test func aStoreThatHeardOfAnothersRowsMakesItsNextChangeAfterThemStraightAway() async throws {
+        guard SharedStoreKind.tested.contains(.postgres) else { return }
+        let fixture = try SharedStoreFixture(.postgres)
+        let first = try #require(try await fixture.open() as? PostgresSharedListStore)
+        let second = try await fixture.open()
+        let list = try await Self.list(["Milk", "Bread"], in: first)
+        try await waitUntil("the first store listens") { await first.listenerConnections == 1 }
+        // Rows may have gone unheard before it listened: read again first.
+        try await Self.rename(0, to: "Oat milk", on: list, by: Team.ann, in: first)
+        #expect(await first.heardAhead(of: list) == nil)
+        let alone = await first.rowsSavedAlone
+        try await Self.rename(1, to: "Rye bread", on: list, by: Team.ann, in: first)
+        #expect(await first.rowsSavedAlone == alone + 1)
+
+        try await second.perform([.add(Team.item("Eggs", 2))], named: "Add “Eggs”", on: list, by: Team.bob)
+        try await waitUntil("the first store heard of it") { await first.heardAhead(of: list) == 5 }
+        try await first.perform([.add(Team.item("Jam", 3))], named: "Add “Jam”", on: list, by: Team.cem)
+        #expect(await (first.rowsSavedAlone, first.rowsTakenBack) == (alone + 1, 0))
+        #expect(await first.heardAhead(of: list) == nil)
+        try await first.perform([.add(Team.item("Tea", 4))], named: "Add “Tea”", on: list, by: Team.cem)
+        #expect(await first.rowsSavedAlone == alone + 2)
+        #expect(try await Self.titles(second, list) == ["Oat milk", "Rye bread", "Eggs", "Jam", "Tea"])
     }
 
     /// A member whom the owner removed through another store can no longer
