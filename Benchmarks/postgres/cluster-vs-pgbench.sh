@@ -31,7 +31,7 @@
 # clients as wrk has connections, one INSERT of one row per transaction,
 # over TCP with a password, as the instances connect. Both durable:
 # synchronous_commit and fsync on (printed). For ours it also prints how
-# many adds each commit carried (pg_stat_database, lib.sh's commit_counts),
+# many adds each commit carried (the lists' rows updated, lib.sh's commit_counts),
 # and for ours and the peer the processor time per add of the two instances
 # together and of PostgreSQL (from /proc, around each round; nginx's is
 # not counted).
@@ -231,7 +231,7 @@ print_table_head "Adds through nginx over two instances vs pgbench" \
     "$load_before" "$load_after"
 echo "| ours: adds/s through nginx (A + B) | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${p99s[*]} | |"
-echo "| ours: adds per commit (pg_stat_database) | ${per_commits[*]} | $(median "${per_commits[@]}") |"
+echo "| ours: adds per commit (list rows updated) | ${per_commits[*]} | $(median "${per_commits[@]}") |"
 echo "| ours: CPU µs per add, the two instances | ${ours_cpu[*]} | $(median "${ours_cpu[@]}") |"
 echo "| ours: CPU µs per add, PostgreSQL | ${ours_pg[*]} | $(median "${ours_pg[@]}") |"
 echo "| pgbench: one-row INSERT transactions/s | ${theirs[*]} | $theirs_median |"

@@ -178,13 +178,16 @@ postgres_cpu_ticks() {
         END { print total + 0 }'
 }
 
-# "commits steps": the transactions committed in Rewind's database so far
-# (pg_stat_database, which each connection brings up to date within about a
-# second) and the rows of its history log. Two of them give adds per commit
-# (adds_per_commit): how many adds each group commit carried. The rows of
-# the shared lists' logs count too (one per change).
+# "commits steps": the writes committed in Rewind's database so far (the
+# updates of the lists' rows, rewind_list and rewind_shared_list, one per
+# batch or change, as pg_stat_user_tables counts them: each connection
+# brings it up to date within about a second; the query that confirms a
+# batch's commit is no write) and the rows of its history log. Two of them
+# give adds per commit (adds_per_commit): how many adds each group commit
+# carried. The rows of the shared lists' logs count too (one per change).
 commit_counts() {
-    psql_admin rewind -c "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = 'rewind'),
+    psql_admin rewind -c "SELECT (SELECT coalesce(sum(n_tup_upd), 0) FROM pg_stat_user_tables
+                                  WHERE relname IN ('rewind_list', 'rewind_shared_list')),
         (SELECT count(*) FROM rewind_step) + (SELECT count(*) FROM rewind_shared_step)" | tr '|' ' '
 }
 

@@ -17,7 +17,7 @@
 # /todos); the peer runs at log level PEER_LOG_LEVEL (warning: it then
 # logs no line per request, as ours does not). Each round prints the
 # processor time per add of each server and of PostgreSQL, and for ours how
-# many adds each commit carried (pg_stat_database).
+# many adds each commit carried (the list's row updated, lib.sh's commit_counts).
 #
 # Starts PostgreSQL alone with the cluster's settings (lib.sh) and stops it,
 # deleting its directory, at the end.
@@ -99,7 +99,7 @@ echo "| ours: adds/s, one instance | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${ours_p99[*]} | |"
 echo "| peer: adds/s | ${theirs[*]} | $theirs_median |"
 echo "| peer: p99 | ${theirs_p99[*]} | |"
-echo "| ours: adds per commit (pg_stat_database) | ${per_commits[*]} | $(median "${per_commits[@]}") |"
+echo "| ours: adds per commit (list rows updated) | ${per_commits[*]} | $(median "${per_commits[@]}") |"
 echo "| ours: CPU µs per add, the server | ${ours_cpu[*]} | $(median "${ours_cpu[@]}") |"
 echo "| ours: CPU µs per add, PostgreSQL | ${ours_pg[*]} | $(median "${ours_pg[@]}") |"
 echo "| peer: CPU µs per add, the server | ${theirs_cpu[*]} | $(median "${theirs_cpu[@]}") |"
