@@ -177,6 +177,7 @@ public actor PostgresSharedListStore: SharedListStore {
         }
         cache[list] = nil
         numbers[list] = nil
+        heardAhead[list] = nil
         updateStreams.end(list)
     }
 
@@ -398,7 +399,7 @@ public actor PostgresSharedListStore: SharedListStore {
             }
             cache[list] = cached
             numbers[list] = number
-            caughtUp(list, to: cached.open.seq)
+            noteHeld(list, at: cached.open.seq)
             return cached.open
         }
     }
@@ -431,7 +432,7 @@ public actor PostgresSharedListStore: SharedListStore {
             }
             if heardAhead[list] == nil, let (step, cached) = try await appendingAlone(to: list, by: person, &known, body) {
                 cache[list] = cached
-                caughtUp(list, to: step.seq)
+                noteHeld(list, at: step.seq)
                 updateStreams.notify(list, seq: step.seq)
                 return step
             }
@@ -455,7 +456,7 @@ public actor PostgresSharedListStore: SharedListStore {
             }
             cache[list] = cached
             numbers[list] = number
-            caughtUp(list, to: cached.open.seq)
+            noteHeld(list, at: cached.open.seq)
             updateStreams.notify(list, seq: step.seq)
             return step
         }
@@ -642,7 +643,7 @@ public actor PostgresSharedListStore: SharedListStore {
 
     /// Notes that the list held is at row `seq`: what the listener heard up
     /// to it is no longer ahead.
-    private func caughtUp(_ list: UUID, to seq: Int) {
+    private func noteHeld(_ list: UUID, at seq: Int) {
         if let heard = heardAhead[list], heard <= seq || heard == Int.max { heardAhead[list] = nil }
     }
 
