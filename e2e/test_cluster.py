@@ -404,6 +404,68 @@ def test_killing_one_instance_during_a_burst_loses_no_acknowledged_add(cluster):
     assert not other, f"failures other than nginx's 502: {other}"
 
 
+def test_restarting_postgresql_during_a_burst_of_adds_loses_no_acknowledged_add(cluster):
+    """Adds through nginx to the team's list and to a shared list while
+    PostgreSQL restarts (`-m fast`, which ends every backend, also one in the
+    middle of a commit): each add is answered 2xx or 503, and every add
+    answered 2xx is in the database afterwards, once."""
+    through_nginx = cluster.api(cluster.url)
+    through_nginx.token()
+    shared = through_nginx.request("POST", "/api/lists", {"name": "Restart"})["id"]
+    paths = {"team": "/api/todos", "shared": f"/api/lists/{shared}/todos"}
+    acknowledged = {"team": [], "shared": []}
+    failed = []
+    lock = threading.Lock()
+    adding = threading.Event()
+    adding.set()
+
+    def adder(worker, where):
+        index = 0
+        while adding.is_set() and index < 400:
+            title = f"restart {where} {worker}-{index}"
+            index += 1
+            try:
+                through_nginx.request("POST", paths[where], {"title": title})
+            except Exception as error:
+                with lock:
+                    failed.append((title, str(error)))
+                time.sleep(0.05)
+                continue
+            with lock:
+                acknowledged[where].append(title)
+
+    workers = [threading.Thread(target=adder, args=(worker, where)) for worker in range(3) for where in paths]
+    for worker in workers:
+        worker.start()
+    wait_for(lambda: len(acknowledged["team"]) >= 20 and len(acknowledged["shared"]) >= 20, "adds before the restart", timeout=60)
+    before = {where: len(titles) for where, titles in acknowledged.items()}
+    cluster.restart_postgres()
+    back = time.monotonic()
+    wait_for(
+        lambda: all(len(acknowledged[where]) > before[where] + 20 for where in paths), "adds after the restart", timeout=30
+    )
+    adding.clear()
+    for worker in workers:
+        worker.join(60)
+    print(
+        f"restart burst: {len(acknowledged['team'])} team adds and {len(acknowledged['shared'])} shared adds acknowledged, "
+        f"{len(failed)} refused; adds again {time.monotonic() - back:.1f}s after PostgreSQL was back"
+    )
+    other = [(title, error[:300]) for title, error in failed if "→ 503" not in error]
+    assert not other, f"failures other than 503: {other}"
+    # Every acknowledged add is saved, once, read through each instance.
+    for url in (cluster.a_url, cluster.b_url):
+        api = cluster.api(url)
+        team = api.titles()
+        items = api.get(f"/api/lists/{shared}")["items"]
+        kept = {"team": team, "shared": [item["title"] for item in items]}
+        for where in paths:
+            lost = [title for title in acknowledged[where] if title not in kept[where]]
+            assert not lost, f"{where}: acknowledged but lost on {url}: {lost}"
+            twice = sorted({title for title in kept[where] if kept[where].count(title) > 1})
+            assert not twice, f"{where}: saved twice on {url}: {twice}"
+
+
 def test_a_change_made_through_a_reaches_an_open_page_of_b_live(driver, cluster):
     cluster.sign_in_browser(driver)
     open_todos(driver, cluster.b_url)
