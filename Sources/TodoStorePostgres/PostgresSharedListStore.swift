@@ -59,7 +59,8 @@ public actor PostgresSharedListStore: SharedListStore {
     private let makeID: @Sendable () -> UUID
     private let coalescingWindow: TimeInterval
     private let logger: Logger
-    private var cache: [UUID: Cached] = [:]
+    /// The lists held in memory, up to about `cachedRows` log rows in all.
+    private var cache: SharedListCache
     /// The number of each list's `rewind_list` row, as read with the list
     /// (it never changes while the list exists).
     private var numbers: [UUID: Int64] = [:]
@@ -75,6 +76,8 @@ public actor PostgresSharedListStore: SharedListStore {
     /// and the calls waiting for each.
     private var listsInUse: Set<UUID> = []
     private var waitingForList: [UUID: [CheckedContinuation<Void, Never>]] = [:]
+    /// The lists held in memory (read by the tests).
+    var heldLists: Set<UUID> { Set(cache.keys) }
     /// The update streams of the lists (read by the tests).
     private(set) var updateStreams = SharedListUpdates()
     private var listener: Task<Void, Never>?
@@ -92,8 +95,9 @@ public actor PostgresSharedListStore: SharedListStore {
 
     private init(
         database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID,
-        coalescingWindow: TimeInterval, logger: Logger
+        coalescingWindow: TimeInterval, cachedRows: Int, logger: Logger
     ) {
+        cache = SharedListCache(rowLimit: cachedRows)
         self.database = database
         self.now = now
         self.makeID = makeID
@@ -104,7 +108,8 @@ public actor PostgresSharedListStore: SharedListStore {
     /// Opens the shared lists of `database` after bringing its schema up to
     /// date, on a connection of its own (the pool need not run yet); rows
     /// are dated by `now` (rounded to milliseconds) and lists get ids from
-    /// `makeID`.
+    /// `makeID`; the lists read are kept in memory up to about `cachedRows`
+    /// log rows in all (``SharedListCache``).
     ///
     /// - Throws: ``StoreError/newerSchema(path:unknownMigrations:)`` when a
     ///   newer Rewind made the database (nothing is written then), or
@@ -112,13 +117,15 @@ public actor PostgresSharedListStore: SharedListStore {
     public static func open(
         _ database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date = { Date() },
         makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5,
+        cachedRows: Int = 100_000,
         logger: Logger = Logger(label: "rewind.postgres.shared", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> PostgresSharedListStore {
         try await database.withDirectConnection { connection, logger in
             try await PostgresSchema.migrate(connection, in: database, list: PostgresStore.listID, logger: logger)
         }
         return PostgresSharedListStore(
-            database: database, now: now, makeID: makeID, coalescingWindow: coalescingWindow, logger: logger)
+            database: database, now: now, makeID: makeID, coalescingWindow: coalescingWindow, cachedRows: cachedRows,
+            logger: logger)
     }
 
     deinit {

@@ -349,6 +349,39 @@ struct SharedListStoreTests {
         #expect(try await Self.titles(second, list) == ["Oat milk", "Rye bread", "Eggs", "Jam", "Tea"])
     }
 
+    /// A store keeps the lists it read up to about so many log rows in
+    /// all: past that it lets go of the lists used longest ago, and reads
+    /// one again, whole, when it is next asked for; what it answers is the
+    /// same as with every list held.
+    @Test(arguments: SharedStoreKind.persistent)
+    func aStoreLetsGoOfTheListsUsedLongestAgoPastItsRowsAndReadsThemAgain(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open(cachedRows: 5)
+        let groceries = try await Self.list(["Milk", "Bread", "Eggs"], in: store)
+        #expect(await fixture.heldLists(in: store) == [groceries])
+        let chores = try await store.create(name: "Chores", owner: Team.ann).id
+        try await store.share(chores, with: Team.bob, by: Team.ann)
+        try await store.share(chores, with: Team.cem, by: Team.ann)
+        for (n, title) in ["Sweep", "Dust", "Iron"].enumerated() {
+            try await store.perform([.add(Team.item(title, 10 + n))], named: "Add “\(title)”", on: chores, by: Team.ann)
+        }
+        // 6 rows held would be over 5: the groceries, used longest ago, went.
+        #expect(await fixture.heldLists(in: store) == [chores])
+
+        // Read again, whole, when asked for; the undo of bob's rename is his own.
+        try await Self.rename(1, to: "Rye bread", on: groceries, by: Team.bob, in: store)
+        #expect(await fixture.heldLists(in: store) == [groceries])
+        try await store.undo(on: chores, by: Team.ann, expecting: nil)
+        #expect(try await store.undo(on: groceries, by: Team.bob, expecting: nil).kind == .undo(of: 4))
+        #expect(try await Self.titles(store, groceries) == ["Milk", "Bread", "Eggs"])
+        #expect(try await store.items(of: chores, as: Team.bob).list.items.map(\.title) == ["Sweep", "Dust"])
+        try await Self.expectSameAfterReopening(fixture, store, groceries)
+        try await Self.expectSameAfterReopening(fixture, store, chores)
+        // A list longer than the bound is kept while it is the one in use.
+        for n in 0..<6 { try await Self.rename(0, to: "Milk \(n)", on: groceries, by: Team.cem, in: store) }
+        #expect(await fixture.heldLists(in: store) == [groceries])
+    }
+
     /// A member whom the owner removed through another store can no longer
     /// change the list through a store that holds it from before, and
     /// nothing of theirs is written; the others go on.

@@ -42,7 +42,10 @@ public actor SQLiteSharedListStore: SharedListStore {
     private let makeID: @Sendable () -> UUID
     private let coalescingWindow: TimeInterval
     private let executor = StoreExecutor(label: "rewind.sqlite.shared")
-    private var cache: [UUID: Cached] = [:]
+    /// The lists held in memory, up to about `cachedRows` log rows in all.
+    private var cache: SharedListCache
+    /// The lists held in memory (read by the tests).
+    var heldLists: Set<UUID> { Set(cache.keys) }
     /// The update streams of the lists (read by the tests).
     private(set) var updateStreams = SharedListUpdates()
     private let pollInterval: TimeInterval
@@ -57,36 +60,39 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// of shared lists if needed; rows are dated by `now` (rounded to
     /// milliseconds) and lists get ids from `makeID`. While an update
     /// stream is open, other processes' rows are looked for every
-    /// `pollInterval` seconds.
+    /// `pollInterval` seconds. The lists read are kept in memory up to about
+    /// `cachedRows` log rows in all (``SharedListCache``).
     ///
     /// - Throws: ``StoreError`` when the file is not a Rewind database, is
     ///   from a newer version, or is damaged; the file is then unchanged.
     public init(
         url: URL, now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock,
         makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5,
-        pollInterval: TimeInterval = 0.25
+        pollInterval: TimeInterval = 0.25, cachedRows: Int = 100_000
     ) throws {
         database = try TodoDatabase(url: url, checkingEveryPage: false)
         self.now = now
         self.makeID = makeID
         self.coalescingWindow = coalescingWindow
         self.pollInterval = pollInterval
+        cache = SharedListCache(rowLimit: cachedRows)
     }
 
     /// Opens the database file at `url` as
-    /// ``init(url:now:makeID:coalescingWindow:pollInterval:)`` does, away
+    /// ``init(url:now:makeID:coalescingWindow:pollInterval:cachedRows:)`` does, away
     /// from Swift's cooperative pool.
     public static func open(
         url: URL, now: @escaping @Sendable () -> Date = SQLiteStore.millisecondClock,
         makeID: @escaping @Sendable () -> UUID = UUID.init, coalescingWindow: TimeInterval = 0.5,
-        pollInterval: TimeInterval = 0.25
+        pollInterval: TimeInterval = 0.25, cachedRows: Int = 100_000
     ) async throws -> SQLiteSharedListStore {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
                     with: Result {
                         try SQLiteSharedListStore(
-                            url: url, now: now, makeID: makeID, coalescingWindow: coalescingWindow, pollInterval: pollInterval)
+                            url: url, now: now, makeID: makeID, coalescingWindow: coalescingWindow, pollInterval: pollInterval,
+                            cachedRows: cachedRows)
                     })
             }
         }

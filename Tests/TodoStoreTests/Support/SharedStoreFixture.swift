@@ -51,7 +51,7 @@ final class SharedStoreFixture: @unchecked Sendable {
     /// Opens the store; for a persistent kind each call opens the same file
     /// (or database) as a new store, as a new process would. The memory
     /// store is opened once.
-    func open() async throws -> any SharedListStore {
+    func open(cachedRows: Int = 100_000) async throws -> any SharedListStore {
         switch kind {
         case .memory:
             if let memory { return memory }
@@ -59,12 +59,19 @@ final class SharedStoreFixture: @unchecked Sendable {
             memory = store
             return store
         case .sqlite:
-            return try await SQLiteSharedListStore.open(url: fileURL, now: clock.now)
+            return try await SQLiteSharedListStore.open(url: fileURL, now: clock.now, cachedRows: cachedRows)
         case .postgres:
             if postgres == nil { postgres = try await PostgresTestDatabase.make() }
             guard let postgres else { throw CancellationError() }
-            return try await PostgresSharedListStore.open(postgres.database, now: clock.now)
+            return try await PostgresSharedListStore.open(postgres.database, now: clock.now, cachedRows: cachedRows)
         }
+    }
+
+    /// The lists `store` holds in memory, for a store that keeps some.
+    func heldLists(in store: any SharedListStore) async -> Set<UUID>? {
+        if let sqlite = store as? SQLiteSharedListStore { return await sqlite.heldLists }
+        if let postgres = store as? PostgresSharedListStore { return await postgres.heldLists }
+        return nil
     }
 
     /// The latest writer of each part as the store saved it, for a store

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The shared lists a store keeps in memory between calls, with their logs,
+/// up to about ``rowLimit`` log rows in all: when a list put back takes the
+/// cache over that, the lists used longest ago are let go, and read again
+/// (their whole log replayed) when next asked for. The list put back last
+/// is kept whatever its length.
+///
+/// A list held costs a few kilobytes of memory per log row (its steps with
+/// their changes and patches): without a bound, a server that many lists
+/// pass through would keep every one of them for as long as it runs.
+package struct SharedListCache: Sendable {
+    private struct Entry: Sendable {
+        var cached: CachedSharedList
+        var lastUse: UInt64
+    }
+
+    private var entries: [UUID: Entry] = [:]
+    private var uses: UInt64 = 0
+    /// The log rows of the lists held.
+    package private(set) var rows = 0
+    /// How many log rows the lists held may have in all, about.
+    package let rowLimit: Int
+
+    /// An empty cache that holds up to about `rowLimit` log rows (the
+    /// stores' default, 100,000 rows, is a few hundred megabytes).
+    package init(rowLimit: Int) {
+        self.rowLimit = max(rowLimit, 0)
+    }
+
+    /// The ids of the lists held, in no order.
+    package var keys: [UUID] { Array(entries.keys) }
+
+    /// The list `id` as held, or `nil`; setting it puts it back as the one
+    /// used last (letting go of others beyond the bound), `nil` lets it go.
+    package subscript(id: UUID) -> CachedSharedList? {
+        get { entries[id]?.cached }
+        set {
+            if let old = entries.removeValue(forKey: id) { rows -= old.cached.open.seq }
+            guard let newValue else { return }
+            uses += 1
+            entries[id] = Entry(cached: newValue, lastUse: uses)
+            rows += newValue.open.seq
+            trim(keeping: id)
+        }
+    }
+
+    /// Takes the list `id` out (so that it changes in place, nothing else
+    /// holding it), or `nil` when it is not held.
+    package mutating func removeValue(forKey id: UUID) -> CachedSharedList? {
+        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        rows -= entry.cached.open.seq
+        return entry.cached
+    }
+
+    /// Lets go of the lists used longest ago, but `kept`, while the rows
+    /// held are over the bound.
+    private mutating func trim(keeping kept: UUID) {
+        guard rows > rowLimit else { return }
+        let oldestFirst = entries.filter { $0.key != kept }.sorted { $0.value.lastUse < $1.value.lastUse }
+        for (id, entry) in oldestFirst {
+            guard rows > rowLimit else { return }
+            entries[id] = nil
+            rows -= entry.cached.open.seq
+        }
+    }
+}
