@@ -6,7 +6,7 @@ import Foundation
 /// (their whole log replayed) when next asked for. The list put back last
 /// is kept whatever its length.
 ///
-/// A list held costs a few kilobytes of memory per log row (its steps with
+/// A list held costs about 2 KB of memory per log row (its steps with
 /// their changes and patches): without a bound, a server that many lists
 /// pass through would keep every one of them for as long as it runs.
 package struct SharedListCache: Sendable {
@@ -23,7 +23,7 @@ package struct SharedListCache: Sendable {
     package let rowLimit: Int
 
     /// An empty cache that holds up to about `rowLimit` log rows (the
-    /// stores' default, 100,000 rows, is a few hundred megabytes).
+    /// stores' default, 100,000 rows, is about 200 MB).
     package init(rowLimit: Int) {
         self.rowLimit = max(rowLimit, 0)
     }
