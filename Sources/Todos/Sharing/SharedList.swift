@@ -334,9 +334,10 @@ public struct SharedList: Sendable {
     /// Takes back the row that ``perform(_:named:by:at:coalescingKey:)``,
     /// ``undo(by:at:expecting:)``, ``redo(by:at:expecting:)`` or
     /// ``replay(_:)`` appended last, leaving the list, its log, the writers
-    /// and every stack exactly as they were before it, in time of what the
-    /// row touched: for a store whose write of the row did not land (another
-    /// writer wrote first). Only that one row can be taken back.
+    /// and every stack exactly as they were before it, in time that follows
+    /// what the row touched, not the list's length: for a store whose write
+    /// of the row did not land (another writer wrote first). Only that one
+    /// row can be taken back.
     ///
     /// - Returns: `false`, with nothing changed, when there is no such row
     ///   (none was appended since the list was made or a row was taken back).
@@ -351,14 +352,14 @@ public struct SharedList: Sendable {
         for (id, after) in row.removedAfter.reversed() { removedAfter[id] = after }
         switch row.stacks {
         case .joined(let index):
-            undoable[step.author]?[index].removeLast()
+            _ = undoable[step.author]?[index].popLast()
         case .started:
-            undoable[step.author]?.removeLast()
+            _ = undoable[step.author]?.popLast()
         case .undid(let removed):
-            redoable[step.author]?.removeLast()
+            _ = redoable[step.author]?.popLast()
             if case let (index, rows)? = removed { undoable[step.author, default: []].insert(rows, at: index) }
         case .redid(let removed):
-            undoable[step.author]?.removeLast()
+            _ = undoable[step.author]?.popLast()
             if case let (index, seq)? = removed { redoable[step.author, default: []].insert(seq, at: index) }
         }
         if case .change = step.kind { redoable[step.author] = row.redoBefore }
@@ -398,6 +399,7 @@ private struct RecordedRow: Sendable {
     var writers: [(ItemPartKey, (seq: Int, author: String)?)] = []
     /// Each item the row removed, and where it stood when removed before.
     var removedAfter: [(UUID, UUID??)] = []
+    /// How the author's stacks moved.
     var stacks = Stacks.started
     /// The author's redo stack that a change cleared.
     var redoBefore: [Int]?
