@@ -1,5 +1,6 @@
 """The local cluster of scripts/cluster.sh: a throwaway PostgreSQL, two
-`rewind serve` instances on it and nginx in front of them (round robin),
+`rewind serve` instances on it and nginx in front of them (round robin; a
+shared list's requests to one instance, by the list's id),
 each test with a cluster of its own on free ports (never the tests'
 PostgreSQL port, 55432), or on the ports and in the directory that
 REWIND_CLUSTER_PORT, REWIND_CLUSTER_A_PORT, REWIND_CLUSTER_B_PORT,
@@ -464,6 +465,40 @@ def test_restarting_postgresql_during_a_burst_of_adds_loses_no_acknowledged_add(
             assert not lost, f"{where}: acknowledged but lost on {url}: {lost}"
             twice = sorted({title for title in kept[where] if kept[where].count(title) > 1})
             assert not twice, f"{where}: saved twice on {url}: {twice}"
+
+
+def test_a_shared_lists_requests_through_nginx_go_to_one_instance_and_to_the_other_when_it_is_down(cluster):
+    """nginx sends a shared list's pages and API to one instance, chosen by
+    the list's id, so that the instance that holds the list makes its
+    changes; when that instance is down, to the other, with nothing lost."""
+    through_nginx = cluster.api(cluster.url)
+    through_nginx.token()
+    lists = [through_nginx.request("POST", "/api/lists", {"name": f"List {n}"})["id"] for n in range(8)]
+    earlier = len(access_log(cluster))
+    for shared in lists:
+        for n in range(4):
+            through_nginx.request("POST", f"/api/lists/{shared}/todos", {"title": f"item {n}"})
+        through_nginx.get(f"/api/lists/{shared}")
+    answered_by = {}
+    for line in access_log(cluster)[earlier:]:
+        for shared in lists:
+            if f"/api/lists/{shared}" in line:
+                answered_by.setdefault(shared, set()).add(line.rsplit(" ", 1)[-1])
+    assert all(len(upstreams) == 1 for upstreams in answered_by.values()), answered_by
+    # Eight ids spread over both instances (the chance that all eight hash to one is 1 in 128).
+    assert len(set().union(*answered_by.values())) == 2, answered_by
+
+    a_upstream = f"127.0.0.1:{cluster.a_url.rsplit(':', 1)[-1]}"
+    on_a = [shared for shared in lists if answered_by[shared] == {a_upstream}]
+    os.kill(cluster.pid("A"), signal.SIGKILL)
+    wait_for(lambda: not answers(cluster.a_url), "instance A to be gone")
+    for shared in on_a:
+        # A read first: nginx passes it on to B when a connection it kept
+        # open to A fails (it never sends a POST again once sent).
+        through_nginx.get(f"/api/lists/{shared}")
+        through_nginx.request("POST", f"/api/lists/{shared}/todos", {"title": "after A went"})
+        titles = [item["title"] for item in through_nginx.get(f"/api/lists/{shared}")["items"]]
+        assert titles == ["item 0", "item 1", "item 2", "item 3", "after A went"], (shared, titles)
 
 
 def test_a_change_made_through_a_reaches_an_open_page_of_b_live(driver, cluster):

@@ -2,7 +2,8 @@
 # A local cluster on this machine, all on 127.0.0.1: a throwaway PostgreSQL
 # (through scripts/postgres-test-cluster.sh, with its own port and data
 # directory), two `rewind serve` instances sharing it, and nginx in front of
-# them as the load balancer (round robin). Prints the one address to open.
+# them as the load balancer (round robin; a shared list's requests to one of
+# them, chosen by the list's id). Prints the one address to open.
 #
 #   scripts/cluster.sh start    # starts what is not running yet; prints the address
 #   scripts/cluster.sh status   # says what runs (exit status 0 when everything does)
@@ -184,8 +185,33 @@ http {
         keepalive 16;
     }
 
+    # A shared list's pages and API go to one instance, chosen by the
+    # list's id (the other when that one is down): the instance that holds
+    # a list in memory saves its changes in one statement, where changes
+    # that alternate between instances each read the other's rows first,
+    # and only one instance reads the list's log and keeps it in memory.
+    map \$uri \$rewind_list {
+        "~^/(?:api/)?lists/(?<id>[0-9A-Fa-f-]{36})" \$id;
+        default "";
+    }
+    upstream rewind_by_list {
+        hash \$rewind_list consistent;
+        server 127.0.0.1:$a_port max_fails=1 fail_timeout=5s;
+        server 127.0.0.1:$b_port max_fails=1 fail_timeout=5s;
+        keepalive 16;
+    }
+
     server {
         listen 127.0.0.1:$port;
+        location ~ "^/(?:api/)?lists/[0-9A-Fa-f-]{36}" {
+            proxy_pass http://rewind_by_list;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host \$http_host;
+            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+            proxy_buffering off;
+            proxy_read_timeout 1h;
+        }
         location / {
             proxy_pass http://rewind;
             proxy_http_version 1.1;
@@ -223,7 +249,7 @@ start_nginx() {
         tail -5 "$dir/nginx-error.log" >&2
         fail "nginx did not start on port $port (log: $dir/nginx-error.log)"
     fi
-    say "nginx: $address (pid $pid, round robin over ports $a_port and $b_port)"
+    say "nginx: $address (pid $pid, round robin over ports $a_port and $b_port; a shared list's requests to one of them by its id)"
 }
 
 start() {
