@@ -29,6 +29,9 @@ import TodoStore
 /// - `rewind_append_adds(…)`: a batch of adds at the end of a list, after
 ///   whatever its log holds (migration `append-adds`, used by
 ///   ``PostgresLog/appendAdds(_:items:after:_:)``).
+/// - `rewind_shared_save(…)`: a row of a shared list with the item rows it
+///   wrote and its latest writers, when the list's row still names the row
+///   before it (migration `shared-save`, used by ``PostgresSharedListStore``).
 enum PostgresSchema {
     /// The migrations this version knows, oldest first.
     static let migrations: [(name: String, sql: [PostgresQuery])] = [
@@ -218,6 +221,61 @@ enum PostgresSchema {
         // than place items from ranks that moved.
         ("renumberings", [
             "ALTER TABLE rewind_list ADD COLUMN renumberings BIGINT NOT NULL DEFAULT 0",
+        ]),
+        // A row of a shared list saved by one call, whose statements the
+        // server plans once per connection, not at every change.
+        ("shared-save", [
+            """
+            CREATE FUNCTION rewind_shared_save(
+                p_list BIGINT, p_expected BIGINT, p_person TEXT,
+                p_seq BIGINT, p_author TEXT, p_kind TEXT, p_reverts BIGINT, p_name TEXT, p_date BIGINT,
+                p_coalescing_key TEXT, p_joins BIGINT, p_changes TEXT, p_patch TEXT, p_skipped TEXT,
+                p_writer_items UUID[], p_writer_parts TEXT[], p_replaces_all BOOLEAN, p_deletions UUID[],
+                p_ids UUID[], p_ranks DOUBLE PRECISION[], p_titles TEXT[], p_details TEXT[], p_states TEXT[],
+                p_created BIGINT[], p_changed BIGINT[], p_dues TEXT[], p_locations TEXT[], p_channel TEXT
+            ) RETURNS TABLE (out_name TEXT, out_renumberings BIGINT)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_id UUID;
+                v_name TEXT;
+                v_renumberings BIGINT;
+            BEGIN
+                UPDATE rewind_shared_list s SET last_seq = p_seq
+                WHERE s.list_id = p_list
+                  AND (p_expected IS NULL OR s.last_seq = p_expected)
+                  AND (p_person IS NULL OR s.owner_key = p_person
+                       OR EXISTS (SELECT 1 FROM rewind_shared_member m WHERE m.list_id = s.list_id AND m.key = p_person))
+                RETURNING s.id, s.name INTO v_id, v_name;
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                IF p_replaces_all THEN
+                    DELETE FROM rewind_item i WHERE i.list_id = p_list AND i.id NOT IN (SELECT unnest(p_ids));
+                    UPDATE rewind_list l SET renumberings = l.renumberings + 1 WHERE l.id = p_list
+                    RETURNING l.renumberings INTO v_renumberings;
+                ELSIF cardinality(p_deletions) > 0 THEN
+                    DELETE FROM rewind_item i WHERE i.list_id = p_list AND i.id = ANY(p_deletions);
+                END IF;
+                INSERT INTO rewind_item (list_id, id, rank, title, details, state, created, changed, due, location)
+                SELECT p_list, r.id, r.rank, r.title, r.details, r.state, r.created, r.changed,
+                       NULLIF(r.due, '')::json, NULLIF(r.location, '')::json
+                FROM unnest(p_ids, p_ranks, p_titles, p_details, p_states, p_created, p_changed, p_dues, p_locations)
+                     AS r(id, rank, title, details, state, created, changed, due, location)
+                ON CONFLICT (list_id, id) DO UPDATE SET
+                    rank = excluded.rank, title = excluded.title, details = excluded.details, state = excluded.state,
+                    created = excluded.created, changed = excluded.changed, due = excluded.due, location = excluded.location;
+                INSERT INTO rewind_shared_step
+                    (list_id, seq, author, kind, reverts, name, date, coalescing_key, joins, changes, patch, skipped)
+                VALUES (p_list, p_seq, p_author, p_kind, p_reverts, p_name, p_date, p_coalescing_key, p_joins,
+                        p_changes::json, p_patch::json, p_skipped::json);
+                INSERT INTO rewind_shared_writer (list_id, item, part, seq, author)
+                SELECT p_list, w.item, w.part, p_seq, p_author FROM unnest(p_writer_items, p_writer_parts) AS w(item, part)
+                ON CONFLICT (list_id, item, part) DO UPDATE SET seq = excluded.seq, author = excluded.author;
+                PERFORM pg_notify(p_channel, v_id::text || ':' || p_seq::text);
+                RETURN QUERY SELECT v_name, v_renumberings;
+            END
+            $$
+            """,
         ]),
     ]
 
