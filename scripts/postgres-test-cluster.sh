@@ -57,7 +57,7 @@ start() {
                 || { cat "$dir/initdb.log" >&2; exit 1; }
         fi
         as_postgres "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 \
-            -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=on -c max_connections=200" \
+            -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=on -c max_connections=400" \
             start >/dev/null \
             || { tail -20 "$dir/server.log" >&2; exit 1; }
     fi

@@ -317,8 +317,9 @@ public actor PostgresSharedListStore: SharedListStore {
     /// Starts the listener unless it runs already.
     private func startListening() {
         guard listener == nil else { return }
-        let (database, logger) = (database, logger)
-        // Weakly: the store ends the listener when it goes.
+        // Nothing of the store in the task, which holds only the handle, weakly:
+        // the store ends the listener (and its connection) when it goes.
+        let (database, logger, channel) = (database, logger, channel)
         let handle: @Sendable (PostgresStore.ListenerEvent) async -> Void = { [weak self] event in await self?.heard(event) }
         listener = Task { await PostgresStore.listen(to: database, channel: channel, logger: logger, handle) }
     }

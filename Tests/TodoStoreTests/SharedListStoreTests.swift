@@ -382,6 +382,23 @@ struct SharedListStoreTests {
         #expect(await fixture.heldLists(in: store) == [groceries])
     }
 
+    /// A store that listens goes when nothing else holds it, and its
+    /// listener and the listener's connection with it (the listener's task
+    /// held the store, and every store that changed a list twice kept a
+    /// connection until its process ended).
+    @Test func aStoreThatListensGoesWithItsListenerWhenNothingHoldsIt() async throws {
+        guard SharedStoreKind.tested.contains(.postgres) else { return }
+        let fixture = try SharedStoreFixture(.postgres)
+        weak var released: PostgresSharedListStore?
+        do {
+            let store = try #require(try await fixture.open() as? PostgresSharedListStore)
+            released = store
+            _ = try await Self.list(["Milk", "Bread"], in: store)
+            try await waitUntil("the store listens") { await store.listenerConnections == 1 }
+        }
+        try await waitUntil("the store to go") { released == nil }
+    }
+
     /// A member whom the owner removed through another store can no longer
     /// change the list through a store that holds it from before, and
     /// nothing of theirs is written; the others go on.
