@@ -78,6 +78,18 @@ def click_css(driver, selector, index=0):
     raise AssertionError(f"{selector!r} kept being replaced")
 
 
+def send_keys_css(driver, selector, keys):
+    """Types `keys` into the element found afresh, as click_css clicks it (a
+    live refresh may swap the region between finding and typing)."""
+    for attempt in range(10):
+        try:
+            css(driver, selector).send_keys(keys)
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError(f"{selector!r} kept being replaced")
+
+
 def focused(driver):
     return driver.switch_to.active_element
 

@@ -9,7 +9,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from helpers import chord, css, css_all, open_todos, row, wait_for_titles, wait_for_undo_title, wait_until
+from helpers import chord, css, css_all, open_todos, row, send_keys_css, wait_for_titles, wait_for_undo_title, wait_until
 from test_shared_lists import add, make_list, sign_in, team_server  # noqa: F401 (team_server: a fixture)
 from test_shared_lists import wait_for_titles as wait_for_shared_titles
 
@@ -99,7 +99,7 @@ def test_in_a_filtered_list_a_row_moves_among_the_rows_shown(driver, base_url, a
     wait_for_titles(driver, ["Three", "Two", "Four"])
     wait_server_titles(api, ["Done", "Three", "Two", "Four"])
     # In another order than the list's own, rows have no handle.
-    css(driver, "#sort-order").send_keys("Smart")
+    send_keys_css(driver, "#sort-order", "Smart")
     wait_until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".todo-list button.move"), "the handles to go in the smart order")
 
 
