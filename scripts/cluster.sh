@@ -203,26 +203,21 @@ http {
 
     server {
         listen 127.0.0.1:$port;
+        # For both locations below (which set none of these themselves).
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        # The browser's Host, which the instances check (add names
+        # other than localhost and 127.0.0.1 with --allow-host).
+        proxy_set_header Host \$http_host;
+        proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
+        # Server-sent events: passed on as they come, kept open long.
+        proxy_buffering off;
+        proxy_read_timeout 1h;
         location ~ "^/(?:api/)?lists/[0-9A-Fa-f-]{36}" {
             proxy_pass http://rewind_by_list;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host \$http_host;
-            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-            proxy_buffering off;
-            proxy_read_timeout 1h;
         }
         location / {
             proxy_pass http://rewind;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            # The browser's Host, which the instances check (add names
-            # other than localhost and 127.0.0.1 with --allow-host).
-            proxy_set_header Host \$http_host;
-            proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
-            # Server-sent events: passed on as they come, kept open long.
-            proxy_buffering off;
-            proxy_read_timeout 1h;
         }
     }
 }
