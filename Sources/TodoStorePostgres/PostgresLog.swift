@@ -171,12 +171,14 @@ struct PostgresLog: Sendable {
     /// Appends the change rows `rows` of a batch whose changes all add
     /// `items` (in order) at the end of the list, wherever the log stands,
     /// and moves the head to the last row, notifying as
-    /// ``move(to:redoTop:_:)`` does: one statement (`rewind_append_adds`,
+    /// ``move(to:redoTop:_:)`` does: one call (`rewind_append_adds`,
     /// migration `append-adds`) that locks the list's row, numbers the rows
-    /// after the newest and ranks the items above the highest. `start` is
-    /// where the batch was planned: the answer says whether the log was
-    /// still there. `nil`, with nothing written, when the list was reset
-    /// since (its epoch moved).
+    /// after the newest and ranks the items above the highest, made outside
+    /// a transaction through `rewind_append_adds_committed` (migration
+    /// `committed-calls`), which commits before it answers: an answer means
+    /// the rows are saved. `start` is where the batch was planned: the
+    /// answer says whether the log was still there. `nil`, with nothing
+    /// written, when the list was reset since (its epoch moved).
     func appendAdds(_ rows: [Row], items: [TodoItem], after start: Head, _ connection: PostgresConnection) async throws -> AppendedAdds? {
         var statement = PostgresStatement()
         var arguments = [
@@ -187,13 +189,13 @@ struct PostgresLog: Sendable {
             try statement.bind(rows.map(\.forward)) + "::text[]", try statement.bind(rows.map(\.inverse)) + "::text[]",
         ]
         arguments += try PostgresItems.columns(of: items, into: &statement)
-        statement.compose([], then: "SELECT base_seq, top_rank, moved FROM rewind_append_adds(\(arguments.joined(separator: ", ")))")
-        // The whole answer is read: the statement is done, and committed,
-        // only at its end.
+        arguments += ["NULL", "NULL", "NULL"]  // its OUT parameters
+        statement.compose([], then: "CALL rewind_append_adds_committed(\(arguments.joined(separator: ", ")))")
+        // The whole answer is read: the call is done, and committed, only at its end.
         var appended: AppendedAdds?
         for try await (baseSeq, topRank, moved) in try await connection.answered(statement.query, logger: logger)
-            .decode((Int64, Double, Bool).self) {
-            appended = AppendedAdds(baseSeq: baseSeq, topRank: topRank, moved: moved)
+            .decode((Int64?, Double?, Bool?).self) {
+            if let baseSeq, let topRank, let moved { appended = AppendedAdds(baseSeq: baseSeq, topRank: topRank, moved: moved) }
         }
         return appended
     }

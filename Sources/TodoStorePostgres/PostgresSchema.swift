@@ -32,6 +32,10 @@ import TodoStore
 /// - `rewind_shared_save(…)`: a row of a shared list with the item rows it
 ///   wrote and its latest writers, when the list's row still names the row
 ///   before it (migration `shared-save`, used by ``PostgresSharedListStore``).
+/// - `rewind_append_adds_committed` and `rewind_shared_save_committed`:
+///   procedures that call those two functions and commit before they
+///   answer, for the writes run alone, outside a transaction (migration
+///   `committed-calls`): their answer is the commit's confirmation.
 enum PostgresSchema {
     /// The migrations this version knows, oldest first.
     static let migrations: [(name: String, sql: [PostgresQuery])] = [
@@ -174,13 +178,9 @@ enum PostgresSchema {
         // sees what was committed before it ran, the rows of the writer
         // it waited for among them.
         ("append-adds", [
-            """
+            PostgresQuery(unsafeSQL: """
             CREATE FUNCTION rewind_append_adds(
-                p_list BIGINT, p_epoch BIGINT, p_start_seq BIGINT, p_start_node BIGINT, p_start_redo_top BIGINT,
-                p_author TEXT, p_channel TEXT,
-                p_names TEXT[], p_dates BIGINT[], p_forwards TEXT[], p_inverses TEXT[],
-                p_ids UUID[], p_titles TEXT[], p_details TEXT[], p_states TEXT[], p_created BIGINT[], p_changed BIGINT[],
-                p_dues TEXT[], p_locations TEXT[]
+                \(appendAdds.declared)
             ) RETURNS TABLE (base_seq BIGINT, top_rank DOUBLE PRECISION, moved BOOLEAN)
             LANGUAGE plpgsql AS $$
             DECLARE
@@ -213,7 +213,7 @@ enum PostgresSchema {
                     head_seq <> p_start_seq OR head_node <> p_start_node OR head_redo_top IS DISTINCT FROM p_start_redo_top;
             END
             $$
-            """,
+            """),
         ]),
         // Every item row of a list numbered again (ranks 0, 1, 2, …, when a
         // double had no room left between two neighbours) is counted, so
@@ -225,14 +225,9 @@ enum PostgresSchema {
         // A row of a shared list saved by one call, whose statements the
         // server plans once per connection, not at every change.
         ("shared-save", [
-            """
+            PostgresQuery(unsafeSQL: """
             CREATE FUNCTION rewind_shared_save(
-                p_list BIGINT, p_expected BIGINT, p_person TEXT,
-                p_seq BIGINT, p_author TEXT, p_kind TEXT, p_reverts BIGINT, p_name TEXT, p_date BIGINT,
-                p_coalescing_key TEXT, p_joins BIGINT, p_changes TEXT, p_patch TEXT, p_skipped TEXT,
-                p_writer_items UUID[], p_writer_parts TEXT[], p_replaces_all BOOLEAN, p_deletions UUID[],
-                p_ids UUID[], p_ranks DOUBLE PRECISION[], p_titles TEXT[], p_details TEXT[], p_states TEXT[],
-                p_created BIGINT[], p_changed BIGINT[], p_dues TEXT[], p_locations TEXT[], p_channel TEXT
+                \(sharedSave.declared)
             ) RETURNS TABLE (out_name TEXT, out_renumberings BIGINT)
             LANGUAGE plpgsql AS $$
             DECLARE
@@ -275,9 +270,75 @@ enum PostgresSchema {
                 RETURN QUERY SELECT v_name, v_renumberings;
             END
             $$
-            """,
+            """),
+        ]),
+        // The two writes that run alone, outside a transaction, called as
+        // procedures that commit before they answer. A statement run alone
+        // through the extended protocol commits at the `Sync` after it, once
+        // its answer is written: the client cannot tell a commit that failed
+        // then from one that was made without asking again. A `CALL` whose
+        // procedure says `COMMIT` answers only once that commit is made, and
+        // a commit that fails fails the call.
+        ("committed-calls", [
+            PostgresQuery(unsafeSQL: """
+            CREATE PROCEDURE rewind_append_adds_committed(
+                \(appendAdds.declared),
+                OUT o_base_seq BIGINT, OUT o_top_rank DOUBLE PRECISION, OUT o_moved BOOLEAN
+            )
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                SELECT a.base_seq, a.top_rank, a.moved INTO o_base_seq, o_top_rank, o_moved
+                FROM rewind_append_adds(\(appendAdds.names)) a;
+                COMMIT;
+            END
+            $$
+            """),
+            PostgresQuery(unsafeSQL: """
+            CREATE PROCEDURE rewind_shared_save_committed(
+                \(sharedSave.declared),
+                OUT o_name TEXT, OUT o_renumberings BIGINT
+            )
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                SELECT s.out_name, s.out_renumberings INTO o_name, o_renumberings
+                FROM rewind_shared_save(\(sharedSave.names)) s;
+                COMMIT;
+            END
+            $$
+            """),
         ]),
     ]
+
+    /// The parameters of `rewind_append_adds` and of the procedure that calls it.
+    private static let appendAdds = Parameters(
+        "p_list BIGINT", "p_epoch BIGINT", "p_start_seq BIGINT", "p_start_node BIGINT", "p_start_redo_top BIGINT",
+        "p_author TEXT", "p_channel TEXT",
+        "p_names TEXT[]", "p_dates BIGINT[]", "p_forwards TEXT[]", "p_inverses TEXT[]",
+        "p_ids UUID[]", "p_titles TEXT[]", "p_details TEXT[]", "p_states TEXT[]", "p_created BIGINT[]", "p_changed BIGINT[]",
+        "p_dues TEXT[]", "p_locations TEXT[]")
+
+    /// The parameters of `rewind_shared_save` and of the procedure that calls it.
+    private static let sharedSave = Parameters(
+        "p_list BIGINT", "p_expected BIGINT", "p_person TEXT",
+        "p_seq BIGINT", "p_author TEXT", "p_kind TEXT", "p_reverts BIGINT", "p_name TEXT", "p_date BIGINT",
+        "p_coalescing_key TEXT", "p_joins BIGINT", "p_changes TEXT", "p_patch TEXT", "p_skipped TEXT",
+        "p_writer_items UUID[]", "p_writer_parts TEXT[]", "p_replaces_all BOOLEAN", "p_deletions UUID[]",
+        "p_ids UUID[]", "p_ranks DOUBLE PRECISION[]", "p_titles TEXT[]", "p_details TEXT[]", "p_states TEXT[]",
+        "p_created BIGINT[]", "p_changed BIGINT[]", "p_dues TEXT[]", "p_locations TEXT[]", "p_channel TEXT")
+
+    /// The parameters of a PL/pgSQL routine, each a name and a type.
+    private struct Parameters {
+        /// Each parameter as declared: its name, a space, its type.
+        let declarations: [String]
+
+        init(_ declarations: String...) { self.declarations = declarations }
+
+        /// The declarations, for `CREATE FUNCTION` or `CREATE PROCEDURE`.
+        var declared: String { declarations.joined(separator: ", ") }
+
+        /// The names alone, to pass every parameter on to another routine.
+        var names: String { declarations.map { String($0.prefix { $0 != " " }) }.joined(separator: ", ") }
+    }
 
     /// Brings the database up to this version's schema, in one transaction
     /// that holds a lock for the purpose (instances starting together take

@@ -15,8 +15,8 @@ import Todos
 /// so that writers on any number of instances take turns. On a list this
 /// instance holds and knows no newer row of, that is one statement that
 /// writes only if the list's row still names the instance's latest row
-/// (and the person may still change the list), followed by the
-/// confirmation of its commit; else, or when that statement wrote nothing,
+/// (and the person may still change the list), called through a procedure
+/// that commits before it answers; else, or when that call wrote nothing,
 /// one transaction that locks the list's row (`SELECT … FOR UPDATE`), reads
 /// the log rows other instances appended since, and appends its row after
 /// them. Every query goes through `PostgresConnection.answered(_:logger:)`,
@@ -420,7 +420,7 @@ public actor PostgresSharedListStore: SharedListStore {
     /// from its second change on), the row is made on it and saved in one
     /// statement that commits on its own, and writes only if the
     /// database's list is still the one held (``appendingAlone(to:by:_:_:)``):
-    /// two round trips, with the confirmation of the commit. Otherwise (the
+    /// one round trip, whose answer comes after the commit. Otherwise (the
     /// list not held or behind, the statement found it so, or `body`
     /// refused, which a list behind the database's may do), in one
     /// transaction that holds the list's row, reads what other instances
@@ -505,9 +505,7 @@ public actor PostgresSharedListStore: SharedListStore {
             writes = statement.writes
             do {
                 outcome = try await database.withPooledConnection { connection in
-                    let saved = try await self.saved(statement.statement, connection, self.logger)
-                    if saved != nil { try await connection.confirmCommit(logger: self.logger) }
-                    return saved
+                    try await self.saved(statement.statement, connection, self.logger)
                 }
             } catch where PostgresTodoDatabase.connectionEnded(error) {
                 // A restart, or the pool lent a connection the server had ended.
@@ -552,10 +550,13 @@ public actor PostgresSharedListStore: SharedListStore {
     ///
     /// With `expecting`, it writes only when the list's row still names row
     /// `expecting.seq` its latest and `expecting.person` may still change
-    /// the list, and answers no row otherwise: it needs no transaction, and
-    /// takes the list's row lock before it writes anything, so that writers
-    /// take turns as under `SELECT … FOR UPDATE`. Without, it runs in the
-    /// transaction that holds that lock.
+    /// the list, and answers a row of nulls otherwise: it needs no
+    /// transaction, and takes the list's row lock before it writes
+    /// anything, so that writers take turns as under `SELECT … FOR UPDATE`.
+    /// It is then called through `rewind_shared_save_committed` (migration
+    /// `committed-calls`), which commits before it answers: an answer means
+    /// the row is saved. Without, it runs in the transaction that holds
+    /// that lock.
     private nonisolated func savingStatement(
         _ step: SharedStep, of cached: inout Cached, number: Int64, expecting: (seq: Int, person: AccountName)?
     ) throws -> (statement: PostgresStatement, writes: ItemRanks.Writes) {
@@ -579,21 +580,27 @@ public actor PostgresSharedListStore: SharedListStore {
         items.insert(try statement.bind(rows.map(\.rank)) + "::float8[]", at: 1)
         arguments += items
         arguments.append(try statement.bind(channel))
-        statement.compose([], then: "SELECT out_name, out_renumberings FROM rewind_shared_save(\(arguments.joined(separator: ", ")))")
+        let call = arguments.joined(separator: ", ")
+        statement.compose(
+            [],
+            then: expecting == nil
+                ? "SELECT out_name, out_renumberings FROM rewind_shared_save(\(call))"
+                : "CALL rewind_shared_save_committed(\(call), NULL, NULL)")
         return (statement, writes)
     }
 
     /// Runs a statement of ``savingStatement(_:of:number:expecting:)`` and
-    /// reads its answer: `nil` when it wrote nothing.
+    /// reads its answer: `nil` when it wrote nothing (no row, or a row of
+    /// nulls from the procedure).
     private nonisolated func saved(_ statement: PostgresStatement, _ connection: PostgresConnection, _ logger: Logger)
         async throws -> Saved?
     {
         var saved: Saved?
         // The whole answer is read: the statement is done only at its end.
         for try await (name, renumberings) in try await connection.answered(statement.query, logger: logger)
-            .decode((String, Int64?).self)
+            .decode((String?, Int64?).self)
         {
-            saved = Saved(name: name, renumberings: renumberings)
+            if let name { saved = Saved(name: name, renumberings: renumberings) }
         }
         return saved
     }

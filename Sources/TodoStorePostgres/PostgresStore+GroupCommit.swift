@@ -219,9 +219,7 @@ extension PostgresStore {
         if !pending.rows.isEmpty, !outcomes.contains(where: { if case .failure = $0 { true } else { false } }) {
             let appended: PostgresLog.AppendedAdds?
             do {
-                let written = try await log.appendAdds(pending.rows, items: items, after: start, connection)
-                try await connection.confirmCommit(logger: logger)
-                appended = written
+                appended = try await log.appendAdds(pending.rows, items: items, after: start, connection)
             } catch where PostgresTodoDatabase.connectionEnded(error) {
                 // The server ended the connection before it answered (a
                 // restart, or the pool lent one it had just ended).
@@ -287,9 +285,7 @@ extension PostgresStore {
                     let saved = try await self.rows.ranks(of: Set(items.map(\.id)), connection)
                     if saved.count == items.count { return .committed }
                     guard saved.isEmpty else { throw lost }
-                    let appended = try await self.log.appendAdds(pending.rows, items: items, after: start, connection)
-                    try await connection.confirmCommit(logger: self.logger)
-                    return .appended(appended)
+                    return .appended(try await self.log.appendAdds(pending.rows, items: items, after: start, connection))
                 }
             }
         } catch {
