@@ -21,6 +21,7 @@ is accepted by both instances.
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -37,7 +38,7 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import REPO, Api, free_port
-from helpers import LIVE_TIMEOUT, add_account, add_and_wait, open_todos, wait_for_titles
+from helpers import LIVE_TIMEOUT, add_account, add_and_wait, css, open_todos, wait_for_titles
 
 sys.path.insert(0, str(REPO / "scripts"))
 from rewind_session import sign_in  # noqa: E402
@@ -244,64 +245,77 @@ def answers(url):
         return False
 
 
-def test_the_page_through_nginx_makes_changes_on_both_instances_and_b_shows_what_went_through_a(driver, cluster):
+def test_the_page_through_nginx_sends_the_team_lists_changes_to_one_instance_and_its_reads_to_both(driver, cluster):
+    """nginx sends every change of the team's list to one instance (which
+    then holds the list and writes its changes in batches, with no other
+    instance's rows to read first) and its reads, pages and event streams
+    to either; a change made on the other instance reaches the page live."""
     cluster.sign_in_browser(driver)
     open_todos(driver, cluster.url)
     assert "Rewind" in driver.title
-    # Round robin: adds from the one page reach both instances, which accept
-    # the page's token. nginx alternates per request (one worker, equal
-    # weights), and the page makes other requests between adds (fragments,
-    # the event stream), so before an add the test steers the turn: it waits
-    # until the page is quiet, then probes until a probe was answered by the
-    # instance that took the adds so far; the next request, the add, goes to
-    # the other one.
-    both = {cluster.a_url.removeprefix("http://"), cluster.b_url.removeprefix("http://")}
+    both = {upstream(cluster.a_url), upstream(cluster.b_url)}
     earlier = len(access_log(cluster))
-    titles = []
-    for ordinal in ("first", "second", "third", "fourth", "fifth", "sixth"):
-        so_far = add_upstreams(cluster, earlier)
-        if len(so_far) == 1:
-            steer_next_request_away_from(cluster, next(iter(so_far)))
-        titles.append(f"{ordinal} through nginx")
-        add_and_wait(driver, titles[-1])
-        if len(titles) >= 3 and add_upstreams(cluster, earlier) == both:
-            break
-    assert cluster.api(cluster.url).titles() == titles
+    titles = ["first through nginx", "second through nginx", "third through nginx"]
+    for title in titles:
+        add_and_wait(driver, title)
+    through_nginx = cluster.api(cluster.url)
+    # Round robin: of consecutive reads, some go to each instance.
+    for _ in range(6):
+        assert through_nginx.titles() == titles
+    since = access_log(cluster)[earlier:]
+    writers = add_upstreams(cluster, earlier)
+    assert len(writers) == 1, answered(since)
+    readers = {line.rsplit(" ", 1)[-1] for line in since if re.search(r'"GET /api/todos[ ?]', line)}
+    assert readers == both, answered(since)
 
-    cluster.api(cluster.a_url).add("added through A")
-    open_todos(driver, cluster.b_url)
-    wait_for_titles(driver, titles + ["added through A"])
-    assert add_upstreams(cluster, earlier) == both, access_log(cluster)[earlier:]
+    other = cluster.b_url if writers == {upstream(cluster.a_url)} else cluster.a_url
+    cluster.api(other).add("added on the other instance")
+    wait_for_titles(driver, titles + ["added on the other instance"])
+    open_todos(driver, other)
+    wait_for_titles(driver, titles + ["added on the other instance"])
+
+
+def test_a_browsers_calculator_through_nginx_is_kept_by_one_instance(driver, cluster):
+    """Each instance keeps its calculators in memory: nginx sends the
+    calculator's page and API to one of them, so that every key press and
+    reload through nginx reaches the same calculator."""
+    cluster.sign_in_browser(driver)
+    earlier = len(access_log(cluster))
+    open_calculator(driver, cluster.url)
+    for key in ("1", "2", "+", "3", "="):
+        css(driver, f".keypad .key[data-key='{key}']").click()
+    wait_for(lambda: calculator_display(driver) == "15", f"the display to read 15 (it reads {calculator_display(driver)!r})")
+    for _ in range(3):
+        open_calculator(driver, cluster.url)
+        assert calculator_display(driver) == "15"
+    since = [line for line in access_log(cluster)[earlier:] if re.match(r'[A-Z]+ /(?:api/)?calculator', line.split('"')[1])]
+    assert len(since) >= 9, answered(since)
+    assert len({line.rsplit(" ", 1)[-1] for line in since}) == 1, answered(since)
+
+
+def open_calculator(driver, base_url):
+    driver.get(base_url + "/calculator")
+    wait_for(lambda: driver.execute_script("return document.readyState") == "complete", "the calculator to load")
+    css(driver, "#calc-display")
+
+
+def calculator_display(driver):
+    return css(driver, "#calc-display").text
+
+
+def answered(lines):
+    """Each request of nginx's log lines, the path cut short, and the instance that answered it."""
+    return [line.split('"')[1][:40] + " → " + line.rsplit(" ", 1)[-1] for line in lines]
+
+
+def upstream(url):
+    """How nginx's log names the instance at `url`."""
+    return url.removeprefix("http://")
 
 
 def access_log(cluster):
     """nginx's access log: one line per request, ending with the instance that answered."""
     return (cluster.dir / "nginx-access.log").read_text().splitlines()
-
-
-def steer_next_request_away_from(cluster, upstream):
-    """Probes through nginx until `upstream` answered the latest request, the
-    page being quiet, so that round robin sends the next request elsewhere."""
-    for _ in range(6):
-        wait_until_log_is_quiet(cluster)
-        urllib.request.urlopen(cluster.url + "/openapi.yaml", timeout=5).close()
-        wait_until_log_is_quiet(cluster)
-        if access_log(cluster)[-1].rsplit(" ", 1)[-1] == upstream:
-            return
-
-
-def wait_until_log_is_quiet(cluster, quiet=0.4, timeout=10):
-    """Waits until nginx has logged no request for `quiet` seconds."""
-    deadline = time.monotonic() + timeout
-    lines = len(access_log(cluster))
-    still_since = time.monotonic()
-    while time.monotonic() < deadline:
-        time.sleep(0.05)
-        now = len(access_log(cluster))
-        if now != lines:
-            lines, still_since = now, time.monotonic()
-        elif time.monotonic() - still_since >= quiet:
-            return
 
 
 def add_upstreams(cluster, earlier):
@@ -358,6 +372,7 @@ def test_a_taken_port_is_named_and_nothing_is_left_running(rewind_bin):
 def test_killing_one_instance_during_a_burst_loses_no_acknowledged_add(cluster):
     through_nginx = cluster.api(cluster.url)
     through_nginx.token()
+    earlier = len(access_log(cluster))
     acknowledged = []
     failed = []
     lock = threading.Lock()
@@ -385,22 +400,30 @@ def test_killing_one_instance_during_a_burst_loses_no_acknowledged_add(cluster):
     for worker in workers:
         worker.start()
     assert enough_before_kill.wait(60), f"20 adds were not answered; failures: {failed[:3]}"
-    os.kill(cluster.pid("A"), signal.SIGKILL)
+    # The instance that takes the team list's changes (nginx sends them all to one).
+    writers = add_upstreams(cluster, earlier)
+    assert len(writers) == 1, writers
+    (killed_name, survivor), = [
+        (name, other) for name, url, other in (("A", cluster.a_url, cluster.b_url), ("B", cluster.b_url, cluster.a_url))
+        if upstream(url) in writers
+    ]
+    os.kill(cluster.pid(killed_name), signal.SIGKILL)
     killed.set()
     for worker in workers:
         worker.join(120)
 
     print(f"burst: {len(acknowledged)} adds acknowledged ({len(after_kill)} after the kill), {len(failed)} refused")
-    # Every add answered 2xx is in the database, read through B alone.
-    kept = set(cluster.api(cluster.b_url).titles())
+    # Every add answered 2xx is in the database, read through the other instance alone.
+    kept = set(cluster.api(survivor).titles())
     lost = [title for title in acknowledged if title not in kept]
     assert not lost, f"acknowledged but lost: {lost}"
-    # The other instance kept serving: through nginx after the kill, and on its own port.
-    assert after_kill, f"no add was answered after instance A was killed; failures: {failed[:3]}"
-    assert answers(cluster.b_url)
+    # The other instance kept serving, and took the changes: through nginx
+    # after the kill, and on its own port.
+    assert after_kill, f"no add was answered after instance {killed_name} was killed; failures: {failed[:3]}"
+    assert answers(survivor)
     assert answers(cluster.url)
-    assert not answers(cluster.a_url)
-    # Failures are answers from nginx (502) for requests A had when it died, not lost writes.
+    assert not answers(cluster.a_url if killed_name == "A" else cluster.b_url)
+    # Failures are answers from nginx (502) for requests the killed instance had when it died, not lost writes.
     other = [(title, error[:300]) for title, error in failed if "→ 502" not in error]
     assert not other, f"failures other than nginx's 502: {other}"
 

@@ -185,17 +185,28 @@ http {
         keepalive 16;
     }
 
-    # A shared list's pages and API go to one instance, chosen by the
-    # list's id (the other when that one is down): the instance that holds
-    # a list in memory saves its changes in one statement, where changes
-    # that alternate between instances each read the other's rows first,
-    # and only one instance reads the list's log and keeps it in memory.
-    map \$uri \$rewind_list {
-        "~^/(?:api/)?lists/(?<id>[0-9A-Fa-f-]{36})" \$id;
-        default "";
+    # What lives in one place goes to one instance, chosen by a key (the
+    # other instance while that one is down), and everything else round
+    # robin. A shared list's pages and API, by the list's id: the instance
+    # that holds a list in memory saves a change in one statement, where
+    # changes that alternate between instances each read the other's rows
+    # first, and only that instance reads the list's log. The changes of
+    # the team's list (every other request that is not a GET or HEAD):
+    # the instance that takes them all writes them in batches, with no
+    # other instance's rows to read first; its pages and reads go to
+    # either. The calculator, which each instance keeps in memory.
+    map "\$request_method \$uri" \$rewind_key {
+        "~^[A-Z]+ /(?:api/)?lists/(?<id>[0-9A-Fa-f-]{36})" \$id;
+        "~^[A-Z]+ /(?:api/)?calculator" calculator;
+        "~^(?:GET|HEAD) " "";
+        default team;
     }
-    upstream rewind_by_list {
-        hash \$rewind_list consistent;
+    map \$rewind_key \$rewind_upstream {
+        "" rewind;
+        default rewind_by_key;
+    }
+    upstream rewind_by_key {
+        hash \$rewind_key consistent;
         server 127.0.0.1:$a_port max_fails=1 fail_timeout=5s;
         server 127.0.0.1:$b_port max_fails=1 fail_timeout=5s;
         keepalive 16;
@@ -203,7 +214,7 @@ http {
 
     server {
         listen 127.0.0.1:$port;
-        # For both locations below (which set none of these themselves).
+        # For the location below, and any added beside it.
         proxy_http_version 1.1;
         proxy_set_header Connection "";
         # The browser's Host, which the instances check (add names
@@ -213,11 +224,8 @@ http {
         # Server-sent events: passed on as they come, kept open long.
         proxy_buffering off;
         proxy_read_timeout 1h;
-        location ~ "^/(?:api/)?lists/[0-9A-Fa-f-]{36}" {
-            proxy_pass http://rewind_by_list;
-        }
         location / {
-            proxy_pass http://rewind;
+            proxy_pass http://\$rewind_upstream;
         }
     }
 }
