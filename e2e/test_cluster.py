@@ -1,6 +1,7 @@
 """The local cluster of scripts/cluster.sh: a throwaway PostgreSQL, two
-`rewind serve` instances on it and nginx in front of them (round robin; a
-shared list's requests to one instance, by the list's id),
+`rewind serve` instances on it and nginx in front of them (round robin; the
+team list's changes, a shared list's requests and the calculator's each to
+one instance, by a key),
 each test with a cluster of its own on free ports (never the tests'
 PostgreSQL port, 55432), or on the ports and in the directory that
 REWIND_CLUSTER_PORT, REWIND_CLUSTER_A_PORT, REWIND_CLUSTER_B_PORT,

@@ -2,8 +2,9 @@
 # A local cluster on this machine, all on 127.0.0.1: a throwaway PostgreSQL
 # (through scripts/postgres-test-cluster.sh, with its own port and data
 # directory), two `rewind serve` instances sharing it, and nginx in front of
-# them as the load balancer (round robin; a shared list's requests to one of
-# them, chosen by the list's id). Prints the one address to open.
+# them as the load balancer (round robin; the team list's changes, a shared
+# list's requests and the calculator's each to one of them, chosen by a
+# key). Prints the one address to open.
 #
 #   scripts/cluster.sh start    # starts what is not running yet; prints the address
 #   scripts/cluster.sh status   # says what runs (exit status 0 when everything does)
@@ -252,7 +253,7 @@ start_nginx() {
         tail -5 "$dir/nginx-error.log" >&2
         fail "nginx did not start on port $port (log: $dir/nginx-error.log)"
     fi
-    say "nginx: $address (pid $pid, round robin over ports $a_port and $b_port; a shared list's requests to one of them by its id)"
+    say "nginx: $address (pid $pid, round robin over ports $a_port and $b_port; the team list's changes, a shared list's requests and the calculator's each to one of them)"
 }
 
 start() {
