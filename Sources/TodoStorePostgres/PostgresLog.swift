@@ -117,41 +117,44 @@ struct PostgresLog: Sendable {
     /// Appends the change rows `rows` (numbered on from `start`, each
     /// moving the head to its own number), writes the item rows that
     /// `items` plans and moves the head to the last row, notifying as
-    /// ``move(to:redoTop:_:)`` does: all in one statement, and only if the
-    /// head is still `start`; `false`, with nothing written, when it is not
-    /// (another instance wrote since). The statement takes the list's row
+    /// ``move(to:redoTop:_:)`` does: all in one call of `rewind_append`
+    /// (migration `append-call`, planned once per connection), and only if
+    /// the head is still `start`; `false`, with nothing written, when it is
+    /// not (another instance wrote since). The call takes the list's row
     /// lock before it writes anything, so writers take turns as under
-    /// ``lockHead(_:)``; outside a transaction it commits on its own.
+    /// ``lockHead(_:)``. `committing` when the connection is outside a
+    /// transaction: the call then goes through `rewind_append_committed`,
+    /// which commits before it answers, so that an answer means the rows
+    /// are saved.
     func append(
-        changes rows: [Row], after start: Head, items: ItemRanks.Writes, of itemRows: PostgresItems,
+        changes rows: [Row], after start: Head, items: ItemRanks.Writes, of itemRows: PostgresItems, committing: Bool,
         _ connection: PostgresConnection
     ) async throws -> Bool {
         guard let last = rows.last else { return true }
         var statement = PostgresStatement()
-        let list = try statement.bind(self.list)
-        let head = """
-            UPDATE rewind_list SET last_seq = \(try statement.bind(last.seq)), node = \(try statement.bind(last.node)), redo_top = NULL,
-                renumberings = renumberings + \(try statement.bind(Int64(items.replacesAll ? 1 : 0)))
-            WHERE id = \(list) AND last_seq = \(try statement.bind(start.lastSeq)) AND node = \(try statement.bind(start.node))
-              AND redo_top IS NOT DISTINCT FROM \(try statement.bind(start.redoTop))::int8 AND epoch = \(try statement.bind(start.epoch))
-            RETURNING id, last_seq
-            """
-        let moved = "EXISTS (SELECT 1 FROM head)"
-        let writes = try itemRows.parts(writing: items, when: moved, into: &statement)
-        let steps = """
-            INSERT INTO rewind_step (list_id, seq, kind, name, date, author, before, node, forward, inverse)
-            SELECT head.id, row.seq, 'do', row.name, row.date, \(try statement.bind(Self.localAuthor)), row.before, row.seq,
-                   row.forward::json, row.inverse::json
-            FROM head, unnest(\(try statement.bind(rows.map(\.seq)))::int8[], \(try statement.bind(rows.map(\.name)))::text[],
-                              \(try statement.bind(rows.map(\.date)))::int8[], \(try statement.bind(rows.map(\.before)))::int8[],
-                              \(try statement.bind(rows.map(\.forward)))::text[], \(try statement.bind(rows.map(\.inverse)))::text[])
-                 AS row(seq, name, date, before, forward, inverse)
-            """
-        statement.compose(
-            [("head", head)] + PostgresItems.named(writes) + [("steps", steps)],
-            then: "SELECT pg_notify(\(try statement.bind(channel)), head.id::text || ':' || head.last_seq::text) FROM head")
+        var arguments = [
+            try statement.bind(list), try statement.bind(start.lastSeq), try statement.bind(start.node),
+            try statement.bind(start.redoTop) + "::int8", try statement.bind(start.epoch),
+            try statement.bind(last.seq), try statement.bind(last.node), try statement.bind(items.replacesAll),
+            try statement.bind(items.deletions) + "::uuid[]",
+        ]
+        var columns = try PostgresItems.columns(of: items.rows.map(\.item), into: &statement)
+        columns.insert(try statement.bind(items.rows.map(\.rank)) + "::float8[]", at: 1)
+        arguments += columns
+        arguments += [
+            try statement.bind(Self.localAuthor), try statement.bind(rows.map(\.seq)) + "::int8[]",
+            try statement.bind(rows.map(\.name)) + "::text[]", try statement.bind(rows.map(\.date)) + "::int8[]",
+            try statement.bind(rows.map(\.before)) + "::int8[]", try statement.bind(rows.map(\.forward)) + "::text[]",
+            try statement.bind(rows.map(\.inverse)) + "::text[]", try statement.bind(channel),
+        ]
+        let call = arguments.joined(separator: ", ")
+        statement.compose([], then: committing ? "CALL rewind_append_committed(\(call), NULL)" : "SELECT rewind_append(\(call))")
+        // The whole answer is read: the call is done (and committed, when
+        // `committing`) only at its end.
         var appended = false
-        for try await _ in try await connection.answered(statement.query, logger: logger) { appended = true }
+        for try await answer in try await connection.answered(statement.query, logger: logger).decode(Bool?.self) {
+            appended = answer == true
+        }
         return appended
     }
 

@@ -32,6 +32,10 @@ import TodoStore
 /// - `rewind_shared_save(…)`: a row of a shared list with the item rows it
 ///   wrote and its latest writers, when the list's row still names the row
 ///   before it (migration `shared-save`, used by ``PostgresSharedListStore``).
+/// - `rewind_append(…)`: a batch of changes of a list, when its head is
+///   still the one the batch was planned on (migration `append-call`,
+///   used by ``PostgresLog/append(changes:after:items:of:committing:_:)``),
+///   and `rewind_append_committed`, which calls it and commits.
 /// - `rewind_append_adds_committed` and `rewind_shared_save_committed`:
 ///   procedures that call those two functions and commit before they
 ///   answer, for the writes run alone, outside a transaction (migration
@@ -251,14 +255,7 @@ enum PostgresSchema {
                 ELSIF cardinality(p_deletions) > 0 THEN
                     DELETE FROM rewind_item i WHERE i.list_id = p_list AND i.id = ANY(p_deletions);
                 END IF;
-                INSERT INTO rewind_item (list_id, id, rank, title, details, state, created, changed, due, location)
-                SELECT p_list, r.id, r.rank, r.title, r.details, r.state, r.created, r.changed,
-                       NULLIF(r.due, '')::json, NULLIF(r.location, '')::json
-                FROM unnest(p_ids, p_ranks, p_titles, p_details, p_states, p_created, p_changed, p_dues, p_locations)
-                     AS r(id, rank, title, details, state, created, changed, due, location)
-                ON CONFLICT (list_id, id) DO UPDATE SET
-                    rank = excluded.rank, title = excluded.title, details = excluded.details, state = excluded.state,
-                    created = excluded.created, changed = excluded.changed, due = excluded.due, location = excluded.location;
+                \(upsertItems)
                 INSERT INTO rewind_shared_step
                     (list_id, seq, author, kind, reverts, name, date, coalescing_key, joins, changes, patch, skipped)
                 VALUES (p_list, p_seq, p_author, p_kind, p_reverts, p_name, p_date, p_coalescing_key, p_joins,
@@ -307,6 +304,53 @@ enum PostgresSchema {
             $$
             """),
         ]),
+        // A batch of changes of a list written alone, outside a transaction
+        // (every change but a batch of adds), as one call planned once per
+        // connection instead of a statement of up to five parts parsed and
+        // planned at every batch, made through a procedure that commits
+        // before it answers, as the two above.
+        ("append-call", [
+            PostgresQuery(unsafeSQL: """
+            CREATE FUNCTION rewind_append(
+                \(append.declared)
+            ) RETURNS BOOLEAN
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE rewind_list l SET last_seq = p_last_seq, node = p_last_node, redo_top = NULL,
+                    renumberings = l.renumberings + CASE WHEN p_replaces_all THEN 1 ELSE 0 END
+                WHERE l.id = p_list AND l.last_seq = p_start_seq AND l.node = p_start_node
+                  AND l.redo_top IS NOT DISTINCT FROM p_start_redo_top AND l.epoch = p_epoch;
+                IF NOT FOUND THEN
+                    RETURN FALSE;
+                END IF;
+                IF p_replaces_all THEN
+                    DELETE FROM rewind_item i WHERE i.list_id = p_list AND i.id NOT IN (SELECT unnest(p_ids));
+                ELSIF cardinality(p_deletions) > 0 THEN
+                    DELETE FROM rewind_item i WHERE i.list_id = p_list AND i.id = ANY(p_deletions);
+                END IF;
+                \(upsertItems)
+                INSERT INTO rewind_step (list_id, seq, kind, name, date, author, before, node, forward, inverse)
+                SELECT p_list, r.seq, 'do', r.name, r.date, p_author, r.before, r.seq, r.forward::json, r.inverse::json
+                FROM unnest(p_seqs, p_names, p_dates, p_befores, p_forwards, p_inverses)
+                     AS r(seq, name, date, before, forward, inverse);
+                PERFORM pg_notify(p_channel, p_list::text || ':' || p_last_seq::text);
+                RETURN TRUE;
+            END
+            $$
+            """),
+            PostgresQuery(unsafeSQL: """
+            CREATE PROCEDURE rewind_append_committed(
+                \(append.declared),
+                OUT o_appended BOOLEAN
+            )
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                o_appended := rewind_append(\(append.names));
+                COMMIT;
+            END
+            $$
+            """),
+        ]),
     ]
 
     /// The parameters of `rewind_append_adds` and of the procedure that calls it.
@@ -325,6 +369,28 @@ enum PostgresSchema {
         "p_writer_items UUID[]", "p_writer_parts TEXT[]", "p_replaces_all BOOLEAN", "p_deletions UUID[]",
         "p_ids UUID[]", "p_ranks DOUBLE PRECISION[]", "p_titles TEXT[]", "p_details TEXT[]", "p_states TEXT[]",
         "p_created BIGINT[]", "p_changed BIGINT[]", "p_dues TEXT[]", "p_locations TEXT[]", "p_channel TEXT")
+
+    /// The parameters of `rewind_append` and of the procedure that calls it.
+    private static let append = Parameters(
+        "p_list BIGINT", "p_start_seq BIGINT", "p_start_node BIGINT", "p_start_redo_top BIGINT", "p_epoch BIGINT",
+        "p_last_seq BIGINT", "p_last_node BIGINT", "p_replaces_all BOOLEAN", "p_deletions UUID[]",
+        "p_ids UUID[]", "p_ranks DOUBLE PRECISION[]", "p_titles TEXT[]", "p_details TEXT[]", "p_states TEXT[]",
+        "p_created BIGINT[]", "p_changed BIGINT[]", "p_dues TEXT[]", "p_locations TEXT[]",
+        "p_author TEXT", "p_seqs BIGINT[]", "p_names TEXT[]", "p_dates BIGINT[]", "p_befores BIGINT[]",
+        "p_forwards TEXT[]", "p_inverses TEXT[]", "p_channel TEXT")
+
+    /// The statement of `rewind_shared_save` and `rewind_append` that
+    /// writes the item rows of their `p_ids`, `p_ranks`, … arrays.
+    private static let upsertItems = [
+        "INSERT INTO rewind_item (list_id, id, rank, title, details, state, created, changed, due, location)",
+        "SELECT p_list, r.id, r.rank, r.title, r.details, r.state, r.created, r.changed,",
+        "       NULLIF(r.due, '')::json, NULLIF(r.location, '')::json",
+        "FROM unnest(p_ids, p_ranks, p_titles, p_details, p_states, p_created, p_changed, p_dues, p_locations)",
+        "     AS r(id, rank, title, details, state, created, changed, due, location)",
+        "ON CONFLICT (list_id, id) DO UPDATE SET",
+        "    rank = excluded.rank, title = excluded.title, details = excluded.details, state = excluded.state,",
+        "    created = excluded.created, changed = excluded.changed, due = excluded.due, location = excluded.location;",
+    ].joined(separator: "\n                ")
 
     /// The parameters of a PL/pgSQL routine, each a name and a type.
     private struct Parameters {

@@ -118,12 +118,11 @@ extension PostgresStore {
                 // below, under its lock (the refusals left the list as it was).
                 loaded = current
             } else {
-                // `nil`: the server ended the connection before it answered,
-                // and the statement did not commit.
+                // One call that commits before it answers; when the server
+                // ends the connection before the answer, the rows are looked for.
                 let written: Bool?
                 do {
-                    written = try await writing(&pending, after: start, &current, connection)
-                    if written == true { try await connection.confirmCommit(logger: logger) }
+                    written = try await writing(&pending, after: start, &current, committing: true, connection)
                 } catch where PostgresTodoDatabase.connectionEnded(error) {
                     guard try await wasWritten(pending.rows, lost: error) else { return try await transacting(batch) }
                     // It did commit: the next read brings the list (read

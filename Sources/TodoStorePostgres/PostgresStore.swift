@@ -344,14 +344,17 @@ public actor PostgresStore: AppStore {
     /// to `loaded` (from `start` on) in one statement, and prunes the log
     /// when the history has a limit; `false` when the list's head is no
     /// longer `start` (another instance wrote since), and nothing was written.
+    /// `committing` when `connection` is outside a transaction: the
+    /// statement then commits before it answers.
     func writing(
         _ pending: inout PendingChanges, after start: PostgresLog.Head, _ loaded: inout Loaded,
-        _ connection: PostgresConnection
+        committing: Bool = false, _ connection: PostgresConnection
     ) async throws -> Bool {
         guard !pending.rows.isEmpty else { return true }
         let writes = loaded.ranks.writes(touched: pending.touched, list: loaded.state.todos)
         pending.renumbered = writes.replacesAll
-        guard try await log.append(changes: pending.rows, after: start, items: writes, of: rows, connection) else { return false }
+        guard try await log.append(changes: pending.rows, after: start, items: writes, of: rows, committing: committing, connection)
+        else { return false }
         if writes.replacesAll { loaded.head.renumberings += 1 }
         if let limit, try await log.prune(keepingSteps: limit, head: loaded.head, connection) {
             loaded.history.pruned(keepingNewest: limit)

@@ -195,10 +195,9 @@ struct PostgresOutageTests {
     /// A batch written in one statement that commits on its own (adds,
     /// or another change of the list the store holds) whose connection the
     /// server ends within that commit: such a statement's answer comes
-    /// before its commit, so the store makes adds through a procedure that
-    /// commits before it answers, and waits for the server to confirm the
-    /// commit of any other change; here it finds the rows not saved and
-    /// writes them again, once.
+    /// before its commit, so the store makes the batch through a procedure
+    /// that commits before it answers; here it finds the rows not saved
+    /// and writes them again, once.
     @Test(arguments: [true, false])
     func aBatchWrittenInOneStatementWhoseConnectionEndsInItsCommitIsMadeOnce(adds: Bool) async throws {
         let stores = try await TwoStores()

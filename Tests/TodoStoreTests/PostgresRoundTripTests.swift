@@ -98,6 +98,21 @@ struct PostgresRoundTripTests {
         #expect(titles == ["First", "Buy milk"])
     }
 
+    @Test func aChangeOtherThanAnAddOnAListAlreadyReadIsOneCallOutsideATransaction() async throws {
+        let (store, database, log) = try await store()
+        let milk = try TodoItem(id: UUID(), title: "Milk", created: Date(timeIntervalSince1970: 0))
+        try await store.change(.add(milk))
+        try await store.change(.add(TodoItem(id: UUID(), title: "Bread", created: Date(timeIntervalSince1970: 0))))
+        log.clear()
+        try await store.change(.todos(.update(milk.id, [.complete], at: Date(timeIntervalSince1970: 60))))
+        // One call, which answers once its commit is made.
+        let sent = log.statements
+        #expect(sent.count == 1 && sent.first?.hasPrefix("CALL rewind_append_committed") == true, "one change sent \(sent.count) statements: \(sent)")
+        let states = try await database.database.client.query("SELECT title, state FROM rewind_item ORDER BY rank")
+            .decode((String, String).self).reduce(into: [String]()) { $0.append("\($1.0) \($1.1)") }
+        #expect(states == ["Milk completed", "Bread active"])
+    }
+
     @Test func aBatchOfAddsIsOneStatement() async throws {
         let (store, database, log) = try await store()
         try await store.change(.add(TodoItem(id: UUID(), title: "First", created: Date(timeIntervalSince1970: 0))))
@@ -345,7 +360,7 @@ extension PostgresCatchUpTests {
         try await counted.change(.update(milk.id, [.complete], at: Self.date))
         #expect(log.statements.first == "BEGIN", "\(log.statements)")
         // One write, in the transaction (the one that would have failed came first).
-        #expect(log.statements.filter { $0.hasPrefix("WITH head AS") }.count == 1, "\(log.statements)")
+        #expect(log.statements.filter { $0.hasPrefix("SELECT rewind_append(") }.count == 1, "\(log.statements)")
         #expect(!log.statements.contains("SELECT id"), "the list was read again: \(log.statements)")
         let fresh = try await PostgresStore.open(shared.database)
         #expect(try await counted.read { $0.todos.items } == (try await fresh.read { $0.todos.items }))
