@@ -172,7 +172,9 @@ cpu_ticks() {
 postgres_cpu_ticks() {
     local postmaster
     postmaster="$(head -1 "$REWIND_CLUSTER_DIR/postgres/data/postmaster.pid")"
-    cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$postmaster" '
+    # A process that ends between the glob and cat makes cat fail, which
+    # under pipefail would end the round's subshell without a word.
+    { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v p="$postmaster" '
         $1 == p { total += $14 + $15 + $16 + $17 }
         $4 == p { total += $14 + $15 }
         END { print total + 0 }'
