@@ -74,20 +74,18 @@ struct PostgresItems: Sendable {
     /// statement however many rows it deletes and writes.
     func write(_ writes: ItemRanks.Writes, _ connection: PostgresConnection) async throws {
         var statement = PostgresStatement()
-        let parts = try parts(writing: writes, when: "TRUE", into: &statement)
+        let parts = try parts(writing: writes, into: &statement)
         guard !parts.isEmpty else { return }
         statement.compose(Self.named(parts), then: "SELECT 1")
         try await connection.answered(statement.query, logger: logger)
     }
 
     /// The parts of a statement (each for a common table expression) that
-    /// carry out `writes`, their values bound in `statement`, each acting
-    /// only when `condition` holds (SQL, which may name the statement's
-    /// other parts): the deletion of the rows of items no longer in the
-    /// list, and the upsert of the rows written, each left out when it has
-    /// nothing to do. The two never touch the same row, as the parts of one
-    /// statement must not.
-    func parts(writing writes: ItemRanks.Writes, when condition: String, into statement: inout PostgresStatement) throws -> [String] {
+    /// carry out `writes`, their values bound in `statement`: the deletion
+    /// of the rows of items no longer in the list, and the upsert of the
+    /// rows written, each left out when it has nothing to do. The two never
+    /// touch the same row, as the parts of one statement must not.
+    private func parts(writing writes: ItemRanks.Writes, into statement: inout PostgresStatement) throws -> [String] {
         var parts: [String] = []
         let rows = writes.rows
         let ids = rows.map(\.item.id)
@@ -96,24 +94,22 @@ struct PostgresItems: Sendable {
             // subquery, not a search of the array for each row).
             parts.append("""
                 DELETE FROM rewind_item WHERE list_id = \(try statement.bind(list))
-                AND id NOT IN (SELECT unnest(\(try statement.bind(ids))::uuid[])) AND \(condition)
+                AND id NOT IN (SELECT unnest(\(try statement.bind(ids))::uuid[]))
                 """)
         } else if !writes.deletions.isEmpty {
             parts.append("""
                 DELETE FROM rewind_item WHERE list_id = \(try statement.bind(list))
-                AND id = ANY(\(try statement.bind(writes.deletions))::uuid[]) AND \(condition)
+                AND id = ANY(\(try statement.bind(writes.deletions))::uuid[])
                 """)
         }
         guard !rows.isEmpty else { return parts }
-        var columns = try Self.columns(of: rows.map(\.item), into: &statement)
-        columns.insert(try statement.bind(rows.map(\.rank)) + "::float8[]", at: 1)
+        let columns = try Self.columns(ofRanked: rows, into: &statement)
         parts.append("""
             INSERT INTO rewind_item (list_id, id, rank, title, details, state, created, changed, due, location)
             SELECT \(try statement.bind(list)), row.id, row.rank, row.title, row.details, row.state, row.created, row.changed,
                    NULLIF(row.due, '')::json, NULLIF(row.location, '')::json
             FROM unnest(\(columns.joined(separator: ", ")))
                  AS row(id, rank, title, details, state, created, changed, due, location)
-            WHERE \(condition)
             ON CONFLICT (list_id, id) DO UPDATE SET
                 rank = excluded.rank, title = excluded.title, details = excluded.details, state = excluded.state,
                 created = excluded.created, changed = excluded.changed, due = excluded.due, location = excluded.location
@@ -145,8 +141,19 @@ struct PostgresItems: Sendable {
         ]
     }
 
+    /// The columns of ``columns(of:into:)`` for `rows`, with their ranks
+    /// after the ids: the arguments of `rewind_append` and
+    /// `rewind_shared_save` from `p_ids` to `p_locations`.
+    static func columns(ofRanked rows: [(item: TodoItem, rank: Double, isNew: Bool)], into statement: inout PostgresStatement)
+        throws -> [String]
+    {
+        var columns = try columns(of: rows.map(\.item), into: &statement)
+        columns.insert(try statement.bind(rows.map(\.rank)) + "::float8[]", at: 1)
+        return columns
+    }
+
     /// `parts` named `items0`, `items1`, … for ``PostgresStatement/compose(_:then:)``.
-    static func named(_ parts: [String]) -> [(name: String, sql: String)] {
+    private static func named(_ parts: [String]) -> [(name: String, sql: String)] {
         parts.enumerated().map { ("items\($0.offset)", $0.element) }
     }
 

@@ -127,7 +127,7 @@ struct PostgresLog: Sendable {
     /// which commits before it answers, so that an answer means the rows
     /// are saved.
     func append(
-        changes rows: [Row], after start: Head, items: ItemRanks.Writes, of itemRows: PostgresItems, committing: Bool,
+        changes rows: [Row], after start: Head, items: ItemRanks.Writes, committing: Bool,
         _ connection: PostgresConnection
     ) async throws -> Bool {
         guard let last = rows.last else { return true }
@@ -138,9 +138,7 @@ struct PostgresLog: Sendable {
             try statement.bind(last.seq), try statement.bind(last.node), try statement.bind(items.replacesAll),
             try statement.bind(items.deletions) + "::uuid[]",
         ]
-        var columns = try PostgresItems.columns(of: items.rows.map(\.item), into: &statement)
-        columns.insert(try statement.bind(items.rows.map(\.rank)) + "::float8[]", at: 1)
-        arguments += columns
+        arguments += try PostgresItems.columns(ofRanked: items.rows, into: &statement)
         arguments += [
             try statement.bind(Self.localAuthor), try statement.bind(rows.map(\.seq)) + "::int8[]",
             try statement.bind(rows.map(\.name)) + "::text[]", try statement.bind(rows.map(\.date)) + "::int8[]",

@@ -34,7 +34,7 @@ import TodoStore
 ///   before it (migration `shared-save`, used by ``PostgresSharedListStore``).
 /// - `rewind_append(…)`: a batch of changes of a list, when its head is
 ///   still the one the batch was planned on (migration `append-call`,
-///   used by ``PostgresLog/append(changes:after:items:of:committing:_:)``),
+///   used by ``PostgresLog/append(changes:after:items:committing:_:)``),
 ///   and `rewind_append_committed`, which calls it and commits.
 /// - `rewind_append_adds_committed` and `rewind_shared_save_committed`:
 ///   procedures that call those two functions and commit before they

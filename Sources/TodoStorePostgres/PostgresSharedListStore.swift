@@ -576,9 +576,7 @@ public actor PostgresSharedListStore: SharedListStore {
             try statement.bind(written.map(\.item)) + "::uuid[]", try statement.bind(written.map(\.part.rawValue)) + "::text[]",
             try statement.bind(writes.replacesAll), try statement.bind(writes.deletions) + "::uuid[]",
         ]
-        var items = try PostgresItems.columns(of: rows.map(\.item), into: &statement)
-        items.insert(try statement.bind(rows.map(\.rank)) + "::float8[]", at: 1)
-        arguments += items
+        arguments += try PostgresItems.columns(ofRanked: rows, into: &statement)
         arguments.append(try statement.bind(channel))
         let call = arguments.joined(separator: ", ")
         statement.compose(

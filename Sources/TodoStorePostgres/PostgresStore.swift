@@ -353,7 +353,7 @@ public actor PostgresStore: AppStore {
         guard !pending.rows.isEmpty else { return true }
         let writes = loaded.ranks.writes(touched: pending.touched, list: loaded.state.todos)
         pending.renumbered = writes.replacesAll
-        guard try await log.append(changes: pending.rows, after: start, items: writes, of: rows, committing: committing, connection)
+        guard try await log.append(changes: pending.rows, after: start, items: writes, committing: committing, connection)
         else { return false }
         if writes.replacesAll { loaded.head.renumberings += 1 }
         if let limit, try await log.prune(keepingSteps: limit, head: loaded.head, connection) {
