@@ -133,12 +133,20 @@ public struct PostgresTodoDatabase: Sendable {
                     try await Task.sleep(for: limit)
                     return nil
                 }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let connection = first else {
-                    throw StoreError.io(
-                        path: url.redacted, detail: "no answer within \(limit.components.seconds) seconds")
+                let first = await group.nextResult()
+                group.cancelAll()
+                // A connection made after the other task decided (the time
+                // ran out, or the wait was cancelled) is closed, not dropped
+                // open: the group waits for that task anyway.
+                while let rest = await group.nextResult() {
+                    if case .success(let connection?) = rest { try? await connection.close() }
                 }
-                return connection
+                switch first {
+                case .success(let connection?): return connection
+                case .failure(let error): throw error
+                case .success(nil), nil:
+                    throw StoreError.io(path: url.redacted, detail: "no answer within \(limit.components.seconds) seconds")
+                }
             }
         } catch {
             throw storeError(error)
