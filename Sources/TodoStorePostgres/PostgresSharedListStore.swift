@@ -29,9 +29,11 @@ import Todos
 /// time (connecting again when it drops, and then telling every open stream
 /// the list's latest row, for the notifications lost meanwhile).
 ///
-/// The first time an instance opens a list it reads the list's whole log
-/// and replays it to rebuild each person's stacks: O(*r*) for *r* rows,
-/// once per list and instance. After that it keeps the list in memory and
+/// The first time an instance opens a list it reads the list's items, the
+/// latest writers and each log row's head, and rebuilds each person's
+/// stacks from the heads, decoding no row's changes; a row is read when an
+/// operation asks for it (``SharingError/rowsNotHeld(_:)``), and the newest
+/// rows are kept. After that it keeps the list in memory and
 /// reads the rows appended since, and the ranks of the items they touched
 /// (every rank when the list was numbered again meanwhile, which the
 /// `renumberings` of the list's `rewind_list` row counts). A change costs
@@ -288,12 +290,14 @@ public actor PostgresSharedListStore: SharedListStore {
 
     /// A person's next undo and redo; see ``SharedListStore/nextSteps(on:of:)``.
     public func nextSteps(on list: UUID, of person: AccountName) async throws -> SharedListNextSteps {
-        try await caughtUp(list, by: person).nextSteps(of: person)
+        try await caughtUp(list, by: person) { $0.shared.rowsNeeded(by: person.key) }.nextSteps(of: person)
     }
 
     /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
     public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) async throws -> [SharedStep] {
-        try await caughtUp(list, by: person).history(as: person, before: before, limit: limit)
+        try SharedListSummary.checkPageSize(limit)
+        return try await caughtUp(list, by: person) { Array($0.historyRows(before: before, limit: limit)) }
+            .history(as: person, before: before, limit: limit)
     }
 
     /// The updates of a list made through this instance; see ``SharedListStore/updates(of:as:)``.
@@ -375,35 +379,32 @@ public actor PostgresSharedListStore: SharedListStore {
     /// Who wrote each part of the list's items last, as the table
     /// `rewind_shared_writer` holds it.
     func savedWriters(of list: UUID) async throws -> [ItemPartKey: (seq: Int, author: String)] {
-        let rows: [(UUID, String, Int64, String)] = try await transaction { connection, logger in
-            var rows: [(UUID, String, Int64, String)] = []
-            let found = try await connection.answered(
-                """
-                SELECT w.item, w.part, w.seq, w.author FROM rewind_shared_writer w
-                JOIN rewind_shared_list l ON l.list_id = w.list_id WHERE l.id = \(list)
-                """, logger: logger)
-            for try await row in found.decode((UUID, String, Int64, String).self) { rows.append(row) }
-            return rows
+        try await transaction { connection, logger in
+            guard let head = try await self.readHead(list, locking: false, connection, logger) else { return [:] }
+            return try await self.savedWriters(head.number, connection, logger)
         }
-        var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
-        for (item, text, seq, author) in rows {
-            guard let part = ItemPart(rawValue: text) else { throw corrupt("a latest writer names the part “\(text)”") }
-            writers[ItemPartKey(item, part)] = (Int(seq), author)
-        }
-        return writers
+    }
+
+    /// The log rows of the list held in memory (read by the tests).
+    func heldRowCount(of list: UUID) -> Int? {
+        cache[list]?.open.shared.heldRowCount
     }
 
     // MARK: Reading and writing a list
 
-    /// The list with every row appended so far, after checking that
-    /// `person` may read it.
-    private func caughtUp(_ list: UUID, by person: AccountName) async throws -> OpenSharedList {
+    /// The list with every row appended so far, and with the rows `needed`
+    /// names, after checking that `person` may read it.
+    private func caughtUp(
+        _ list: UUID, by person: AccountName, holding needed: @Sendable (OpenSharedList) -> [Int] = { _ in [] }
+    ) async throws -> OpenSharedList {
         try await inTurn(of: list) {
             // Taken out while it is brought up to date, so that it changes in place.
             var known = cache.removeValue(forKey: list)
             let (cached, number) = try await transaction { connection, logger in
                 let head = try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
-                return (try await self.load(list, head, known: &known, connection, logger), head.number)
+                var cached = try await self.load(list, head, known: &known, connection, logger)
+                cached.open.shared.hold(try await self.steps(head.number, numbered: needed(cached.open), connection, logger))
+                return (cached, head.number)
             }
             cache[list] = cached
             numbers[list] = number
@@ -438,7 +439,13 @@ public actor PostgresSharedListStore: SharedListStore {
                 // only fail.
                 startListening()
             }
-            if heardAhead[list] == nil, let (step, cached) = try await appendingAlone(to: list, by: person, &known, body) {
+            if let number = numbers[list], let needed = known?.open.shared.rowsNeeded(by: person.key), !needed.isEmpty {
+                // The rows the person's undo, redo or joining change reads, read first.
+                let rows = try await transaction { connection, logger in try await self.steps(number, numbered: needed, connection, logger) }
+                known?.open.shared.hold(rows)
+            }
+            if heardAhead[list] == nil, case (let step, var cached)? = try await appendingAlone(to: list, by: person, &known, body) {
+                cached.open.shared.forgetRows(keepingNewest: Cached.rowsKept)
                 cache[list] = cached
                 noteHeld(list, at: step.seq)
                 updateStreams.notify(list, seq: step.seq)
@@ -450,12 +457,27 @@ public actor PostgresSharedListStore: SharedListStore {
                 (step, cached, number) = try await transaction { connection, logger in
                     let head = try await self.head(list, checking: .change, by: person, locking: true, connection, logger)
                     var cached = try await self.load(list, head, known: &known, connection, logger)
-                    let step = try cached.append(body, keepingRefused: &refused)
+                    let needed = cached.open.shared.rowsNeeded(by: person.key)
+                    cached.open.shared.hold(try await self.steps(head.number, numbered: needed, connection, logger))
+                    var requests = RowRequests()
+                    var made: SharedStep?
+                    while made == nil {
+                        do {
+                            made = try cached.append(body, keepingRefused: &refused)
+                        } catch {
+                            guard let rows = try requests.rows(after: error, of: list, location: self.database.url.redacted) else {
+                                throw error
+                            }
+                            cached.open.shared.hold(try await self.steps(head.number, numbered: rows, connection, logger))
+                        }
+                    }
+                    guard let step = made else { throw self.corrupt("no row was made on shared list \(list)") }
                     let statement = try self.savingStatement(step, of: &cached, number: head.number, expecting: nil)
                     guard let saved = try await self.saved(statement.statement, connection, logger) else {
                         throw self.corrupt("the row of shared list \(list) went while it was locked")
                     }
                     if let renumberings = saved.renumberings { cached.renumberings = renumberings }
+                    cached.open.shared.forgetRows(keepingNewest: Cached.rowsKept)
                     return (step, cached, head.number)
                 }
             } catch {
@@ -710,6 +732,14 @@ public actor PostgresSharedListStore: SharedListStore {
         _ list: UUID, _ head: Head, known: inout Cached?, _ connection: PostgresConnection, _ logger: Logger
     ) async throws -> Cached {
         let after = Cached.rowsToRead(after: known, lastSeq: head.lastSeq)
+        guard after > 0 else {
+            // Opened afresh: the items, the latest writers and each row's head, no row's changes.
+            let (state, ranks) = try await items(head.number, logger).load(connection)
+            return try Cached.opened(
+                list, name: head.name, access: head.access, lastSeq: head.lastSeq, items: state.todos,
+                heads: try await heads(head.number, connection, logger), writers: try await savedWriters(head.number, connection, logger),
+                ranks: ranks, renumberings: head.renumberings, coalescingWindow: coalescingWindow, location: database.url.redacted)
+        }
         // No other writer since: nothing to read.
         let rows = after == head.lastSeq ? [] : try await steps(head.number, after: after, connection, logger)
         // After other instances' rows, the ranks of the items they touched:
@@ -731,13 +761,35 @@ public actor PostgresSharedListStore: SharedListStore {
     private nonisolated func steps(_ number: Int64, after seq: Int, _ connection: PostgresConnection, _ logger: Logger)
         async throws -> [SharedStep]
     {
-        let decoder = TodoJSON.makeDecoder(reading: .store)
         let after = Int64(seq)
-        let rows = try await connection.answered(
+        return try await steps(
+            number,
             """
             SELECT seq, author, kind, reverts, name, date, coalescing_key, joins, changes::text, patch::text, skipped::text
             FROM rewind_shared_step WHERE list_id = \(number) AND seq > \(after) ORDER BY seq
-            """, logger: logger)
+            """, connection, logger)
+    }
+
+    /// The log rows of the list numbered `number` numbered `seqs`, oldest first.
+    private nonisolated func steps(_ number: Int64, numbered seqs: [Int], _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> [SharedStep]
+    {
+        guard !seqs.isEmpty else { return [] }
+        let numbers = seqs.map(Int64.init)
+        return try await steps(
+            number,
+            """
+            SELECT seq, author, kind, reverts, name, date, coalescing_key, joins, changes::text, patch::text, skipped::text
+            FROM rewind_shared_step WHERE list_id = \(number) AND seq = ANY(\(numbers)) ORDER BY seq
+            """, connection, logger)
+    }
+
+    /// The log rows of the list numbered `number` that `query` answers.
+    private nonisolated func steps(_ number: Int64, _ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger)
+        async throws -> [SharedStep]
+    {
+        let decoder = TodoJSON.makeDecoder(reading: .store)
+        let rows = try await connection.answered(query, logger: logger)
         var steps: [SharedStep] = []
         for try await (seq, author, kind, reverts, name, date, key, joins, changes, patch, skipped) in rows.decode(
             (Int64, String, String, Int64?, String, Int64, String?, Int64?, String, String, String).self)
@@ -753,6 +805,41 @@ public actor PostgresSharedListStore: SharedListStore {
             }
         }
         return steps
+    }
+
+    /// The head of every log row of the list numbered `number`, oldest
+    /// first: what each person's stacks are rebuilt from.
+    private nonisolated func heads(_ number: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [SharedStep.Head]
+    {
+        let rows = try await connection.answered(
+            "SELECT seq, author, kind, reverts, joins FROM rewind_shared_step WHERE list_id = \(number) ORDER BY seq",
+            logger: logger)
+        var heads: [SharedStep.Head] = []
+        do {
+            for try await (seq, author, kind, reverts, joins) in rows.decode((Int64, String, String, Int64?, Int64?).self) {
+                heads.append(
+                    try SharedStepColumns.head(
+                        seq: Int(seq), author: author, kind: kind, reverts: reverts.map(Int.init), joins: joins.map(Int.init)))
+            }
+        } catch let error as UndecodableRow {
+            throw corrupt("a log row of shared list \(number) does not decode: \(error)")
+        }
+        return heads
+    }
+
+    /// Who wrote each part of the items of the list numbered `number` last.
+    private nonisolated func savedWriters(_ number: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [ItemPartKey: (seq: Int, author: String)]
+    {
+        var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
+        let rows = try await connection.answered(
+            "SELECT item, part, seq, author FROM rewind_shared_writer WHERE list_id = \(number)", logger: logger)
+        for try await (item, text, seq, author) in rows.decode((UUID, String, Int64, String).self) {
+            guard let part = ItemPart(rawValue: text) else { throw corrupt("a latest writer names the part “\(text)”") }
+            writers[ItemPartKey(item, part)] = (Int(seq), author)
+        }
+        return writers
     }
 
     /// The rank of every item row of the list numbered `number`.

@@ -13,10 +13,13 @@ import Todos
 /// transaction, so several processes over one file write one gap-free log:
 /// each first reads the rows others appended since it last looked.
 ///
-/// The first time a process opens a list it reads the list's whole log and
-/// replays it to rebuild each person's stacks: O(*r*) for *r* rows, once
-/// per list and process; after that it reads only the rows appended since.
-/// Reading the items reads their rows alone.
+/// The first time a process opens a list it reads the list's items, the
+/// latest writers and each log row's head, and rebuilds each person's stacks
+/// from the heads (``SharedList/init(opening:heads:writers:coalescingWindow:)``),
+/// decoding no row's changes; a row is read when an operation asks for it
+/// (``SharingError/rowsNotHeld(_:)``), and the newest rows are kept. After
+/// that it reads only the rows appended since. Reading the items of a list
+/// not held reads their rows alone.
 ///
 /// The update streams hear this store's writes at once, and another
 /// process's (a second `rewind serve` or `rewind todo --as` over the same
@@ -208,16 +211,7 @@ public actor SQLiteSharedListStore: SharedListStore {
         }
         return try database.reading { db in
             let head = try self.head(db, list, checking: .read, by: person)
-            let decoder = TodoJSON.makeDecoder(reading: .store)
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT \(ItemRecord.selection) FROM shared_item WHERE list = ? ORDER BY rank, id",
-                arguments: [list.uuidString])
-            let items = try rows.map { try ItemRecord(row: $0).item(decoder: decoder, path: self.database.url.path) }
-            do {
-                return SharedListItems(list: try TodoList(items: items), seq: head.lastSeq)
-            } catch {
-                throw self.corrupt("the items of shared list \(list) do not form a list: \(error)")
-            }
+            return SharedListItems(list: try self.savedItems(db, list).list, seq: head.lastSeq)
         }
     }
 
@@ -248,12 +242,14 @@ public actor SQLiteSharedListStore: SharedListStore {
 
     /// A person's next undo and redo; see ``SharedListStore/nextSteps(on:of:)``.
     public func nextSteps(on list: UUID, of person: AccountName) throws -> SharedListNextSteps {
-        try caughtUp(list, by: person).nextSteps(of: person)
+        try caughtUp(list, by: person) { $0.shared.rowsNeeded(by: person.key) }.nextSteps(of: person)
     }
 
     /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
     public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep] {
-        try caughtUp(list, by: person).history(as: person, before: before, limit: limit)
+        try SharedListSummary.checkPageSize(limit)
+        return try caughtUp(list, by: person) { Array($0.historyRows(before: before, limit: limit)) }
+            .history(as: person, before: before, limit: limit)
     }
 
     /// The updates of a list, made through this store or by another
@@ -319,30 +315,28 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// Who wrote each part of the list's items last, as the table
     /// `shared_writer` holds it.
     func savedWriters(of list: UUID) throws -> [ItemPartKey: (seq: Int, author: String)] {
-        try database.reading { db in
-            var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT item, part, seq, author FROM shared_writer WHERE list = ?", arguments: [list.uuidString])
-            {
-                let item: String = try row.decode(String.self, atIndex: 0)
-                let part: String = try row.decode(String.self, atIndex: 1)
-                guard let id = ItemRecord.uuid(item), let part = ItemPart(rawValue: part) else {
-                    throw corrupt("a latest writer names the item “\(item)” and part “\(part)”")
-                }
-                writers[ItemPartKey(id, part)] = (try row.decode(Int.self, atIndex: 2), try row.decode(String.self, atIndex: 3))
-            }
-            return writers
-        }
+        try database.reading { db in try self.savedWriters(db, list) }
+    }
+
+    /// The log rows of the list held in memory (read by the tests).
+    func heldRowCount(of list: UUID) -> Int? {
+        cache[list]?.open.shared.heldRowCount
     }
 
     // MARK: Reading and writing a list
 
-    /// The list with every row appended so far, after checking that
-    /// `person` may read it.
-    private func caughtUp(_ list: UUID, by person: AccountName) throws -> OpenSharedList {
+    /// The list with every row appended so far, and with the rows `needed`
+    /// names, after checking that `person` may read it.
+    private func caughtUp(_ list: UUID, by person: AccountName, holding needed: (OpenSharedList) -> [Int] = { _ in [] }) throws
+        -> OpenSharedList
+    {
         // Taken out while it is brought up to date, so that it changes in place.
         var known = cache.removeValue(forKey: list)
-        let cached = try database.reading { db in try self.load(db, list, checking: .read, by: person, known: &known) }
+        let cached = try database.reading { db in
+            var cached = try self.load(db, list, checking: .read, by: person, known: &known)
+            cached.open.shared.hold(try self.steps(db, list, numbered: needed(cached.open)))
+            return cached
+        }
         cache[list] = cached
         return cached.open
     }
@@ -362,8 +356,12 @@ public actor SQLiteSharedListStore: SharedListStore {
         do {
             (step, cached) = try database.writing { db in
                 var cached = try self.load(db, list, checking: .change, by: person, known: &known)
-                let step = try cached.append(body, keepingRefused: &refused)
+                cached.open.shared.hold(try self.steps(db, list, numbered: cached.open.shared.rowsNeeded(by: person.key)))
+                let step = try cached.append(
+                    body, keepingRefused: &refused, reading: { try self.steps(db, list, numbered: $0) },
+                    location: self.database.url.path)
                 try self.save(step, of: &cached, db)
+                cached.open.shared.forgetRows(keepingNewest: Cached.rowsKept)
                 return (step, cached)
             }
         } catch {
@@ -400,12 +398,20 @@ public actor SQLiteSharedListStore: SharedListStore {
     }
 
     /// The list as `known`, brought up to date with the rows appended
-    /// since, or read whole when this process has not read it yet.
+    /// since, or opened afresh when this process has not read it yet: its
+    /// items, latest writers and rows' heads, none of its rows' changes.
     private nonisolated func load(
         _ db: Database, _ list: UUID, checking action: ListAccess.Action, by person: AccountName, known: inout Cached?
     ) throws -> Cached {
         let head = try head(db, list, checking: action, by: person)
-        let rows = try steps(db, list, after: Cached.rowsToRead(after: known, lastSeq: head.lastSeq))
+        let after = Cached.rowsToRead(after: known, lastSeq: head.lastSeq)
+        guard after > 0 else {
+            let (items, ranks) = try savedItems(db, list)
+            return try Cached.opened(
+                list, name: head.name, access: head.access, lastSeq: head.lastSeq, items: items, heads: try heads(db, list),
+                writers: try savedWriters(db, list), ranks: ranks, coalescingWindow: coalescingWindow, location: database.url.path)
+        }
+        let rows = try steps(db, list, after: after)
         // This store does not count renumberings: after another process's
         // rows it reads every rank (`read` is never `.touched`).
         let read = Cached.ranksToRead(known, lastSeq: head.lastSeq, rows: rows, renumberings: nil)
@@ -470,14 +476,27 @@ public actor SQLiteSharedListStore: SharedListStore {
 
     /// The log rows of `list` numbered above `seq`, oldest first.
     private nonisolated func steps(_ db: Database, _ list: UUID, after seq: Int) throws -> [SharedStep] {
+        try steps(db, list, where: "seq > ?", [seq])
+    }
+
+    /// The log rows of `list` numbered `seqs`, oldest first.
+    private nonisolated func steps(_ db: Database, _ list: UUID, numbered seqs: [Int]) throws -> [SharedStep] {
+        guard !seqs.isEmpty else { return [] }
+        return try steps(db, list, where: "seq IN (\(seqs.map { _ in "?" }.joined(separator: ",")))", StatementArguments(seqs))
+    }
+
+    /// The log rows of `list` that `condition` picks, oldest first.
+    private nonisolated func steps(_ db: Database, _ list: UUID, where condition: String, _ arguments: StatementArguments)
+        throws -> [SharedStep]
+    {
         let decoder = TodoJSON.makeDecoder(reading: .store)
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT seq, author, kind, reverts, name, date, coalescingKey, joins, changes, patch, skipped
-                FROM shared_step WHERE list = ? AND seq > ? ORDER BY seq
+                FROM shared_step WHERE list = ? AND \(condition) ORDER BY seq
                 """,
-            arguments: [list.uuidString, seq])
+            arguments: [list.uuidString] + arguments)
         return try rows.map { row in
             let seq: Int = try row.decode(Int.self, atIndex: 0)
             do {
@@ -493,6 +512,63 @@ public actor SQLiteSharedListStore: SharedListStore {
                 throw corrupt("row \(seq) of shared list \(list) does not decode: \(error)")
             }
         }
+    }
+
+    /// The head of every log row of `list`, oldest first: what each
+    /// person's stacks are rebuilt from.
+    private nonisolated func heads(_ db: Database, _ list: UUID) throws -> [SharedStep.Head] {
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT seq, author, kind, reverts, joins FROM shared_step WHERE list = ? ORDER BY seq",
+            arguments: [list.uuidString])
+        var heads: [SharedStep.Head] = []
+        do {
+            while let row = try rows.next() {
+                heads.append(
+                    try SharedStepColumns.head(
+                        seq: try row.decode(Int.self, atIndex: 0), author: try row.decode(String.self, atIndex: 1),
+                        kind: try row.decode(String.self, atIndex: 2), reverts: try row.decode(Int?.self, atIndex: 3),
+                        joins: try row.decode(Int?.self, atIndex: 4)))
+            }
+        } catch let error as UndecodableRow {
+            throw corrupt("a log row of shared list \(list) does not decode: \(error)")
+        }
+        return heads
+    }
+
+    /// The items of `list` in order, as their rows hold them, and their ranks.
+    private nonisolated func savedItems(_ db: Database, _ list: UUID) throws -> (list: TodoList, ranks: [UUID: Double]) {
+        let decoder = TodoJSON.makeDecoder(reading: .store)
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT \(ItemRecord.selection) FROM shared_item WHERE list = ? ORDER BY rank, id", arguments: [list.uuidString])
+        var items: [TodoItem] = []
+        var ranks: [UUID: Double] = [:]
+        while let row = try rows.next() {
+            let record = try ItemRecord(row: row)
+            let item = try record.item(decoder: decoder, path: database.url.path)
+            items.append(item)
+            ranks[item.id] = record.rank
+        }
+        do {
+            return (try TodoList(items: items), ranks)
+        } catch {
+            throw corrupt("the items of shared list \(list) do not form a list: \(error)")
+        }
+    }
+
+    /// Who wrote each part of the items of `list` last.
+    private nonisolated func savedWriters(_ db: Database, _ list: UUID) throws -> [ItemPartKey: (seq: Int, author: String)] {
+        var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
+        for row in try Row.fetchAll(
+            db, sql: "SELECT item, part, seq, author FROM shared_writer WHERE list = ?", arguments: [list.uuidString])
+        {
+            let item: String = try row.decode(String.self, atIndex: 0)
+            let part: String = try row.decode(String.self, atIndex: 1)
+            guard let id = ItemRecord.uuid(item), let part = ItemPart(rawValue: part) else {
+                throw corrupt("a latest writer names the item “\(item)” and part “\(part)”")
+            }
+            writers[ItemPartKey(id, part)] = (try row.decode(Int.self, atIndex: 2), try row.decode(String.self, atIndex: 3))
+        }
+        return writers
     }
 
     /// The rank of every item row of `list`.

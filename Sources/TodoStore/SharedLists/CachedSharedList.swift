@@ -25,8 +25,17 @@ package struct CachedSharedList: Sendable {
         case touched(Set<UUID>)
     }
 
+    /// What it weighs in a store's cache: its items and the rows it holds.
+    package var weight: Int { open.weight }
+
+    /// How many of the newest log rows a store keeps in memory after an
+    /// operation (``SharedList/forgetRows(keepingNewest:)``), besides those
+    /// it reads again when asked for.
+    package static let rowsKept = 200
+
     /// The number of the row after which the log must be read to bring
-    /// `known` up to `lastSeq`: its own latest row, or 0 (the whole log)
+    /// `known` up to `lastSeq`: its own latest row, or 0 (the list opened
+    /// afresh, ``opened(_:name:access:lastSeq:items:heads:writers:ranks:renumberings:coalescingWindow:location:)``)
     /// when there is no `known` list or it is ahead of the saved one.
     package static func rowsToRead(after known: Self?, lastSeq: Int) -> Int {
         guard let known, known.open.seq <= lastSeq else { return 0 }
@@ -45,6 +54,51 @@ package struct CachedSharedList: Sendable {
             refused = self
             throw error
         }
+    }
+
+    /// ``append(_:keepingRefused:)``, handing over the rows `body` asks for
+    /// (``SharingError/rowsNotHeld(_:)``), which `read` reads, until it runs.
+    package mutating func append(
+        _ body: (inout OpenSharedList) throws -> SharedStep, keepingRefused refused: inout Self?,
+        reading read: ([Int]) throws -> [SharedStep], location: String
+    ) throws -> SharedStep {
+        var requests = RowRequests()
+        while true {
+            do {
+                return try append(body, keepingRefused: &refused)
+            } catch {
+                guard let rows = try requests.rows(after: error, of: open.id, location: location) else { throw error }
+                open.shared.hold(try read(rows))
+            }
+        }
+    }
+
+    /// A list opened afresh from what the store saved of it: its `items`
+    /// in order, the `heads` of its log rows (first row first), the latest
+    /// writer of each part, and the ranks of every item row. No row's
+    /// changes are read: the rows an operation needs are read when it asks
+    /// for them (``SharingError/rowsNotHeld(_:)``).
+    ///
+    /// - Throws: ``StoreError/corrupt(path:detail:)`` naming `location` when
+    ///   the heads are not numbered 1 to `lastSeq`.
+    package static func opened(
+        _ id: UUID, name: String, access: ListAccess, lastSeq: Int, items: TodoList, heads: [SharedStep.Head],
+        writers: [ItemPartKey: (seq: Int, author: String)], ranks: [UUID: Double], renumberings: Int64? = nil,
+        coalescingWindow: TimeInterval, location: String
+    ) throws -> Self {
+        let shared: SharedList
+        do {
+            shared = try SharedList(opening: items, heads: heads, writers: writers, coalescingWindow: coalescingWindow)
+        } catch {
+            throw StoreError.corrupt(path: location, detail: "the log rows of shared list \(id) are not numbered in turn: \(error)")
+        }
+        guard shared.seq == lastSeq else {
+            throw StoreError.corrupt(
+                path: location, detail: "shared list \(id) has \(shared.seq) log rows but names row \(lastSeq) its latest")
+        }
+        return CachedSharedList(
+            open: OpenSharedList(id: id, name: name, access: access, shared: shared), ranks: ItemRanks(ranks: ranks),
+            renumberings: renumberings)
     }
 
     /// Which item rows' ranks must be read too: all for a list read whole,

@@ -29,7 +29,11 @@ package struct OpenSharedList: Sendable {
     }
 
     /// The number of its latest row.
-    package var seq: Int { shared.log.count }
+    package var seq: Int { shared.seq }
+
+    /// What it weighs in a store's cache (``SharedListCache``): its items
+    /// and the log rows it holds in memory.
+    package var weight: Int { shared.heldRowCount + shared.list.count }
 
     /// Applies `changes` as one step by `person`, a member; an empty list
     /// of changes is refused.
@@ -70,16 +74,54 @@ package struct OpenSharedList: Sendable {
     }
 
     /// What `person`'s Undo and Redo would take back.
+    ///
+    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when their rows are not
+    ///   held (``SharedList/rowsNeeded(by:)`` names them).
     package func nextSteps(of person: AccountName) throws -> SharedListNextSteps {
         try access.check(.read, by: person)
-        return SharedListNextSteps(undo: shared.nextUndo(of: person.key), redo: shared.nextRedo(of: person.key))
+        return SharedListNextSteps(undo: try shared.nextUndo(of: person.key), redo: try shared.nextRedo(of: person.key))
     }
 
     /// At most `limit` rows numbered below `before`, newest first.
+    ///
+    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when some of them are not
+    ///   held (``historyRows(before:limit:)`` names them).
     package func history(as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep] {
         try access.check(.read, by: person)
         try SharedListSummary.checkPageSize(limit)
-        let end = min(max((before ?? Int.max) - 1, 0), shared.log.count)
-        return Array(shared.log[max(end - limit, 0)..<end].reversed())
+        return try shared.rows(historyRows(before: before, limit: limit)).reversed()
+    }
+
+    /// The numbers of the rows of a page of history: at most `limit` rows
+    /// numbered below `before` (below none: the latest ones).
+    package func historyRows(before: Int?, limit: Int) -> Range<Int> {
+        let end = min(max((before ?? Int.max) - 1, 0), shared.seq)
+        return (max(end - max(limit, 0), 0) + 1)..<(end + 1)
+    }
+}
+
+/// The log rows that a list's operations asked for, in turn, until one
+/// runs: a store reads each request and hands the rows over
+/// (``SharedList/hold(_:)``), and stops when a request names rows it read
+/// already, which the database does not have.
+package struct RowRequests: Sendable {
+    private var read = Set<Int>()
+
+    /// Starts with none read.
+    package init() {}
+
+    /// The rows to read for `error`, or `nil` when it does not ask for rows
+    /// (it is then the operation's own error).
+    ///
+    /// - Throws: ``StoreError/corrupt(path:detail:)`` naming `location` when
+    ///   it asks only for rows read already: the log of `list` lacks them.
+    package mutating func rows(after error: any Error, of list: UUID, location: String) throws -> [Int]? {
+        guard case SharingError.rowsNotHeld(let rows) = error else { return nil }
+        let new = rows.filter { read.insert($0).inserted }
+        guard !new.isEmpty else {
+            throw StoreError.corrupt(
+                path: location, detail: "shared list \(list) has no log rows \(rows.map(String.init).joined(separator: ", "))")
+        }
+        return new
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 
-/// The shared lists a store keeps in memory between calls, with their logs,
-/// up to about ``rowLimit`` log rows in all: when a list put back takes the
-/// cache over that, the lists used longest ago are let go, and read again
-/// (their whole log replayed) when next asked for. The list put back last
-/// is kept whatever its length.
+/// The shared lists a store keeps in memory between calls, up to about
+/// ``rowLimit`` items and log rows in all (``OpenSharedList/weight``): when
+/// a list put back takes the cache over that, the lists used longest ago
+/// are let go, and read again (their items, and each row's head) when next
+/// asked for. The list put back last is kept whatever its size.
 ///
-/// A list held costs about 2 KB of memory per log row (its steps with
-/// their changes and patches): without a bound, a server that many lists
+/// A list held costs about 1 KB of memory per item and 2 KB per log row
+/// held (a step with its changes and patch; the stores hold the newest
+/// ones and those asked for): without a bound, a server that many lists
 /// pass through would keep every one of them for as long as it runs.
 package struct SharedListCache: Sendable {
     private struct Entry: Sendable {
@@ -17,13 +18,13 @@ package struct SharedListCache: Sendable {
 
     private var entries: [UUID: Entry] = [:]
     private var uses: UInt64 = 0
-    /// The log rows of the lists held.
+    /// The items and log rows of the lists held.
     package private(set) var rows = 0
-    /// How many log rows the lists held may have in all, about.
+    /// How many items and log rows the lists held may have in all, about.
     package let rowLimit: Int
 
-    /// An empty cache that holds up to about `rowLimit` log rows (the
-    /// stores' default, 100,000 rows, is about 200 MB).
+    /// An empty cache that holds up to about `rowLimit` items and log rows
+    /// (the stores' default, 100,000, is at most about 200 MB).
     package init(rowLimit: Int) {
         self.rowLimit = max(rowLimit, 0)
     }
@@ -36,11 +37,11 @@ package struct SharedListCache: Sendable {
     package subscript(id: UUID) -> CachedSharedList? {
         get { entries[id]?.cached }
         set {
-            if let old = entries.removeValue(forKey: id) { rows -= old.cached.open.seq }
+            if let old = entries.removeValue(forKey: id) { rows -= old.cached.weight }
             guard let newValue else { return }
             uses += 1
             entries[id] = Entry(cached: newValue, lastUse: uses)
-            rows += newValue.open.seq
+            rows += newValue.weight
             trim(keeping: id)
         }
     }
@@ -49,19 +50,19 @@ package struct SharedListCache: Sendable {
     /// holding it), or `nil` when it is not held.
     package mutating func removeValue(forKey id: UUID) -> CachedSharedList? {
         guard let entry = entries.removeValue(forKey: id) else { return nil }
-        rows -= entry.cached.open.seq
+        rows -= entry.cached.weight
         return entry.cached
     }
 
-    /// Lets go of the lists used longest ago, but `kept`, while the rows
-    /// held are over the bound.
+    /// Lets go of the lists used longest ago, but `kept`, while the items
+    /// and rows held are over the bound.
     private mutating func trim(keeping kept: UUID) {
         guard rows > rowLimit else { return }
         let oldestFirst = entries.filter { $0.key != kept }.sorted { $0.value.lastUse < $1.value.lastUse }
         for (id, entry) in oldestFirst {
             guard rows > rowLimit else { return }
             entries[id] = nil
-            rows -= entry.cached.open.seq
+            rows -= entry.cached.weight
         }
     }
 }

@@ -52,13 +52,7 @@ package struct SharedStepColumns: Sendable {
     package func step(
         seq: Int, author: String, name: String, coalescingKey: String?, joins: Int?, decoder: JSONDecoder
     ) throws -> SharedStep {
-        let kind: SharedStep.Kind =
-            switch (self.kind, reverts) {
-            case ("change", nil): .change
-            case ("undo", let reverts?): .undo(of: reverts)
-            case ("redo", let reverts?): .redo(of: reverts)
-            case (let kind, let reverts): throw UndecodableRow(detail: "the kind “\(kind)” with the row \(String(describing: reverts))")
-            }
+        let kind = try Self.kind(self.kind, reverts: reverts)
         func decoded<Value: Decodable>(_ type: Value.Type, _ json: String) throws -> Value {
             try decoder.decode(type, from: Data(json.utf8))
         }
@@ -67,6 +61,31 @@ package struct SharedStepColumns: Sendable {
             patch: StepPatch(entries: try decoded([StepPatch.Entry].self, patch)),
             skipped: try decoded([SkippedPart].self, skipped), date: ItemRecord.date(date), coalescingKey: coalescingKey,
             joins: joins)
+    }
+}
+
+extension SharedStepColumns {
+    /// The kind that the columns `kind` and `reverts` hold.
+    ///
+    /// - Throws: ``UndecodableRow`` when they do not match.
+    package static func kind(_ kind: String, reverts: Int?) throws -> SharedStep.Kind {
+        switch (kind, reverts) {
+        case ("change", nil): .change
+        case ("undo", let reverts?): .undo(of: reverts)
+        case ("redo", let reverts?): .redo(of: reverts)
+        case (let kind, let reverts): throw UndecodableRow(detail: "the kind “\(kind)” with the row \(String(describing: reverts))")
+        }
+    }
+
+    /// The head of a row from its columns.
+    ///
+    /// - Throws: A sentence naming the row, when its kind does not match the row it takes back.
+    package static func head(seq: Int, author: String, kind: String, reverts: Int?, joins: Int?) throws -> SharedStep.Head {
+        do {
+            return SharedStep.Head(seq: seq, author: author, kind: try self.kind(kind, reverts: reverts), joins: joins)
+        } catch {
+            throw UndecodableRow(detail: "row \(seq): \(error)")
+        }
     }
 }
 

@@ -15,6 +15,15 @@ import Foundation
 /// neighbour; undoing an add that someone else has changed since keeps the
 /// item.
 ///
+/// A store need not hold the whole log in memory: a list opened from what
+/// the store saved of it (``init(opening:heads:writers:coalescingWindow:)``:
+/// the items, who wrote each part last, and each row's number, author and
+/// kind) holds only the rows it records or is given (``hold(_:)``). An
+/// operation that needs a row it does not hold throws
+/// ``SharingError/rowsNotHeld(_:)`` with nothing changed; the store reads
+/// those rows and asks again. ``rowsNeeded(by:)`` names the rows a person's
+/// next undo, redo or joining change reads, to read them first.
+///
 /// ```swift
 /// var shared = SharedList()
 /// try shared.perform([.add(milk)], named: "Add “Milk”", by: "ann", at: now)
@@ -25,12 +34,22 @@ import Foundation
 public struct SharedList: Sendable {
     /// The list as it is now.
     public private(set) var list: TodoList
-    /// Every row, oldest first; row *n* has ``SharedStep/seq`` *n*.
-    public private(set) var log: [SharedStep]
+    /// The number of the log's latest row, which is how many rows it has (0
+    /// for none).
+    public private(set) var seq: Int
+    /// The rows held in memory, by number: every row of a list made here or
+    /// replayed whole; of a list opened from its saved parts, the rows
+    /// recorded since and those a store handed over (``hold(_:)``).
+    private var held: [Int: SharedStep] = [:]
+    /// The rows up to this number were not recorded here (the list was
+    /// opened from its saved parts): where an item they removed stood is
+    /// read from the row that removed it. 0 for a list made here or replayed.
+    private var openedAfter = 0
 
     /// Who wrote each part last, and in which row.
-    private var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
-    /// Where each removed item stood: the id it followed when it was last removed.
+    private(set) var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
+    /// Where each item removed by a row recorded here stood: the id it
+    /// followed when it was last removed.
     private var removedAfter: [UUID: UUID?] = [:]
     /// Per person, the steps their Undo takes back, newest last; each step
     /// is its rows, first row first (more than one when changes joined it).
@@ -48,7 +67,30 @@ public struct SharedList: Sendable {
     public init(list: TodoList = TodoList(), coalescingWindow: TimeInterval = 0.5) {
         self.list = list
         self.coalescingWindow = coalescingWindow
-        log = []
+        seq = 0
+    }
+
+    /// Opens a list from what a store saved of it, without reading its rows:
+    /// `list` as it stands after the latest row, the `heads` of every row
+    /// (first row first), and the latest writer of each part. Each person's
+    /// stacks are rebuilt from the heads alone; rows are read when an
+    /// operation needs them (``SharingError/rowsNotHeld(_:)``).
+    ///
+    /// - Complexity: O(*r*) for *r* rows, with no change decoded or applied.
+    /// - Throws: ``SharingError/notTheNextRow(expected:found:)`` when the
+    ///   heads are not numbered 1, 2, 3… in order.
+    public init(
+        opening list: TodoList, heads: [SharedStep.Head], writers: [ItemPartKey: (seq: Int, author: String)],
+        coalescingWindow: TimeInterval = 0.5
+    ) throws(SharingError) {
+        self.init(list: list, coalescingWindow: coalescingWindow)
+        for head in heads {
+            guard head.seq == seq + 1 else { throw .notTheNextRow(expected: seq + 1, found: head.seq) }
+            seq = head.seq
+            _ = moveStacks(for: head)
+        }
+        self.writers = writers
+        openedAfter = seq
     }
 
     /// Rebuilds a shared list from its log, as a store read it, starting from `list`.
@@ -72,18 +114,70 @@ public struct SharedList: Sendable {
     ///   apply; ``SharingError/notTheNextRow(expected:found:)`` when the row
     ///   is not numbered right after the last one. The list is then unchanged.
     public mutating func replay(_ step: SharedStep) throws(SharingError) {
-        guard step.seq == log.count + 1 else { throw .notTheNextRow(expected: log.count + 1, found: step.seq) }
+        guard step.seq == seq + 1 else { throw .notTheNextRow(expected: seq + 1, found: step.seq) }
         record(step, inverses: try list.applyInPlace(step.changes))
     }
 
     /// The step `author`'s Undo would take back, if any.
-    public func nextUndo(of author: String) -> SharedStep? {
-        undoable[author]?.last?.first.map { log[$0 - 1] }
+    ///
+    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when its row is not held.
+    public func nextUndo(of author: String) throws(SharingError) -> SharedStep? {
+        try undoable[author]?.last?.first.map { seq throws(SharingError) in try row(seq) }
     }
 
     /// The undo row `author`'s Redo would take back, if any.
-    public func nextRedo(of author: String) -> SharedStep? {
-        redoable[author]?.last.map { log[$0 - 1] }
+    ///
+    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when that row is not held.
+    public func nextRedo(of author: String) throws(SharingError) -> SharedStep? {
+        try redoable[author]?.last.map { seq throws(SharingError) in try row(seq) }
+    }
+
+    /// The row numbered `seq`, when it is held.
+    ///
+    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when it is not held;
+    ///   ``SharingError/notTheNextRow(expected:found:)`` when the log has no
+    ///   such row.
+    public func row(_ seq: Int) throws(SharingError) -> SharedStep {
+        guard seq >= 1, seq <= self.seq else { throw .notTheNextRow(expected: self.seq, found: seq) }
+        guard let row = held[seq] else { throw .rowsNotHeld([seq]) }
+        return row
+    }
+
+    /// The rows numbered `range` (within the log), oldest first.
+    ///
+    /// - Throws: ``SharingError/rowsNotHeld(_:)`` naming those not held.
+    public func rows(_ range: Range<Int>) throws(SharingError) -> [SharedStep] {
+        let range = range.clamped(to: 1..<(seq + 1))
+        let missing = range.filter { held[$0] == nil }
+        guard missing.isEmpty else { throw .rowsNotHeld(missing) }
+        return range.compactMap { held[$0] }
+    }
+
+    /// The rows not held that `author`'s next undo, redo, or change that
+    /// may join their latest step reads: what a store reads before asking
+    /// for one of them. An undo of a delete may still name more (where the
+    /// item stood, ``SharingError/rowsNotHeld(_:)``).
+    public func rowsNeeded(by author: String) -> [Int] {
+        let wanted = (undoable[author]?.last ?? []) + (redoable[author]?.last.map { [$0] } ?? [])
+        return wanted.filter { held[$0] == nil }
+    }
+
+    /// Holds `rows`, which a store read back, so that the operations that
+    /// need them can run. Rows this list does not have are ignored.
+    public mutating func hold(_ rows: [SharedStep]) {
+        for row in rows where row.seq >= 1 && row.seq <= seq { held[row.seq] = row }
+    }
+
+    /// How many rows are held in memory.
+    public var heldRowCount: Int { held.count }
+
+    /// Lets go of the rows held but the newest `count`, to bound the memory
+    /// of a list that a store reads rows of again when needed. Nothing
+    /// changes for the list's operations, which ask for what they need.
+    public mutating func forgetRows(keepingNewest count: Int) {
+        guard held.count > count else { return }
+        let oldestKept = seq - max(count, 1) + 1
+        held = held.filter { $0.key >= oldestKept }
     }
 
     /// Applies `changes` in order as one step by `author`, and clears
@@ -105,13 +199,13 @@ public struct SharedList: Sendable {
         } catch {
             throw .refused(error)
         }
+        let joins = try coalescingKey.flatMap { key throws(SharingError) in try joinableStep(of: author, key: key, at: date) }
         // Applied in place: a step costs what it touches, not the list's size.
         let recording = StepPatch.Recording(changes, on: list)
         let inverses = try list.applyInPlace(changes)
         let step = SharedStep(
-            seq: log.count + 1, author: author, name: name, kind: .change, changes: changes,
-            patch: recording.patch(after: list), skipped: [], date: date, coalescingKey: coalescingKey,
-            joins: coalescingKey.flatMap { joinableStep(of: author, key: $0, at: date) })
+            seq: seq + 1, author: author, name: name, kind: .change, changes: changes,
+            patch: recording.patch(after: list), skipped: [], date: date, coalescingKey: coalescingKey, joins: joins)
         record(step, inverses: inverses)
         return step
     }
@@ -129,7 +223,7 @@ public struct SharedList: Sendable {
     public mutating func undo(by author: String, at date: Date, expecting expected: Int? = nil)
         throws(SharingError) -> SharedStep
     {
-        try takeBack(nextUndo(of: author), expecting: expected, by: author, at: date, otherwise: .nothingToUndo(author: author))
+        try takeBack(try nextUndo(of: author), expecting: expected, by: author, at: date, otherwise: .nothingToUndo(author: author))
     }
 
     /// Takes back `author`'s latest undo, part by part, unless they have made
@@ -143,7 +237,7 @@ public struct SharedList: Sendable {
     public mutating func redo(by author: String, at date: Date, expecting expected: Int? = nil)
         throws(SharingError) -> SharedStep
     {
-        try takeBack(nextRedo(of: author), expecting: expected, by: author, at: date, otherwise: .nothingToRedo(author: author))
+        try takeBack(try nextRedo(of: author), expecting: expected, by: author, at: date, otherwise: .nothingToRedo(author: author))
     }
 
     /// The latest writer of `key`, if anyone has written it.
@@ -162,16 +256,30 @@ public struct SharedList: Sendable {
         guard let target else { throw missing }
         if let expected, expected != target.seq { throw .notTheNextStep(asked: expected, next: target.seq) }
         if case .undo = target.kind { return try revert([target], by: author, at: date, kind: .redo(of: target.seq)) }
-        let rows = undoable[author]?.last?.map { log[$0 - 1] } ?? [target]
+        let rows = try undoable[author]?.last.map { seqs throws(SharingError) in try self.rows(held: seqs) } ?? [target]
         return try revert(rows, by: author, at: date, kind: .undo(of: target.seq))
+    }
+
+    /// The held rows numbered `seqs`, in that order.
+    ///
+    /// - Throws: ``SharingError/rowsNotHeld(_:)`` naming those not held.
+    private func rows(held seqs: [Int]) throws(SharingError) -> [SharedStep] {
+        let missing = seqs.filter { held[$0] == nil }
+        guard missing.isEmpty else { throw .rowsNotHeld(missing) }
+        return seqs.compactMap { held[$0] }
     }
 
     /// The first row of `author`'s latest step when a change with `key` at
     /// `date` may join it.
-    private func joinableStep(of author: String, key: String, at date: Date) -> Int? {
-        guard let rows = undoable[author]?.last, let first = rows.first, let last = rows.last,
-            log[first - 1].kind == .change, log[first - 1].coalescingKey == key,
-            case let elapsed = date.timeIntervalSince(log[last - 1].date), elapsed >= 0, elapsed <= coalescingWindow
+    ///
+    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when that step's first or
+    ///   last row is not held.
+    private func joinableStep(of author: String, key: String, at date: Date) throws(SharingError) -> Int? {
+        guard let rows = undoable[author]?.last, let first = rows.first, let last = rows.last else { return nil }
+        let firstRow = try row(first)
+        let lastRow = try row(last)
+        guard firstRow.kind == .change, firstRow.coalescingKey == key,
+            case let elapsed = date.timeIntervalSince(lastRow.date), elapsed >= 0, elapsed <= coalescingWindow
         else { return nil }
         return first
     }
@@ -189,8 +297,16 @@ public struct SharedList: Sendable {
         var changes: [TodoList.Change] = []
         var inverses: [TodoList.Change] = []
         var skipped: [SkippedPart] = []
+        // Rows not held that said where a removed item stood: the list is
+        // put back and they are asked for once every entry has been seen.
+        var missing = Set<Int>()
         func apply(_ change: TodoList.Change) throws(SharingError) {
-            try list.apply(change, after: &inverses)
+            do {
+                try list.apply(change, after: &inverses)
+            } catch {
+                if !missing.isEmpty { throw .rowsNotHeld(missing.sorted()) }
+                throw error
+            }
             changes.append(change)
         }
         // Read from a copy that ends before `record` changes the writers
@@ -220,7 +336,7 @@ public struct SharedList: Sendable {
                     case (let before?, nil):
                         if entry.after == nil {
                             // The step removed it: bring it back after its nearest surviving neighbour.
-                            try apply(.insert(before.item, at: insertionPosition(after: before.after, in: list)))
+                            try apply(.insert(before.item, at: insertionPosition(after: before.after, in: list, missing: &missing)))
                         } else if let by = otherWriter(.existence) {
                             skipped.append(SkippedPart(item: entry.id, title: known, reason: .deleted, by: by))
                         }
@@ -236,7 +352,7 @@ public struct SharedList: Sendable {
                                         item: entry.id, title: known, reason: .written(part), by: by,
                                         isCompletedNow: current.isCompleted))
                             } else if part == .position {
-                                let place = movePosition(of: entry.id, after: before.after, in: list)
+                                let place = movePosition(of: entry.id, after: before.after, in: list, missing: &missing)
                                 if list.position(of: entry.id) != place { try apply(.move(entry.id, to: place)) }
                             } else if let change = part.change(toValueOf: before.item), part.differs(current, before.item) {
                                 fieldChanges.append(change)
@@ -250,8 +366,13 @@ public struct SharedList: Sendable {
                 }
             }
         }
+        guard missing.isEmpty else {
+            // Each inverse applies: it is what its change just returned.
+            for inverse in inverses.reversed() { _ = try? list.apply(inverse) }
+            throw .rowsNotHeld(missing.sorted())
+        }
         let step = SharedStep(
-            seq: log.count + 1, author: author, name: rows.first?.name ?? "", kind: kind, changes: changes,
+            seq: seq + 1, author: author, name: rows.first?.name ?? "", kind: kind, changes: changes,
             patch: recording.patch(after: list, of: changes), skipped: skipped.keepingLastOfEachPart(),
             date: date)
         record(step, inverses: inverses)
@@ -267,30 +388,51 @@ public struct SharedList: Sendable {
     }
 
     /// The position that puts an inserted item after the nearest item that
-    /// still stands of those it followed.
-    private func insertionPosition(after predecessor: UUID?, in list: TodoList) -> Int {
-        survivor(from: predecessor, in: list).flatMap { list.position(of: $0) }.map { $0 + 1 } ?? 0
+    /// still stands of those it followed; rows needed and not held are
+    /// added to `missing`.
+    private func insertionPosition(after predecessor: UUID?, in list: TodoList, missing: inout Set<Int>) -> Int {
+        survivor(from: predecessor, in: list, missing: &missing).flatMap { list.position(of: $0) }.map { $0 + 1 } ?? 0
     }
 
     /// The position (for ``TodoList/Change/move(_:to:)``) that puts `id`
-    /// after the nearest item that still stands of those it followed.
-    private func movePosition(of id: UUID, after predecessor: UUID?, in list: TodoList) -> Int {
-        guard let survivor = survivor(from: predecessor, in: list), survivor != id,
+    /// after the nearest item that still stands of those it followed; rows
+    /// needed and not held are added to `missing`.
+    private func movePosition(of id: UUID, after predecessor: UUID?, in list: TodoList, missing: inout Set<Int>) -> Int {
+        guard let survivor = survivor(from: predecessor, in: list, missing: &missing), survivor != id,
             let anchor = list.position(of: survivor), let current = list.position(of: id)
         else { return 0 }
         return current > anchor ? anchor + 1 : anchor
     }
 
     /// `predecessor` if it is in `list`, else the item it followed when it
-    /// was removed, and so on; `nil` for the top of the list.
-    private func survivor(from predecessor: UUID?, in list: TodoList) -> UUID? {
+    /// was removed, and so on; `nil` for the top of the list, or when a row
+    /// that says where an item stood is not held (it is added to `missing`).
+    private func survivor(from predecessor: UUID?, in list: TodoList, missing: inout Set<Int>) -> UUID? {
         var candidate = predecessor
         var visited = Set<UUID>()
         while let id = candidate, !list.contains(id: id) {
-            guard visited.insert(id).inserted, let earlier = removedAfter[id] else { return nil }
+            guard visited.insert(id).inserted, let earlier = whereRemoved(id, missing: &missing) else { return nil }
             candidate = earlier
         }
         return candidate
+    }
+
+    /// The id the removed item `id` followed when it was last removed
+    /// (`.some(nil)` at the top), or `nil` when it was never removed. For a
+    /// removal in the rows the list was opened with, that is read from the
+    /// row that last wrote the item's existence, which removed it: `nil`,
+    /// and the row added to `missing`, when that row is not held.
+    private func whereRemoved(_ id: UUID, missing: inout Set<Int>) -> UUID?? {
+        if let known = removedAfter[id] { return known }
+        guard let writer = writers[ItemPartKey(id, .existence)], writer.seq <= openedAfter else { return nil }
+        guard let row = held[writer.seq] else {
+            missing.insert(writer.seq)
+            return nil
+        }
+        guard let entry = row.patch.entries.first(where: { $0.id == id }), let before = entry.before, entry.after == nil else {
+            return nil
+        }
+        return .some(before.after)
     }
 
     // MARK: - Recording a row
@@ -300,7 +442,8 @@ public struct SharedList: Sendable {
     /// person's stacks, noting how to take all of it back.
     private mutating func record(_ step: SharedStep, inverses: [TodoList.Change]) {
         var row = RecordedRow(inverses: inverses)
-        log.append(step)
+        seq = step.seq
+        held[step.seq] = step
         for key in step.patch.parts {
             row.writers.append((key, writers[key]))
             writers[key] = (step.seq, step.author)
@@ -311,24 +454,33 @@ public struct SharedList: Sendable {
                 removedAfter[entry.id] = .some(before.after)
             }
         }
-        switch step.kind {
-        case .change:
-            if let first = step.joins, let index = undoable[step.author]?.lastIndex(where: { $0.first == first }) {
-                undoable[step.author]?[index].append(step.seq)
-                row.stacks = .joined(index: index)
-            } else {
-                undoable[step.author, default: []].append([step.seq])
-                row.stacks = .started
-            }
-            row.redoBefore = redoable.updateValue([], forKey: step.author)
-        case .undo(let seq):
-            row.stacks = .undid(undoable[step.author]?.removeLast { $0.first == seq })
-            redoable[step.author, default: []].append(step.seq)
-        case .redo(let seq):
-            row.stacks = .redid(redoable[step.author]?.removeLast { $0 == seq })
-            undoable[step.author, default: []].append([step.seq])
-        }
+        (row.stacks, row.redoBefore) = moveStacks(for: step.head)
         lastRow = row
+    }
+
+    /// Moves the author's stacks as the row `head` does, and returns how
+    /// (with the redo stack a change cleared), to take it back.
+    private mutating func moveStacks(for head: SharedStep.Head) -> (RecordedRow.Stacks, redoBefore: [Int]?) {
+        switch head.kind {
+        case .change:
+            let stacks: RecordedRow.Stacks
+            if let first = head.joins, let index = undoable[head.author]?.lastIndex(where: { $0.first == first }) {
+                undoable[head.author]?[index].append(head.seq)
+                stacks = .joined(index: index)
+            } else {
+                undoable[head.author, default: []].append([head.seq])
+                stacks = .started
+            }
+            return (stacks, redoable.updateValue([], forKey: head.author))
+        case .undo(let seq):
+            let removed = undoable[head.author]?.removeLast { $0.first == seq }
+            redoable[head.author, default: []].append(head.seq)
+            return (.undid(removed), nil)
+        case .redo(let seq):
+            let removed = redoable[head.author]?.removeLast { $0 == seq }
+            undoable[head.author, default: []].append([head.seq])
+            return (.redid(removed), nil)
+        }
     }
 
     /// Takes back the row that ``perform(_:named:by:at:coalescingKey:)``,
@@ -343,11 +495,12 @@ public struct SharedList: Sendable {
     ///   (none was appended since the list was made or a row was taken back).
     @discardableResult
     public mutating func takeBackLastRow() -> Bool {
-        guard let row = lastRow, let step = log.last else { return false }
+        guard let row = lastRow, let step = held[seq] else { return false }
         lastRow = nil
         // Each inverse applies: it is what its change returned, in reverse order.
         for inverse in row.inverses.reversed() { _ = try? list.apply(inverse) }
-        log.removeLast()
+        held[seq] = nil
+        seq -= 1
         for (key, writer) in row.writers.reversed() { writers[key] = writer }
         for (id, after) in row.removedAfter.reversed() { removedAfter[id] = after }
         switch row.stacks {
@@ -366,13 +519,18 @@ public struct SharedList: Sendable {
         return true
     }
 
-    /// Whether `other` holds the same list, log, writers and stacks (for tests).
+    /// Every row held, oldest first: the whole log of a list made here or
+    /// replayed (for tests).
+    var log: [SharedStep] { held.keys.sorted().compactMap { held[$0] } }
+
+    /// Whether `other` holds the same list, rows, writers and stacks (for tests).
     func holdsTheSameState(as other: SharedList) -> Bool {
         func same(_ a: [ItemPartKey: (seq: Int, author: String)], _ b: [ItemPartKey: (seq: Int, author: String)]) -> Bool {
             a.count == b.count && a.allSatisfy { key, writer in b[key].map { $0 == writer } ?? false }
         }
         func nonEmpty<Value: Collection>(_ stacks: [String: Value]) -> [String: Value] { stacks.filter { !$0.value.isEmpty } }
-        return list == other.list && log == other.log && same(writers, other.writers) && removedAfter == other.removedAfter
+        return list == other.list && seq == other.seq && held == other.held && same(writers, other.writers)
+            && removedAfter == other.removedAfter
             && nonEmpty(undoable) == nonEmpty(other.undoable) && nonEmpty(redoable) == nonEmpty(other.redoable)
     }
 }

@@ -69,3 +69,32 @@ public struct SharedStep: Equatable, Sendable {
     /// What a redo of an undo that had changed nothing says.
     public static let nothingToPutBack = "Nothing to put back: the undo had changed nothing."
 }
+
+extension SharedStep {
+    /// What each person's stacks need of a row: its number, author, kind
+    /// and the step it joins. A store reads these of every row to open a
+    /// list without decoding the rows' changes
+    /// (``SharedList/init(opening:heads:writers:coalescingWindow:)``).
+    public struct Head: Equatable, Sendable {
+        /// The row's number in the log, from 1.
+        public let seq: Int
+        /// Who made it.
+        public let author: String
+        /// What the row did.
+        public let kind: Kind
+        /// For a change that joined the person's step before it, the first
+        /// row of that step.
+        public let joins: Int?
+
+        /// The head of a row as a store read it back.
+        public init(seq: Int, author: String, kind: Kind, joins: Int?) {
+            self.seq = seq
+            self.author = author
+            self.kind = kind
+            self.joins = joins
+        }
+    }
+
+    /// This row's head.
+    public var head: Head { Head(seq: seq, author: author, kind: kind, joins: joins) }
+}

@@ -14,6 +14,11 @@ public enum SharingError: Error, Equatable, Hashable, Sendable {
     /// A row read back is not numbered right after the last row the list
     /// holds: the log has a gap, or was read out of order.
     case notTheNextRow(expected: Int, found: Int)
+    /// The operation reads these rows of the log, which the list does not
+    /// hold in memory (it was opened from its saved parts); nothing was
+    /// changed. A store reads them, hands them over with
+    /// ``SharedList/hold(_:)`` and asks again.
+    case rowsNotHeld([Int])
 }
 
 extension SharingError: CustomStringConvertible {
@@ -32,6 +37,8 @@ extension SharingError: CustomStringConvertible {
             error.description
         case .notTheNextRow(let expected, let found):
             "The log's row \(found) came where row \(expected) was expected."
+        case .rowsNotHeld(let rows):
+            "The list's rows \(rows.map(String.init).joined(separator: ", ")) were not read from the store. Nothing was changed."
         }
     }
 }

@@ -74,6 +74,14 @@ final class SharedStoreFixture: @unchecked Sendable {
         return nil
     }
 
+    /// How many log rows of `list` the store holds in memory, for a store
+    /// that reads them from a database.
+    func heldRowCount(of list: UUID, in store: any SharedListStore) async -> Int? {
+        if let sqlite = store as? SQLiteSharedListStore { return await sqlite.heldRowCount(of: list) }
+        if let postgres = store as? PostgresSharedListStore { return await postgres.heldRowCount(of: list) }
+        return nil
+    }
+
     /// The latest writer of each part as the store saved it, for a store
     /// that keeps them in a table of their own.
     func savedWriters(of list: UUID, in store: any SharedListStore) async throws -> [ItemPartKey: (seq: Int, author: String)]? {

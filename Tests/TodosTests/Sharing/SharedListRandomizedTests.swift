@@ -173,7 +173,7 @@ struct SharedListRandomizedTests {
         /// One undo takes back exactly the person's next step, and changes no
         /// field whose latest writer (by the reference) is someone else.
         func checkUndo(by person: String, on shared: inout SharedList, at date: Date) throws {
-            guard let next = shared.nextUndo(of: person) else {
+            guard let next = try shared.nextUndo(of: person) else {
                 #expect(throws: SharingError.nothingToUndo(author: person)) { try shared.undo(by: person, at: date) }
                 return
             }
@@ -197,7 +197,7 @@ struct SharedListRandomizedTests {
         func checkUndosThenRedos(by person: String, count: Int, on shared: inout SharedList, at date: Date) throws {
             let before = shared.list
             var undone = 0
-            while undone < count, shared.nextUndo(of: person) != nil {
+            while undone < count, try shared.nextUndo(of: person) != nil {
                 try shared.undo(by: person, at: date)
                 undone += 1
             }

@@ -36,8 +36,8 @@ struct SharedStepJSONSpecs {
 
         #expect(replayed.list == shared.list)
         for person in ["ann", "bob"] {
-            #expect(replayed.nextUndo(of: person)?.seq == shared.nextUndo(of: person)?.seq)
-            #expect(replayed.nextRedo(of: person)?.seq == shared.nextRedo(of: person)?.seq)
+            #expect(try replayed.nextUndo(of: person)?.seq == shared.nextUndo(of: person)?.seq)
+            #expect(try replayed.nextRedo(of: person)?.seq == shared.nextRedo(of: person)?.seq)
         }
     }
 
