@@ -406,7 +406,7 @@ public actor PostgresSharedListStore: SharedListStore {
                 cached.open.shared.hold(try await self.steps(head.number, numbered: needed(cached.open), connection, logger))
                 return (cached, head.number)
             }
-            cache[list] = cached
+            cache[list] = cached.keepingNewestRows()
             numbers[list] = number
             noteHeld(list, at: cached.open.seq)
             return cached.open

@@ -379,6 +379,26 @@ struct SharedListStoreTests {
         try await Self.expectSameAfterReopening(fixture, reopened, list)
     }
 
+    /// What a store keeps of a list follows its items, not its log: after
+    /// a page of history that read every row, it holds the newest rows only.
+    @Test(arguments: SharedStoreKind.persistent)
+    func aPageOfHistoryReadsItsRowsAndTheStoreKeepsOnlyTheNewest(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        for n in 1...(CachedSharedList.rowsKept + 40) {
+            try await Self.rename(0, to: "Milk \(n)", on: list, by: n.isMultiple(of: 2) ? Team.bob : Team.cem, in: store)
+        }
+        let rows = CachedSharedList.rowsKept + 41
+        let reopened = try await fixture.open()
+        let page = try await reopened.history(of: list, as: Team.ann, before: nil, limit: SharedListSummary.largestHistoryPage)
+        #expect(page.map(\.seq) == Array((1...rows).reversed()))
+        #expect(page.last?.name == "Add “Milk”")
+        #expect(await fixture.heldRowCount(of: list, in: reopened) == CachedSharedList.rowsKept)
+        // Ann's step, the first row, is read again for her undo.
+        #expect(try await reopened.undo(on: list, by: Team.ann, expecting: 1).skipped.map(\.reason) == [.keptAdded])
+    }
+
     /// A store keeps the lists it read up to about so many items and log
     /// rows in all: past that it lets go of the lists used longest ago, and
     /// opens one again when it is next asked for; what it answers is the

@@ -337,7 +337,7 @@ public actor SQLiteSharedListStore: SharedListStore {
             cached.open.shared.hold(try self.steps(db, list, numbered: needed(cached.open)))
             return cached
         }
-        cache[list] = cached
+        cache[list] = cached.keepingNewestRows()
         return cached.open
     }
 

@@ -33,6 +33,15 @@ package struct CachedSharedList: Sendable {
     /// it reads again when asked for.
     package static let rowsKept = 200
 
+    /// This list holding only its newest ``rowsKept`` rows: what a store
+    /// puts back in its cache after a read that held more (a page of
+    /// history), so that what it keeps follows the items, not the log.
+    package func keepingNewestRows() -> Self {
+        var kept = self
+        kept.open.shared.forgetRows(keepingNewest: Self.rowsKept)
+        return kept
+    }
+
     /// The number of the row after which the log must be read to bring
     /// `known` up to `lastSeq`: its own latest row, or 0 (the list opened
     /// afresh, ``opened(_:name:access:lastSeq:items:heads:writers:ranks:renumberings:coalescingWindow:location:)``)
