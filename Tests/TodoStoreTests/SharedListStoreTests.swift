@@ -379,6 +379,22 @@ struct SharedListStoreTests {
         try await Self.expectSameAfterReopening(fixture, reopened, list)
     }
 
+    /// A page of history asked for below any row number, even the smallest
+    /// integer, is empty; above the latest row it is the newest rows.
+    @Test(arguments: SharedStoreKind.tested)
+    func aPageOfHistoryBelowAnyRowIsEmptyAndAboveTheLatestIsTheNewest(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk", "Bread", "Eggs"], in: store)
+        for before in [Int.min, -1, 0, 1] {
+            #expect(try await store.history(of: list, as: Team.bob, before: before, limit: 2).isEmpty, "before \(before)")
+        }
+        for before in [4, 5, Int.max] {
+            #expect(try await store.history(of: list, as: Team.bob, before: before, limit: 2).map(\.seq) == [3, 2], "before \(before)")
+        }
+        #expect(try await store.history(of: list, as: Team.bob, before: 3, limit: 5).map(\.seq) == [2, 1])
+    }
+
     /// What a store keeps of a list follows its items, not its log: after
     /// a page of history that read every row, it holds the newest rows only.
     @Test(arguments: SharedStoreKind.persistent)

@@ -95,7 +95,7 @@ package struct OpenSharedList: Sendable {
     /// The numbers of the rows of a page of history: at most `limit` rows
     /// numbered below `before` (below none: the latest ones).
     package func historyRows(before: Int?, limit: Int) -> Range<Int> {
-        let end = min(max((before ?? Int.max) - 1, 0), shared.seq)
+        let end = min(max(before ?? Int.max, 1) - 1, shared.seq)
         return (max(end - max(limit, 0), 0) + 1)..<(end + 1)
     }
 }
