@@ -30,7 +30,8 @@ package struct CachedSharedList: Sendable {
 
     /// How many of the newest log rows a store keeps in memory after an
     /// operation (``SharedList/forgetRows(keepingNewest:)``), besides those
-    /// it reads again when asked for.
+    /// each person's next undo and redo read; others are read again when
+    /// asked for.
     package static let rowsKept = 200
 
     /// This list holding only its newest ``rowsKept`` rows: what a store

@@ -171,13 +171,15 @@ public struct SharedList: Sendable {
     /// How many rows are held in memory.
     public var heldRowCount: Int { held.count }
 
-    /// Lets go of the rows held but the newest `count`, to bound the memory
-    /// of a list that a store reads rows of again when needed. Nothing
-    /// changes for the list's operations, which ask for what they need.
+    /// Lets go of the rows held but the newest `count` and those each
+    /// person's next undo or redo reads (a few per member), to bound the
+    /// memory of a list that a store reads rows of again when needed.
+    /// Nothing changes for the list's operations, which ask for what they need.
     public mutating func forgetRows(keepingNewest count: Int) {
         guard held.count > count else { return }
         let oldestKept = seq - max(count, 1) + 1
-        held = held.filter { $0.key >= oldestKept }
+        let tops = Set(undoable.values.compactMap(\.last).joined()).union(redoable.values.compactMap(\.last))
+        held = held.filter { $0.key >= oldestKept || tops.contains($0.key) }
     }
 
     /// Applies `changes` in order as one step by `author`, and clears

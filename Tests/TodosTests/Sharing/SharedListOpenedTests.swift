@@ -110,6 +110,21 @@ struct SharedListOpenedTests {
         #expect(rowsAskedFor > 50, "the opened lists asked for too few rows to tell (seed \(seed))")
     }
 
+    @Test func rowsLetGoKeepTheNewestAndThoseEachPersonsNextUndoAndRedoRead() throws {
+        var shared = SharedList()
+        let milk = try TodoItem(id: Sharing.id(1), title: "Milk", created: Sharing.start)
+        try shared.perform([.add(milk)], named: "Add", by: "ann", at: Sharing.start)  // row 1
+        for n in 2...9 {
+            try shared.perform([.update(milk.id, [.details(to: "\(n)")], at: Sharing.start)], named: "Note", by: "bob", at: Sharing.start)
+        }
+        try shared.undo(by: "bob", at: Sharing.later)  // row 10, of row 9
+        shared.forgetRows(keepingNewest: 2)
+        // Rows 9 and 10, the newest; Ann's next undo (1) and Bob's (8).
+        #expect(shared.log.map(\.seq) == [1, 8, 9, 10])
+        #expect(shared.rowsNeeded(by: "ann").isEmpty && shared.rowsNeeded(by: "bob").isEmpty)
+        #expect(throws: SharingError.rowsNotHeld([7])) { try shared.row(7) }
+    }
+
     @Test func aListOpenedFromHeadsThatSkipARowIsRefused() throws {
         var shared = SharedList()
         let milk = try TodoItem(id: Sharing.id(1), title: "Milk", created: Sharing.start)
