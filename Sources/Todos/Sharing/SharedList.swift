@@ -147,10 +147,7 @@ public struct SharedList: Sendable {
     ///
     /// - Throws: ``SharingError/rowsNotHeld(_:)`` naming those not held.
     public func rows(_ range: Range<Int>) throws(SharingError) -> [SharedStep] {
-        let range = range.clamped(to: 1..<(seq + 1))
-        let missing = range.filter { held[$0] == nil }
-        guard missing.isEmpty else { throw .rowsNotHeld(missing) }
-        return range.compactMap { held[$0] }
+        try rows(held: Array(range.clamped(to: 1..<(seq + 1))))
     }
 
     /// The rows not held that `author`'s next undo, redo, or change that
