@@ -25,7 +25,17 @@ extension PostgresStore {
     struct WaitingChange {
         let changes: [AppState.Change]
         let name: String?
-        let answer: CheckedContinuation<HistoryStep<AppState.Change>, any Error>
+        /// The items to answer as the change left them.
+        let answering: [UUID]
+        let answer: CheckedContinuation<ChangeAnswer, any Error>
+    }
+
+    /// What a change is answered once committed.
+    struct ChangeAnswer: Sendable {
+        /// The recorded step.
+        let step: HistoryStep<AppState.Change>
+        /// The items the change was asked to answer, as it left them.
+        let items: [TodoItem]
     }
 
     /// What a batch applied in memory has to write: its log rows, and the
@@ -39,12 +49,14 @@ extension PostgresStore {
         var renumbered = false
     }
 
-    /// Queues `changes` for the next batch and waits for its commit.
-    func submit(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
+    /// Queues `changes` for the next batch and waits for its commit; the
+    /// answer holds those of the items with `ids` that exist after the
+    /// change, as it left them.
+    func submit(_ changes: [AppState.Change], named name: String?, answering ids: [UUID] = []) async throws -> ChangeAnswer {
         unansweredChanges += 1
         defer { unansweredChanges -= 1 }
         return try await withCheckedThrowingContinuation { answer in
-            waitingChanges.append(WaitingChange(changes: changes, name: name, answer: answer))
+            waitingChanges.append(WaitingChange(changes: changes, name: name, answering: ids, answer: answer))
             guard !committing else { return }
             committing = true
             Task { await self.commitWaitingChanges() }
@@ -84,7 +96,7 @@ extension PostgresStore {
     private func commitWaitingBatch(on connection: PostgresConnection) async -> Bool {
         let batch = waitingChanges
         waitingChanges.removeAll()
-        let outcomes: [Result<HistoryStep<AppState.Change>, any Error>]
+        let outcomes: [Result<ChangeAnswer, any Error>]
         var committed = true
         do {
             outcomes = try await exclusively { try await self.commit(batch, on: connection) }
@@ -102,7 +114,7 @@ extension PostgresStore {
     /// database's; else in a transaction that reads it again first.
     private func commit(
         _ batch: [WaitingChange], on connection: PostgresConnection
-    ) async throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
+    ) async throws -> [Result<ChangeAnswer, any Error>] {
         if let outcomes = try await appendingAdds(batch, on: connection) { return outcomes }
         // A list in memory behind a commit heard of would only fail the
         // one-statement write: straight to the transaction, which reads the rows since.
@@ -153,7 +165,7 @@ extension PostgresStore {
     /// what other instances wrote since first.
     private func transacting(
         _ batch: [WaitingChange]
-    ) async throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
+    ) async throws -> [Result<ChangeAnswer, any Error>] {
         try await transacting(movingHead: false) { connection, loaded in
             let start = loaded.head
             var pending = PendingChanges()
@@ -202,7 +214,7 @@ extension PostgresStore {
     /// meanwhile.
     private func appendingAdds(
         _ batch: [WaitingChange], on connection: PostgresConnection
-    ) async throws -> [Result<HistoryStep<AppState.Change>, any Error>]? {
+    ) async throws -> [Result<ChangeAnswer, any Error>]? {
         guard writesInOneStatement, let items = Self.itemsAdded(by: batch) else { return nil }
         // A list in memory left far behind by the batches taken back is
         // brought up to date first, while the rows since are few enough to
@@ -319,11 +331,12 @@ extension PostgresStore {
     /// error fails the whole batch (the list in memory is read again then).
     private func plan(
         _ batch: [WaitingChange], _ loaded: inout Loaded, _ pending: inout PendingChanges
-    ) throws -> [Result<HistoryStep<AppState.Change>, any Error>] {
-        var outcomes: [Result<HistoryStep<AppState.Change>, any Error>] = []
+    ) throws -> [Result<ChangeAnswer, any Error>] {
+        var outcomes: [Result<ChangeAnswer, any Error>] = []
         for change in batch {
             do {
-                outcomes.append(.success(try planning(change.changes, named: change.name, &loaded, &pending)))
+                let step = try planning(change.changes, named: change.name, &loaded, &pending)
+                outcomes.append(.success(ChangeAnswer(step: step, items: change.answering.compactMap { loaded.state.todos[id: $0] })))
             } catch let refusal where refusal is TodoError || refusal is HistoryError {
                 outcomes.append(.failure(refusal))
             }

@@ -308,7 +308,18 @@ public actor PostgresStore: AppStore {
     @discardableResult
     public func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change> {
         guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
-        return try await submit(changes, named: name)
+        return try await submit(changes, named: name).step
+    }
+
+    /// Applies `changes` as one undo step, committed before it returns,
+    /// and answers the items with `ids` from the list in memory as the
+    /// step left them: in the batch's turn, without another read.
+    public func change(
+        _ changes: [AppState.Change], named name: String?, answering ids: [UUID]
+    ) async throws -> (step: HistoryStep<AppState.Change>, items: [TodoItem]) {
+        guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
+        let answer = try await submit(changes, named: name, answering: ids)
+        return (answer.step, answer.items)
     }
 
     /// Applies `changes` to the list in memory as the next step of
@@ -318,6 +329,8 @@ public actor PostgresStore: AppStore {
     func planning(
         _ changes: [AppState.Change], named name: String?, _ loaded: inout Loaded, _ pending: inout PendingChanges
     ) throws -> HistoryStep<AppState.Change> {
+        // A toggle is decided here, in the batch's turn, on the item as it is now.
+        let changes = AppState.Change.deciding(changes) { loaded.state.todos[id: $0]?.isCompleted }
         let stepName = name ?? loaded.state.stepName(for: changes)
         let date = now()
         let forward = try Self.json(changes)

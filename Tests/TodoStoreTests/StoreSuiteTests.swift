@@ -32,6 +32,42 @@ struct StoreSuiteTests {
     }
 
     @Test(arguments: StoreKind.tested)
+    func togglesSentAtOnceAreEachDecidedOnTheItemAsTheOneBeforeLeftIt(_ kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        let store = try await fixture.open()
+        let milk = try fixture.item("Buy milk")
+        try await store.change(.add(milk))
+        let toggle = AppState.Change.update(milk.id, [.toggle], at: fixture.clock.now())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<5 { group.addTask { try await store.change([toggle], named: nil) } }
+            try await group.waitForAll()
+        }
+        // Five toggles: completed, and the steps say what each did.
+        #expect(try await store.state().todos[id: milk.id]?.isCompleted == true)
+        let names = try await store.history().steps.map(\.name)
+        #expect(names == ["Add “Buy milk”"] + Array(repeating: ["Complete “Buy milk”", "Reopen “Buy milk”"], count: 3).joined().prefix(5))
+        // A sixth answers the item as it left it, from the step's own turn.
+        let answered = try await store.change([toggle], named: nil, answering: [milk.id, UUID()])
+        #expect(answered.items.map(\.id) == [milk.id])
+        #expect(answered.items.first?.isCompleted == false)
+        #expect(try await store.state().todos[id: milk.id] == answered.items.first)
+        #expect(try await store.undo() == "Reopen “Buy milk”")
+        #expect(try await store.state().todos[id: milk.id]?.isCompleted == true)
+        // The log says what was done: complete or reopen, never toggle.
+        if let forwards = try await fixture.savedForwardChanges() {
+            #expect(!forwards.contains { $0.contains("toggle") }, "\(forwards)")
+            // The add, then the six toggles' rows (the undo's row follows).
+            let ops = forwards.prefix(7).map { $0.replacingOccurrences(of: " ", with: "") }
+            #expect(ops.filter { $0.contains(#""op":"complete""#) }.count == 3, "\(forwards)")
+            #expect(ops.filter { $0.contains(#""op":"reopen""#) }.count == 3, "\(forwards)")
+        }
+        guard kind.persists else { return }
+        let reopened = try await fixture.open()
+        #expect(try await reopened.redo() == "Reopen “Buy milk”")
+        #expect(try await reopened.state().todos[id: milk.id]?.isCompleted == false)
+    }
+
+    @Test(arguments: StoreKind.tested)
     func reopeningRestoresItemsAndTheUndoAndRedoStacks(_ kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)
         let first = try await fixture.open()

@@ -127,6 +127,25 @@ struct AppDomainSpecs {
         #expect(updated.allSatisfy { $0.isCompleted })
     }
 
+    @Test("toggle items: each is completed when active and reopened when completed, one step named for what it did")
+    func toggleItems() async throws {
+        for item in [i0, i1] { try await app.send(.add(item)) }
+        let first = try await app.send(.toggle([i0.id]))
+        #expect(first.map(\.id) == [i0.id])
+        #expect(first.map(\.isCompleted) == [true])
+        #expect(await store.history().undoActionName == "Complete “hey Ho”")
+        let both = try await app.send(.toggle([i0.id, i1.id]))
+        #expect(both.map(\.id) == [i0.id, i1.id])
+        #expect(both.map(\.isCompleted) == [false, true])
+        #expect(await store.history().undoActionName == "Edit 2 items")
+        #expect(try await app.send(.undo) == .undone(name: "Edit 2 items"))
+        #expect(try await items.map(\.isCompleted) == [true, false])
+        await #expect(throws: TodoFailure.self) { try await app.send(.toggle([Fixtures.id(9)])) }
+        // Refused, and nothing recorded: four steps, the last undone.
+        #expect(await store.history().steps.count == 4)
+        #expect(await store.history().position == 3)
+    }
+
     @Test("toggle all, clear completed, move, and undo/redo through the app domain") func extensions() async throws {
         let i2 = try Fixtures.item("third", 102)
         for item in [i0, i1, i2] { try await app.send(.add(item)) }

@@ -41,6 +41,8 @@ struct TodoItemSpecs {
             case .location(let location): location
             case .complete: TodoItem.State.completed
             case .reopen: TodoItem.State.active
+            // Of an active item, as every case's is.
+            case .toggle: TodoItem.State.completed
             }
         }
     }
@@ -53,6 +55,7 @@ struct TodoItemSpecs {
         ),
         ChangeCase(name: "change location", change: .location(to: .directions(.init(steps: ["left", "right"]))), field: .location),
         ChangeCase(name: "complete", change: .complete, field: .state),
+        ChangeCase(name: "toggle", change: .toggle, field: .state),
     ]
 
     @Suite("change of one field")

@@ -431,6 +431,30 @@ struct TodoAPITests {
         }
     }
 
+    @Suite("POST /api/todos/{id}/toggle, several at once")
+    struct TogglesAtOnce {
+        @Test func eachIsDecidedOnTheItemAsTheOneBeforeLeftIt() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let id = try await TodoAPITests().add("Buy milk", client, server)
+                let states = try await withThrowingTaskGroup(of: String.self) { group in
+                    for _ in 0..<6 {
+                        group.addTask {
+                            let toggled = try await client.send(.post, "/api/todos/\(id)/toggle", token: server.token)
+                            return toggled.object["state"] as? String ?? "status \(toggled.status.code)"
+                        }
+                    }
+                    return try await group.reduce(into: [String]()) { $0.append($1) }
+                }
+                // Six toggles: three completed it and three reopened it, whatever their order.
+                #expect(states.sorted() == ["active", "active", "active", "completed", "completed", "completed"])
+                #expect(try await server.store.state().todos.items.map(\.state) == [.active])
+                let names = await server.store.history().steps.map(\.name).dropFirst()
+                #expect(Array(names) == Array(repeating: ["Complete “Buy milk”", "Reopen “Buy milk”"], count: 3).flatMap { $0 })
+            }
+        }
+    }
+
     @Suite("POST /api/todos/{id}/move")
     struct Move {
         @Test func movesBeforeOrAfterAnotherItemOrToAPositionAsOneStep() async throws {

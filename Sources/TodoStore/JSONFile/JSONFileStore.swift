@@ -75,6 +75,15 @@ public actor JSONFileStore: AppStore {
     public func change(_ changes: [AppState.Change], named name: String?) throws -> HistoryStep<AppState.Change> {
         try notifying { try core.change(changes, named: name) }
     }
+
+    /// Applies `changes` as one undo step and answers those of the items
+    /// with `ids` that exist after it, in the same turn of the actor.
+    public func change(
+        _ changes: [AppState.Change], named name: String?, answering ids: [UUID]
+    ) throws -> (step: HistoryStep<AppState.Change>, items: [TodoItem]) {
+        let step = try change(changes, named: name)
+        return (step, core.read { state in ids.compactMap { state.todos[id: $0] } })
+    }
     /// Reverts the newest done step, saved before it returns.
     @discardableResult
     public func undo() throws -> String? { try notifying { try core.undo() } }

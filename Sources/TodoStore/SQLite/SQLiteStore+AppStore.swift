@@ -62,6 +62,22 @@ extension SQLiteStore: AppStore {
         try await submit(changing(changes, named: name))
     }
 
+    /// Applies `changes` as one undo step, committed before it returns, and
+    /// answers those of the items with `ids` that exist after it, read in
+    /// the writer's turn.
+    public func change(
+        _ changes: [AppState.Change], named name: String?, answering ids: [UUID]
+    ) async throws -> (step: HistoryStep<AppState.Change>, items: [TodoItem]) {
+        let changing = try changing(changes, named: name)
+        let path = database.url.path
+        return try await submit { db, loaded in
+            let step = try changing(db, &loaded)
+            if let list = loaded.list { return (step, ids.compactMap { list.state.todos[id: $0] }) }
+            let found = try RowList(db, path: path).items(ids)
+            return (step, ids.compactMap { found[$0] })
+        }
+    }
+
     /// Reverts the newest done step, committed before it returns.
     @discardableResult
     public func undo() async throws -> String? {

@@ -310,13 +310,21 @@ public final class SQLiteStore: Sendable {
 
     /// The work of ``change(_:named:)`` inside a transaction. The changes
     /// are written as the log's JSON here, by the caller, so that the one
-    /// writer of a group commit does not spend its time on them.
+    /// writer of a group commit does not spend its time on them; but a
+    /// step with a toggle is decided and written in the writer's turn.
     func changing(
         _ changes: [AppState.Change], named name: String?
     ) throws -> @Sendable (Database, inout Loaded) throws -> HistoryStep<AppState.Change> {
-        let forward = try log.json(changes)
+        // A toggle is decided in the writer's turn, on the item as it is then.
+        let decidesInTurn = changes.contains(where: \.holdsToggle)
+        let written = decidesInTurn ? nil : try log.json(changes)
         return { [self] db, loaded in
             guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
+            let changes = try AppState.Change.deciding(changes) { id in
+                if let list = loaded.list { return list.state.todos[id: id]?.isCompleted }
+                return try RowList(db, path: database.url.path).row(id)?.item.isCompleted
+            }
+            let forward = try written ?? log.json(changes)
             let stepName = try name ?? self.stepName(for: changes, db, &loaded)
             let date = now()
             let inverse = try apply(changes, db, &loaded)

@@ -76,6 +76,7 @@ extension AppState {
             case .location: "Set location of"
             case .complete: "Complete"
             case .reopen: "Reopen"
+            case .toggle: "Toggle"
             }
         })
         return verbs.count == 1 ? verbs.first ?? "Edit" : "Edit"

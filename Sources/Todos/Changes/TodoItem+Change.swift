@@ -15,6 +15,12 @@ extension TodoItem {
         case complete
         /// Marks the item as active again.
         case reopen
+        /// Completes the item when it is active and reopens it when it is
+        /// completed, as it stands when the change is applied. The stores
+        /// decide it where they apply a step and record the change it made
+        /// (``TodoItem/deciding(_:)``), so that two toggles sent at once
+        /// bring the item back.
+        case toggle
     }
 
     /// Returns this item with `changes` applied in order and ``changed`` set
@@ -66,7 +72,7 @@ extension TodoItem {
         case .details: .details(to: details)
         case .due: .due(to: due)
         case .location: .location(to: location)
-        case .complete, .reopen: isCompleted ? .complete : .reopen
+        case .complete, .reopen, .toggle: isCompleted ? .complete : .reopen
         }
     }
 
@@ -78,6 +84,43 @@ extension TodoItem {
         case .location(let location): self.location = try location.validated()
         case .complete: state = .completed
         case .reopen: state = .active
+        case .toggle: state = isCompleted ? .active : .completed
         }
+    }
+
+    /// `changes` as they apply to this item: each ``Change/toggle``
+    /// replaced by the ``Change/complete`` or ``Change/reopen`` it makes,
+    /// given the changes before it.
+    ///
+    /// ```swift
+    /// milk.deciding([.toggle])             // [.complete] when milk is active
+    /// milk.deciding([.complete, .toggle])  // [.complete, .reopen]
+    /// ```
+    public func deciding(_ changes: [Change]) -> [Change] {
+        Change.deciding(changes, completed: isCompleted).changes
+    }
+}
+
+extension TodoItem.Change {
+    /// `changes` with each ``toggle`` decided for an item that is
+    /// `completed` before them, and whether it is completed after them.
+    static func deciding(_ changes: [Self], completed: Bool) -> (changes: [Self], completed: Bool) {
+        var completed = completed
+        guard changes.contains(.toggle) else {
+            for change in changes where change == .complete || change == .reopen { completed = change == .complete }
+            return (changes, completed)
+        }
+        let decided = changes.map { change -> Self in
+            switch change {
+            case .complete: completed = true
+            case .reopen: completed = false
+            case .toggle:
+                completed.toggle()
+                return completed ? .complete : .reopen
+            case .title, .details, .due, .location: break
+            }
+            return change
+        }
+        return (decided, completed)
     }
 }

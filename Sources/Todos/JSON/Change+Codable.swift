@@ -2,11 +2,13 @@ import Foundation
 
 /// An item change is `{"op": "title", "to": "Buy milk"}`, `{"op": "details", "to": …}`,
 /// `{"op": "due", "to": due}`, `{"op": "location", "to": location}`,
-/// `{"op": "complete"}` or `{"op": "reopen"}`. Earlier versions wrote
-/// `finish` and `unfinish` for the last two: they are read as well.
+/// `{"op": "complete"}`, `{"op": "reopen"}` or `{"op": "toggle"}`. Earlier
+/// versions wrote `finish` and `unfinish` for complete and reopen: they are
+/// read as well. The stores never write `toggle`: they record the complete
+/// or reopen it made (``AppState/Change/deciding(_:isCompleted:)``).
 extension TodoItem.Change: Codable {
     private enum Key: String, CodingKey { case op, to }
-    private static let ops = ["title", "details", "due", "location", "complete", "reopen"]
+    private static let ops = ["title", "details", "due", "location", "complete", "reopen", "toggle"]
     /// The names earlier versions wrote, which their files and history logs
     /// still hold, and the names they are read as.
     private static let earlierOps = ["finish": "complete", "unfinish": "reopen"]
@@ -21,6 +23,7 @@ extension TodoItem.Change: Codable {
         case "due": self = .due(to: try container.decode(TodoDate.self, forKey: .to))
         case "location": self = .location(to: try container.decode(Location.self, forKey: .to))
         case "complete": self = .complete
+        case "toggle": self = .toggle
         default: self = .reopen
         }
     }
@@ -45,6 +48,8 @@ extension TodoItem.Change: Codable {
             try container.encode("complete", forKey: .op)
         case .reopen:
             try container.encode("reopen", forKey: .op)
+        case .toggle:
+            try container.encode("toggle", forKey: .op)
         }
     }
 }

@@ -60,7 +60,7 @@ extension TodoItem.Change {
         case .title(let title): try TypedText.check(title, field: "the title")
         case .details(let details): try TypedText.check(details, field: "the details")
         case .location(let location): try location.checkTypedText()
-        case .due, .complete, .reopen: break
+        case .due, .complete, .reopen, .toggle: break
         }
     }
 }

@@ -199,6 +199,8 @@ public struct SharedList: Sendable {
             throw .refused(error)
         }
         let joins = try coalescingKey.flatMap { key throws(SharingError) in try joinableStep(of: author, key: key, at: date) }
+        // The row says what was done: a toggle as the complete or reopen it made.
+        let changes = TodoList.Change.deciding(changes, on: list)
         // Applied in place: a step costs what it touches, not the list's size.
         let recording = StepPatch.Recording(changes, on: list)
         let inverses = try list.applyInPlace(changes)

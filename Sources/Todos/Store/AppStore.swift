@@ -51,6 +51,18 @@ public protocol AppStore: AnyObject, Sendable {
     @discardableResult
     func change(_ changes: [AppState.Change], named name: String?) async throws -> HistoryStep<AppState.Change>
 
+    /// Applies `changes` as ``change(_:named:)`` does and answers, besides
+    /// the step, those of the items with `ids` that exist after it, in that
+    /// order: what an edit or a toggle answers. A store that reads the
+    /// items afterwards in another turn (the default) may answer what a
+    /// later change made of them; one that answers them from the step's
+    /// own turn does not.
+    ///
+    /// - Throws: As ``change(_:named:)``.
+    func change(
+        _ changes: [AppState.Change], named name: String?, answering ids: [UUID]
+    ) async throws -> (step: HistoryStep<AppState.Change>, items: [TodoItem])
+
     /// Reverts the newest done step and returns its name, or `nil` when there
     /// is nothing to undo.
     @discardableResult
@@ -103,6 +115,14 @@ public protocol AppStore: AnyObject, Sendable {
 }
 
 extension AppStore {
+    /// Applies `changes`, then reads the items with `ids`.
+    public func change(
+        _ changes: [AppState.Change], named name: String?, answering ids: [UUID]
+    ) async throws -> (step: HistoryStep<AppState.Change>, items: [TodoItem]) {
+        let step = try await change(changes, named: name)
+        return (step, try await items(withIDs: ids))
+    }
+
     /// No name: the web app counts the changes itself.
     public func updateMark() async throws -> String? { nil }
 

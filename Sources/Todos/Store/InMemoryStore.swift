@@ -66,6 +66,15 @@ public actor InMemoryStore: AppStore {
         try notifying { try core.change(changes, named: name) }
     }
 
+    /// Applies `changes` as one undo step and answers those of the items
+    /// with `ids` that exist after it, in the same turn of the actor.
+    public func change(
+        _ changes: [AppState.Change], named name: String?, answering ids: [UUID]
+    ) throws -> (step: HistoryStep<AppState.Change>, items: [TodoItem]) {
+        let step = try change(changes, named: name)
+        return (step, core.read { state in ids.compactMap { state.todos[id: $0] } })
+    }
+
     /// Reverts the newest done step and returns its name.
     @discardableResult
     public func undo() throws -> String? {

@@ -118,6 +118,7 @@ public final class StoreCore {
     public func change(_ changes: [AppState.Change], named name: String?) throws -> HistoryStep<AppState.Change> {
         try operate(.change) {
             guard !changes.isEmpty else { throw TodoError.nothingToChange("no change was given") }
+            let changes = AppState.Change.deciding(changes) { [timeline] in timeline.model.todos[id: $0]?.isCompleted }
             let before = RedoTail(timeline, limit: limit)
             let stepName = name ?? timeline.model.stepName(for: changes)
             try timeline.perform(changes, named: stepName)

@@ -14,6 +14,11 @@ public struct ItemUpdater: UseCase {
         case complete([UUID])
         /// Reopens the items with these ids as one undo step.
         case reopen([UUID])
+        /// Completes those of the items with these ids that are active and
+        /// reopens those that are completed, as one undo step, decided on
+        /// the items as they are when the store applies the step: two
+        /// toggles sent at once bring an item back to where it was.
+        case toggle([UUID])
         /// Completes every item (TodoMVC's toggle-all when some are active).
         case completeAll
         /// Reopens every item (toggle-all when all are completed).
@@ -42,18 +47,25 @@ public struct ItemUpdater: UseCase {
         case .alter(let id, let alterations): changes = [.update(id, alterations, at: date)]
         case .complete(let ids): changes = ids.map { .update($0, [.complete], at: date) }
         case .reopen(let ids): changes = ids.map { .update($0, [.reopen], at: date) }
-        case .completeAll: changes = [.todos(.completeAll(at: date))]
-        case .reopenAll: changes = [.todos(.reopenAll(at: date))]
+        case .toggle(let ids): changes = ids.map { .update($0, [.toggle], at: date) }
+        case .completeAll, .reopenAll:
+            // Which items change is known once the step is made.
+            let step = try await store.perform([.todos(request == .completeAll ? .completeAll(at: date) : .reopenAll(at: date))])
+            let ids = step.changes.flatMap { change -> [UUID] in
+                guard case .todos(.replace(let items)) = change else { return [] }
+                return items.map(\.id)
+            }
+            return try await store.items(ids)
         }
-        let step = try await store.perform(changes)
+        // The items as the step left them, answered from the store's turn.
         var seen = Set<UUID>()
-        let ids = step.changes.reversed().flatMap { change -> [UUID] in
+        let ids = changes.compactMap { change -> UUID? in
             switch change {
-            case .todos(.update(let id, _, _)): [id]
-            case .todos(.replace(let items)): items.map(\.id)
-            default: []
+            case .todos(.update(let id, _, _)): id
+            case .todos(.replace(let items)): items.first?.id
+            default: nil
             }
         }
-        return try await store.items(ids.filter { seen.insert($0).inserted })
+        return try await store.perform(changes, answering: ids.filter { seen.insert($0).inserted })
     }
 }

@@ -84,6 +84,18 @@ extension AppStore {
         return try await TodoFailure.classifying { try await change(changes, named: name) }
     }
 
+    /// Performs `changes` as one step, as ``perform(_:named:)`` does, and
+    /// answers those of the items with `ids` that exist after it, as it
+    /// left them.
+    func perform(_ changes: [AppState.Change], answering ids: [UUID]) async throws(TodoFailure) -> [TodoItem] {
+        do {
+            for change in changes { try change.checkTypedText() }
+        } catch {
+            throw .invalid(error)
+        }
+        return try await TodoFailure.classifying { try await change(changes, named: nil, answering: ids).items }
+    }
+
     /// Reads the state and classifies a failure.
     func reading<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws(TodoFailure) -> Result {
         try await TodoFailure.classifying { try await read(body) }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import Rewind
 import TestSupport
@@ -96,6 +97,23 @@ final class StoreFixture: @unchecked Sendable {
             _ = try await open()
             guard let postgres else { throw CancellationError() }
             return try await PostgresAccountStore.open(postgres.database, now: now)
+        }
+    }
+
+    /// The changes the log holds for its steps, as saved (`forward`), oldest
+    /// first; `nil` for a store that keeps no log.
+    func savedForwardChanges() async throws -> [String]? {
+        switch kind {
+        case .memory, .jsonFile:
+            return nil
+        case .sqlite:
+            let queue = try DatabaseQueue(path: fileURL.path)
+            defer { try? queue.close() }
+            return try await queue.read { db in try String.fetchAll(db, sql: "SELECT forward FROM step ORDER BY seq") }
+        case .postgres:
+            guard let postgres else { return nil }
+            return try await postgres.database.client.query("SELECT forward::text FROM rewind_step ORDER BY seq")
+                .decode(String.self).reduce(into: [String]()) { $0.append($1) }
         }
     }
 
