@@ -66,36 +66,9 @@ address="$("$cluster" start)"
 # Team mode (PostgreSQL): every add carries the session of the cluster's account.
 sign_in "$address" admin
 write_add_script "$work/add.lua" "$address" "$token" "$session"
-accounts="${ACCOUNTS:-1}"
-[[ "$accounts" =~ ^[1-9][0-9]*$ ]] || fail "ACCOUNTS must be a whole number of 1 or more; $accounts is not"
-if [ "$accounts" -gt 1 ]; then
-    # A request() that takes the accounts in turn, each with its session's
-    # cookie and CSRF token and its own list.
-    url="$(postgres_start)"
-    {
-        echo "local sessions = {"
-        for number in $(seq "$accounts"); do
-            make_account "$url" "bench-$number"
-            sign_in "$address" "bench-$number"
-            list="$(curl -fsS -X POST -H 'Content-Type: application/json' -H "X-Rewind-CSRF: $token" -H "Origin: $address" \
-                -H 'Sec-Fetch-Site: same-origin' -H "Cookie: rewind_session=$session" --data "{\"name\": \"Bench $number\"}" \
-                "$address/api/lists" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')" \
-                || fail "bench-$number could not make a list"
-            echo "  { cookie = \"rewind_session=$session\", token = \"$token\", path = \"/api/lists/$list/todos\" },"
-        done
-        echo "}"
-        cat <<LUA
-local next_session = 0
-request = function()
-  next_session = next_session % #sessions + 1
-  local chosen = sessions[next_session]
-  wrk.headers["Cookie"] = chosen.cookie
-  wrk.headers["X-Rewind-CSRF"] = chosen.token
-  return wrk.format(nil, chosen.path, nil, nil)
-end
-LUA
-    } >>"$work/add.lua"
-    say "ours: the adds come from $accounts accounts in turn, each to a list of its own"
+if [ "${ACCOUNTS:-1}" != 1 ]; then
+    add_accounts_to_script "$work/add.lua" "$address" "$(postgres_start)" "$ACCOUNTS"
+    say "ours: the adds come from $ACCOUNTS accounts in turn, each to a list of its own"
 fi
 
 create_database bench bench

@@ -135,6 +135,38 @@ write_add_script() {
     grep -qF "wrk.body = '$ADD_BODY'" "$1" || fail "Benchmarks/add-request.sh no longer sends ADD_BODY ($ADD_BODY)"
 }
 
+# Appends to the wrk script $1 (write_add_script's, for server $2) a
+# request() that takes $4 accounts in turn (2 or more; made in database
+# URL $3 as bench-1, bench-2, ...), each with its session's cookie and CSRF
+# token, adding to a shared list of its own (made here).
+add_accounts_to_script() {
+    local number list
+    [[ "$4" =~ ^[1-9][0-9]*$ ]] && [ "$4" -ge 2 ] || fail "ACCOUNTS must be a whole number of 2 or more; $4 is not"
+    {
+        echo "local sessions = {"
+        for number in $(seq "$4"); do
+            make_account "$3" "bench-$number"
+            sign_in "$2" "bench-$number"
+            list="$(curl -fsS -X POST -H 'Content-Type: application/json' -H "X-Rewind-CSRF: $token" -H "Origin: $2" \
+                -H 'Sec-Fetch-Site: same-origin' -H "Cookie: rewind_session=$session" --data "{\"name\": \"Bench $number\"}" \
+                "$2/api/lists" | python3 -c 'import json, sys; print(json.load(sys.stdin)["id"])')" \
+                || fail "bench-$number could not make a list"
+            echo "  { cookie = \"rewind_session=$session\", token = \"$token\", path = \"/api/lists/$list/todos\" },"
+        done
+        echo "}"
+        cat <<LUA
+local next_session = 0
+request = function()
+  next_session = next_session % #sessions + 1
+  local chosen = sessions[next_session]
+  wrk.headers["Cookie"] = chosen.cookie
+  wrk.headers["X-Rewind-CSRF"] = chosen.token
+  return wrk.format(nil, chosen.path, nil, nil)
+end
+LUA
+    } >>"$1"
+}
+
 # One wrk round of POSTs to URL $1 with script $2; appends its output to
 # $3 and prints "requests/s p99 non-2xx-count", and with process ids as $4
 # (one, or several separated by spaces) also the CPU time those processes

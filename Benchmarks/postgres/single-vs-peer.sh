@@ -7,6 +7,7 @@
 #   Benchmarks/postgres/single-vs-peer.sh .build/release/rewind /work/peer/.build/release/App
 #   ROUNDS=3 DURATION=10 CONNECTIONS=16 Benchmarks/postgres/single-vs-peer.sh REWIND PEER
 #   PROFILE=/tmp/single.perf Benchmarks/postgres/single-vs-peer.sh REWIND PEER   # then one more round of ours under `perf record -g`
+#   ACCOUNTS=16 Benchmarks/postgres/single-vs-peer.sh REWIND PEER   # ours' adds from 16 accounts, each to a shared list of its own
 #
 # The peer is not part of this repository: BENCHMARKS.md ("PostgreSQL:
 # several instances over one database") says how to build it. It connects
@@ -64,6 +65,10 @@ curl -fsS -o /dev/null -X POST -H 'Content-Type: application/json' --data "$ADD_
     || fail "the peer did not add a to-do (log: $(tail -3 "$work/peer.log"))"
 
 write_add_script "$work/ours.lua" "$ours_address" "$token" "$session"
+if [ "${ACCOUNTS:-1}" != 1 ]; then
+    add_accounts_to_script "$work/ours.lua" "$ours_address" "$url" "$ACCOUNTS"
+    say "ours: the adds come from $ACCOUNTS accounts in turn, each to a shared list of its own"
+fi
 write_add_script "$work/peer.lua" "$peer_address" "$token"
 durability="synchronous_commit=$(psql_admin postgres -c 'SHOW synchronous_commit') fsync=$(psql_admin postgres -c 'SHOW fsync')"
 say "PostgreSQL: $durability"

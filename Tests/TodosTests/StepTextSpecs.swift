@@ -70,6 +70,35 @@ struct StepTextSpecs {
         }
     }
 
+    @Test("a shared list's changes and patch: every kind of entry, the encoder's bytes")
+    func sharedRows() throws {
+        let encoder = TodoJSON.makeEncoder()
+        func encoded<Value: Encodable>(_ value: Value) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        let milk = try Self.item("Milk \"oat\" / 2", details: "two\nlines")
+        let done = try Self.item("Bread", state: .completed, due: .date(Self.date), location: .directions(.init(steps: ["left"])))
+        let there = try Self.item("Map", location: .coordinate(.init(latitude: 53.92681, longitude: 9.09762)))
+        let entries: [[StepPatch.Entry]] = [
+            [],
+            [.init(id: milk.id, before: nil, after: PlacedItem(milk, after: nil), moved: false)],
+            [.init(id: milk.id, before: nil, after: PlacedItem(milk, after: done.id), moved: false)],
+            [.init(id: done.id, before: PlacedItem(done, after: milk.id), after: nil, moved: false),
+             .init(id: milk.id, before: PlacedItem(milk, after: nil), after: PlacedItem(done, after: there.id), moved: true)],
+            [.init(id: milk.id, before: PlacedItem(milk, after: nil), after: PlacedItem(milk, after: nil), moved: false),
+             .init(id: there.id, before: nil, after: PlacedItem(there, after: milk.id), moved: false)],
+        ]
+        for patch in entries {
+            let written = try TodoJSON.patchText(patch)
+            #expect(written == (try encoded(patch)))
+            #expect(try TodoJSON.makeDecoder(reading: .store).decode([StepPatch.Entry].self, from: Data(written.utf8)) == patch)
+        }
+        let changes: [[TodoList.Change]] = [
+            [.add(milk)], [.remove(done.id)], [.add(there)], [.add(milk), .update(done.id, [.reopen], at: Self.date)],
+        ]
+        for step in changes {
+            #expect(try TodoJSON.stepText(step) == (try encoded(step)))
+        }
+    }
+
     @Test("several changes, and any other change through the encoder")
     func mixed() throws {
         let milk = try Self.item("Milk")

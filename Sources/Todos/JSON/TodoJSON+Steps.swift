@@ -35,6 +35,65 @@ extension TodoJSON {
     }
 }
 
+extension TodoJSON {
+    /// The JSON array of a shared list's step changes, as the stores write
+    /// a row's `changes`: byte for byte what ``makeEncoder(pretty:)``
+    /// writes, the adds and removes written directly.
+    ///
+    /// - Throws: ``TodoJSONError`` when the encoder cannot write a value.
+    public static func stepText(_ changes: [TodoList.Change]) throws(TodoJSONError) -> String {
+        // A list change is written as the app-state change that holds it.
+        try stepText(changes.map(AppState.Change.todos))
+    }
+
+    /// The JSON array of a shared list's step patch, as the stores write a
+    /// row's `patch`: byte for byte what ``makeEncoder(pretty:)`` writes.
+    /// Entries whose items are written directly (every item but one at a
+    /// coordinate) are written here; a patch with any other goes through
+    /// the encoder.
+    ///
+    /// - Throws: ``TodoJSONError`` when the encoder cannot write a value.
+    public static func patchText(_ entries: [StepPatch.Entry]) throws(TodoJSONError) -> String {
+        var json = JSONBytes()
+        json.append("[")
+        for (index, entry) in entries.enumerated() {
+            guard entry.before?.item.isWrittenDirectly ?? true, entry.after?.item.isWrittenDirectly ?? true else {
+                return String(decoding: try encode(entries), as: UTF8.self)
+            }
+            if index > 0 { json.append(",") }
+            json.append(#"{"after":"#)
+            entry.after.writeJSON(into: &json)
+            json.append(#","before":"#)
+            entry.before.writeJSON(into: &json)
+            json.append(#","id":""#)
+            json.append(entry.id.uuidString)
+            json.append(#"","moved":"#)
+            json.append(entry.moved ? "true" : "false")
+            json.append("}")
+        }
+        json.append("]")
+        return json.text
+    }
+}
+
+extension PlacedItem? {
+    /// Appends the placed item's JSON object, keys sorted, or `null`.
+    fileprivate func writeJSON(into json: inout JSONBytes) {
+        guard let placed = self else { return json.append("null") }
+        json.append(#"{"after":"#)
+        if let after = placed.after {
+            json.append("\"")
+            json.append(after.uuidString)
+            json.append("\"")
+        } else {
+            json.append("null")
+        }
+        json.append(#","item":"#)
+        placed.item.writeJSON(into: &json)
+        json.append("}")
+    }
+}
+
 extension TodoItem {
     /// Whether ``TodoJSON/stepText(_:)`` writes the item itself.
     fileprivate var isWrittenDirectly: Bool {

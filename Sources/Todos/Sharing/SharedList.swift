@@ -172,11 +172,16 @@ public struct SharedList: Sendable {
     /// person's next undo or redo reads (a few per member), to bound the
     /// memory of a list that a store reads rows of again when needed.
     /// Nothing changes for the list's operations, which ask for what they need.
+    ///
+    /// - Complexity: O(*h*) comparisons of row numbers for *h* rows held;
+    ///   the rows kept are not copied (this runs after every change).
     public mutating func forgetRows(keepingNewest count: Int) {
         guard held.count > count else { return }
         let oldestKept = seq - max(count, 1) + 1
+        let older = held.keys.filter { $0 < oldestKept }
+        guard !older.isEmpty else { return }
         let tops = Set(undoable.values.compactMap(\.last).joined()).union(redoable.values.compactMap(\.last))
-        held = held.filter { $0.key >= oldestKept || tops.contains($0.key) }
+        for row in older where !tops.contains(row) { held.removeValue(forKey: row) }
     }
 
     /// Applies `changes` in order as one step by `author`, and clears
