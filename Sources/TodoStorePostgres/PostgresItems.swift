@@ -123,22 +123,7 @@ struct PostgresItems: Sendable {
     /// 1970, the due date and the location as JSON, `""` when unknown (no
     /// JSON document is empty; `NULLIF(…, '')::json` reads it back).
     static func columns(of items: [TodoItem], into statement: inout PostgresStatement) throws -> [String] {
-        let encoder = TodoJSON.makeEncoder()
-        func json<Value: Encodable>(_ value: Value, unknown: Bool) throws -> String {
-            unknown ? "" : String(decoding: try encoder.encode(value), as: UTF8.self)
-        }
-        let dues = try items.map { try json($0.due, unknown: $0.due == .unknown) }
-        let locations = try items.map { try json($0.location, unknown: $0.location == .unknown) }
-        return [
-            try statement.bind(items.map(\.id)) + "::uuid[]",
-            try statement.bind(items.map(\.title)) + "::text[]",
-            try statement.bind(items.map(\.details)) + "::text[]",
-            try statement.bind(items.map(\.state.rawValue)) + "::text[]",
-            try statement.bind(items.map { PostgresLog.milliseconds($0.created) }) + "::int8[]",
-            try statement.bind(items.map { PostgresLog.milliseconds($0.changed) }) + "::int8[]",
-            try statement.bind(dues) + "::text[]",
-            try statement.bind(locations) + "::text[]",
-        ]
+        try Columns(items).bound(into: &statement)
     }
 
     /// The columns of ``columns(of:into:)`` for `rows`, with their ranks
@@ -147,9 +132,77 @@ struct PostgresItems: Sendable {
     static func columns(ofRanked rows: [(item: TodoItem, rank: Double, isNew: Bool)], into statement: inout PostgresStatement)
         throws -> [String]
     {
-        var columns = try columns(of: rows.map(\.item), into: &statement)
-        columns.insert(try statement.bind(rows.map(\.rank)) + "::float8[]", at: 1)
-        return columns
+        try Columns(rows.map(\.item), ranks: rows.map(\.rank)).bound(into: &statement)
+    }
+
+    /// The item rows' columns as arrays, an element per item, as
+    /// ``columns(of:into:)`` binds them; those of several rows of a log one
+    /// after another (``append(_:)``) for a call that saves them together.
+    struct Columns: Sendable {
+        private(set) var ids: [UUID] = []
+        private(set) var ranks: [Double]?
+        private(set) var titles: [String] = []
+        private(set) var details: [String] = []
+        private(set) var states: [String] = []
+        private(set) var created: [Int64] = []
+        private(set) var changed: [Int64] = []
+        private(set) var dues: [String] = []
+        private(set) var locations: [String] = []
+
+        /// No item, with ranks or without.
+        init(ranked: Bool) {
+            ranks = ranked ? [] : nil
+        }
+
+        /// The columns of `items`, and their `ranks` when given.
+        init(_ items: [TodoItem], ranks: [Double]? = nil) throws {
+            let encoder = TodoJSON.makeEncoder()
+            func json<Value: Encodable>(_ value: Value, unknown: Bool) throws -> String {
+                unknown ? "" : String(decoding: try encoder.encode(value), as: UTF8.self)
+            }
+            ids = items.map(\.id)
+            self.ranks = ranks
+            titles = items.map(\.title)
+            details = items.map(\.details)
+            states = items.map(\.state.rawValue)
+            created = items.map { PostgresLog.milliseconds($0.created) }
+            changed = items.map { PostgresLog.milliseconds($0.changed) }
+            dues = try items.map { try json($0.due, unknown: $0.due == .unknown) }
+            locations = try items.map { try json($0.location, unknown: $0.location == .unknown) }
+        }
+
+        /// How many items.
+        var count: Int { ids.count }
+
+        /// Appends the items of `other` (ranked alike) after these.
+        mutating func append(_ other: Columns) {
+            ids += other.ids
+            if ranks != nil { ranks? += other.ranks ?? [] }
+            titles += other.titles
+            details += other.details
+            states += other.states
+            created += other.created
+            changed += other.changed
+            dues += other.dues
+            locations += other.locations
+        }
+
+        /// Binds every column in `statement` and returns their parameters,
+        /// the ranks (when there are) after the ids.
+        func bound(into statement: inout PostgresStatement) throws -> [String] {
+            var columns = [
+                try statement.bind(ids) + "::uuid[]",
+                try statement.bind(titles) + "::text[]",
+                try statement.bind(details) + "::text[]",
+                try statement.bind(states) + "::text[]",
+                try statement.bind(created) + "::int8[]",
+                try statement.bind(changed) + "::int8[]",
+                try statement.bind(dues) + "::text[]",
+                try statement.bind(locations) + "::text[]",
+            ]
+            if let ranks { columns.insert(try statement.bind(ranks) + "::float8[]", at: 1) }
+            return columns
+        }
     }
 
     /// `parts` named `items0`, `items1`, … for ``PostgresStatement/compose(_:then:)``.

@@ -40,6 +40,9 @@ import TodoStore
 ///   procedures that call those two functions and commit before they
 ///   answer, for the writes run alone, outside a transaction (migration
 ///   `committed-calls`): their answer is the commit's confirmation.
+/// - `rewind_shared_save_rows(…)` and `rewind_shared_save_rows_committed`:
+///   rows of several shared lists, each saved as `rewind_shared_save` saves
+///   it, by one call and one commit (migration `shared-save-rows`).
 enum PostgresSchema {
     /// The migrations this version knows, oldest first.
     static let migrations: [(name: String, sql: [PostgresQuery])] = [
@@ -351,7 +354,89 @@ enum PostgresSchema {
             $$
             """),
         ]),
+        // Rows of several shared lists saved by one call and one commit
+        // (group commit across lists): each row as `rewind_shared_save`
+        // saves it, in a subtransaction of its own, so that a row that
+        // fails fails alone. Each row's items, writers and deletions are
+        // its slice of the flat arrays, up to its `…_to` index; -1 and ''
+        // stand for null (postgres-nio binds no array with a null in it).
+        ("shared-save-rows", [
+            PostgresQuery(unsafeSQL: """
+            CREATE FUNCTION rewind_shared_save_rows(
+                \(sharedSaveRows.declared)
+            ) RETURNS TABLE (out_name TEXT, out_renumberings BIGINT, out_error TEXT)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                v_writers INT := 0;
+                v_deletions INT := 0;
+                v_items INT := 0;
+            BEGIN
+                FOR i IN 1..coalesce(cardinality(p_lists), 0) LOOP
+                    BEGIN
+                        out_name := NULL;
+                        out_renumberings := NULL;
+                        out_error := NULL;
+                        SELECT s.out_name, s.out_renumberings INTO out_name, out_renumberings
+                        FROM rewind_shared_save(
+                            p_lists[i], NULLIF(p_expected[i], -1), NULLIF(p_persons[i], ''), p_seqs[i], p_authors[i],
+                            p_kinds[i], NULLIF(p_reverts[i], -1), p_names[i], p_dates[i], NULLIF(p_coalescing_keys[i], ''),
+                            NULLIF(p_joins[i], -1), p_changes[i], p_patches[i],
+                            p_skipped[i],
+                            p_writer_items[v_writers + 1 : p_writers_to[i]], p_writer_parts[v_writers + 1 : p_writers_to[i]],
+                            p_replaces_all[i], p_deletions[v_deletions + 1 : p_deletions_to[i]],
+                            p_ids[v_items + 1 : p_items_to[i]], p_ranks[v_items + 1 : p_items_to[i]],
+                            p_titles[v_items + 1 : p_items_to[i]], p_details[v_items + 1 : p_items_to[i]],
+                            p_states[v_items + 1 : p_items_to[i]], p_created[v_items + 1 : p_items_to[i]],
+                            p_changed[v_items + 1 : p_items_to[i]], p_dues[v_items + 1 : p_items_to[i]],
+                            p_locations[v_items + 1 : p_items_to[i]], p_channel) s;
+                    EXCEPTION WHEN OTHERS THEN
+                        out_name := NULL;
+                        out_renumberings := NULL;
+                        out_error := SQLSTATE || ': ' || SQLERRM;
+                    END;
+                    RETURN NEXT;
+                    v_writers := p_writers_to[i];
+                    v_deletions := p_deletions_to[i];
+                    v_items := p_items_to[i];
+                END LOOP;
+            END
+            $$
+            """),
+            // Arrays of the rows' answers, in order: what was saved (`''`
+            // and -1 for a row not written or failed), and each error (`''`
+            // for none). A procedure answers one row, and postgres-nio
+            // reads no array with a null in it.
+            PostgresQuery(unsafeSQL: """
+            CREATE PROCEDURE rewind_shared_save_rows_committed(
+                \(sharedSaveRows.declared),
+                OUT o_saved BOOLEAN[], OUT o_names TEXT[], OUT o_renumberings BIGINT[], OUT o_errors TEXT[]
+            )
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                SELECT array_agg(s.out_name IS NOT NULL ORDER BY s.n), array_agg(coalesce(s.out_name, '') ORDER BY s.n),
+                       array_agg(coalesce(s.out_renumberings, -1) ORDER BY s.n), array_agg(coalesce(s.out_error, '') ORDER BY s.n)
+                INTO o_saved, o_names, o_renumberings, o_errors
+                FROM rewind_shared_save_rows(\(sharedSaveRows.names)) WITH ORDINALITY AS s(out_name, out_renumberings, out_error, n);
+                COMMIT;
+            END
+            $$
+            """),
+        ]),
     ]
+
+    /// The parameters of `rewind_shared_save_rows` and of the procedure
+    /// that calls it: those of ``sharedSave``, an array element per row,
+    /// and the items', writers' and deletions' arrays of every row one
+    /// after another, with the index of each row's last element.
+    private static let sharedSaveRows = Parameters(
+        "p_lists BIGINT[]", "p_expected BIGINT[]", "p_persons TEXT[]",
+        "p_seqs BIGINT[]", "p_authors TEXT[]", "p_kinds TEXT[]", "p_reverts BIGINT[]", "p_names TEXT[]", "p_dates BIGINT[]",
+        "p_coalescing_keys TEXT[]", "p_joins BIGINT[]", "p_changes TEXT[]", "p_patches TEXT[]", "p_skipped TEXT[]",
+        "p_writers_to INT[]", "p_writer_items UUID[]", "p_writer_parts TEXT[]",
+        "p_replaces_all BOOLEAN[]", "p_deletions_to INT[]", "p_deletions UUID[]",
+        "p_items_to INT[]", "p_ids UUID[]", "p_ranks DOUBLE PRECISION[]", "p_titles TEXT[]", "p_details TEXT[]",
+        "p_states TEXT[]", "p_created BIGINT[]", "p_changed BIGINT[]", "p_dues TEXT[]", "p_locations TEXT[]",
+        "p_channel TEXT")
 
     /// The parameters of `rewind_append_adds` and of the procedure that calls it.
     private static let appendAdds = Parameters(

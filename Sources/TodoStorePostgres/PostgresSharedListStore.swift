@@ -56,11 +56,11 @@ public actor PostgresSharedListStore: SharedListStore {
         var renumberings: Int64
     }
 
-    private let database: PostgresTodoDatabase
+    let database: PostgresTodoDatabase
     private let now: @Sendable () -> Date
     private let makeID: @Sendable () -> UUID
     private let coalescingWindow: TimeInterval
-    private let logger: Logger
+    let logger: Logger
     /// The lists held in memory, up to about `cachedRows` log rows in all.
     private var cache: SharedListCache
     /// The number of each list's `rewind_list` row, as read with the list
@@ -89,6 +89,17 @@ public actor PostgresSharedListStore: SharedListStore {
     /// instance held it, and how many were taken back because another
     /// instance wrote first (read by the tests).
     private(set) var rowsSavedAlone = 0, rowsTakenBack = 0
+    /// The rows waiting for the next call that saves rows of several lists
+    /// (`PostgresSharedListStore+GroupCommit.swift`), and how many such
+    /// calls are on their way.
+    var waitingSaves: [WaitingSave] = []
+    var saveCallsOnTheirWay = 0
+    /// Whether rows to save wait until ``releaseSaves()`` (the tests hold
+    /// them, to choose which rows one call saves).
+    var holdsSaves = false
+    /// How many rows were saved by a call that saved rows of other lists
+    /// too, and how many such calls there were (read by the tests).
+    var rowsSavedTogether = 0, callsSavingSeveralRows = 0
 
     /// The channel of the notifications: the database's
     /// (``PostgresTodoDatabase/notificationChannel``) with `_shared`,
@@ -370,6 +381,21 @@ public actor PostgresSharedListStore: SharedListStore {
         listensWhenChanging = listens
     }
 
+    /// Holds the rows to save until ``releaseSaves()`` (the tests).
+    func holdSaves() {
+        holdsSaves = true
+    }
+
+    /// Sends the rows held since ``holdSaves()``, in one call when there
+    /// are several (the tests).
+    func releaseSaves() {
+        holdsSaves = false
+        sendWaitingSavesIfFree()
+    }
+
+    /// How many rows wait to be saved (read by the tests).
+    var waitingSaveCount: Int { waitingSaves.count }
+
     /// How many times the list's rows had been numbered again when this
     /// instance last read or wrote it (read by the tests).
     func renumberings(of list: UUID) -> Int64? {
@@ -472,8 +498,8 @@ public actor PostgresSharedListStore: SharedListStore {
                         }
                     }
                     guard let step = made else { throw self.corrupt("no row was made on shared list \(list)") }
-                    let statement = try self.savingStatement(step, of: &cached, number: head.number, expecting: nil)
-                    guard let saved = try await self.saved(statement.statement, connection, logger) else {
+                    let saving = try self.savingStatement(step, of: &cached, number: head.number, expecting: nil)
+                    guard let saved = try await self.saved(try saving.row.statement(channel: self.channel), connection, logger) else {
                         throw self.corrupt("the row of shared list \(list) went while it was locked")
                     }
                     if let renumberings = saved.renumberings { cached.renumberings = renumberings }
@@ -522,13 +548,12 @@ public actor PostgresSharedListStore: SharedListStore {
         var writes: ItemRanks.Writes?
         let outcome: Saved?
         do {
-            let statement = try savingStatement(
+            let saving = try savingStatement(
                 step, of: &cached, number: number, expecting: (seq: expected, person: person))
-            writes = statement.writes
+            writes = saving.writes
             do {
-                outcome = try await database.withPooledConnection { connection in
-                    try await self.saved(statement.statement, connection, self.logger)
-                }
+                // With the rows of other lists waiting meanwhile, if any: one call and one commit for them all.
+                outcome = try await savedWithOthers(saving.row)
             } catch where PostgresTodoDatabase.connectionEnded(error) {
                 // A restart, or the pool lent a connection the server had ended.
                 outcome = try await wasSaved(step, number: number, lost: error) ? Saved(name: nil, renumberings: nil) : nil
@@ -555,12 +580,13 @@ public actor PostgresSharedListStore: SharedListStore {
 
     /// What a saving statement answered: the list's name and, when every
     /// item row was numbered again, its `renumberings`.
-    private struct Saved: Sendable {
+    struct Saved: Sendable {
         var name: String?
         var renumberings: Int64?
     }
 
-    /// The statement that saves `step`, just applied to `cached`: the rows
+    /// What saves `step`, just applied to `cached` (``SharedRowSave``, whose
+    /// `statement(channel:)` is the call, and the item rows' writes): the rows
     /// of the items it touched (every row when they are numbered again),
     /// the log row, the latest writer of each part it wrote and the list's
     /// `last_seq` (and `renumberings` when every row was numbered again);
@@ -581,38 +607,17 @@ public actor PostgresSharedListStore: SharedListStore {
     /// that lock.
     private nonisolated func savingStatement(
         _ step: SharedStep, of cached: inout Cached, number: Int64, expecting: (seq: Int, person: AccountName)?
-    ) throws -> (statement: PostgresStatement, writes: ItemRanks.Writes) {
-        var statement = PostgresStatement()
+    ) throws -> (row: SharedRowSave, writes: ItemRanks.Writes) {
         let writes = cached.ranks.writes(touched: Set(step.patch.entries.map(\.id)), list: cached.open.shared.list)
-        let columns = try SharedStepColumns(step, encoder: TodoJSON.makeEncoder())
-        let written = step.patch.parts
-        let rows = writes.rows
-        var arguments = [
-            try statement.bind(number), try statement.bind(expecting.map { Int64($0.seq) }) + "::int8",
-            try statement.bind(expecting?.person.key) + "::text",
-            try statement.bind(Int64(step.seq)), try statement.bind(step.author), try statement.bind(columns.kind),
-            try statement.bind(columns.reverts.map(Int64.init)) + "::int8", try statement.bind(step.name),
-            try statement.bind(columns.date), try statement.bind(step.coalescingKey) + "::text",
-            try statement.bind(step.joins.map(Int64.init)) + "::int8", try statement.bind(columns.changes),
-            try statement.bind(columns.patch), try statement.bind(columns.skipped),
-            try statement.bind(written.map(\.item)) + "::uuid[]", try statement.bind(written.map(\.part.rawValue)) + "::text[]",
-            try statement.bind(writes.replacesAll), try statement.bind(writes.deletions) + "::uuid[]",
-        ]
-        arguments += try PostgresItems.columns(ofRanked: rows, into: &statement)
-        arguments.append(try statement.bind(channel))
-        let call = arguments.joined(separator: ", ")
-        statement.compose(
-            [],
-            then: expecting == nil
-                ? "SELECT out_name, out_renumberings FROM rewind_shared_save(\(call))"
-                : "CALL rewind_shared_save_committed(\(call), NULL, NULL)")
-        return (statement, writes)
+        let row = try SharedRowSave(
+            step, writes: writes, number: number, expecting: expecting.map { (Int64($0.seq), $0.person.key) })
+        return (row, writes)
     }
 
     /// Runs a statement of ``savingStatement(_:of:number:expecting:)`` and
     /// reads its answer: `nil` when it wrote nothing (no row, or a row of
     /// nulls from the procedure).
-    private nonisolated func saved(_ statement: PostgresStatement, _ connection: PostgresConnection, _ logger: Logger)
+    nonisolated func saved(_ statement: PostgresStatement, _ connection: PostgresConnection, _ logger: Logger)
         async throws -> Saved?
     {
         var saved: Saved?

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PostgresNIO
 import Testing
 import TestSupport
 import Todos
@@ -353,6 +354,79 @@ struct SharedListStoreTests {
     /// of each part and each row's head, none of its rows' changes: O(items)
     /// and not O(log) in memory. A person's undo then reads their own step,
     /// and the row that says where a deleted neighbour stood.
+    /// Changes of several lists at once are saved by calls that each save
+    /// rows of several lists with one commit; every list keeps every row,
+    /// in one gap-free log, as a fresh store reads it.
+    @Test func changesOfSeveralListsAtOnceAreSavedTogetherAndLoseNoRow() async throws {
+        guard SharedStoreKind.tested.contains(.postgres) else { return }
+        let fixture = try SharedStoreFixture(.postgres)
+        let store = try #require(try await fixture.open() as? PostgresSharedListStore)
+        var lists: [UUID] = []
+        for _ in 0..<8 { lists.append(try await Self.list(["First"], in: store)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for list in lists {
+                group.addTask {
+                    for n in 1...15 {
+                        try await store.perform([.add(Team.item("Item \(n)", n))], named: "Add", on: list, by: Team.bob)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(await store.callsSavingSeveralRows > 0)
+        #expect(await store.rowsSavedTogether >= 2 * (await store.callsSavingSeveralRows))
+        let reopened = try await fixture.open()
+        for list in lists {
+            #expect(try await Self.titles(reopened, list) == ["First"] + (1...15).map { "Item \($0)" })
+            let log = try await reopened.history(of: list, as: Team.ann, before: nil, limit: 100)
+            #expect(log.map(\.seq) == Array((1...16).reversed()))
+        }
+    }
+
+    /// In a call that saves rows of several lists, a row whose list another
+    /// store wrote first is not written (and made again after the other's
+    /// rows), and a row that fails is saved again alone, which says why,
+    /// while the others are saved.
+    @Test func inACallOfSeveralRowsEachRowIsSavedOrRefusedAlone() async throws {
+        guard SharedStoreKind.tested.contains(.postgres) else { return }
+        let fixture = try SharedStoreFixture(.postgres)
+        let store = try #require(try await fixture.open() as? PostgresSharedListStore)
+        await store.setListensWhenChanging(false)
+        let other = try await fixture.open()
+        let saved = try await Self.list(["Milk"], in: store)
+        let movedOn = try await Self.list(["Tea"], in: store)
+        let broken = try await Self.list(["Jam"], in: store)
+        try await Self.rename(0, to: "Oat milk", on: saved, by: Team.ann, in: store)
+        try await Self.rename(0, to: "Green tea", on: movedOn, by: Team.ann, in: store)
+        try await Self.rename(0, to: "Plum jam", on: broken, by: Team.ann, in: store)
+        // Another store writes first to one list; a row in the way of the next row of another.
+        try await other.perform([.add(Team.item("Honey", 1))], named: "Add “Honey”", on: movedOn, by: Team.cem)
+        let database = try #require(fixture.postgresDatabase).database
+        try await database.client.query(PostgresQuery(unsafeSQL: """
+            INSERT INTO rewind_shared_step (list_id, seq, author, kind, name, date, changes, patch, skipped)
+            SELECT list_id, last_seq + 1, 'eve', 'change', 'In the way', 0, '[]', '[]', '[]'
+            FROM rewind_shared_list WHERE id = '\(broken.uuidString)'
+            """))
+
+        await store.holdSaves()
+        let one = Task { try await store.perform([.add(Team.item("Bread", 2))], named: "Add “Bread”", on: saved, by: Team.bob) }
+        let two = Task { try await store.perform([.add(Team.item("Lemon", 2))], named: "Add “Lemon”", on: movedOn, by: Team.bob) }
+        let three = Task { try await store.perform([.add(Team.item("Toast", 2))], named: "Add “Toast”", on: broken, by: Team.bob) }
+        try await waitUntil("three rows wait") { await store.waitingSaveCount == 3 }
+        let calls = await store.callsSavingSeveralRows
+        await store.releaseSaves()
+        _ = try await one.value
+        _ = try await two.value
+        await #expect(throws: StoreError.self) { try await three.value }
+        #expect(await store.callsSavingSeveralRows == calls + 1)
+        #expect(await store.rowsTakenBack == 1)
+
+        let reopened = try await fixture.open()
+        #expect(try await Self.titles(reopened, saved) == ["Oat milk", "Bread"])
+        #expect(try await Self.titles(reopened, movedOn) == ["Green tea", "Honey", "Lemon"])
+        #expect(try await Self.titles(reopened, broken) == ["Plum jam"])
+    }
+
     @Test(arguments: SharedStoreKind.persistent)
     func aListOpenedAfreshHoldsNoRowUntilAnUndoReadsTheOnesItNeeds(_ kind: SharedStoreKind) async throws {
         let fixture = try SharedStoreFixture(kind)

@@ -48,6 +48,9 @@ final class SharedStoreFixture: @unchecked Sendable {
 
     var fileURL: URL { directory.appendingPathComponent("rewind.sqlite") }
 
+    /// The PostgreSQL schema of the test, once a store was opened in it.
+    var postgresDatabase: PostgresTestDatabase? { postgres }
+
     /// Opens the store; for a persistent kind each call opens the same file
     /// (or database) as a new store, as a new process would. The memory
     /// store is opened once.
