@@ -36,7 +36,15 @@ extension PostgresSharedListStore {
     /// - Throws: The error of the call (a connection that ended: whether
     ///   the row was saved is then unknown), or of the row saved alone.
     func savedWithOthers(_ row: SharedRowSave) async throws -> Saved? {
-        try await withCheckedThrowingContinuation { answer in
+        if !holdsSaves, waitingSaves.isEmpty, saveCallsOnTheirWay < Self.mostSaveCallsOnTheirWay {
+            // Nothing waits: sent at once, from this task.
+            saveCallsOnTheirWay += 1
+            let saved = await savedAlone(row)
+            saveCallsOnTheirWay -= 1
+            sendWaitingSavesIfFree()
+            return try saved.get()
+        }
+        return try await withCheckedThrowingContinuation { answer in
             waitingSaves.append(WaitingSave(row: row, answer: answer))
             sendWaitingSavesIfFree()
         }
