@@ -62,7 +62,10 @@ extension PostgresSharedListStore {
     /// Sends calls for the rows waiting until none is left.
     private func sendWaitingSaves() async {
         while !waitingSaves.isEmpty, !holdsSaves {
-            let batch = waitingSaves
+            // In the order of the lists' numbers, as every call locks them
+            // (one row of a list per call): two calls, of this instance or
+            // another, never wait for each other's locks in a circle.
+            let batch = waitingSaves.sorted { $0.row.number < $1.row.number }
             waitingSaves.removeAll()
             guard batch.count > 1 else {
                 for waiting in batch { waiting.answer.resume(with: await savedAlone(waiting.row)) }
