@@ -56,8 +56,7 @@ pids=()
 cleanup() {
     local pid
     for pid in "$work"/*-nginx.pid; do [ ! -f "$pid" ] || kill -QUIT "$(cat "$pid")" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    stop_pids
     "$cluster" stop >/dev/null 2>&1 || true
     rm -rf "$work"
 }

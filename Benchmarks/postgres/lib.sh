@@ -72,6 +72,22 @@ postgres_stop() {
     rmdir "$REWIND_CLUSTER_DIR" 2>/dev/null || true
 }
 
+# Ends the processes whose ids `pids` holds: TERM, then waits for each.
+stop_pids() {
+    local pid
+    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+
+# Makes `work`, a temporary directory named after $1, and `pids` (empty);
+# at the exit, ends those processes and the PostgreSQL server alone
+# (postgres_start) and deletes `work`.
+clean_up_postgres_alone_at_exit() {
+    work="$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-$1.XXXXXX")"
+    pids=()
+    trap 'stop_pids; postgres_stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+}
+
 # psql as the superuser, through the server's socket: psql_admin [DATABASE] ARGS...
 psql_admin() {
     local database="$1"

@@ -31,16 +31,7 @@ peer="${2:-${PEER_BIN:-}}"
 require_tools wrk curl perf
 PEER_LOG_LEVEL="${PEER_LOG_LEVEL:-warning}"
 [ ! -d "$REWIND_CLUSTER_DIR" ] || fail "$REWIND_CLUSTER_DIR exists: a cluster or another benchmark uses it; stop it first"
-work="$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-peer.XXXXXX")"
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    postgres_stop >/dev/null 2>&1 || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+clean_up_postgres_alone_at_exit peer
 
 url="$(postgres_start)"
 create_database todos hummingbird

@@ -19,16 +19,7 @@ for binary in "$@"; do
 done
 require_tools wrk curl python3
 [ ! -d "$REWIND_CLUSTER_DIR" ] || fail "$REWIND_CLUSTER_DIR exists: a cluster or another benchmark uses it; stop it first"
-work="$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-toggles.XXXXXX")"
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    postgres_stop >/dev/null 2>&1 || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+clean_up_postgres_alone_at_exit toggles
 
 url="$(postgres_start)"
 load_before="$(uptime)"
