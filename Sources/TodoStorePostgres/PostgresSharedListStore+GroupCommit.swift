@@ -5,7 +5,7 @@ import TodoStore
 import Todos
 
 /// Group commit across shared lists: a row saved alone (on the list as this
-/// instance holds it, ``PostgresSharedListStore/savingStatement(_:of:number:expecting:)``)
+/// instance holds it, ``PostgresSharedListStore/savingRow(_:of:number:expecting:)``)
 /// while another such call is on its way waits, and the next call saves
 /// every row waiting, of any lists, with one commit: one wait for the
 /// server's disk, and one round trip, for all of them. Each list's rows

@@ -498,7 +498,7 @@ public actor PostgresSharedListStore: SharedListStore {
                         }
                     }
                     guard let step = made else { throw self.corrupt("no row was made on shared list \(list)") }
-                    let saving = try self.savingStatement(step, of: &cached, number: head.number, expecting: nil)
+                    let saving = try self.savingRow(step, of: &cached, number: head.number, expecting: nil)
                     guard let saved = try await self.saved(try saving.row.statement(channel: self.channel), connection, logger) else {
                         throw self.corrupt("the row of shared list \(list) went while it was locked")
                     }
@@ -521,7 +521,7 @@ public actor PostgresSharedListStore: SharedListStore {
     /// The row `body` makes on `known`, the list as this instance holds it,
     /// saved in one statement that writes only when the database's list is
     /// still at `known`'s latest row and `person` may still change it
-    /// (``savingStatement(_:of:number:expecting:)``), and the list with it.
+    /// (``savingRow(_:of:number:expecting:)``), and the list with it.
     ///
     /// `nil`, with nothing written, when there is no `known` list, `body`
     /// refuses, or the statement did not write: `known` is then left as it
@@ -548,7 +548,7 @@ public actor PostgresSharedListStore: SharedListStore {
         var writes: ItemRanks.Writes?
         let outcome: Saved?
         do {
-            let saving = try savingStatement(
+            let saving = try savingRow(
                 step, of: &cached, number: number, expecting: (seq: expected, person: person))
             writes = saving.writes
             do {
@@ -605,7 +605,7 @@ public actor PostgresSharedListStore: SharedListStore {
     /// `committed-calls`), which commits before it answers: an answer means
     /// the row is saved. Without, it runs in the transaction that holds
     /// that lock.
-    private nonisolated func savingStatement(
+    private nonisolated func savingRow(
         _ step: SharedStep, of cached: inout Cached, number: Int64, expecting: (seq: Int, person: AccountName)?
     ) throws -> (row: SharedRowSave, writes: ItemRanks.Writes) {
         let writes = cached.ranks.writes(touched: Set(step.patch.entries.map(\.id)), list: cached.open.shared.list)
@@ -614,7 +614,7 @@ public actor PostgresSharedListStore: SharedListStore {
         return (row, writes)
     }
 
-    /// Runs a statement of ``savingStatement(_:of:number:expecting:)`` and
+    /// Runs the statement of a row of ``savingRow(_:of:number:expecting:)`` and
     /// reads its answer: `nil` when it wrote nothing (no row, or a row of
     /// nulls from the procedure).
     nonisolated func saved(_ statement: PostgresStatement, _ connection: PostgresConnection, _ logger: Logger)

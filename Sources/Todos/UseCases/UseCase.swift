@@ -76,11 +76,7 @@ extension AppStore {
     /// they bring in is checked first (``TypedText``): this is where new
     /// input enters, while the stores also replay saved changes.
     func perform(_ changes: [AppState.Change], named name: String? = nil) async throws(TodoFailure) -> HistoryStep<AppState.Change> {
-        do {
-            for change in changes { try change.checkTypedText() }
-        } catch {
-            throw .invalid(error)
-        }
+        try Self.checkTypedText(of: changes)
         return try await TodoFailure.classifying { try await change(changes, named: name) }
     }
 
@@ -88,12 +84,17 @@ extension AppStore {
     /// answers those of the items with `ids` that exist after it, as it
     /// left them.
     func perform(_ changes: [AppState.Change], answering ids: [UUID]) async throws(TodoFailure) -> [TodoItem] {
+        try Self.checkTypedText(of: changes)
+        return try await TodoFailure.classifying { try await change(changes, named: nil, answering: ids).items }
+    }
+
+    /// Checks the text `changes` bring in (``TypedText``).
+    private static func checkTypedText(of changes: [AppState.Change]) throws(TodoFailure) {
         do {
             for change in changes { try change.checkTypedText() }
         } catch {
             throw .invalid(error)
         }
-        return try await TodoFailure.classifying { try await change(changes, named: nil, answering: ids).items }
     }
 
     /// Reads the state and classifies a failure.
