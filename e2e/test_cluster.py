@@ -349,6 +349,45 @@ def test_status_says_what_runs_and_a_second_start_changes_nothing(cluster):
     assert answers(cluster.b_url)
 
 
+def test_the_health_checks_follow_postgresql_and_status_shows_them(cluster):
+    """`GET /healthz` of each instance (and through nginx) answers 200 with no
+    session, by the instance's address or any other `Host`; with PostgreSQL
+    stopped, each instance answers 503 within the connect timeout and
+    `status` says which; `start` brings PostgreSQL back and both answer 200
+    again within 10 seconds."""
+    for url in (cluster.a_url, cluster.b_url, cluster.url):
+        assert answer_of(url, "", "/healthz") == (200, {"status": "ok"}), url
+    by_address = urllib.request.Request(cluster.a_url + "/healthz", headers={"Host": f"10.0.0.5:{cluster.a_url.rsplit(':', 1)[1]}"})
+    with urllib.request.urlopen(by_address, timeout=10) as response:
+        assert response.status == 200
+    running = cluster.run("status")
+    assert "instance A: running" in running.stdout and "instance B: running" in running.stdout
+    assert running.stdout.count(", healthy") == 2, running.stdout
+
+    stopped = cluster.as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(cluster.dir / "postgres" / "data"), "-m", "fast", "-w", "stop")
+    assert stopped.returncode == 0, stopped.stderr
+    try:
+        for url in (cluster.a_url, cluster.b_url):
+            started = time.monotonic()
+            status, body = answer_of(url, "", "/healthz")
+            took = time.monotonic() - started
+            print(f"health: {url} answered {status} in {took:.2f}s with PostgreSQL stopped")
+            assert status == 503, (url, status, body)
+            assert isinstance(body, dict) and body.get("error"), body
+            assert took < 6.5, took
+        unhealthy = cluster.run("status", check=False)
+        assert unhealthy.returncode != 0
+        assert "PostgreSQL: not running" in unhealthy.stdout
+        assert unhealthy.stdout.count("/healthz answers") == 2, unhealthy.stdout
+    finally:
+        cluster.run("start")
+    back = time.monotonic()
+    for url in (cluster.a_url, cluster.b_url):
+        wait_for(lambda: answer_of(url, "", "/healthz")[0] == 200, f"{url}/healthz to answer 200",
+                 timeout=back + 10 - time.monotonic())
+    print(f"health: both instances healthy {time.monotonic() - back:.2f}s after `start`")
+
+
 def test_a_taken_port_is_named_and_nothing_is_left_running(rewind_bin):
     reason = missing_piece()
     if reason:

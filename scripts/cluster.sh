@@ -7,7 +7,7 @@
 # key). Prints the one address to open.
 #
 #   scripts/cluster.sh start    # starts what is not running yet; prints the address
-#   scripts/cluster.sh status   # says what runs (exit status 0 when everything does)
+#   scripts/cluster.sh status   # says what runs and whether each instance is healthy (exit status 0 when all is)
 #   scripts/cluster.sh stop     # stops everything and deletes the cluster's directory
 #
 # Settings (environment):
@@ -78,11 +78,12 @@ require_free() {
     fi
 }
 
-# Waits until $1 answers GET /openapi.yaml (open without a sign-in), or
-# process $2 ends, for at most 60 s.
+# Waits until $1 answers GET /healthz with 200 (open without a sign-in:
+# the instance serves and its database answers), or process $2 ends, for
+# at most 60 s.
 wait_for() {
     local deadline=$((SECONDS + 60))
-    until curl -fsS -o /dev/null --max-time 2 "$1/openapi.yaml" 2>/dev/null; do
+    until curl -fsS -o /dev/null --max-time 7 "$1/healthz" 2>/dev/null; do
         if ! kill -0 "$2" 2>/dev/null || [ "$SECONDS" -ge "$deadline" ]; then
             return 1
         fi
@@ -295,7 +296,14 @@ status() {
         local instance_port="$a_port"
         [ "$name" = B ] && instance_port="$b_port"
         if pid="$(live_pid "$dir/$name.pid" "$instance_command")"; then
-            echo "instance $name: running on http://127.0.0.1:$instance_port (pid $pid)"
+            local health
+            # The instance's health check: 200 while it and its database answer.
+            if health="$(curl -sS --max-time 7 -w ' (HTTP %{http_code})' "http://127.0.0.1:$instance_port/healthz" 2>&1)" \
+                && [[ "$health" == *'(HTTP 200)' ]]; then
+                echo "instance $name: running on http://127.0.0.1:$instance_port (pid $pid), healthy"
+            else
+                echo "instance $name: running on http://127.0.0.1:$instance_port (pid $pid), but /healthz answers: $health"; all=3
+            fi
         else
             echo "instance $name: not running"; all=3
         fi

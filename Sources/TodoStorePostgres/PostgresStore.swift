@@ -475,6 +475,23 @@ public actor PostgresStore: AppStore {
         return updateStreams.subscribe()
     }
 
+    /// Whether the database answers now: `SELECT 1` on a connection of the
+    /// pool, asked once (not tried again, as the store's reads are) and
+    /// outside the store's turn, so that it does not wait behind a batch.
+    ///
+    /// - Throws: ``StoreError/io(path:detail:)`` naming the database (never
+    ///   its password) and what went wrong, within the connect timeout when
+    ///   no connection can be made.
+    public func checkReachable() async throws {
+        do {
+            try await database.withPooledConnection { connection in
+                for try await _ in try await connection.answered("SELECT 1", logger: self.logger) {}
+            }
+        } catch {
+            throw database.storeError(error)
+        }
+    }
+
     /// `<epoch>.<sequence>` of the list's log: the same on every instance
     /// that has caught up, new after every operation (a reset counts the
     /// epoch up).

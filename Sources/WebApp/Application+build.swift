@@ -107,14 +107,15 @@ extension WebApp {
         // Registering throws only when the server URL (the default, `/`) is
         // not a URL; no request reaches this.
         do {
-            try APIHandler(todos: todos, calculators: calculators, csrfToken: csrfToken, lists: lists).registerHandlers(
-                on: WholeAnswerTransport(router: router),
-                configuration: .rewind,
-                middlewares: [
-                    RequestBodyMiddleware(limit: configuration.maxBodySize), QueryParameterMiddleware(),
-                    CalculatorCookieMiddleware(secure: configuration.secureCookies),
-                ]
-            )
+            try APIHandler(todos: todos, calculators: calculators, csrfToken: csrfToken, lists: lists, healthCheck: healthCheck)
+                .registerHandlers(
+                    on: WholeAnswerTransport(router: router),
+                    configuration: .rewind,
+                    middlewares: [
+                        RequestBodyMiddleware(limit: configuration.maxBodySize), QueryParameterMiddleware(),
+                        CalculatorCookieMiddleware(secure: configuration.secureCookies),
+                    ]
+                )
         } catch {
             preconditionFailure("the generated API's routes do not register: \(error)")
         }

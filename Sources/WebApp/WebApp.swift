@@ -20,6 +20,8 @@ struct WebApp: Sendable {
     let lists: SharedListService?
     /// The shared lists' event streams open now.
     let listStreams = StreamCount()
+    /// What `GET /healthz` asks of the store.
+    let healthCheck: HealthCheck
     /// The clock sessions are begun and checked by.
     let now: @Sendable () -> Date
 
@@ -34,6 +36,7 @@ struct WebApp: Sendable {
     ) {
         self.configuration = configuration
         self.todos = todos
+        self.healthCheck = HealthCheck(store: todos.store, limit: configuration.healthCheckTimeout)
         self.broadcaster = EventBroadcaster(
             heartbeatInterval: configuration.heartbeatInterval, maxSubscribers: configuration.maxEventStreams
         )

@@ -47,6 +47,9 @@ public struct WebAppConfiguration: Sendable {
     /// `X-Forwarded-For`, not by its own. Empty (the default): the header is
     /// never read.
     public var trustedProxies: Set<String>
+    /// How long `GET /healthz` waits for the store to answer, in seconds,
+    /// before it answers 503.
+    public var healthCheckTimeout: Double
 
     /// Creates a configuration; every parameter has the default that
     /// `rewind serve` uses.
@@ -62,7 +65,8 @@ public struct WebAppConfiguration: Sendable {
         idleTimeout: Double = 60,
         csrfToken: String? = nil,
         publicOrigins: [PublicOrigin] = [],
-        trustedProxies: Set<String> = []
+        trustedProxies: Set<String> = [],
+        healthCheckTimeout: Double = 5
     ) {
         self.host = host
         self.port = port
@@ -76,6 +80,7 @@ public struct WebAppConfiguration: Sendable {
         self.csrfToken = csrfToken
         self.publicOrigins = publicOrigins
         self.trustedProxies = trustedProxies
+        self.healthCheckTimeout = healthCheckTimeout
     }
 
     /// Whether the cookies the server sets must be `Secure`: when browsers

@@ -447,6 +447,27 @@ struct PostgresOutageTests {
         #expect(detail == "no connection to the server within 1 second; is it running?")
     }
 
+    /// A health check of a store whose pool gets no connection (here, a
+    /// pool that does not run) fails within the connect timeout, naming
+    /// the database without its password, instead of waiting.
+    @Test(.timeLimit(.minutes(1)))
+    func aStoreWhosePoolGetsNoConnectionIsNotReachableWithinTheConnectTimeout() async throws {
+        let shared = try await PostgresTestDatabase.make()
+        let database = try PostgresTodoDatabase(
+            url: shared.database.url, connectTimeout: .seconds(1),
+            extraStartupParameters: [("search_path", shared.schema)], notificationChannel: shared.channel)
+        // Opened over a connection of its own; the pool is never run.
+        let store = try await PostgresStore.open(database)
+        let started = ContinuousClock.now
+        let error = await #expect(throws: StoreError.self) { try await store.checkReachable() }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        guard case .io(let path, _) = error else {
+            Issue.record("expected StoreError.io, got \(String(describing: error))")
+            return
+        }
+        #expect(path == database.url.redacted)
+    }
+
     /// A query written to a connection that has closed is never answered by
     /// postgres-nio (awaited directly, it waits forever, whatever the test's
     /// time limit); the store's queries give up on it instead of holding

@@ -6,6 +6,23 @@ import Todos
 
 @Suite("SQLite store")
 struct SQLiteStoreTests {
+    /// A database file moved or deleted while the store has it open: the
+    /// store would go on saving into a file no later start finds. A health
+    /// check says so, naming the path, until the file is back.
+    @Test func aFileMovedAwayWhileOpenIsNotReachableUntilItIsBack() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try await fixture.open()
+        try await store.change(.add(try fixture.item("Buy milk")))
+        try await store.checkReachable()
+        let moved = fixture.directory.appendingPathComponent("moved.sqlite")
+        try FileManager.default.moveItem(at: fixture.fileURL, to: moved)
+        let error = await #expect(throws: StoreError.self) { try await store.checkReachable() }
+        #expect(error?.description.contains(fixture.fileURL.path) == true, "\(String(describing: error))")
+        #expect(error?.description.contains("no longer at this path") == true, "\(String(describing: error))")
+        try FileManager.default.moveItem(at: moved, to: fixture.fileURL)
+        try await store.checkReachable()
+    }
+
     @Suite("refuses files that are not its own and leaves them unchanged")
     struct BadFiles {
         func assertRefused(_ url: URL, _ expected: (StoreError) -> Bool) throws {

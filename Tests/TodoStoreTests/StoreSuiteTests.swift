@@ -31,6 +31,22 @@ struct StoreSuiteTests {
         #expect(try await store.state().todos.items == [eggs])
     }
 
+    /// What a health check asks: a store that reads and saves says so,
+    /// before and after changes, and while a change is under way.
+    @Test(arguments: StoreKind.tested)
+    func aStoreThatReadsAndSavesSaysItIsReachable(_ kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        let store = try await fixture.open()
+        try await store.checkReachable()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for number in 0..<8 { group.addTask { try await store.change(.add(try fixture.item("Item \(number)"))) } }
+            group.addTask { try await store.checkReachable() }
+            try await group.waitForAll()
+        }
+        try await store.checkReachable()
+        #expect(try await store.state().todos.items.count == 8)
+    }
+
     @Test(arguments: StoreKind.tested)
     func togglesSentAtOnceAreEachDecidedOnTheItemAsTheOneBeforeLeftIt(_ kind: StoreKind) async throws {
         let fixture = try StoreFixture(kind)

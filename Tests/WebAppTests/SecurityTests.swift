@@ -8,7 +8,7 @@ import Testing
 
 @Suite("Security")
 struct SecurityTests {
-    private static let host = HTTPField.Name("Host")!
+    static let host = HTTPField.Name("Host")!
     private static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
 
     @Suite("DNS rebinding: the Host must name this server")

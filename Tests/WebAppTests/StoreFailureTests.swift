@@ -48,6 +48,27 @@ struct StoreFailureTests {
         func reset() async throws { try check(); try await store.reset() }
         func updates() async -> AsyncStream<Void> { await store.updates() }
         func destroy() async throws { try await store.destroy() }
+
+        /// How many health checks asked the store.
+        private(set) var checksAsked = 0
+        private var holdsChecks = false
+        private var heldChecks: [CheckedContinuation<Void, Never>] = []
+
+        /// Makes health checks wait, unanswered, until ``releaseChecks()``.
+        func holdChecks() { holdsChecks = true }
+
+        /// Lets the held health checks answer, and the next ones at once.
+        func releaseChecks() {
+            holdsChecks = false
+            for check in heldChecks { check.resume() }
+            heldChecks = []
+        }
+
+        func checkReachable() async throws {
+            checksAsked += 1
+            if holdsChecks { await withCheckedContinuation { heldChecks.append($0) } }
+            try check()
+        }
     }
 
     /// Three requests after the store failed: an add, a read and an undo.

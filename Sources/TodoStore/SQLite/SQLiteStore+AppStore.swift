@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Rewind
 import Synchronization
 import Todos
@@ -109,6 +110,28 @@ extension SQLiteStore: AppStore {
     /// Deletes every item and step.
     public func reset() async throws {
         try await onQueue { try self.reset() }
+    }
+
+    /// Whether the store can read its file now: the background check of
+    /// every page (when one ran) found no damage, the file is still at the
+    /// path it was opened from, and a read of it answers. It waits for the
+    /// operations asked for before it, as any read does.
+    ///
+    /// - Throws: ``StoreError`` naming the file and what is wrong.
+    public func checkReachable() async throws {
+        try await onQueue {
+            try self.integrity?.refuseIfFailed()
+            let path = self.database.url.path
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw StoreError.io(
+                    path: path,
+                    detail: "the database file is no longer at this path (moved or deleted while the store is open): what is saved now would not be found at the next start"
+                )
+            }
+            _ = try TodoDatabase.readingSaved(path: path) {
+                try self.database.queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            }
+        }
     }
 
     /// Deletes every item and step and stops every update.

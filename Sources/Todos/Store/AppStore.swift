@@ -107,6 +107,16 @@ public protocol AppStore: AnyObject, Sendable {
     /// files); the store is empty afterwards and its update streams end.
     func destroy() async throws
 
+    /// Asks the store's database something trivial, as a load balancer's
+    /// health check wants to know: whether the store can read and save
+    /// now. A persistent store asks its database (a pool's connection, a
+    /// read of its file); one that keeps everything in memory (the
+    /// default) has nothing to ask.
+    ///
+    /// - Throws: The store's error that says what cannot be reached, or why
+    ///   the store refuses to work (a damaged file).
+    func checkReachable() async throws
+
     /// Where the state and history stand, named alike by every instance
     /// over the same data and named anew by every change: the `id:` of the
     /// web app's change events, which a page that reconnects sends back.
@@ -122,6 +132,9 @@ extension AppStore {
         let step = try await change(changes, named: name)
         return (step, try await items(withIDs: ids))
     }
+
+    /// Nothing to ask: the store keeps its data in memory.
+    public func checkReachable() async throws {}
 
     /// No name: the web app counts the changes itself.
     public func updateMark() async throws -> String? { nil }

@@ -4,7 +4,9 @@ import Hummingbird
 /// Refuses requests that a page of another site could have made:
 ///
 /// - a `Host` that is not this server's (DNS rebinding: a hostile name that
-///   resolves to 127.0.0.1) gets 421;
+///   resolves to 127.0.0.1) gets 421, but for the health check
+///   (`GET /healthz`), which a load balancer asks by the instance's address
+///   and which answers only a status;
 /// - a state-changing request (POST, PUT, PATCH, DELETE) gets 403 when its
 ///   `Origin` is another origin, when `Sec-Fetch-Site` says it crossed sites,
 ///   or when it lacks the `X-Rewind-CSRF` header with this server's token.
@@ -48,6 +50,11 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        // A health check names the instance by its address, which the
+        // allowed hosts need not list; its answer is only a status.
+        if request.uri.path == Self.healthPath, !Self.changesState(request.method) {
+            return try await next(request, context)
+        }
         let fields = request.headers[values: .hostField]
         let hosts = [request.head.authority] + fields
         // One Host (HTTP/1 gives the first as the authority and keeps any
@@ -68,6 +75,10 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         return try await next(request, context)
     }
+
+    /// The path of the health check (`GET /healthz`), answered whatever
+    /// `Host` it names.
+    static var healthPath: String { "/healthz" }
 
     static func changesState(_ method: HTTPRequest.Method) -> Bool {
         method != .get && method != .head && method != .options

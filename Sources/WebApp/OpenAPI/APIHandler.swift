@@ -18,12 +18,30 @@ struct APIHandler: APIProtocol {
     let csrfToken: String
     /// The shared lists of team mode; `nil` in local mode.
     var lists: SharedListService? = nil
+    /// What `GET /healthz` asks of the store; `nil` answers without asking
+    /// (a handler built for one test).
+    var healthCheck: HealthCheck? = nil
 
     func csrf(_ input: Operations.Csrf.Input) async throws -> Operations.Csrf.Output {
         // In team mode, the signed-in session's token.
         .ok(.init(body: .json(.init(
             token: SignedIn.csrfToken(server: csrfToken),
             header: RequestGuardMiddleware<BasicRequestContext>.csrfHeaderName))))
+    }
+
+    func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
+        do {
+            try await healthCheck?.check()
+        } catch {
+            // The details go to the log, and to the client in local mode.
+            switch error {
+            case .store(let failure): throw APIError.storeFailed(String(describing: failure))
+            case .noAnswer(let seconds):
+                let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+                throw APIError.storeFailed("the store did not answer within \(limit) seconds")
+            }
+        }
+        return .ok(.init(body: .json(.init(status: .ok))))
     }
 }
 

@@ -6,14 +6,14 @@ import Hummingbird
 /// which the handlers then find in ``SignedIn/current``: a page asked for
 /// without one is sent to `/signin?next=…`; the API, the event stream and
 /// any change get 401 `{"error": "sign in first"}`. The sign-in page, the
-/// static files and the API's document stay open.
+/// static files, the API's document and the health check stay open.
 struct SessionGateMiddleware<Context: RequestContext>: RouterMiddleware {
     let teamMode: TeamMode
     let now: @Sendable () -> Date
 
     /// Whether `path` is open without a session.
     static func isOpen(_ path: String) -> Bool {
-        path == "/signin" || path == "/healthz" || path.hasPrefix("/assets/") || path == "/openapi.yaml"
+        path == "/signin" || path == RequestGuardMiddleware<BasicRequestContext>.healthPath || path.hasPrefix("/assets/") || path == "/openapi.yaml"
             || path == "/openapi.json"
     }
 
