@@ -1,16 +1,20 @@
 import Foundation
-import Synchronization
 import Todos
 
 /// What `GET /healthz` asks: whether the store answers now
 /// (``AppStore/checkReachable()``), within a time limit.
 ///
-/// Requests that come while the store is being asked share its answer, so
+/// Checks that come while the store is being asked share its answer, so
 /// that a load balancer's checks (or anyone's, since the path is open)
-/// never ask the database more than once at a time. A store that does not
-/// answer within the limit is reported as such, and its call is left to end
-/// on its own; the next checks wait for that same call, with a limit of
-/// their own, instead of asking again.
+/// never ask the store more than once at a time. A question not answered
+/// within the limit answers its checks ``Failure/noAnswer(within:)``, and
+/// every check that comes while it stays unanswered gets that at once,
+/// without asking again; the next check after its answer asks anew.
+///
+/// One clock watches the limit of the question under way, however many
+/// checks come: a timer per check would be kept by the system until its
+/// deadline, answered or not, and a flood of checks would fill memory with
+/// them.
 actor HealthCheck {
     /// Why the store is not healthy.
     enum Failure: Error {
@@ -20,10 +24,29 @@ actor HealthCheck {
         case noAnswer(within: Double)
     }
 
+    /// What a check learns.
+    private enum Outcome: Sendable {
+        case answered(Result<Void, any Error>)
+        case timedOut
+    }
+
+    /// The question to the store under way.
+    private struct Question {
+        /// Its number, counted from 1.
+        let number: Int
+        /// When it stops being waited for.
+        let deadline: ContinuousClock.Instant
+        /// Whether its deadline passed before its answer.
+        var timedOut = false
+        /// The checks waiting for its answer.
+        var waiting: [CheckedContinuation<Outcome, Never>] = []
+    }
+
     private let store: any AppStore
     private let limit: Double
-    /// The store's call under way, if any.
-    private var asking: Task<Result<Void, any Error>, Never>?
+    private var question: Question?
+    private var questionsAsked = 0
+    private var clockRuns = false
 
     /// A check of `store` that waits at most `limit` seconds for it.
     init(store: any AppStore, limit: Double) {
@@ -35,8 +58,14 @@ actor HealthCheck {
     ///
     /// - Throws: ``Failure``.
     func check() async throws(Failure) {
-        let call = asking ?? startAsking()
-        let outcome = await Self.value(of: call, within: limit)
+        let outcome = await withCheckedContinuation { (check: CheckedContinuation<Outcome, Never>) in
+            if question == nil { ask() }
+            if question?.timedOut == true {
+                check.resume(returning: .timedOut)
+            } else {
+                question?.waiting.append(check)
+            }
+        }
         switch outcome {
         case .answered(.success): return
         case .answered(.failure(let error)): throw .store(error)
@@ -44,10 +73,13 @@ actor HealthCheck {
         }
     }
 
-    /// Asks the store in a task of its own, forgotten once it answers.
-    private func startAsking() -> Task<Result<Void, any Error>, Never> {
+    /// Asks the store in a task of its own, and starts the clock.
+    private func ask() {
+        questionsAsked += 1
+        let number = questionsAsked
+        question = Question(number: number, deadline: .now + .seconds(limit))
         let store = store
-        let call = Task {
+        Task {
             let result: Result<Void, any Error>
             do {
                 try await store.checkReachable()
@@ -55,60 +87,35 @@ actor HealthCheck {
             } catch {
                 result = .failure(error)
             }
-            self.finished()
-            return result
+            self.answer(number, with: result)
         }
-        asking = call
-        return call
+        if !clockRuns {
+            clockRuns = true
+            Task { await self.watchTheClock() }
+        }
     }
 
-    private func finished() {
-        asking = nil
+    /// Hands the answer of question `number` to the checks waiting for it.
+    private func answer(_ number: Int, with result: Result<Void, any Error>) {
+        guard let answered = question, answered.number == number else { return }
+        question = nil
+        for check in answered.waiting { check.resume(returning: .answered(result)) }
     }
 
-    private enum Outcome: Sendable {
-        case answered(Result<Void, any Error>)
-        case timedOut
-    }
-
-    /// What `call` answers, or ``Outcome/timedOut`` once `limit` seconds
-    /// have passed; `call` is not cancelled, and the wait for the limit
-    /// ends as soon as it answers.
-    private static func value(of call: Task<Result<Void, any Error>, Never>, within limit: Double) async -> Outcome {
-        let race = Race()
-        return await withCheckedContinuation { continuation in
-            race.start(continuation)
-            race.keepClock(Task {
-                try? await Task.sleep(for: .seconds(limit))
-                if !Task.isCancelled { race.decide(.timedOut) }
-            })
-            Task {
-                let result = await call.value
-                race.decide(.answered(result))
-                race.stopClock()
+    /// Sleeps until the deadline of the question under way, and answers its
+    /// checks when it is still unanswered then; again for the next
+    /// question, until none is under way or the one under way timed out.
+    /// Never cancelled: its one timer at a time is its sleep.
+    private func watchTheClock() async {
+        while let current = question, !current.timedOut {
+            if ContinuousClock.now < current.deadline {
+                try? await Task.sleep(until: current.deadline)
+                continue
             }
+            question?.timedOut = true
+            question?.waiting = []
+            for check in current.waiting { check.resume(returning: .timedOut) }
         }
-    }
-
-    /// The first of an answer and the time limit, decided once.
-    private final class Race: Sendable {
-        private let waiting = Mutex<CheckedContinuation<Outcome, Never>?>(nil)
-        private let clock = Mutex<Task<Void, Never>?>(nil)
-
-        func start(_ continuation: CheckedContinuation<Outcome, Never>) {
-            waiting.withLock { $0 = continuation }
-        }
-
-        func keepClock(_ task: Task<Void, Never>) {
-            clock.withLock { $0 = task }
-        }
-
-        func stopClock() {
-            clock.withLock { $0 }?.cancel()
-        }
-
-        func decide(_ outcome: Outcome) {
-            waiting.withLock { $0.take() }?.resume(returning: outcome)
-        }
+        clockRuns = false
     }
 }
