@@ -3,7 +3,10 @@ import Foundation
 /// Where a PostgreSQL database is, as `rewind serve --database` and
 /// `REWIND_DATABASE_URL` name it:
 /// `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]`
-/// (`postgresql://` too; user, password and database percent-encoded).
+/// (`postgresql://` too; user, password and database percent-encoded), with
+/// `connect_timeout=SECONDS` (libpq's, 1 to 3600) and `pool_max_conns=N`
+/// (the most connections a server's pool opens, 1 to 1000) as further
+/// query parameters.
 ///
 /// ```swift
 /// let url = try DatabaseURL("postgres://rewind@db.example:5432/todos")
@@ -32,6 +35,16 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     public let database: String
     /// How the connection is encrypted.
     public let tls: TLSMode
+    /// How long connecting, logging in included, may take (`connect_timeout`,
+    /// in whole seconds); `nil` when the URL does not say.
+    public let connectTimeout: Duration?
+    /// The most connections a server's pool opens to the database
+    /// (`pool_max_conns`); `nil` when the URL does not say.
+    public let poolMaxConnections: Int?
+
+    /// The query parameters a URL may carry, and the values each takes.
+    static let parametersAllowed =
+        "sslmode=disable, prefer or require; connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000"
 
     /// Reads `text`.
     ///
@@ -66,12 +79,25 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
             throw DatabaseURLError(text, problem: "its port \(port) is not between 1 and 65535")
         }
         var tls = TLSMode.prefer
+        var connectTimeout: Duration?
+        var poolMaxConnections: Int?
         for item in components.queryItems ?? [] {
-            guard item.name == "sslmode", let value = item.value, let mode = TLSMode(rawValue: value) else {
-                throw DatabaseURLError(
-                    text, problem: "“\(item.name)=\(item.value ?? "")” is not known (only sslmode=disable, prefer or require)")
+            let value = item.value ?? ""
+            let wrong = DatabaseURLError(text, problem: "“\(item.name)=\(value)” is not allowed (\(Self.parametersAllowed))")
+            switch item.name {
+            case "sslmode":
+                guard let mode = TLSMode(rawValue: value) else { throw wrong }
+                tls = mode
+            case "connect_timeout":
+                // libpq reads 0 as "wait for ever"; a server that does not answer must not hold a command.
+                guard let seconds = Int(value), (1...3600).contains(seconds) else { throw wrong }
+                connectTimeout = .seconds(seconds)
+            case "pool_max_conns":
+                guard let count = Int(value), (1...1000).contains(count) else { throw wrong }
+                poolMaxConnections = count
+            default:
+                throw DatabaseURLError(text, problem: "“\(item.name)” is not known (\(Self.parametersAllowed))")
             }
-            tls = mode
         }
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         port = components.port ?? 5432
@@ -80,6 +106,8 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         password = components.password
         database = path.removingPercentEncoding ?? path
         self.tls = tls
+        self.connectTimeout = connectTimeout
+        self.poolMaxConnections = poolMaxConnections
     }
 
     /// Whether `text` holds a "%" not followed by two hex digits.

@@ -44,12 +44,18 @@ public struct PostgresTodoDatabase: Sendable {
     /// `notificationChannel` ("rewind" unless several deployments share
     /// the database's notifications, as the tests' schemas do).
     ///
+    /// When `nil`, `connectTimeout` is the URL's `connect_timeout`, else 5
+    /// seconds, and `maximumConnections` (the most the pool opens) the URL's
+    /// `pool_max_conns`, else 20.
+    ///
     /// - Throws: When TLS (`sslmode=prefer|require`) cannot be set up.
     public init(
-        url: DatabaseURL, connectTimeout: Duration = .seconds(5), lockTimeout: Duration = .seconds(10),
-        extraStartupParameters: [(String, String)] = [], maximumConnections: Int = 20,
+        url: DatabaseURL, connectTimeout: Duration? = nil, lockTimeout: Duration = .seconds(10),
+        extraStartupParameters: [(String, String)] = [], maximumConnections: Int? = nil,
         notificationChannel: String = PostgresStore.channel, backgroundLogger: Logger? = nil
     ) throws {
+        let connectTimeout = connectTimeout ?? url.connectTimeout ?? .seconds(5)
+        let maximumConnections = maximumConnections ?? url.poolMaxConnections ?? 20
         self.url = url
         self.connectTimeout = connectTimeout
         self.lockTimeout = lockTimeout
@@ -70,6 +76,13 @@ public struct PostgresTodoDatabase: Sendable {
     }
 
     private let extraStartupParameters: [(String, String)]
+
+    /// The most connections a command of the CLI opens to the database at
+    /// `url` (one process, one operation at a time): two, or one when the
+    /// URL's `pool_max_conns` says so.
+    public static func commandConnections(_ url: DatabaseURL) -> Int {
+        min(2, url.poolMaxConnections ?? 2)
+    }
 
     /// `duration` in whole milliseconds, at least 1 (PostgreSQL reads 0 as no limit).
     static func milliseconds(_ duration: Duration) -> Int64 {

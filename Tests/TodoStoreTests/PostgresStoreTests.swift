@@ -151,7 +151,53 @@ struct DatabaseURLTests {
         #expect(url.database == "to dos")
         #expect(url.tls == .require)
         #expect(url.redacted == "postgres://anna@db.example:6543/to dos")
+        #expect(url.connectTimeout == nil && url.poolMaxConnections == nil)
         #expect(try DatabaseURL("postgres://anna@db/todos").port == 5432)
+    }
+
+    /// libpq's `connect_timeout` and the pool's size, for a team that runs
+    /// several instances within the server's `max_connections`.
+    @Test func theConnectTimeoutAndThePoolSizeAreReadFromTheURL() throws {
+        let url = try DatabaseURL("postgres://anna@db/todos?sslmode=disable&connect_timeout=12&pool_max_conns=7")
+        #expect(url.tls == .disable)
+        #expect(url.connectTimeout == .seconds(12))
+        #expect(url.poolMaxConnections == 7)
+        let database = try PostgresTodoDatabase(url: url)
+        #expect(database.connectTimeout == .seconds(12))
+        #expect(PostgresTodoDatabase.commandConnections(url) == 2)
+        #expect(PostgresTodoDatabase.commandConnections(try DatabaseURL("postgres://anna@db/todos?pool_max_conns=1")) == 1)
+        // What the code asks for wins over the URL.
+        #expect(try PostgresTodoDatabase(url: url, connectTimeout: .seconds(1)).connectTimeout == .seconds(1))
+        #expect(try PostgresTodoDatabase(url: DatabaseURL("postgres://anna@db/todos")).connectTimeout == .seconds(5))
+    }
+
+    /// A pool of `pool_max_conns` opens no more connections than that,
+    /// however many operations want one at once.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+    func thePoolOpensNoMoreConnectionsThanTheURLAllows() async throws {
+        let given = try #require(PostgresTestDatabase.url)
+        let name = "rewind pool \(UUID().uuidString.prefix(8))"
+        let url = try DatabaseURL(given + (given.contains("?") ? "&" : "?") + "pool_max_conns=2")
+        let database = try PostgresTodoDatabase(url: url, extraStartupParameters: [("application_name", name)])
+        let running = Task { await database.run() }
+        defer { running.cancel() }
+        let most = Locked(0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await database.client.withConnection { connection in
+                        for try await (count,) in try await connection.query(
+                            "SELECT count(*)::int FROM pg_stat_activity WHERE application_name = \(name)", logger: Logger(label: "test")
+                        ).decode((Int,).self) {
+                            most.withLock { $0 = max($0, count) }
+                        }
+                        try await Task.sleep(for: .milliseconds(50))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(most.withLock { $0 } == 2)
     }
 
     /// Each part is decoded once: an encoded "%" stays a "%" sign, and an
@@ -169,7 +215,11 @@ struct DatabaseURLTests {
         ("postgres://db/todos", "no user"),
         ("postgres://anna@db", "no database"),
         ("postgres://anna@db:0/todos", "port"),
-        ("postgres://anna@db/todos?pool=3", "pool=3"),
+        ("postgres://anna@db/todos?pool=3", "“pool” is not known (sslmode=disable, prefer or require; connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000)"),
+        ("postgres://anna@db/todos?connect_timeout=0", "“connect_timeout=0” is not allowed"),
+        ("postgres://anna@db/todos?connect_timeout=soon", "connect_timeout=soon"),
+        ("postgres://anna@db/todos?pool_max_conns=1001", "pool_max_conns=1001"),
+        ("postgres://anna@db/todos?sslmode=verify-full", "sslmode=verify-full"),
         ("todos", "not a URL"),
         ("postgres://anna:50%off@db/todos", "a % sign not followed by two hex digits (write a % sign as %25)"),
         ("postgres://anna@db/todos%", "a % sign not followed by two hex digits"),
