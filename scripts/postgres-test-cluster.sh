@@ -5,13 +5,19 @@
 #
 #   scripts/postgres-test-cluster.sh start   # starts it (idempotent) and prints its URL
 #   scripts/postgres-test-cluster.sh url     # prints the URL (of a started cluster)
+#   scripts/postgres-test-cluster.sh ca      # prints the file of its TLS certificate (REWIND_PG_SSL=on)
 #   scripts/postgres-test-cluster.sh stop    # stops it and deletes its data directory
 #
-# Tests read the URL from REWIND_TEST_DATABASE_URL:
-#   export REWIND_TEST_DATABASE_URL=$(scripts/postgres-test-cluster.sh start)
+# Tests read the URL from REWIND_TEST_DATABASE_URL, and the certificate (the
+# TLS tests run only with it) from REWIND_TEST_DATABASE_CA:
+#   export REWIND_TEST_DATABASE_URL=$(REWIND_PG_SSL=on scripts/postgres-test-cluster.sh start)
+#   export REWIND_TEST_DATABASE_CA=$(scripts/postgres-test-cluster.sh ca)
 #
 # Settings (environment): REWIND_PG_PORT (55432), REWIND_PG_DIR
-# (/tmp/rewind-postgres-test), REWIND_PG_BIN (/usr/lib/postgresql/15/bin).
+# (/tmp/rewind-postgres-test), REWIND_PG_BIN (/usr/lib/postgresql/15/bin),
+# REWIND_PG_SSL (off; on: TLS with a self-signed certificate made here with
+# openssl, for the name localhost only, as a server set up by hand often has;
+# clients that ask get TLS, the others not).
 # fsync stays on: the tests check what an acknowledged change survives.
 set -euo pipefail
 
@@ -22,6 +28,7 @@ role=rewind
 password=rewind
 database=rewind
 data="$dir/data"
+certificate="$dir/server.crt"
 
 url() {
     echo "postgres://$role:$password@127.0.0.1:$port/$database"
@@ -56,8 +63,20 @@ start() {
                 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
                 || { cat "$dir/initdb.log" >&2; exit 1; }
         fi
+        local tls=""
+        if [ "${REWIND_PG_SSL:-off}" = on ]; then
+            if [ ! -f "$certificate" ]; then
+                command -v openssl >/dev/null || { echo "postgres-test-cluster: REWIND_PG_SSL=on needs openssl (apt-get install openssl)" >&2; exit 1; }
+                openssl req -new -x509 -days 3650 -nodes -subj "/CN=localhost" -addext "subjectAltName=DNS:localhost" \
+                    -keyout "$dir/server.key" -out "$certificate" >"$dir/openssl.log" 2>&1 \
+                    || { cat "$dir/openssl.log" >&2; exit 1; }
+                chown postgres: "$dir/server.key" "$certificate" 2>/dev/null || true
+                chmod 600 "$dir/server.key"
+            fi
+            tls=" -c ssl=on -c ssl_cert_file=$certificate -c ssl_key_file=$dir/server.key"
+        fi
         as_postgres "$bin/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 \
-            -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=on -c max_connections=400" \
+            -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=on -c max_connections=400$tls" \
             start >/dev/null \
             || { tail -20 "$dir/server.log" >&2; exit 1; }
     fi
@@ -84,8 +103,12 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     url) url ;;
+    ca)
+        [ -f "$certificate" ] || { echo "postgres-test-cluster: no certificate in $dir (start with REWIND_PG_SSL=on)" >&2; exit 1; }
+        echo "$certificate"
+        ;;
     *)
-        echo "usage: $0 start|stop|url" >&2
+        echo "usage: $0 start|stop|url|ca" >&2
         exit 64
         ;;
 esac

@@ -4,23 +4,36 @@ import Foundation
 /// `REWIND_DATABASE_URL` name it:
 /// `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]`
 /// (`postgresql://` too; user, password and database percent-encoded), with
-/// `connect_timeout=SECONDS` (libpq's, 1 to 3600) and `pool_max_conns=N`
-/// (the most connections a server's pool opens, 1 to 1000) as further
-/// query parameters.
+/// `sslmode=verify-ca|verify-full` and `sslrootcert=FILE` too (libpq's
+/// meanings), `connect_timeout=SECONDS` (libpq's, 1 to 3600) and
+/// `pool_max_conns=N` (the most connections a server's pool opens, 1 to
+/// 1000) as further query parameters.
 ///
 /// ```swift
 /// let url = try DatabaseURL("postgres://rewind@db.example:5432/todos")
 /// url.redacted    // "postgres://rewind@db.example:5432/todos", never the password
 /// ```
 public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
-    /// How the connection is encrypted (libpq's `sslmode`, three of its values).
+    /// How the connection is encrypted and the server checked (libpq's
+    /// `sslmode`, five of its values, with their meanings).
     public enum TLSMode: String, Sendable, Equatable {
         /// Never encrypted.
         case disable
-        /// Encrypted when the server offers it (the default, as libpq's).
+        /// Encrypted when the server offers it, its certificate not checked
+        /// (the default, as libpq's).
         case prefer
-        /// Encrypted, or no connection.
+        /// Encrypted, or no connection; the server's certificate not checked
+        /// (a self-signed one is fine), so the network must be trusted to
+        /// reach the right server.
         case require
+        /// Encrypted, and the server's certificate signed by a trusted
+        /// authority (`sslrootcert`'s, else the system's), whatever host it names.
+        case verifyCA = "verify-ca"
+        /// As ``verifyCA``, and the certificate names the host of the URL.
+        case verifyFull = "verify-full"
+
+        /// Whether the server's certificate is checked.
+        public var verifies: Bool { self == .verifyCA || self == .verifyFull }
     }
 
     /// The server's host name or address.
@@ -35,6 +48,10 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     public let database: String
     /// How the connection is encrypted.
     public let tls: TLSMode
+    /// The file of the certificates of the authorities trusted to sign the
+    /// server's (`sslrootcert`, PEM), for `verify-ca` and `verify-full`;
+    /// `nil`: the system's trusted authorities.
+    public let sslRootCertificate: String?
     /// How long connecting, logging in included, may take (`connect_timeout`,
     /// in whole seconds); `nil` when the URL does not say.
     public let connectTimeout: Duration?
@@ -44,7 +61,8 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
 
     /// The query parameters a URL may carry, and the values each takes.
     static let parametersAllowed =
-        "sslmode=disable, prefer or require; connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000"
+        "sslmode=disable, prefer, require, verify-ca or verify-full; sslrootcert=FILE with verify-ca or verify-full;"
+        + " connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000"
 
     /// Reads `text`.
     ///
@@ -81,6 +99,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         var tls = TLSMode.prefer
         var connectTimeout: Duration?
         var poolMaxConnections: Int?
+        var sslRootCertificate: String?
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             let wrong = DatabaseURLError(text, problem: "“\(item.name)=\(value)” is not allowed (\(Self.parametersAllowed))")
@@ -92,12 +111,19 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
                 // libpq reads 0 as "wait for ever"; a server that does not answer must not hold a command.
                 guard let seconds = Int(value), (1...3600).contains(seconds) else { throw wrong }
                 connectTimeout = .seconds(seconds)
+            case "sslrootcert":
+                guard !value.isEmpty else { throw wrong }
+                sslRootCertificate = value
             case "pool_max_conns":
                 guard let count = Int(value), (1...1000).contains(count) else { throw wrong }
                 poolMaxConnections = count
             default:
                 throw DatabaseURLError(text, problem: "“\(item.name)” is not known (\(Self.parametersAllowed))")
             }
+        }
+        if sslRootCertificate != nil, !tls.verifies {
+            throw DatabaseURLError(
+                text, problem: "sslrootcert is used only with sslmode=verify-ca or verify-full, which check the server's certificate")
         }
         self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         port = components.port ?? 5432
@@ -108,6 +134,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         self.tls = tls
         self.connectTimeout = connectTimeout
         self.poolMaxConnections = poolMaxConnections
+        self.sslRootCertificate = sslRootCertificate
     }
 
     /// Whether `text` holds a "%" not followed by two hex digits.

@@ -48,7 +48,8 @@ public struct PostgresTodoDatabase: Sendable {
     /// seconds, and `maximumConnections` (the most the pool opens) the URL's
     /// `pool_max_conns`, else 20.
     ///
-    /// - Throws: When TLS (`sslmode=prefer|require`) cannot be set up.
+    /// - Throws: ``StoreError/io(path:detail:)`` when the URL's
+    ///   `sslrootcert` cannot be read.
     public init(
         url: DatabaseURL, connectTimeout: Duration? = nil, lockTimeout: Duration = .seconds(10),
         extraStartupParameters: [(String, String)] = [], maximumConnections: Int? = nil,
@@ -63,7 +64,7 @@ public struct PostgresTodoDatabase: Sendable {
         self.notificationChannel = notificationChannel
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
-            tls: try Self.clientTLS(url.tls))
+            tls: try Self.clientTLS(url))
         configuration.options.connectTimeout = connectTimeout
         configuration.options.additionalStartupParameters = parameters
         configuration.options.maximumConnections = maximumConnections
@@ -158,7 +159,7 @@ public struct PostgresTodoDatabase: Sendable {
                 case .success(let connection?): return connection
                 case .failure(let error): throw error
                 case .success(nil), nil:
-                    throw StoreError.io(path: url.redacted, detail: "no answer within \(limit.components.seconds) seconds")
+                    throw StoreError.io(path: url.redacted, detail: "no answer within \(Self.words(limit))")
                 }
             }
         } catch {
@@ -179,14 +180,16 @@ public struct PostgresTodoDatabase: Sendable {
         default:
             return StoreError.io(
                 path: url.redacted,
-                detail: Self.explain(error, connectTimeout: connectTimeout.components.seconds, lockTimeout: lockTimeout))
+                detail: Self.explain(error, connectTimeout: connectTimeout.components.seconds, lockTimeout: lockTimeout, url: url))
         }
     }
 
     /// What went wrong talking to the server, in a few words (PostgreSQL's
     /// own message when the server said something, ours when a lock was
     /// waited for past `lockTimeout`).
-    static func explain(_ error: any Error, connectTimeout seconds: Int64 = 5, lockTimeout: Duration = .seconds(10)) -> String {
+    static func explain(
+        _ error: any Error, connectTimeout seconds: Int64 = 5, lockTimeout: Duration = .seconds(10), url: DatabaseURL? = nil
+    ) -> String {
         guard let error = error as? PSQLError else { return "\(error)" }
         if error.serverInfo?[.sqlState] == lockNotAvailable {
             return "another session of the database held the list for more than \(Self.words(lockTimeout))"
@@ -194,6 +197,7 @@ public struct PostgresTodoDatabase: Sendable {
         }
         if let message = error.serverInfo?[.message] { return message }
         if let underlying = error.underlying {
+            if let url, let tls = explainTLS(underlying, url) { return tls }
             if let connect = underlying as? NIOConnectionError {
                 if connect.dnsAError != nil || connect.dnsAAAAError != nil { return "the host \(connect.host) is not known" }
                 if let first = connect.connectionErrors.first { return explainSocket(first.error, seconds) }
@@ -221,27 +225,67 @@ public struct PostgresTodoDatabase: Sendable {
         return milliseconds == 1 ? "1 millisecond" : "\(milliseconds) milliseconds"
     }
 
+    /// What a failed TLS handshake with the server of `url` means, when
+    /// `error` is one: a certificate no trusted authority signed, or one
+    /// that names another host, and what to change.
+    private static func explainTLS(_ error: any Error, _ url: DatabaseURL) -> String? {
+        let mode = "sslmode=\(url.tls.rawValue)"
+        if error is NIOSSLExtraError, "\(error)".contains("hostname") || "\(error)".contains("Hostname") {
+            return "the server's certificate does not name \(url.host) (\(mode)); name the host the certificate names,"
+                + " or use sslmode=verify-ca to check only who signed it"
+        }
+        guard let tls = error as? NIOSSLError, case .handshakeFailed = tls else { return nil }
+        if "\(tls)".contains("CERTIFICATE_VERIFY_FAILED") {
+            let trusted = url.sslRootCertificate.map { "the authorities of sslrootcert “\($0)”" } ?? "the system's authorities"
+            return "the server's certificate is not signed by \(trusted) (\(mode)); give its authority's certificate"
+                + " with sslrootcert=FILE, or use sslmode=require to encrypt without checking the certificate"
+        }
+        return "the TLS handshake with the server failed (\(mode)): \(tls)"
+    }
+
     private static func explainSocket(_ error: any Error, _ seconds: Int64) -> String {
         if let error = error as? IOError { return String(cString: strerror(error.errnoCode)).lowercased() }
         if let error = error as? ChannelError, case .connectTimeout = error {
-            return "no answer within \(seconds) seconds"
+            return "no answer within \(words(.seconds(seconds)))"
         }
         return "\(error)"
     }
 
-    private static func clientTLS(_ mode: DatabaseURL.TLSMode) throws -> PostgresClient.Configuration.TLS {
-        switch mode {
-        case .disable: .disable
-        case .prefer: .prefer(.makeClientConfiguration())
-        case .require: .require(.makeClientConfiguration())
+    /// The TLS settings of `url`'s `sslmode`, as libpq's: `prefer` and
+    /// `require` encrypt without checking the server's certificate;
+    /// `verify-ca` checks that an authority of `sslrootcert` (else of the
+    /// system) signed it; `verify-full` also that it names the URL's host
+    /// (or, for an address, holds it). `nil` for `disable`.
+    ///
+    /// - Throws: ``StoreError/io(path:detail:)`` when `sslrootcert` cannot
+    ///   be read as PEM certificates.
+    static func tlsConfiguration(_ url: DatabaseURL) throws -> TLSConfiguration? {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch url.tls {
+        case .disable: return nil
+        case .prefer, .require: configuration.certificateVerification = .none
+        case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+        case .verifyFull: configuration.certificateVerification = .fullVerification
         }
+        if let file = url.sslRootCertificate {
+            do {
+                configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
+            } catch {
+                throw StoreError.io(
+                    path: url.redacted, detail: "sslrootcert “\(file)” cannot be read as PEM certificates (\(error))")
+            }
+        }
+        return configuration
+    }
+
+    private static func clientTLS(_ url: DatabaseURL) throws -> PostgresClient.Configuration.TLS {
+        guard let configuration = try tlsConfiguration(url) else { return .disable }
+        return url.tls == .prefer ? .prefer(configuration) : .require(configuration)
     }
 
     private func connectionTLS() throws -> PostgresConnection.Configuration.TLS {
-        switch url.tls {
-        case .disable: .disable
-        case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        }
+        guard let configuration = try Self.tlsConfiguration(url) else { return .disable }
+        let context = try NIOSSLContext(configuration: configuration)
+        return url.tls == .prefer ? .prefer(context) : .require(context)
     }
 }

@@ -151,7 +151,10 @@ struct DatabaseURLTests {
         #expect(url.database == "to dos")
         #expect(url.tls == .require)
         #expect(url.redacted == "postgres://anna@db.example:6543/to dos")
-        #expect(url.connectTimeout == nil && url.poolMaxConnections == nil)
+        #expect(url.connectTimeout == nil && url.poolMaxConnections == nil && url.sslRootCertificate == nil)
+        let verifying = try DatabaseURL("postgres://anna@db/todos?sslmode=verify-full&sslrootcert=/etc/rewind/ca.pem")
+        #expect(verifying.tls == .verifyFull && verifying.sslRootCertificate == "/etc/rewind/ca.pem")
+        #expect(try DatabaseURL("postgres://anna@db/todos?sslmode=verify-ca").tls == .verifyCA)
         #expect(try DatabaseURL("postgres://anna@db/todos").port == 5432)
     }
 
@@ -215,11 +218,13 @@ struct DatabaseURLTests {
         ("postgres://db/todos", "no user"),
         ("postgres://anna@db", "no database"),
         ("postgres://anna@db:0/todos", "port"),
-        ("postgres://anna@db/todos?pool=3", "“pool” is not known (sslmode=disable, prefer or require; connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000)"),
+        ("postgres://anna@db/todos?pool=3", "“pool” is not known (sslmode=disable, prefer, require, verify-ca or verify-full; sslrootcert=FILE with verify-ca or verify-full; connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000)"),
         ("postgres://anna@db/todos?connect_timeout=0", "“connect_timeout=0” is not allowed"),
         ("postgres://anna@db/todos?connect_timeout=soon", "connect_timeout=soon"),
         ("postgres://anna@db/todos?pool_max_conns=1001", "pool_max_conns=1001"),
-        ("postgres://anna@db/todos?sslmode=verify-full", "sslmode=verify-full"),
+        ("postgres://anna@db/todos?sslmode=allow", "“sslmode=allow” is not allowed"),
+        ("postgres://anna@db/todos?sslmode=require&sslrootcert=/ca.pem", "sslrootcert is used only with sslmode=verify-ca or verify-full"),
+        ("postgres://anna@db/todos?sslmode=verify-full&sslrootcert=", "“sslrootcert=” is not allowed"),
         ("todos", "not a URL"),
         ("postgres://anna:50%off@db/todos", "a % sign not followed by two hex digits (write a % sign as %25)"),
         ("postgres://anna@db/todos%", "a % sign not followed by two hex digits"),

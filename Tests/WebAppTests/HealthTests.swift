@@ -85,7 +85,7 @@ struct HealthTests {
     @Test(.timeLimit(.minutes(1)))
     func aStoreThatDoesNotAnswerIsUnavailableAtTheLimitAndAskedOnce() async throws {
         let store = FailingStore()
-        let server = try TestServer(configuration: WebAppConfiguration(healthCheckTimeout: 0.3), todos: store)
+        let server = try TestServer(configuration: WebAppConfiguration(healthCheckTimeout: 1), todos: store)
         try await server.test { client in
             await store.holdChecks()
             let started = ContinuousClock.now
@@ -94,15 +94,15 @@ struct HealthTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             let waited = ContinuousClock.now - started
-            #expect(waited >= .milliseconds(300) && waited < .seconds(10), "\(waited)")
+            #expect(waited >= .seconds(1) && waited < .seconds(10), "\(waited)")
             for answer in answers {
                 #expect(answer.status == .serviceUnavailable)
-                #expect(answer.errorMessage?.contains("the store did not answer within 0.3 seconds") == true, "\(answer.text)")
+                #expect(answer.errorMessage?.contains("the store did not answer within 1 second") == true, "\(answer.text)")
             }
-            // Still unanswered: a later check is answered at once, asking nothing.
+            // Still unanswered: a later check is answered without waiting for a limit of its own, asking nothing.
             let later = ContinuousClock.now
             #expect(try await client.get("/healthz").status == .serviceUnavailable)
-            #expect(ContinuousClock.now - later < .milliseconds(250))
+            #expect(ContinuousClock.now - later < .seconds(1))
             #expect(await store.checksAsked == 1)
             await store.releaseChecks()
             try await waitUntil("the held question answered") { try await client.get("/healthz").status == .ok }

@@ -38,7 +38,7 @@ struct APIHandler: APIProtocol {
             case .store(let failure): throw APIError.storeFailed(String(describing: failure))
             case .noAnswer(let seconds):
                 let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-                throw APIError.storeFailed("the store did not answer within \(limit) seconds")
+                throw APIError.storeFailed("the store did not answer within \(limit) second\(seconds == 1 ? "" : "s")")
             }
         }
         return .ok(.init(body: .json(.init(status: .ok))))
