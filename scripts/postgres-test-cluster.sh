@@ -6,12 +6,15 @@
 #   scripts/postgres-test-cluster.sh start   # starts it (idempotent) and prints its URL
 #   scripts/postgres-test-cluster.sh url     # prints the URL (of a started cluster)
 #   scripts/postgres-test-cluster.sh ca      # prints the file of its TLS certificate (REWIND_PG_SSL=on)
+#   scripts/postgres-test-cluster.sh socket  # prints the directory of its Unix socket
 #   scripts/postgres-test-cluster.sh stop    # stops it and deletes its data directory
 #
-# Tests read the URL from REWIND_TEST_DATABASE_URL, and the certificate (the
-# TLS tests run only with it) from REWIND_TEST_DATABASE_CA:
+# Tests read the URL from REWIND_TEST_DATABASE_URL, the certificate (the
+# TLS tests run only with it) from REWIND_TEST_DATABASE_CA, and the socket's
+# directory (the socket test runs only with it) from REWIND_TEST_DATABASE_SOCKET:
 #   export REWIND_TEST_DATABASE_URL=$(REWIND_PG_SSL=on scripts/postgres-test-cluster.sh start)
 #   export REWIND_TEST_DATABASE_CA=$(scripts/postgres-test-cluster.sh ca)
+#   export REWIND_TEST_DATABASE_SOCKET=$(scripts/postgres-test-cluster.sh socket)
 #
 # Settings (environment): REWIND_PG_PORT (55432), REWIND_PG_DIR
 # (/tmp/rewind-postgres-test), REWIND_PG_BIN (/usr/lib/postgresql/15/bin),
@@ -62,6 +65,8 @@ start() {
             as_postgres "$bin/initdb" -D "$data" -U postgres --auth-local=peer --auth-host=scram-sha-256 \
                 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
                 || { cat "$dir/initdb.log" >&2; exit 1; }
+            # Rewind's role may also come through the socket, with its password.
+            as_postgres sed -i "1i local all $role scram-sha-256" "$data/pg_hba.conf"
         fi
         local tls=""
         if [ "${REWIND_PG_SSL:-off}" = on ]; then
@@ -103,12 +108,13 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     url) url ;;
+    socket) echo "$dir" ;;
     ca)
         [ -f "$certificate" ] || { echo "postgres-test-cluster: no certificate in $dir (start with REWIND_PG_SSL=on)" >&2; exit 1; }
         echo "$certificate"
         ;;
     *)
-        echo "usage: $0 start|stop|url|ca" >&2
+        echo "usage: $0 start|stop|url|ca|socket" >&2
         exit 64
         ;;
 esac

@@ -7,7 +7,10 @@ import Foundation
 /// `sslmode=verify-ca|verify-full` and `sslrootcert=FILE` too (libpq's
 /// meanings), `connect_timeout=SECONDS` (libpq's, 1 to 3600) and
 /// `pool_max_conns=N` (the most connections a server's pool opens, 1 to
-/// 1000) as further query parameters.
+/// 1000) as further query parameters. As libpq's, a URL without a host
+/// connects through the server's Unix socket (`postgres:///todos`, in the
+/// directory of `?host=/path`, else `/var/run/postgresql` or `/tmp`), and
+/// one without a user logs in as the user running the program.
 ///
 /// ```swift
 /// let url = try DatabaseURL("postgres://rewind@db.example:5432/todos")
@@ -36,8 +39,11 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         public var verifies: Bool { self == .verifyCA || self == .verifyFull }
     }
 
-    /// The server's host name or address.
+    /// The server's host name or address; empty for a Unix socket.
     public let host: String
+    /// The directory of the server's Unix socket, when the URL names no
+    /// host; `nil` for TCP.
+    public let socketDirectory: String?
     /// The server's port (5432 unless the URL names one).
     public let port: Int
     /// The role to log in as.
@@ -62,7 +68,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     /// The query parameters a URL may carry, and the values each takes.
     static let parametersAllowed =
         "sslmode=disable, prefer, require, verify-ca or verify-full; sslrootcert=FILE with verify-ca or verify-full;"
-        + " connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000"
+        + " connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000; host=/DIRECTORY of the socket"
 
     /// Reads `text`.
     ///
@@ -75,12 +81,9 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         guard ["postgres", "postgresql"].contains(scheme.lowercased()) else {
             throw DatabaseURLError(text, problem: "its scheme is “\(scheme)”, not postgres")
         }
-        guard let host = components.host, !host.isEmpty else {
-            throw DatabaseURLError(text, problem: "it names no host")
-        }
-        guard let user = components.user, !user.isEmpty else {
-            throw DatabaseURLError(text, problem: "it names no user")
-        }
+        let host = components.host ?? ""
+        // As libpq: no user is the user running the program.
+        let user = components.user.flatMap { $0.isEmpty ? nil : $0 } ?? Self.userRunningTheProgram
         if Self.holdsStrayPercentSign(text) {
             // Which characters follow it is not said: they may be of the password.
             throw DatabaseURLError(
@@ -100,6 +103,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         var connectTimeout: Duration?
         var poolMaxConnections: Int?
         var sslRootCertificate: String?
+        var socketDirectory: String?
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
             let wrong = DatabaseURLError(text, problem: "“\(item.name)=\(value)” is not allowed (\(Self.parametersAllowed))")
@@ -111,6 +115,15 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
                 // libpq reads 0 as "wait for ever"; a server that does not answer must not hold a command.
                 guard let seconds = Int(value), (1...3600).contains(seconds) else { throw wrong }
                 connectTimeout = .seconds(seconds)
+            case "host":
+                // libpq's host parameter, here only as a socket's directory.
+                guard value.hasPrefix("/"), host.isEmpty else {
+                    throw DatabaseURLError(
+                        text, problem: host.isEmpty
+                            ? "“host=\(value)” is not a directory (a socket's directory starts with /; a server's name goes after the @)"
+                            : "it names a host and host=\(value) too; give one")
+                }
+                socketDirectory = value
             case "sslrootcert":
                 guard !value.isEmpty else { throw wrong }
                 sslRootCertificate = value
@@ -120,6 +133,9 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
             default:
                 throw DatabaseURLError(text, problem: "“\(item.name)” is not known (\(Self.parametersAllowed))")
             }
+        }
+        if host.isEmpty, socketDirectory == nil {
+            socketDirectory = Self.defaultSocketDirectory
         }
         if sslRootCertificate != nil, !tls.verifies {
             throw DatabaseURLError(
@@ -135,6 +151,25 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         self.connectTimeout = connectTimeout
         self.poolMaxConnections = poolMaxConnections
         self.sslRootCertificate = sslRootCertificate
+        self.socketDirectory = socketDirectory
+    }
+
+    /// The path of the server's Unix socket: `.s.PGSQL.<port>` in
+    /// ``socketDirectory``; `nil` for TCP.
+    public var socketPath: String? {
+        socketDirectory.map { "\($0)/.s.PGSQL.\(port)" }
+    }
+
+    /// Where PostgreSQL's socket is when the URL does not say: Debian's
+    /// directory when it exists, else `/tmp` (as other builds of libpq).
+    public static var defaultSocketDirectory: String {
+        FileManager.default.fileExists(atPath: "/var/run/postgresql") ? "/var/run/postgresql" : "/tmp"
+    }
+
+    /// The name of the user running the program, the role a URL without a
+    /// user logs in as.
+    static var userRunningTheProgram: String {
+        ProcessInfo.processInfo.userName
     }
 
     /// Whether `text` holds a "%" not followed by two hex digits.
@@ -149,6 +184,9 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
 
     /// The URL without its password: what messages and logs name.
     public var redacted: String {
+        if let socketDirectory {
+            return "postgres://\(username)@\(port == 5432 ? "" : ":\(port)")/\(database)?host=\(socketDirectory)"
+        }
         let host = self.host.contains(":") ? "[\(self.host)]" : self.host
         return "postgres://\(username)@\(host):\(port)/\(database)"
     }

@@ -62,9 +62,15 @@ public struct PostgresTodoDatabase: Sendable {
         self.lockTimeout = lockTimeout
         let parameters = [("lock_timeout", "\(Self.milliseconds(lockTimeout))ms")] + extraStartupParameters
         self.notificationChannel = notificationChannel
-        var configuration = PostgresClient.Configuration(
-            host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
-            tls: try Self.clientTLS(url))
+        var configuration =
+            if let socket = url.socketPath {
+                PostgresClient.Configuration(
+                    unixSocketPath: socket, username: url.username, password: url.password, database: url.database)
+            } else {
+                PostgresClient.Configuration(
+                    host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
+                    tls: try Self.clientTLS(url))
+            }
         configuration.options.connectTimeout = connectTimeout
         configuration.options.additionalStartupParameters = parameters
         configuration.options.maximumConnections = maximumConnections
@@ -133,9 +139,15 @@ public struct PostgresTodoDatabase: Sendable {
     /// A new connection, logged in, within twice ``connectTimeout``, with
     /// `extraStartupParameters` sent besides the database's own.
     func connect(logger: Logger, extraStartupParameters extra: [(String, String)] = []) async throws -> PostgresConnection {
-        var configuration = PostgresConnection.Configuration(
-            host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
-            tls: try connectionTLS())
+        var configuration =
+            if let socket = url.socketPath {
+                PostgresConnection.Configuration(
+                    unixSocketPath: socket, username: url.username, password: url.password, database: url.database)
+            } else {
+                PostgresConnection.Configuration(
+                    host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
+                    tls: try connectionTLS())
+            }
         configuration.options.connectTimeout = .seconds(connectTimeout.components.seconds)
         configuration.options.additionalStartupParameters = extraStartupParameters + extra
         let limit = connectTimeout * 2
@@ -198,6 +210,9 @@ public struct PostgresTodoDatabase: Sendable {
         if let message = error.serverInfo?[.message] { return message }
         if let underlying = error.underlying {
             if let url, let tls = explainTLS(underlying, url) { return tls }
+            if let socket = url?.socketPath, let io = underlying as? IOError, [ENOENT, ECONNREFUSED].contains(io.errnoCode) {
+                return "no server listens on the socket \(socket); is it running, and is that its directory and port?"
+            }
             if let connect = underlying as? NIOConnectionError {
                 if connect.dnsAError != nil || connect.dnsAAAAError != nil { return "the host \(connect.host) is not known" }
                 if let first = connect.connectionErrors.first { return explainSocket(first.error, seconds) }

@@ -27,7 +27,7 @@ struct TodoPostgresTests {
 
     @Test(arguments: [
         ("http://anna@db/todos", "its scheme is “http”, not postgres"),
-        ("postgres:///todos", "it names no host"),
+        ("postgres:///todos?host=db", "“host=db” is not a directory"),
         ("postgres://anna@db", "it names no database"),
     ])
     func aMalformedURLIsAWrongCommandLine(_ url: String, _ problem: String) async throws {

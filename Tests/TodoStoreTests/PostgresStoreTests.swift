@@ -158,6 +158,22 @@ struct DatabaseURLTests {
         #expect(try DatabaseURL("postgres://anna@db/todos").port == 5432)
     }
 
+    /// As libpq's: no host is the server's Unix socket, in `?host=`'s
+    /// directory or the system's; no user is the one running the program.
+    @Test func aURLWithoutAHostNamesTheSocketAndWithoutAUserTheProgramsUser() throws {
+        let local = try DatabaseURL("postgres:///todos")
+        #expect(local.socketDirectory == DatabaseURL.defaultSocketDirectory)
+        #expect(local.socketPath == "\(DatabaseURL.defaultSocketDirectory)/.s.PGSQL.5432")
+        #expect(local.username == ProcessInfo.processInfo.userName)
+        #expect(try DatabaseURL("postgres://db/todos").username == ProcessInfo.processInfo.userName)
+        let there = try DatabaseURL("postgresql://anna:secret@:5433/todos?host=/run/pg")
+        #expect(there.socketPath == "/run/pg/.s.PGSQL.5433")
+        #expect(there.host.isEmpty && there.username == "anna")
+        #expect(there.redacted == "postgres://anna@:5433/todos?host=/run/pg")
+        #expect(try DatabaseURL("postgres://anna@/todos?host=/run/pg").redacted == "postgres://anna@/todos?host=/run/pg")
+        #expect(try DatabaseURL("postgres://anna@db/todos").socketPath == nil)
+    }
+
     /// libpq's `connect_timeout` and the pool's size, for a team that runs
     /// several instances within the server's `max_connections`.
     @Test func theConnectTimeoutAndThePoolSizeAreReadFromTheURL() throws {
@@ -214,11 +230,11 @@ struct DatabaseURLTests {
 
     @Test(arguments: [
         ("http://anna@db/todos", "scheme"),
-        ("postgres:///todos", "no host"),
-        ("postgres://db/todos", "no user"),
+        ("postgres:///todos?host=db", "“host=db” is not a directory"),
+        ("postgres://anna@db/todos?host=/run/postgresql", "it names a host and host=/run/postgresql too"),
         ("postgres://anna@db", "no database"),
         ("postgres://anna@db:0/todos", "port"),
-        ("postgres://anna@db/todos?pool=3", "“pool” is not known (sslmode=disable, prefer, require, verify-ca or verify-full; sslrootcert=FILE with verify-ca or verify-full; connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000)"),
+        ("postgres://anna@db/todos?pool=3", "“pool” is not known (sslmode=disable, prefer, require, verify-ca or verify-full; sslrootcert=FILE with verify-ca or verify-full; connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000; host=/DIRECTORY of the socket)"),
         ("postgres://anna@db/todos?connect_timeout=0", "“connect_timeout=0” is not allowed"),
         ("postgres://anna@db/todos?connect_timeout=soon", "connect_timeout=soon"),
         ("postgres://anna@db/todos?pool_max_conns=1001", "pool_max_conns=1001"),

@@ -17,9 +17,48 @@ extension PostgresTestDatabase {
         $0.isEmpty || url == nil ? nil : $0
     }
 
+    /// The directory of the test server's Unix socket
+    /// (`REWIND_TEST_DATABASE_SOCKET`).
+    static let socket: String? = ProcessInfo.processInfo.environment["REWIND_TEST_DATABASE_SOCKET"].flatMap {
+        $0.isEmpty || url == nil ? nil : $0
+    }
+
+    /// Why the socket test does not run, printed by the test runner.
+    static let withoutSocket: Comment =
+        "REWIND_TEST_DATABASE_SOCKET is not set; set it to `scripts/postgres-test-cluster.sh socket` to connect through the test server's socket"
+
     /// Why the TLS tests do not run, printed by the test runner.
     static let withoutTLS: Comment =
         "REWIND_TEST_DATABASE_CA is not set, so the test server has no TLS to test; start it with `REWIND_PG_SSL=on scripts/postgres-test-cluster.sh start` and set the variable to `scripts/postgres-test-cluster.sh ca`"
+}
+
+/// A connection through the test server's Unix socket
+/// (`REWIND_TEST_DATABASE_SOCKET`, `scripts/postgres-test-cluster.sh
+/// socket`): a URL that names no host, and the socket's directory.
+@Suite("PostgreSQL through its Unix socket", .enabled(if: PostgresTestDatabase.socket != nil, PostgresTestDatabase.withoutSocket))
+struct PostgresSocketTests {
+    @Test func aURLWithoutAHostConnectsThroughTheSocket() async throws {
+        let socket = try #require(PostgresTestDatabase.socket)
+        let given = try DatabaseURL(try #require(PostgresTestDatabase.url))
+        let password = given.password.map { ":\($0)" } ?? ""
+        let url = try DatabaseURL("postgres://\(given.username)\(password)@:\(given.port)/\(given.database)?host=\(socket)")
+        let database = try PostgresTodoDatabase(url: url)
+        let address = try await database.withDirectConnection { connection, logger in
+            var address: String?
+            // The client's address is NULL for a socket's connection.
+            for try await (client,) in try await connection.query(
+                "SELECT coalesce(inet_client_addr()::text, 'socket') FROM pg_stat_activity WHERE pid = pg_backend_pid()", logger: logger
+            ).decode((String,).self) {
+                address = client
+            }
+            return address
+        }
+        #expect(address == "socket")
+        let elsewhere = try DatabaseURL("postgres://\(given.username)@:\(given.port)/\(given.database)?host=/nonexistent")
+        let error = await #expect(throws: StoreError.self) { try await PostgresTodoDatabase(url: elsewhere).check() }
+        #expect(String(describing: error).contains("postgres://\(given.username)@/\(given.database)?host=/nonexistent")
+            || String(describing: error).contains("?host=/nonexistent"), "\(String(describing: error))")
+    }
 }
 
 @Suite("PostgreSQL over TLS", .enabled(if: PostgresTestDatabase.certificate != nil, PostgresTestDatabase.withoutTLS))
