@@ -6,7 +6,7 @@ import Foundation
 /// (`postgresql://` too; user, password and database percent-encoded), with
 /// `sslmode=verify-ca|verify-full` and `sslrootcert=FILE` too (libpq's
 /// meanings), `connect_timeout=SECONDS` (libpq's, 1 to 3600) and
-/// `pool_max_conns=N` (the most connections a server's pool opens, 1 to
+/// `pool_max_conns=N` (the most connections a server's pool opens, 2 to
 /// 1000) as further query parameters. As libpq's, a URL without a host
 /// connects through the server's Unix socket (`postgres:///todos`, in the
 /// directory of `?host=/path`, else `/var/run/postgresql` or `/tmp`), and
@@ -62,13 +62,14 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     /// in whole seconds); `nil` when the URL does not say.
     public let connectTimeout: Duration?
     /// The most connections a server's pool opens to the database
-    /// (`pool_max_conns`); `nil` when the URL does not say.
+    /// (`pool_max_conns`, at least 2: the writing of a batch holds one while
+    /// reads and session checks need another); `nil` when the URL does not say.
     public let poolMaxConnections: Int?
 
     /// The query parameters a URL may carry, and the values each takes.
     static let parametersAllowed =
         "sslmode=disable, prefer, require, verify-ca or verify-full; sslrootcert=FILE with verify-ca or verify-full;"
-        + " connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 1 to 1000; host=/DIRECTORY of the socket"
+        + " connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 2 to 1000; host=/DIRECTORY of the socket"
 
     /// Reads `text`.
     ///
@@ -128,7 +129,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
                 guard !value.isEmpty else { throw wrong }
                 sslRootCertificate = value
             case "pool_max_conns":
-                guard let count = Int(value), (1...1000).contains(count) else { throw wrong }
+                guard let count = Int(value), (2...1000).contains(count) else { throw wrong }
                 poolMaxConnections = count
             default:
                 throw DatabaseURLError(text, problem: "“\(item.name)” is not known (\(Self.parametersAllowed))")

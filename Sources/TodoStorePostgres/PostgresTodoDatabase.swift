@@ -84,13 +84,6 @@ public struct PostgresTodoDatabase: Sendable {
 
     private let extraStartupParameters: [(String, String)]
 
-    /// The most connections a command of the CLI opens to the database at
-    /// `url` (one process, one operation at a time): two, or one when the
-    /// URL's `pool_max_conns` says so.
-    public static func commandConnections(_ url: DatabaseURL) -> Int {
-        min(2, url.poolMaxConnections ?? 2)
-    }
-
     /// `duration` in whole milliseconds, at least 1 (PostgreSQL reads 0 as no limit).
     static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

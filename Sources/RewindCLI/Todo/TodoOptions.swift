@@ -66,7 +66,7 @@ extension TodoOptions {
     ) async throws -> (directory: DataDirectory, opened: Opened) {
         let (directory, url) = try storage()
         guard let url else { return (directory, try await sqlite(directory.databaseURL)) }
-        let database = try PostgresTodoDatabase(url: url, maximumConnections: PostgresTodoDatabase.commandConnections(url))
+        let database = try PostgresTodoDatabase(url: url, maximumConnections: 2)
         let opened = try await postgres(database)
         Task { await database.run() }
         return (directory, opened)

@@ -34,7 +34,7 @@ struct TodoSession: Sendable {
     static func open(options: TodoOptions) async throws -> TodoSession {
         let (directory, url) = try options.storage()
         if let url {
-            let database = try PostgresTodoDatabase(url: url, maximumConnections: PostgresTodoDatabase.commandConnections(url))
+            let database = try PostgresTodoDatabase(url: url, maximumConnections: 2)
             let store = try await PostgresStore.open(database)
             // The pool runs while the process does, which ends with the command.
             Task { await database.run() }
