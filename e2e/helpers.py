@@ -3,7 +3,7 @@
 import subprocess
 from contextlib import contextmanager
 
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -17,8 +17,26 @@ TIMEOUT = 10
 LIVE_TIMEOUT = 3
 
 
+class _Wait(WebDriverWait):
+    """A wait that takes an element of a page being replaced as "not yet":
+    a stale element, and chromedriver's "Node with given id does not belong
+    to the document", which newer versions report as an unknown error
+    instead when a form's submission replaces the page mid-read."""
+
+    def until(self, method, message=""):
+        def tolerant(driver):
+            try:
+                return method(driver)
+            except WebDriverException as error:
+                if "does not belong to the document" in str(error):
+                    return False
+                raise
+
+        return super().until(tolerant, message)
+
+
 def wait(driver, timeout=TIMEOUT):
-    return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
+    return _Wait(driver, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
 
 
 def wait_until(driver, condition, message, timeout=TIMEOUT):
