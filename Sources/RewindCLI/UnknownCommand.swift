@@ -1,4 +1,5 @@
 import ArgumentParser
+import Todos
 
 /// Refuses a command word that is not one, naming the nearest command when
 /// one is near: swift-argument-parser said only "Unexpected argument
@@ -44,7 +45,7 @@ enum UnknownCommand {
     /// "unknown command “lst” (did you mean list?); the commands of rewind
     /// users are list, add, …"; "of `name`" left out for `rewind` itself.
     static func message(for word: String, among commands: [String], of name: String = "rewind") -> String {
-        let shown = TodoTerminal.visible(word)
+        let shown = TypedText.visible(word)
         let near = nearest(to: word, among: commands).map { " (did you mean \($0)?)" } ?? ""
         let whose = name == "rewind" ? "the commands are" : "the commands of \(name) are"
         return "unknown command “\(shown)”\(near); \(whose) \(commands.joined(separator: ", "))"

@@ -1,4 +1,5 @@
 import Foundation
+import Todos
 
 /// Where a PostgreSQL database is, as `rewind serve --database` and
 /// `REWIND_DATABASE_URL` name it:
@@ -105,8 +106,19 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         var poolMaxConnections: Int?
         var sslRootCertificate: String?
         var socketDirectory: String?
+        for (part, value) in [("host", host), ("user", user), ("database", path.removingPercentEncoding ?? path)] {
+            if let control = Self.firstControlCharacter(in: value) {
+                throw DatabaseURLError(
+                    text, problem: "its \(part) holds the control character \(TypedText.name(of: control.value)), which no part of a URL may hold")
+            }
+        }
         for item in components.queryItems ?? [] {
             let value = item.value ?? ""
+            if let control = Self.firstControlCharacter(in: item.name + value) {
+                throw DatabaseURLError(
+                    text, problem: "its parameter “\(TypedText.visible(item.name))” holds the control character "
+                        + "\(TypedText.name(of: control.value)), which no part of a URL may hold")
+            }
             let wrong = DatabaseURLError(text, problem: "“\(item.name)=\(value)” is not allowed (\(Self.parametersAllowed))")
             switch item.name {
             case "sslmode":
@@ -173,6 +185,12 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         ProcessInfo.processInfo.userName
     }
 
+    /// The first control character in `text` (tabs and line breaks
+    /// included: no part of a URL may hold one), or `nil` when there is none.
+    private static func firstControlCharacter(in text: String) -> Unicode.Scalar? {
+        text.unicodeScalars.first(where: TypedText.isControl)
+    }
+
     /// Whether `text` holds a "%" not followed by two hex digits.
     private static func holdsStrayPercentSign(_ text: String) -> Bool {
         let characters = Array(text)
@@ -204,7 +222,7 @@ public struct DatabaseURLError: Error, Equatable, CustomStringConvertible {
     public let problem: String
 
     init(_ given: String, problem: String) {
-        self.given = Self.withoutPassword(given)
+        self.given = TypedText.visible(Self.withoutPassword(given))
         self.problem = problem
     }
 

@@ -21,20 +21,20 @@ struct TodoControlCharacterTests {
     @Suite("visible text")
     struct Visible {
         @Test func plainTextIsLeftAsItIs() {
-            #expect(TodoTerminal.visible("Buy milk – 2 €, “today”") == "Buy milk – 2 €, “today”")
+            #expect(TypedText.visible("Buy milk – 2 €, “today”") == "Buy milk – 2 €, “today”")
         }
 
         @Test func controlsBecomeCaretNotationOrCodePoints() {
-            #expect(TodoTerminal.visible(TodoControlCharacterTests.hostileTitle) == TodoControlCharacterTests.visibleTitle)
-            #expect(TodoTerminal.visible("a\u{0}b\u{85}c") == "a^@b<U+0085>c")
+            #expect(TypedText.visible(TodoControlCharacterTests.hostileTitle) == TodoControlCharacterTests.visibleTitle)
+            #expect(TypedText.visible("a\u{0}b\u{85}c") == "a^@b<U+0085>c")
         }
 
         @Test func lineBreaksAndTabsBecomeSpacesOnOneLine() {
-            #expect(TodoTerminal.visible("one\ntwo\r\nthree\tfour") == "one two three four")
+            #expect(TypedText.visible("one\ntwo\r\nthree\tfour") == "one two three four")
         }
 
         @Test func lineBreaksStayWhereSeveralLinesAreShown() {
-            #expect(TodoTerminal.visible("one\ntwo\r\nthree\rfour\tfive", keepingLineBreaks: true) == "one\ntwo\nthree^Mfour\tfive")
+            #expect(TypedText.visible("one\ntwo\r\nthree\rfour\tfive", keepingLineBreaks: true) == "one\ntwo\nthree^Mfour\tfive")
         }
     }
 

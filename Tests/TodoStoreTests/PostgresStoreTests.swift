@@ -243,6 +243,11 @@ struct DatabaseURLTests {
         ("todos", "not a URL"),
         ("postgres://anna:50%off@db/todos", "a % sign not followed by two hex digits (write a % sign as %25)"),
         ("postgres://anna@db/todos%", "a % sign not followed by two hex digits"),
+        ("postgres:///todos?host=/tmp%00x", "its parameter “host” holds the control character U+0000"),
+        ("postgres://anna@db/todos?sslmode=verify-full&sslrootcert=/ca%0A.pem", "“sslrootcert” holds the control character U+000A"),
+        ("postgres://anna@db/to%1Bdos", "its database holds the control character U+001B"),
+        ("postgres://an%7Fna@db/todos", "its user holds the control character U+007F"),
+        ("postgres://anna@db%09x/todos", "its host holds the control character U+0009"),
     ])
     func aMalformedURLSaysWhatIsWrong(_ text: String, _ problem: String) {
         #expect(throws: DatabaseURLError.self) { try DatabaseURL(text) }
@@ -251,6 +256,18 @@ struct DatabaseURLTests {
         } catch {
             #expect(error.description.contains(problem))
             #expect(error.description.contains("postgres://user[:password]@host[:port]/database"))
+        }
+    }
+
+    /// A control character given as it is (from an environment variable,
+    /// say) is shown in caret notation, never written to the terminal.
+    @Test func aRefusedURLShowsItsControlCharactersVisibly() {
+        do {
+            _ = try DatabaseURL("postgres://anna@db/todos\u{1B}[2J\u{0}")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.description.contains("todos^[[2J^@"), "\(error)")
+            #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 }, "\(error)")
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Calculator
 import Foundation
+import Todos
 
 /// Where `rewind calc` writes: the display (or a JSON snapshot) on standard
 /// output, one-line errors on standard error.
@@ -23,7 +24,7 @@ struct CalcOutput {
     /// Writes `message` as one line on standard error, its control
     /// characters (of keys typed, say) shown rather than acting on the terminal.
     func warn(_ message: String) {
-        let line = "rewind calc: " + TodoTerminal.visible(message) + "\n"
+        let line = "rewind calc: " + TypedText.visible(message) + "\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

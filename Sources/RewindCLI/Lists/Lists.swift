@@ -120,7 +120,7 @@ extension RewindCommand.Lists {
                 TodoTerminal.print(lines: lists.map { list in
                     let name = ItemText.cut(list.name, to: 40)
                     let members = list.members.isEmpty ? "not shared" : "shared with " + list.members.map(\.text).joined(separator: ", ")
-                    return TeamSession.shortID(list) + "  " + TodoTerminal.visible(name)
+                    return TeamSession.shortID(list) + "  " + TypedText.visible(name)
                         + String(repeating: " ", count: width - name.count) + "  owner " + list.owner.text + ", " + members
                 })
             }
@@ -181,7 +181,7 @@ extension RewindCommand.Lists {
                 let list = try await team.list(reference)
                 try team.checkOwner(of: list, to: "rename")
                 let renamed = try await team.lists.rename(list.id, to: name, by: team.person)
-                TodoTerminal.print("Renamed “\(TodoTerminal.visible(list.name))” to “\(TodoTerminal.visible(renamed.name))”.")
+                TodoTerminal.print("Renamed “\(TypedText.visible(list.name))” to “\(TypedText.visible(renamed.name))”.")
             }
         }
     }
@@ -216,7 +216,7 @@ extension RewindCommand.Lists {
             try await TeamSession.run(options: options, as: try account.name) { team in
                 let list = try await team.list(reference)
                 try team.checkOwner(of: list, to: "delete")
-                let name = TodoTerminal.visible(list.name)
+                let name = TypedText.visible(list.name)
                 if !yes {
                     guard PasswordInput.isTerminal else {
                         throw TodoCommandError.usage(
@@ -291,7 +291,7 @@ struct MembershipArguments: ParsableArguments {
         try await TeamSession.run(options: options, as: person) { team in
             let list = try await team.list(reference)
             try team.checkOwner(of: list, to: sharing ? "share" : "unshare")
-            let name = TodoTerminal.visible(list.name)
+            let name = TypedText.visible(list.name)
             if sharing {
                 try await team.checkExists(account)
                 try await team.lists.share(list.id, with: account, by: team.person)

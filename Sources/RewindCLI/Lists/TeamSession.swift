@@ -95,6 +95,6 @@ struct TeamSession: Sendable {
     /// The list as messages name it: “Groceries” (ea3339c9), or with
     /// `detail` after the id: “Groceries” (ea3339c9, shared by bob).
     static func label(_ list: SharedListSummary, _ detail: String? = nil) -> String {
-        "“\(TodoTerminal.visible(list.name))” (\(shortID(list))\(detail.map { ", " + $0 } ?? ""))"
+        "“\(TypedText.visible(list.name))” (\(shortID(list))\(detail.map { ", " + $0 } ?? ""))"
     }
 }

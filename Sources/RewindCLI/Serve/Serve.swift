@@ -115,6 +115,11 @@ extension RewindCommand {
             if host.trimmingCharacters(in: .whitespaces).isEmpty {
                 throw ValidationError("--host must not be empty")
             }
+            if let control = host.unicodeScalars.first(where: TypedText.isControl) {
+                throw ValidationError(
+                    "--host “\(TypedText.visible(host))” holds the control character \(TypedText.name(of: control.value)); "
+                        + "give an address (127.0.0.1, 0.0.0.0, ::1) or a host name")
+            }
         }
 
         func run() async throws {

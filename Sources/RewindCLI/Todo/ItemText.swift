@@ -88,17 +88,17 @@ struct ItemText {
 
     /// `3f2a9c1e “Buy milk”`: an item in a sentence.
     func named(_ item: TodoItem, references: ShortReferences) -> String {
-        terminal.styled(references(item.id), .yellow) + " “" + TodoTerminal.visible(item.title) + "”"
+        terminal.styled(references(item.id), .yellow) + " “" + TypedText.visible(item.title) + "”"
     }
 
     /// Every field of `item`, one per line, for `show`.
     func details(_ item: TodoItem, reference: String) -> [String] {
-        var lines = [terminal.styled(TodoTerminal.visible(item.title), .bold)]
+        var lines = [terminal.styled(TypedText.visible(item.title), .bold)]
         func field(_ name: String, _ value: String) {
             guard !value.isEmpty else { return }
             let label = terminal.styled(name.padding(toLength: 9, withPad: " ", startingAt: 0), .dim)
             let indent = String(repeating: " ", count: 11)
-            let value = TodoTerminal.visible(value, keepingLineBreaks: true)
+            let value = TypedText.visible(value, keepingLineBreaks: true)
             lines.append("  " + label + value.replacingOccurrences(of: "\n", with: "\n" + indent))
         }
         field("ref", reference)
@@ -150,7 +150,7 @@ struct ItemText {
     /// `text` cut to `length` characters, the last one "…" when cut; line
     /// breaks and tabs become spaces, other control characters visible text.
     static func cut(_ text: String, to length: Int) -> String {
-        let line = TodoTerminal.visible(text)
+        let line = TypedText.visible(text)
         // A string has at least as many bytes as characters: most titles need no count.
         guard line.utf8.count > length, line.count > length else { return line }
         return String(line.prefix(length - 1)) + "…"

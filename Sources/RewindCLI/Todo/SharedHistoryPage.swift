@@ -37,7 +37,7 @@ struct SharedHistoryPage {
         let more = rows.count == limit ? rows.last.map(\.seq).flatMap { $0 > 1 ? $0 : nil } : nil
         if json { return try JSONOutput.print(SharedHistoryJSON(steps: rows.map(SharedHistoryJSON.Row.init), before: more)) }
         guard !rows.isEmpty else {
-            return TodoTerminal.print("No changes on “\(TodoTerminal.visible(shared.list.name))” yet.")
+            return TodoTerminal.print("No changes on “\(TypedText.visible(shared.list.name))” yet.")
         }
         let terminal = TodoTerminal.standardOutput()
         let dates = DueDateFormatter(now: Date(), timeZone: .current)
@@ -46,9 +46,9 @@ struct SharedHistoryPage {
         for row in rows {
             let padding = String(repeating: " ", count: width - String(row.seq).count)
             lines.append(
-                "\(padding)\(row.seq)  \(row.author)  \(Self.kind(row.kind))  " + TodoTerminal.visible(ItemText.cut(row.name, to: 60))
+                "\(padding)\(row.seq)  \(row.author)  \(Self.kind(row.kind))  " + TypedText.visible(ItemText.cut(row.name, to: 60))
                     + "  " + terminal.styled(dates.display(.date(row.date)), .dim))
-            lines += row.messages.map { String(repeating: " ", count: width + 2) + TodoTerminal.visible($0) }
+            lines += row.messages.map { String(repeating: " ", count: width + 2) + TypedText.visible($0) }
         }
         if let more {
             lines.append(terminal.styled("Older rows: add --before \(more)", .dim))

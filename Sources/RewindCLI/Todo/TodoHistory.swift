@@ -233,7 +233,7 @@ extension RewindCommand.Todo.History {
                         throw TodoCommandError("there is no step \(step): `rewind todo history --all` lists the steps")
                     }
                     let name = try await session.store.historyTree().steps.first { $0.number == Int64(step) }?.name
-                    return TodoTerminal.print("At " + (name.map { "step \(step): " + TodoTerminal.visible($0) } ?? "the start"))
+                    return TodoTerminal.print("At " + (name.map { "step \(step): " + TypedText.visible($0) } ?? "the start"))
                 }
                 do {
                     try await session.app.send(.jump(to: step))
@@ -242,7 +242,7 @@ extension RewindCommand.Todo.History {
                     throw TodoCommandError("there is no step \(step): the history has steps 0 (the start) to \(count)")
                 }
                 let steps = try await session.store.history().steps
-                let name = steps.indices.contains(step - 1) ? "step \(step): " + TodoTerminal.visible(steps[step - 1].name) : "the start"
+                let name = steps.indices.contains(step - 1) ? "step \(step): " + TypedText.visible(steps[step - 1].name) : "the start"
                 TodoTerminal.print("At " + name)
             }
         }

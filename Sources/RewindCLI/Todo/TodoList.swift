@@ -129,7 +129,7 @@ extension RewindCommand.Todo {
         /// (the nearest command named when one is near, else how to add
         /// the words as an item).
         static func refusal(of words: [String], listNamed: Bool) -> String {
-            let shown = TodoTerminal.visible(words.joined(separator: " "))
+            let shown = TypedText.visible(words.joined(separator: " "))
             if listNamed {
                 return "list takes no words; to show the items that contain them: rewind todo list --search \"\(shown)\""
             }
@@ -197,8 +197,8 @@ extension RewindCommand.Todo {
                     lines.append(terminal.styled(footer, .dim))
                 }
                 if let next {
-                    lines.append("Undo: " + (next.undo.map { TodoTerminal.visible($0.name) } ?? "nothing of yours to undo"))
-                    lines.append("Redo: " + (next.redo.map { TodoTerminal.visible($0.name) } ?? "nothing of yours to redo"))
+                    lines.append("Undo: " + (next.undo.map { TypedText.visible($0.name) } ?? "nothing of yours to undo"))
+                    lines.append("Redo: " + (next.redo.map { TypedText.visible($0.name) } ?? "nothing of yours to redo"))
                 }
                 TodoTerminal.print(lines: lines)
             }

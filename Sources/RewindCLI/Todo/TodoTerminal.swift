@@ -1,4 +1,5 @@
 import Foundation
+import Todos
 
 /// Where `rewind todo` writes and how: results on standard output, styled
 /// only when it is a terminal and `NO_COLOR` is not set; messages and
@@ -43,9 +44,9 @@ struct TodoTerminal: Sendable {
 
     /// Writes `message` as one line on standard error: `rewind todo: message`
     /// (`rewind users: message` for `command` "users"), its control
-    /// characters made visible (``visible(_:keepingLineBreaks:)``).
+    /// characters made visible (``TypedText/visible(_:keepingLineBreaks:)``).
     static func warn(_ message: String, command: String = "todo") {
-        note("rewind \(command): " + visible(message))
+        note("rewind \(command): " + TypedText.visible(message))
     }
 
     /// Writes `message` as one line on standard error, as it is.

@@ -110,7 +110,7 @@ private func move(_ steps: StepCount, options: TodoOptions, forward: Bool) async
         return try JSONOutput.print(forward ? MoveJSON(redone: names, position: position) : MoveJSON(undone: names, position: position))
     }
     let verb = forward ? "Redid: " : "Undid: "
-    TodoTerminal.print(lines: names.map { verb + TodoTerminal.visible($0) })
+    TodoTerminal.print(lines: names.map { verb + TypedText.visible($0) })
     if exhausted {
         let what = forward ? "redo" : "undo"
         TodoTerminal.print(names.isEmpty ? "Nothing to \(what)." : "Nothing more to \(what).")
@@ -124,14 +124,14 @@ private func move(_ steps: StepCount, on shared: SharedTodoSession, forward: Boo
     let (moved, exhausted) = try await shared.move(forward: forward, count: steps.count)
     let what = forward ? "redo" : "undo"
     if moved.isEmpty {
-        throw TodoCommandError("Nothing to \(what): \(shared.person.text) has no \(forward ? "undone change" : "change") of their own to \(what) on “\(TodoTerminal.visible(shared.list.name))”.")
+        throw TodoCommandError("Nothing to \(what): \(shared.person.text) has no \(forward ? "undone change" : "change") of their own to \(what) on “\(TypedText.visible(shared.list.name))”.")
     }
     if steps.json {
         let rows = moved.map(SharedMoveJSON.Row.init)
         return try JSONOutput.print(forward ? SharedMoveJSON(redone: rows) : SharedMoveJSON(undone: rows))
     }
     let verb = forward ? "Redid: " : "Undid: "
-    TodoTerminal.print(lines: moved.flatMap { [verb + TodoTerminal.visible($0.name)] + $0.messages.map { TodoTerminal.visible($0) } })
+    TodoTerminal.print(lines: moved.flatMap { [verb + TypedText.visible($0.name)] + $0.messages.map { TypedText.visible($0) } })
     if exhausted { TodoTerminal.print("Nothing more to \(what).") }
 }
 
