@@ -11,9 +11,15 @@
 #   undo+redo: `rewind todo undo` then `rewind todo redo` (two processes)
 # and `history` once more under /usr/bin/time for its peak memory.
 #
+# EMPTY=1 completes and clears every item after the fill (two steps), so
+# that the log is long and the list holds one item: a list used for years,
+# whose cost at each open is its log's, not its items'.
+#
 #   Benchmarks/postgres/shared-list-open.sh OLD/rewind NEW/rewind
 #   FILL=30 RUNS=10 Benchmarks/postgres/shared-list-open.sh OLD/rewind NEW/rewind
 #   STORE=postgres Benchmarks/postgres/shared-list-open.sh OLD/rewind NEW/rewind
+#   EMPTY=1 Benchmarks/postgres/shared-list-open.sh OLD/rewind NEW/rewind
+#   KEEP=/tmp/long-log Benchmarks/postgres/shared-list-open.sh A/rewind   # keeps the data directory (sqlite)
 #
 # STORE=sqlite (the default) fills a fresh data directory; STORE=postgres a
 # fresh database on the benchmarks' throwaway PostgreSQL server (lib.sh).
@@ -39,6 +45,9 @@ cleanup() {
         wait "$server" 2>/dev/null || true
     fi
     [ "$store" = postgres ] && postgres_stop >/dev/null 2>&1
+    if [ -n "${KEEP:-}" ] && [ "$store" = sqlite ]; then
+        rm -rf "$KEEP" && mv "$work/data" "$KEEP" && say "the filled data directory is kept in $KEEP"
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -71,15 +80,24 @@ add_lua "$token" "$address" "$session" >"$work/add.lua"
 echo "wrk.path = \"/api/lists/$list/todos\"" >>"$work/add.lua"
 DURATION="$FILL" read -r rps _ errors < <(DURATION="$FILL" wrk_round "$address/api/lists/$list/todos" "$work/add.lua" "$work/log")
 [ "${errors:-0}" = 0 ] || fail "$errors adds were not answered 2xx while filling the list"
+if [ "${EMPTY:-0}" = 1 ]; then
+    for step in toggle-all clear-completed; do
+        curl -fsS -o /dev/null -X POST -H 'Content-Type: application/json' -H "X-Rewind-CSRF: $token" -H "Origin: $address" \
+            -H 'Sec-Fetch-Site: same-origin' -H "Cookie: rewind_session=$session" --data '{"completed": true}' \
+            "$address/api/lists/$list/todos/$step" || fail "could not $step the list"
+    done
+fi
 kill -TERM "$server"
 wait "$server" 2>/dev/null || true
 server=""
 todo=(todo --as bench --list Benchmark "${place[@]}")
+[ "${EMPTY:-0}" = 1 ] && "$REWIND_BIN" "${todo[@]}" add "The one item left" >/dev/null
 "$REWIND_BIN" "${todo[@]}" list >/dev/null
 "$REWIND_BIN" "${todo[@]}" rm 1 >/dev/null
 "$REWIND_BIN" "${todo[@]}" undo >/dev/null
 rows="$("$REWIND_BIN" "${todo[@]}" history | head -1 | awk '{ print $1 }') log rows"
-say "filled at $rps adds/s; $rows"
+items="$("$REWIND_BIN" "${todo[@]}" list --json | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["items"]))')"
+say "filled at $rps adds/s; $rows; $items items"
 
 note_load
 results=()
@@ -101,7 +119,7 @@ EOF
 done
 
 echo
-echo "A shared list opened by a fresh process ($store), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores; $rows;"
+echo "A shared list opened by a fresh process ($store), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores; $rows, $items items;"
 echo "hyperfine -N --warmup 1 --runs $RUNS per command, the binaries in turns"
 echo
 echo "| binary | \`todo history\`: median | \`todo undo\` + \`todo redo\`: median | \`todo history\`: peak memory |"

@@ -280,7 +280,7 @@ public actor PostgresSharedListStore: SharedListStore {
     ) async throws -> (step: SharedStep, item: TodoItem?) {
         let date = now().roundedToMilliseconds
         let step = try await PlanRefusal.unwrapping {
-            try await append(to: list, by: person) { open in try open.perform(planning: plan, by: person, at: date) }
+            try await append(to: list, by: person, for: .change) { open in try open.perform(planning: plan, by: person, at: date) }
         }
         return (step, item.flatMap { cache[list]?.open.shared.list[id: $0] })
     }
@@ -289,23 +289,23 @@ public actor PostgresSharedListStore: SharedListStore {
     @discardableResult
     public func undo(on list: UUID, by person: AccountName, expecting step: Int?) async throws -> SharedStep {
         let date = now().roundedToMilliseconds
-        return try await append(to: list, by: person) { open in try open.undo(by: person, expecting: step, at: date) }
+        return try await append(to: list, by: person, for: .undo) { open in try open.undo(by: person, expecting: step, at: date) }
     }
 
     /// Redoes a step; see ``SharedListStore/redo(on:by:expecting:)``.
     @discardableResult
     public func redo(on list: UUID, by person: AccountName, expecting step: Int?) async throws -> SharedStep {
         let date = now().roundedToMilliseconds
-        return try await append(to: list, by: person) { open in try open.redo(by: person, expecting: step, at: date) }
+        return try await append(to: list, by: person, for: .redo) { open in try open.redo(by: person, expecting: step, at: date) }
     }
 
     /// A person's next undo and redo; see ``SharedListStore/nextSteps(on:of:)``.
     public func nextSteps(on list: UUID, of person: AccountName) async throws -> SharedListNextSteps {
-        try await caughtUp(list, by: person) { $0.shared.rowsNeeded(by: person.key) }.nextSteps(of: person)
+        try await caughtUp(list, by: person) { $0.shared.summariesNeeded(by: person.key) }.nextSteps(of: person)
     }
 
     /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
-    public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) async throws -> [SharedStep] {
+    public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) async throws -> [SharedStep.Summary] {
         try SharedListSummary.checkPageSize(limit)
         return try await caughtUp(list, by: person) { Array($0.historyRows(before: before, limit: limit)) }
             .history(as: person, before: before, limit: limit)
@@ -411,15 +411,29 @@ public actor PostgresSharedListStore: SharedListStore {
         }
     }
 
+    /// Every log row of the list as the database holds it, oldest first
+    /// (read by the tests).
+    func savedRows(of list: UUID) async throws -> [SharedStep] {
+        try await transaction { connection, logger in
+            guard let head = try await self.readHead(list, locking: false, connection, logger) else { return [] }
+            return try await self.steps(head.number, after: 0, connection, logger)
+        }
+    }
+
     /// The log rows of the list held in memory (read by the tests).
     func heldRowCount(of list: UUID) -> Int? {
         cache[list]?.open.shared.heldRowCount
     }
 
+    /// The log rows of the list held in memory as summaries alone (read by the tests).
+    func heldSummaryCount(of list: UUID) -> Int? {
+        cache[list]?.open.shared.heldSummaryCount
+    }
+
     // MARK: Reading and writing a list
 
-    /// The list with every row appended so far, and with the rows `needed`
-    /// names, after checking that `person` may read it.
+    /// The list with every row appended so far, and with the summaries of
+    /// the rows `needed` names, after checking that `person` may read it.
     private func caughtUp(
         _ list: UUID, by person: AccountName, holding needed: @Sendable (OpenSharedList) -> [Int] = { _ in [] }
     ) async throws -> OpenSharedList {
@@ -429,7 +443,8 @@ public actor PostgresSharedListStore: SharedListStore {
             let (cached, number) = try await transaction { connection, logger in
                 let head = try await self.head(list, checking: .read, by: person, locking: false, connection, logger)
                 var cached = try await self.load(list, head, known: &known, connection, logger)
-                cached.open.shared.hold(try await self.steps(head.number, numbered: needed(cached.open), connection, logger))
+                cached.open.shared.hold(
+                    summaries: try await self.summaries(head.number, numbered: needed(cached.open), connection, logger))
                 return (cached, head.number)
             }
             cache[list] = cached.keepingNewestRows()
@@ -452,9 +467,10 @@ public actor PostgresSharedListStore: SharedListStore {
     /// refused, which a list behind the database's may do), in one
     /// transaction that holds the list's row, reads what other instances
     /// wrote since, and runs `body` on the list brought up to date.
-    private func append(to list: UUID, by person: AccountName, _ body: @Sendable (inout OpenSharedList) throws -> SharedStep)
-        async throws -> SharedStep
-    {
+    private func append(
+        to list: UUID, by person: AccountName, for operation: SharedList.Operation,
+        _ body: @Sendable (inout OpenSharedList) throws -> SharedStep
+    ) async throws -> SharedStep {
         try await inTurn(of: list) {
             // As in the SQLite store: the list is taken out, to change in
             // place; a refusal puts it back, a failure to save leaves it out.
@@ -465,10 +481,18 @@ public actor PostgresSharedListStore: SharedListStore {
                 // only fail.
                 startListening()
             }
-            if let number = numbers[list], let needed = known?.open.shared.rowsNeeded(by: person.key), !needed.isEmpty {
-                // The rows the person's undo, redo or joining change reads, read first.
-                let rows = try await transaction { connection, logger in try await self.steps(number, numbered: needed, connection, logger) }
+            if let number = numbers[list], let needed = known?.open.shared.rowsToRead(for: operation, by: person.key),
+                !needed.rows.isEmpty || !needed.summaries.isEmpty
+            {
+                // The rows the person's undo or redo reads, or the summaries a joining change looks at, read first.
+                let (rows, summaries) = try await transaction { connection, logger in
+                    (
+                        try await self.steps(number, numbered: needed.rows, connection, logger),
+                        try await self.summaries(number, numbered: needed.summaries, connection, logger)
+                    )
+                }
                 known?.open.shared.hold(rows)
+                known?.open.shared.hold(summaries: summaries)
             }
             if heardAhead[list] == nil, case (let step, var cached)? = try await appendingAlone(to: list, by: person, &known, body) {
                 cached.open.shared.forgetRows(keepingNewest: Cached.rowsKept)
@@ -483,8 +507,10 @@ public actor PostgresSharedListStore: SharedListStore {
                 (step, cached, number) = try await transaction { connection, logger in
                     let head = try await self.head(list, checking: .change, by: person, locking: true, connection, logger)
                     var cached = try await self.load(list, head, known: &known, connection, logger)
-                    let needed = cached.open.shared.rowsNeeded(by: person.key)
-                    cached.open.shared.hold(try await self.steps(head.number, numbered: needed, connection, logger))
+                    let needed = cached.open.shared.rowsToRead(for: operation, by: person.key)
+                    cached.open.shared.hold(try await self.steps(head.number, numbered: needed.rows, connection, logger))
+                    cached.open.shared.hold(
+                        summaries: try await self.summaries(head.number, numbered: needed.summaries, connection, logger))
                     var requests = RowRequests()
                     var made: SharedStep?
                     while made == nil {
@@ -810,6 +836,37 @@ public actor PostgresSharedListStore: SharedListStore {
             }
         }
         return steps
+    }
+
+    /// The summaries of the log rows of the list numbered `number` numbered
+    /// `seqs`, oldest first: their columns but the changes and the patch.
+    private nonisolated func summaries(
+        _ number: Int64, numbered seqs: [Int], _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> [SharedStep.Summary] {
+        guard !seqs.isEmpty else { return [] }
+        let numbers = seqs.map(Int64.init)
+        let decoder = TodoJSON.makeDecoder(reading: .store)
+        let rows = try await connection.answered(
+            """
+            SELECT seq, author, kind, reverts, name, date, coalescing_key, joins, skipped::text,
+                CASE WHEN kind = 'redo' THEN changes::text = '[]' ELSE false END
+            FROM rewind_shared_step WHERE list_id = \(number) AND seq = ANY(\(numbers)) ORDER BY seq
+            """, logger: logger)
+        var summaries: [SharedStep.Summary] = []
+        for try await (seq, author, kind, reverts, name, date, key, joins, skipped, changedNothing) in rows.decode(
+            (Int64, String, String, Int64?, String, Int64, String?, Int64?, String, Bool).self)
+        {
+            do {
+                summaries.append(
+                    try SharedStepColumns.summary(
+                        seq: Int(seq), author: author, kind: kind, reverts: reverts.map(Int.init), name: name, date: date,
+                        coalescingKey: key, joins: joins.map(Int.init), skipped: skipped, changedNothing: changedNothing,
+                        decoder: decoder))
+            } catch {
+                throw corrupt("a row of shared list \(number) does not decode: \(error)")
+            }
+        }
+        return summaries
     }
 
     /// The head of every log row of the list numbered `number`, oldest

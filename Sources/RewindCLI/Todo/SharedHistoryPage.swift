@@ -77,7 +77,7 @@ private struct SharedHistoryJSON: Encodable {
         let date: Date
         let messages: [String]
 
-        init(_ step: SharedStep) {
+        init(_ step: SharedStep.Summary) {
             seq = step.seq
             author = step.author
             kind = SharedHistoryPage.kind(step.kind)

@@ -221,7 +221,7 @@ public actor SQLiteSharedListStore: SharedListStore {
     ) throws -> (step: SharedStep, item: TodoItem?) {
         let date = now().roundedToMilliseconds
         let step = try PlanRefusal.unwrapping {
-            try append(to: list, by: person) { open in try open.perform(planning: plan, by: person, at: date) }
+            try append(to: list, by: person, for: .change) { open in try open.perform(planning: plan, by: person, at: date) }
         }
         return (step, item.flatMap { cache[list]?.open.shared.list[id: $0] })
     }
@@ -230,23 +230,23 @@ public actor SQLiteSharedListStore: SharedListStore {
     @discardableResult
     public func undo(on list: UUID, by person: AccountName, expecting step: Int?) throws -> SharedStep {
         let date = now().roundedToMilliseconds
-        return try append(to: list, by: person) { open in try open.undo(by: person, expecting: step, at: date) }
+        return try append(to: list, by: person, for: .undo) { open in try open.undo(by: person, expecting: step, at: date) }
     }
 
     /// Redoes a step; see ``SharedListStore/redo(on:by:expecting:)``.
     @discardableResult
     public func redo(on list: UUID, by person: AccountName, expecting step: Int?) throws -> SharedStep {
         let date = now().roundedToMilliseconds
-        return try append(to: list, by: person) { open in try open.redo(by: person, expecting: step, at: date) }
+        return try append(to: list, by: person, for: .redo) { open in try open.redo(by: person, expecting: step, at: date) }
     }
 
     /// A person's next undo and redo; see ``SharedListStore/nextSteps(on:of:)``.
     public func nextSteps(on list: UUID, of person: AccountName) throws -> SharedListNextSteps {
-        try caughtUp(list, by: person) { $0.shared.rowsNeeded(by: person.key) }.nextSteps(of: person)
+        try caughtUp(list, by: person) { $0.shared.summariesNeeded(by: person.key) }.nextSteps(of: person)
     }
 
     /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
-    public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep] {
+    public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep.Summary] {
         try SharedListSummary.checkPageSize(limit)
         return try caughtUp(list, by: person) { Array($0.historyRows(before: before, limit: limit)) }
             .history(as: person, before: before, limit: limit)
@@ -318,15 +318,25 @@ public actor SQLiteSharedListStore: SharedListStore {
         try database.reading { db in try self.savedWriters(db, list) }
     }
 
+    /// Every log row of the list as the file holds it, oldest first (read by the tests).
+    func savedRows(of list: UUID) throws -> [SharedStep] {
+        try database.reading { db in try self.steps(db, list, after: 0) }
+    }
+
     /// The log rows of the list held in memory (read by the tests).
     func heldRowCount(of list: UUID) -> Int? {
         cache[list]?.open.shared.heldRowCount
     }
 
+    /// The log rows of the list held in memory as summaries alone (read by the tests).
+    func heldSummaryCount(of list: UUID) -> Int? {
+        cache[list]?.open.shared.heldSummaryCount
+    }
+
     // MARK: Reading and writing a list
 
-    /// The list with every row appended so far, and with the rows `needed`
-    /// names, after checking that `person` may read it.
+    /// The list with every row appended so far, and with the summaries of
+    /// the rows `needed` names, after checking that `person` may read it.
     private func caughtUp(_ list: UUID, by person: AccountName, holding needed: (OpenSharedList) -> [Int] = { _ in [] }) throws
         -> OpenSharedList
     {
@@ -334,16 +344,19 @@ public actor SQLiteSharedListStore: SharedListStore {
         var known = cache.removeValue(forKey: list)
         let cached = try database.reading { db in
             var cached = try self.load(db, list, checking: .read, by: person, known: &known)
-            cached.open.shared.hold(try self.steps(db, list, numbered: needed(cached.open)))
+            cached.open.shared.hold(summaries: try self.summaries(db, list, numbered: needed(cached.open)))
             return cached
         }
         cache[list] = cached.keepingNewestRows()
         return cached.open
     }
 
-    /// Runs `body`, which appends one row to the list, in one transaction
-    /// that saves the row with everything it wrote.
-    private func append(to list: UUID, by person: AccountName, _ body: (inout OpenSharedList) throws -> SharedStep) throws
+    /// Runs `body`, which appends one row to the list by doing `operation`,
+    /// in one transaction that saves the row with everything it wrote.
+    private func append(
+        to list: UUID, by person: AccountName, for operation: SharedList.Operation,
+        _ body: (inout OpenSharedList) throws -> SharedStep
+    ) throws
         -> SharedStep
     {
         // Taken out while it changes, so that it changes in place. A change
@@ -356,7 +369,9 @@ public actor SQLiteSharedListStore: SharedListStore {
         do {
             (step, cached) = try database.writing { db in
                 var cached = try self.load(db, list, checking: .change, by: person, known: &known)
-                cached.open.shared.hold(try self.steps(db, list, numbered: cached.open.shared.rowsNeeded(by: person.key)))
+                let needed = cached.open.shared.rowsToRead(for: operation, by: person.key)
+                cached.open.shared.hold(try self.steps(db, list, numbered: needed.rows))
+                cached.open.shared.hold(summaries: try self.summaries(db, list, numbered: needed.summaries))
                 let step = try cached.append(
                     body, keepingRefused: &refused, reading: { try self.steps(db, list, numbered: $0) },
                     location: self.database.url.path)
@@ -510,6 +525,34 @@ public actor SQLiteSharedListStore: SharedListStore {
                     decoder: decoder)
             } catch {
                 throw corrupt("row \(seq) of shared list \(list) does not decode: \(error)")
+            }
+        }
+    }
+
+    /// The summaries of the log rows of `list` numbered `seqs`, oldest
+    /// first: their columns but the changes and the patch.
+    private nonisolated func summaries(_ db: Database, _ list: UUID, numbered seqs: [Int]) throws -> [SharedStep.Summary] {
+        guard !seqs.isEmpty else { return [] }
+        let decoder = TodoJSON.makeDecoder(reading: .store)
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT seq, author, kind, reverts, name, date, coalescingKey, joins, skipped,
+                    CASE WHEN kind = 'redo' THEN changes = '[]' ELSE 0 END
+                FROM shared_step WHERE list = ? AND seq IN (\(seqs.map { _ in "?" }.joined(separator: ","))) ORDER BY seq
+                """,
+            arguments: [list.uuidString] + StatementArguments(seqs))
+        return try rows.map { row in
+            do {
+                return try SharedStepColumns.summary(
+                    seq: try row.decode(Int.self, atIndex: 0), author: try row.decode(String.self, atIndex: 1),
+                    kind: try row.decode(String.self, atIndex: 2), reverts: try row.decode(Int?.self, atIndex: 3),
+                    name: try row.decode(String.self, atIndex: 4), date: try row.decode(Int64.self, atIndex: 5),
+                    coalescingKey: try row.decode(String?.self, atIndex: 6), joins: try row.decode(Int?.self, atIndex: 7),
+                    skipped: try row.decode(String.self, atIndex: 8), changedNothing: try row.decode(Bool.self, atIndex: 9),
+                    decoder: decoder)
+            } catch {
+                throw corrupt("a row of shared list \(list) does not decode: \(error)")
             }
         }
     }

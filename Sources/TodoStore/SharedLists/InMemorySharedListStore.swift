@@ -116,7 +116,7 @@ public actor InMemorySharedListStore: SharedListStore {
     }
 
     /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
-    public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep] {
+    public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep.Summary] {
         try open(list).history(as: person, before: before, limit: limit)
     }
 
@@ -132,6 +132,12 @@ public actor InMemorySharedListStore: SharedListStore {
     /// Forgets an update stream of `list` whose reader stopped.
     private func forgetStream(_ id: UUID, of list: UUID) {
         updateStreams.forget(id, of: list)
+    }
+
+    /// Every log row of the list, oldest first (read by the tests).
+    func savedRows(of list: UUID) throws -> [SharedStep] {
+        let open = try open(list)
+        return try open.shared.rows(1..<(open.seq + 1))
     }
 
     // MARK: Helpers

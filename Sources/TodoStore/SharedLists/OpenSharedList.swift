@@ -75,21 +75,21 @@ package struct OpenSharedList: Sendable {
 
     /// What `person`'s Undo and Redo would take back.
     ///
-    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when their rows are not
-    ///   held (``SharedList/rowsNeeded(by:)`` names them).
+    /// - Throws: ``SharingError/summariesNotHeld(_:)`` when their rows'
+    ///   summaries are not held (``SharedList/summariesNeeded(by:)`` names them).
     package func nextSteps(of person: AccountName) throws -> SharedListNextSteps {
         try access.check(.read, by: person)
         return SharedListNextSteps(undo: try shared.nextUndo(of: person.key), redo: try shared.nextRedo(of: person.key))
     }
 
-    /// At most `limit` rows numbered below `before`, newest first.
+    /// The summaries of at most `limit` rows numbered below `before`, newest first.
     ///
-    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when some of them are not
-    ///   held (``historyRows(before:limit:)`` names them).
-    package func history(as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep] {
+    /// - Throws: ``SharingError/summariesNotHeld(_:)`` when some of them are
+    ///   not held (``historyRows(before:limit:)`` names them).
+    package func history(as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep.Summary] {
         try access.check(.read, by: person)
         try SharedListSummary.checkPageSize(limit)
-        return try shared.rows(historyRows(before: before, limit: limit)).reversed()
+        return try shared.summaries(historyRows(before: before, limit: limit)).reversed()
     }
 
     /// The numbers of the rows of a page of history: at most `limit` rows
@@ -111,12 +111,18 @@ package struct RowRequests: Sendable {
     package init() {}
 
     /// The rows to read for `error`, or `nil` when it does not ask for rows
-    /// (it is then the operation's own error).
+    /// (it is then the operation's own error). Rows whose summaries it asks
+    /// for are read whole: an operation asks for summaries only when a
+    /// store did not read those it names first (``SharedList/summariesNeeded(by:)``).
     ///
     /// - Throws: ``StoreError/corrupt(path:detail:)`` naming `location` when
     ///   it asks only for rows read already: the log of `list` lacks them.
     package mutating func rows(after error: any Error, of list: UUID, location: String) throws -> [Int]? {
-        guard case SharingError.rowsNotHeld(let rows) = error else { return nil }
+        let rows: [Int]
+        switch error {
+        case SharingError.rowsNotHeld(let asked), SharingError.summariesNotHeld(let asked): rows = asked
+        default: return nil
+        }
         let new = rows.filter { read.insert($0).inserted }
         guard !new.isEmpty else {
             throw StoreError.corrupt(

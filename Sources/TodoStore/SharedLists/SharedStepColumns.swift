@@ -80,6 +80,28 @@ extension SharedStepColumns {
         }
     }
 
+    /// The summary of a row from its columns: all of them but the changes
+    /// and the patch, which a summary does not decode; `changedNothing`
+    /// says whether the changes are an empty array (only a redo's messages
+    /// depend on it, so a store need read it only for a redo).
+    ///
+    /// - Throws: A sentence naming the row, when its kind does not match the
+    ///   row it takes back or its skipped parts do not decode.
+    package static func summary(
+        seq: Int, author: String, kind: String, reverts: Int?, name: String, date: Int64, coalescingKey: String?,
+        joins: Int?, skipped: String, changedNothing: Bool, decoder: JSONDecoder
+    ) throws -> SharedStep.Summary {
+        do {
+            return SharedStep.Summary(
+                seq: seq, author: author, name: name, kind: try self.kind(kind, reverts: reverts), date: ItemRecord.date(date),
+                coalescingKey: coalescingKey, joins: joins,
+                skipped: skipped == "[]" ? [] : try decoder.decode([SkippedPart].self, from: Data(skipped.utf8)),
+                changedNothing: changedNothing)
+        } catch {
+            throw UndecodableRow(detail: "row \(seq): \(error)")
+        }
+    }
+
     /// The head of a row from its columns.
     ///
     /// - Throws: A sentence naming the row, when its kind does not match the row it takes back.

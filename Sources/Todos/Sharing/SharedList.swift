@@ -21,8 +21,11 @@ import Foundation
 /// kind) holds only the rows it records or is given (``hold(_:)``). An
 /// operation that needs a row it does not hold throws
 /// ``SharingError/rowsNotHeld(_:)`` with nothing changed; the store reads
-/// those rows and asks again. ``rowsNeeded(by:)`` names the rows a person's
-/// next undo, redo or joining change reads, to read them first.
+/// those rows and asks again. What the history and the Undo and Redo
+/// buttons show needs only the rows' summaries (``SharedStep/Summary``,
+/// ``hold(summaries:)``), which a store reads without the rows' changes:
+/// ``summariesNeeded(by:)`` names those a person's next undo and redo, and
+/// a change that may join their latest step, look at.
 ///
 /// ```swift
 /// var shared = SharedList()
@@ -41,6 +44,8 @@ public struct SharedList: Sendable {
     /// replayed whole; of a list opened from its saved parts, the rows
     /// recorded since and those a store handed over (``hold(_:)``).
     private var held: [Int: SharedStep] = [:]
+    /// The summaries held of rows not held whole (``hold(summaries:)``).
+    private var summaries: [Int: SharedStep.Summary] = [:]
     /// The rows up to this number were not recorded here (the list was
     /// opened from its saved parts): where an item they removed stood is
     /// read from the row that removed it. 0 for a list made here or replayed.
@@ -118,18 +123,41 @@ public struct SharedList: Sendable {
         record(step, inverses: try list.applyInPlace(step.changes))
     }
 
-    /// The step `author`'s Undo would take back, if any.
+    /// The step `author`'s Undo would take back (its first row), if any.
     ///
-    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when its row is not held.
-    public func nextUndo(of author: String) throws(SharingError) -> SharedStep? {
-        try undoable[author]?.last?.first.map { seq throws(SharingError) in try row(seq) }
+    /// - Throws: ``SharingError/summariesNotHeld(_:)`` when its row's
+    ///   summary is not held.
+    public func nextUndo(of author: String) throws(SharingError) -> SharedStep.Summary? {
+        try undoable[author]?.last?.first.map { seq throws(SharingError) in try summary(seq) }
     }
 
     /// The undo row `author`'s Redo would take back, if any.
     ///
-    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when that row is not held.
-    public func nextRedo(of author: String) throws(SharingError) -> SharedStep? {
-        try redoable[author]?.last.map { seq throws(SharingError) in try row(seq) }
+    /// - Throws: ``SharingError/summariesNotHeld(_:)`` when that row's
+    ///   summary is not held.
+    public func nextRedo(of author: String) throws(SharingError) -> SharedStep.Summary? {
+        try redoable[author]?.last.map { seq throws(SharingError) in try summary(seq) }
+    }
+
+    /// The summary of the row numbered `seq`, when it or its summary is held.
+    ///
+    /// - Throws: ``SharingError/summariesNotHeld(_:)`` when neither is
+    ///   held; ``SharingError/notTheNextRow(expected:found:)`` when the log
+    ///   has no such row.
+    public func summary(_ seq: Int) throws(SharingError) -> SharedStep.Summary {
+        guard seq >= 1, seq <= self.seq else { throw .notTheNextRow(expected: self.seq, found: seq) }
+        guard let summary = held[seq]?.summary ?? summaries[seq] else { throw .summariesNotHeld([seq]) }
+        return summary
+    }
+
+    /// The summaries of the rows numbered `range` (within the log), oldest first.
+    ///
+    /// - Throws: ``SharingError/summariesNotHeld(_:)`` naming those not held.
+    public func summaries(_ range: Range<Int>) throws(SharingError) -> [SharedStep.Summary] {
+        let seqs = range.clamped(to: 1..<(seq + 1))
+        let missing = seqs.filter { held[$0] == nil && summaries[$0] == nil }
+        guard missing.isEmpty else { throw .summariesNotHeld(missing) }
+        return seqs.compactMap { held[$0]?.summary ?? summaries[$0] }
     }
 
     /// The row numbered `seq`, when it is held.
@@ -150,23 +178,66 @@ public struct SharedList: Sendable {
         try rows(held: Array(range.clamped(to: 1..<(seq + 1))))
     }
 
-    /// The rows not held that `author`'s next undo, redo, or change that
-    /// may join their latest step reads: what a store reads before asking
-    /// for one of them. An undo of a delete may still name more (where the
-    /// item stood, ``SharingError/rowsNotHeld(_:)``).
-    public func rowsNeeded(by author: String) -> [Int] {
-        let wanted = (undoable[author]?.last ?? []) + (redoable[author]?.last.map { [$0] } ?? [])
-        return wanted.filter { held[$0] == nil }
+    /// What a person does to a list, for a store to read first what it
+    /// reads (``rowsToRead(for:by:)``).
+    public enum Operation: Equatable, Sendable {
+        /// A change, which may join the person's latest step.
+        case change
+        /// An undo of the person's latest step.
+        case undo
+        /// A redo of the person's latest undo.
+        case redo
+    }
+
+    /// The rows not held, whole or as summaries, that `operation` by
+    /// `author` reads: an undo its step's rows, a redo its undo row, a
+    /// change the summaries of the first and last rows of the step it may
+    /// join. A store reads them before it runs the operation. An undo of a
+    /// delete may still name more (where the item stood, ``SharingError/rowsNotHeld(_:)``).
+    public func rowsToRead(for operation: Operation, by author: String) -> (rows: [Int], summaries: [Int]) {
+        switch operation {
+        case .change:
+            let step = undoable[author]?.last ?? []
+            let wanted = Set([step.first, step.last].compactMap(\.self))
+            return ([], wanted.filter { held[$0] == nil && summaries[$0] == nil }.sorted())
+        case .undo:
+            return ((undoable[author]?.last ?? []).filter { held[$0] == nil }, [])
+        case .redo:
+            return ((redoable[author]?.last.map { [$0] } ?? []).filter { held[$0] == nil }, [])
+        }
+    }
+
+    /// The rows whose summaries are not held that `author`'s Undo and Redo
+    /// buttons show: what a store reads before naming them
+    /// (``nextUndo(of:)``, ``nextRedo(of:)``).
+    public func summariesNeeded(by author: String) -> [Int] {
+        let wanted = [undoable[author]?.last?.first, redoable[author]?.last].compactMap(\.self)
+        return wanted.filter { held[$0] == nil && summaries[$0] == nil }
     }
 
     /// Holds `rows`, which a store read back, so that the operations that
     /// need them can run. Rows this list does not have are ignored.
     public mutating func hold(_ rows: [SharedStep]) {
-        for row in rows where row.seq >= 1 && row.seq <= seq { held[row.seq] = row }
+        for row in rows where row.seq >= 1 && row.seq <= seq {
+            held[row.seq] = row
+            summaries[row.seq] = nil
+        }
     }
 
-    /// How many rows are held in memory.
+    /// Holds `summaries`, which a store read back, so that the history and
+    /// the next steps can show those rows. Rows this list does not have, or
+    /// holds whole, are ignored.
+    public mutating func hold(summaries: [SharedStep.Summary]) {
+        for summary in summaries where summary.seq >= 1 && summary.seq <= seq && held[summary.seq] == nil {
+            self.summaries[summary.seq] = summary
+        }
+    }
+
+    /// How many rows are held in memory whole.
     public var heldRowCount: Int { held.count }
+
+    /// How many rows are held in memory as summaries alone.
+    public var heldSummaryCount: Int { summaries.count }
 
     /// Lets go of the rows held but the newest `count` and those each
     /// person's next undo or redo reads (a few per member), to bound the
@@ -176,12 +247,14 @@ public struct SharedList: Sendable {
     /// - Complexity: O(*h*) comparisons of row numbers for *h* rows held;
     ///   the rows kept are not copied (this runs after every change).
     public mutating func forgetRows(keepingNewest count: Int) {
-        guard held.count > count else { return }
+        guard held.count > count || summaries.count > count else { return }
         let oldestKept = seq - max(count, 1) + 1
         let older = held.keys.filter { $0 < oldestKept }
-        guard !older.isEmpty else { return }
+        let olderSummaries = summaries.keys.filter { $0 < oldestKept }
+        guard !older.isEmpty || !olderSummaries.isEmpty else { return }
         let tops = Set(undoable.values.compactMap(\.last).joined()).union(redoable.values.compactMap(\.last))
         for row in older where !tops.contains(row) { held.removeValue(forKey: row) }
+        for row in olderSummaries where !tops.contains(row) { summaries.removeValue(forKey: row) }
     }
 
     /// Applies `changes` in order as one step by `author`, and clears
@@ -229,7 +302,9 @@ public struct SharedList: Sendable {
     public mutating func undo(by author: String, at date: Date, expecting expected: Int? = nil)
         throws(SharingError) -> SharedStep
     {
-        try takeBack(try nextUndo(of: author), expecting: expected, by: author, at: date, otherwise: .nothingToUndo(author: author))
+        try takeBack(
+            undoable[author]?.last, redoing: false, expecting: expected, by: author, at: date,
+            otherwise: .nothingToUndo(author: author))
     }
 
     /// Takes back `author`'s latest undo, part by part, unless they have made
@@ -243,7 +318,9 @@ public struct SharedList: Sendable {
     public mutating func redo(by author: String, at date: Date, expecting expected: Int? = nil)
         throws(SharingError) -> SharedStep
     {
-        try takeBack(try nextRedo(of: author), expecting: expected, by: author, at: date, otherwise: .nothingToRedo(author: author))
+        try takeBack(
+            redoable[author]?.last.map { [$0] }, redoing: true, expecting: expected, by: author, at: date,
+            otherwise: .nothingToRedo(author: author))
     }
 
     /// The latest writer of `key`, if anyone has written it.
@@ -257,13 +334,12 @@ public struct SharedList: Sendable {
     /// the row `expected` names: an undo row for a change or redo, a redo
     /// row for an undo.
     private mutating func takeBack(
-        _ target: SharedStep?, expecting expected: Int?, by author: String, at date: Date, otherwise missing: SharingError
+        _ rows: [Int]?, redoing: Bool, expecting expected: Int?, by author: String, at date: Date,
+        otherwise missing: SharingError
     ) throws(SharingError) -> SharedStep {
-        guard let target else { throw missing }
-        if let expected, expected != target.seq { throw .notTheNextStep(asked: expected, next: target.seq) }
-        if case .undo = target.kind { return try revert([target], by: author, at: date, kind: .redo(of: target.seq)) }
-        let rows = try undoable[author]?.last.map { seqs throws(SharingError) in try self.rows(held: seqs) } ?? [target]
-        return try revert(rows, by: author, at: date, kind: .undo(of: target.seq))
+        guard let rows, let target = rows.first else { throw missing }
+        if let expected, expected != target { throw .notTheNextStep(asked: expected, next: target) }
+        return try revert(self.rows(held: rows), by: author, at: date, kind: redoing ? .redo(of: target) : .undo(of: target))
     }
 
     /// The held rows numbered `seqs`, in that order.
@@ -278,12 +354,14 @@ public struct SharedList: Sendable {
     /// The first row of `author`'s latest step when a change with `key` at
     /// `date` may join it.
     ///
-    /// - Throws: ``SharingError/rowsNotHeld(_:)`` when that step's first or
-    ///   last row is not held.
+    /// - Throws: ``SharingError/summariesNotHeld(_:)`` when the summary of
+    ///   that step's first or last row is not held.
     private func joinableStep(of author: String, key: String, at date: Date) throws(SharingError) -> Int? {
         guard let rows = undoable[author]?.last, let first = rows.first, let last = rows.last else { return nil }
-        let firstRow = try row(first)
-        let lastRow = try row(last)
+        let missing = Set([first, last].filter { held[$0] == nil && summaries[$0] == nil })
+        guard missing.isEmpty else { throw .summariesNotHeld(missing.sorted()) }
+        let firstRow = try summary(first)
+        let lastRow = try summary(last)
         guard firstRow.kind == .change, firstRow.coalescingKey == key,
             case let elapsed = date.timeIntervalSince(lastRow.date), elapsed >= 0, elapsed <= coalescingWindow
         else { return nil }
@@ -506,6 +584,7 @@ public struct SharedList: Sendable {
         // Each inverse applies: it is what its change returned, in reverse order.
         for inverse in row.inverses.reversed() { _ = try? list.apply(inverse) }
         held[seq] = nil
+        summaries[seq] = nil
         seq -= 1
         for (key, writer) in row.writers.reversed() { writers[key] = writer }
         for (id, after) in row.removedAfter.reversed() { removedAfter[id] = after }

@@ -119,13 +119,14 @@ public protocol SharedListStore: Sendable {
     /// - Throws: ``AccountError/listNotFound``.
     func nextSteps(on list: UUID, of person: AccountName) async throws -> SharedListNextSteps
 
-    /// A page of the list's log for the history panel, newest first: at
-    /// most `limit` rows numbered below `before` (from the newest when `nil`).
+    /// A page of the list's log for the history panel, newest first: the
+    /// summaries of at most `limit` rows numbered below `before` (from the
+    /// newest when `nil`), read without the rows' changes.
     ///
     /// - Throws: ``AccountError/listNotFound``;
     ///   ``SharedListError/invalidPageSize(_:)`` when `limit` is not
     ///   between 1 and ``SharedListSummary/largestHistoryPage``.
-    func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) async throws -> [SharedStep]
+    func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) async throws -> [SharedStep.Summary]
 
     /// A stream with an element after every row appended to the list through
     /// this store (and, for a store that hears of them, through other
@@ -288,13 +289,13 @@ package struct PlanRefusal: Error {
 
 /// What a person's Undo and Redo buttons would take back on one list.
 public struct SharedListNextSteps: Equatable, Sendable {
-    /// The step their Undo takes back (its first row), if any.
-    public let undo: SharedStep?
-    /// The undo row their Redo takes back, if any.
-    public let redo: SharedStep?
+    /// The step their Undo takes back (its first row's summary), if any.
+    public let undo: SharedStep.Summary?
+    /// The undo row their Redo takes back (its summary), if any.
+    public let redo: SharedStep.Summary?
 
     /// Pairs the next undo and redo.
-    public init(undo: SharedStep?, redo: SharedStep?) {
+    public init(undo: SharedStep.Summary?, redo: SharedStep.Summary?) {
         self.undo = undo
         self.redo = redo
     }

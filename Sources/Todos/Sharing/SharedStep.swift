@@ -58,10 +58,16 @@ public struct SharedStep: Equatable, Sendable {
     /// (none for a change), and that a redo of an undo that had changed
     /// nothing (every part of it was left alone) changes nothing either.
     public var messages: [String] {
+        Self.messages(kind: kind, skipped: skipped, changedNothing: changes.isEmpty)
+    }
+
+    /// The messages of a row of `kind` that left `skipped` alone and
+    /// applied no change when `changedNothing`.
+    static func messages(kind: Kind, skipped: [SkippedPart], changedNothing: Bool) -> [String] {
         switch kind {
         case .change: []
         case .undo: skipped.map { $0.sentence(undoing: true) }
-        case .redo where skipped.isEmpty && changes.isEmpty: [Self.nothingToPutBack]
+        case .redo where skipped.isEmpty && changedNothing: [Self.nothingToPutBack]
         case .redo: skipped.map { $0.sentence(undoing: false) }
         }
     }
@@ -97,4 +103,57 @@ extension SharedStep {
 
     /// This row's head.
     public var head: Head { Head(seq: seq, author: author, kind: kind, joins: joins) }
+}
+
+extension SharedStep {
+    /// A row without what it changed: what the history and the Undo and
+    /// Redo buttons show, and what a change that may join the person's
+    /// latest step looks at. A store reads it without decoding the row's
+    /// changes and patch, so that showing a row costs the same whether the
+    /// row touched one item or every item of the list.
+    public struct Summary: Equatable, Sendable {
+        /// The row's number in the log, from 1.
+        public let seq: Int
+        /// Who made it.
+        public let author: String
+        /// The step's name, as the history shows it.
+        public let name: String
+        /// What the row did.
+        public let kind: Kind
+        /// When the row was appended.
+        public let date: Date
+        /// The key under which the person's next change of the same kind
+        /// joins this step, if any.
+        public let coalescingKey: String?
+        /// For a change that joined the person's step before it, the first
+        /// row of that step.
+        public let joins: Int?
+        /// What the row's undo or redo left alone, in sentences
+        /// (``SharedStep/messages``).
+        public let messages: [String]
+
+        /// The summary of a row as a store read it back: `skipped` are the
+        /// parts it left alone, and `changedNothing` says whether it applied
+        /// no change (only a redo's messages depend on it).
+        public init(
+            seq: Int, author: String, name: String, kind: Kind, date: Date, coalescingKey: String?, joins: Int?,
+            skipped: [SkippedPart], changedNothing: Bool
+        ) {
+            self.seq = seq
+            self.author = author
+            self.name = name
+            self.kind = kind
+            self.date = date
+            self.coalescingKey = coalescingKey
+            self.joins = joins
+            messages = SharedStep.messages(kind: kind, skipped: skipped, changedNothing: changedNothing)
+        }
+    }
+
+    /// This row's summary.
+    public var summary: Summary {
+        Summary(
+            seq: seq, author: author, name: name, kind: kind, date: date, coalescingKey: coalescingKey, joins: joins,
+            skipped: skipped, changedNothing: changes.isEmpty)
+    }
 }

@@ -19,6 +19,12 @@ public enum SharingError: Error, Equatable, Hashable, Sendable {
     /// changed. A store reads them, hands them over with
     /// ``SharedList/hold(_:)`` and asks again.
     case rowsNotHeld([Int])
+    /// The operation shows or looks at these rows (``SharedStep/Summary``:
+    /// their names, authors, kinds and dates, not their changes), which the
+    /// list does not hold; nothing was changed. A store reads them, hands
+    /// them over with ``SharedList/hold(summaries:)`` (or the whole rows
+    /// with ``SharedList/hold(_:)``) and asks again.
+    case summariesNotHeld([Int])
 }
 
 extension SharingError: CustomStringConvertible {
@@ -39,6 +45,8 @@ extension SharingError: CustomStringConvertible {
             "The log's row \(found) came where row \(expected) was expected."
         case .rowsNotHeld(let rows):
             "The list's rows \(rows.map(String.init).joined(separator: ", ")) were not read from the store. Nothing was changed."
+        case .summariesNotHeld(let rows):
+            "The summaries of the list's rows \(rows.map(String.init).joined(separator: ", ")) were not read from the store. Nothing was changed."
         }
     }
 }

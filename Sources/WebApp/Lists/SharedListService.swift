@@ -240,7 +240,7 @@ struct SharedListService: Sendable {
     }
 
     /// A page of the list's history, newest first.
-    func history(of id: UUID, before: Int?, limit: Int) async throws -> [SharedStep] {
+    func history(of id: UUID, before: Int?, limit: Int) async throws -> [SharedStep.Summary] {
         try await store.history(of: id, as: person, before: before, limit: limit)
     }
 
@@ -297,7 +297,7 @@ extension APIError {
             case .refused(.itemNotFound), .refused(.positionOutOfRange): return .notFound(error.description)
             case .refused(.nothingToChange): return .conflict(error.description)
             case .refused: return .invalidField(error.description)
-            case .notTheNextRow, .rowsNotHeld: return nil
+            case .notTheNextRow, .rowsNotHeld, .summariesNotHeld: return nil
             }
         default:
             return nil

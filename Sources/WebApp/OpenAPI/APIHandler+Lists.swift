@@ -160,6 +160,11 @@ extension Components.Schemas.ListSummary {
 extension Components.Schemas.ListStep {
     /// The step, with what an undo or a redo left alone in words.
     init(_ step: SharedStep) {
+        self.init(step.summary)
+    }
+
+    /// The step as its summary shows it.
+    init(_ step: SharedStep.Summary) {
         let (kind, takesBack): (KindPayload, Int?) = switch step.kind {
         case .change: (.change, nil)
         case .undo(let seq): (.undo, seq)

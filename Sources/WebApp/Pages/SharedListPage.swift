@@ -30,7 +30,7 @@ struct SharedListPage {
     /// What the account's Undo and Redo would take back.
     var next: SharedListNextSteps
     /// The newest steps, newest first.
-    var history: [SharedStep]
+    var history: [SharedStep.Summary]
     /// How many of the newest steps the history panel lists at most.
     var historySteps: Int
     /// Whether steps older than those listed are left out.
@@ -211,7 +211,7 @@ struct SharedListPage {
     }
 
     private static func button(
-        _ kind: String, _ label: String, symbol: String, step: SharedStep?, shortcuts: String, into html: inout HTMLWriter
+        _ kind: String, _ label: String, symbol: String, step: SharedStep.Summary?, shortcuts: String, into html: inout HTMLWriter
     ) {
         let title = step.map { "\(label) your step: \($0.name)" } ?? (kind == "undo" ? "Nothing of yours to undo" : "Nothing of yours to redo")
         html.element(
@@ -258,7 +258,7 @@ struct SharedListPage {
     }
 
     /// “Add “Milk””, “undid Add “Milk””, “redid Add “Milk””.
-    static func describe(_ step: SharedStep) -> String {
+    static func describe(_ step: SharedStep.Summary) -> String {
         switch step.kind {
         case .change: step.name
         case .undo: "undid " + step.name

@@ -85,6 +85,22 @@ final class SharedStoreFixture: @unchecked Sendable {
         return nil
     }
 
+    /// How many log rows of `list` the store holds in memory as summaries
+    /// alone, for a store that reads them from a database.
+    func heldSummaryCount(of list: UUID, in store: any SharedListStore) async -> Int? {
+        if let sqlite = store as? SQLiteSharedListStore { return await sqlite.heldSummaryCount(of: list) }
+        if let postgres = store as? PostgresSharedListStore { return await postgres.heldSummaryCount(of: list) }
+        return nil
+    }
+
+    /// Every log row of `list` as the store saved it, oldest first.
+    func savedRows(of list: UUID, in store: any SharedListStore) async throws -> [SharedStep] {
+        if let sqlite = store as? SQLiteSharedListStore { return try await sqlite.savedRows(of: list) }
+        if let postgres = store as? PostgresSharedListStore { return try await postgres.savedRows(of: list) }
+        if let memory = store as? InMemorySharedListStore { return try await memory.savedRows(of: list) }
+        throw CancellationError()
+    }
+
     /// The latest writer of each part as the store saved it, for a store
     /// that keeps them in a table of their own.
     func savedWriters(of list: UUID, in store: any SharedListStore) async throws -> [ItemPartKey: (seq: Int, author: String)]? {

@@ -26,6 +26,7 @@ struct SharedListOpenedTests {
         _ body: (inout SharedList) throws(SharingError) -> Value
     ) throws(SharingError) -> Value {
         var handed = Set<Int>()
+        var summarized = Set<Int>()
         while true {
             let before = lazy
             do {
@@ -35,6 +36,13 @@ struct SharedListOpenedTests {
                 #expect(!rows.isEmpty && rows.allSatisfy { handed.insert($0).inserted }, "rows \(rows) asked for again (seed \(seed))")
                 asked += rows.count
                 lazy.hold(rows.compactMap { seq in log.first { $0.seq == seq } })
+            } catch .summariesNotHeld(let rows) {
+                #expect(lazy.list == before.list && lazy.seq == before.seq, "asking for summaries changed the list (seed \(seed))")
+                #expect(
+                    !rows.isEmpty && rows.allSatisfy { summarized.insert($0).inserted },
+                    "summaries \(rows) asked for again (seed \(seed))")
+                asked += rows.count
+                lazy.hold(summaries: rows.compactMap { seq in log.first { $0.seq == seq }?.summary })
             }
         }
     }
@@ -121,7 +129,11 @@ struct SharedListOpenedTests {
         shared.forgetRows(keepingNewest: 2)
         // Rows 9 and 10, the newest; Ann's next undo (1) and Bob's (8).
         #expect(shared.log.map(\.seq) == [1, 8, 9, 10])
-        #expect(shared.rowsNeeded(by: "ann").isEmpty && shared.rowsNeeded(by: "bob").isEmpty)
+        for person in ["ann", "bob"] {
+            for operation in [SharedList.Operation.change, .undo, .redo] {
+                #expect(shared.rowsToRead(for: operation, by: person) == ([], []))
+            }
+        }
         #expect(throws: SharingError.rowsNotHeld([7])) { try shared.row(7) }
     }
 
@@ -149,9 +161,11 @@ struct SharedListOpenedTests {
         // Ann's undo reads her step (row 2), then where Eggs, which Bread
         // followed, stood when Bob deleted it (row 3): after Milk.
         #expect(throws: SharingError.rowsNotHeld([2])) { try lazy.undo(by: "ann", at: Sharing.later) }
-        #expect(lazy.rowsNeeded(by: "ann") == [2])
+        #expect(lazy.rowsToRead(for: .undo, by: "ann") == ([2], []))
+        #expect(lazy.rowsToRead(for: .change, by: "ann") == ([], [2]))
+        #expect(lazy.rowsToRead(for: .redo, by: "ann") == ([], []))
         lazy.hold([shared.log[1]])
-        #expect(lazy.rowsNeeded(by: "ann").isEmpty)
+        #expect(lazy.rowsToRead(for: .undo, by: "ann") == ([], []))
         #expect(throws: SharingError.rowsNotHeld([3])) { try lazy.undo(by: "ann", at: Sharing.later) }
         #expect(lazy.list == shared.list && lazy.seq == 3)
         lazy.hold([shared.log[2]])
