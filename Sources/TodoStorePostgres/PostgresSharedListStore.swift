@@ -494,6 +494,15 @@ public actor PostgresSharedListStore: SharedListStore {
                 known?.open.shared.hold(rows)
                 known?.open.shared.hold(summaries: summaries)
             }
+            if let number = numbers[list], let items = known?.open.shared.writersToRead(for: operation, by: person.key),
+                !items.isEmpty
+            {
+                // The latest writers of the items an undo or redo looks at, which were removed before the list was opened.
+                let writers = try await transaction { connection, logger in
+                    try await self.savedWriters(number, of: items, connection, logger)
+                }
+                known?.open.shared.hold(writers: writers, of: items)
+            }
             if heardAhead[list] == nil, case (let step, var cached)? = try await appendingAlone(to: list, by: person, &known, body) {
                 cached.open.shared.forgetRows(keepingNewest: Cached.rowsKept)
                 cache[list] = cached
@@ -511,16 +520,23 @@ public actor PostgresSharedListStore: SharedListStore {
                     cached.open.shared.hold(try await self.steps(head.number, numbered: needed.rows, connection, logger))
                     cached.open.shared.hold(
                         summaries: try await self.summaries(head.number, numbered: needed.summaries, connection, logger))
+                    let items = cached.open.shared.writersToRead(for: operation, by: person.key)
+                    cached.open.shared.hold(writers: try await self.savedWriters(head.number, of: items, connection, logger), of: items)
                     var requests = RowRequests()
                     var made: SharedStep?
                     while made == nil {
                         do {
                             made = try cached.append(body, keepingRefused: &refused)
                         } catch {
-                            guard let rows = try requests.rows(after: error, of: list, location: self.database.url.redacted) else {
+                            switch try requests.asked(after: error, of: list, location: self.database.url.redacted) {
+                            case .rows(let rows)?:
+                                cached.open.shared.hold(try await self.steps(head.number, numbered: rows, connection, logger))
+                            case .writers(let items)?:
+                                cached.open.shared.hold(
+                                    writers: try await self.savedWriters(head.number, of: items, connection, logger), of: items)
+                            case nil:
                                 throw error
                             }
-                            cached.open.shared.hold(try await self.steps(head.number, numbered: rows, connection, logger))
                         }
                     }
                     guard let step = made else { throw self.corrupt("no row was made on shared list \(list)") }
@@ -768,7 +784,7 @@ public actor PostgresSharedListStore: SharedListStore {
             let (state, ranks) = try await items(head.number, logger).load(connection)
             return try Cached.opened(
                 list, name: head.name, access: head.access, lastSeq: head.lastSeq, items: state.todos,
-                heads: try await heads(head.number, connection, logger), writers: try await savedWriters(head.number, connection, logger),
+                heads: try await heads(head.number, connection, logger), writers: try await listedWriters(head.number, connection, logger),
                 ranks: ranks, renumberings: head.renumberings, coalescingWindow: coalescingWindow, location: database.url.redacted)
         }
         // No other writer since: nothing to read.
@@ -890,13 +906,42 @@ public actor PostgresSharedListStore: SharedListStore {
         return heads
     }
 
-    /// Who wrote each part of the items of the list numbered `number` last.
+    /// Who wrote each part of every item the list numbered `number` ever had last.
     private nonisolated func savedWriters(_ number: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws
         -> [ItemPartKey: (seq: Int, author: String)]
     {
+        try await writers("SELECT item, part, seq, author FROM rewind_shared_writer WHERE list_id = \(number)", connection, logger)
+    }
+
+    /// Who wrote each part of the items on the list numbered `number` now
+    /// last: what opening it reads (the writers of items removed before are
+    /// read when an undo asks for them).
+    private nonisolated func listedWriters(_ number: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [ItemPartKey: (seq: Int, author: String)]
+    {
+        try await writers(
+            """
+            SELECT w.item, w.part, w.seq, w.author FROM rewind_item i
+            JOIN rewind_shared_writer w ON w.list_id = i.list_id AND w.item = i.id WHERE i.list_id = \(number)
+            """, connection, logger)
+    }
+
+    /// Who wrote each part of `items` of the list numbered `number` last.
+    private nonisolated func savedWriters(
+        _ number: Int64, of items: [UUID], _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> [ItemPartKey: (seq: Int, author: String)] {
+        guard !items.isEmpty else { return [:] }
+        return try await writers(
+            "SELECT item, part, seq, author FROM rewind_shared_writer WHERE list_id = \(number) AND item = ANY(\(items))",
+            connection, logger)
+    }
+
+    /// The latest writers that `query` selects (item, part, seq, author).
+    private nonisolated func writers(_ query: PostgresQuery, _ connection: PostgresConnection, _ logger: Logger) async throws
+        -> [ItemPartKey: (seq: Int, author: String)]
+    {
         var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
-        let rows = try await connection.answered(
-            "SELECT item, part, seq, author FROM rewind_shared_writer WHERE list_id = \(number)", logger: logger)
+        let rows = try await connection.answered(query, logger: logger)
         for try await (item, text, seq, author) in rows.decode((UUID, String, Int64, String).self) {
             guard let part = ItemPart(rawValue: text) else { throw corrupt("a latest writer names the part “\(text)”") }
             writers[ItemPartKey(item, part)] = (Int(seq), author)

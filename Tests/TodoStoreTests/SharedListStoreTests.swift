@@ -489,6 +489,26 @@ struct SharedListStoreTests {
         try await Self.expectSameAfterReopening(fixture, reopened, list)
     }
 
+    /// A store opens a list with the latest writers of its listed items
+    /// only; an undo that looks at an item removed before reads that item's
+    /// writers, and says who removed it, as a store that read them all would.
+    @Test(arguments: SharedStoreKind.persistent)
+    func anUndoReadsTheWritersOfAnItemRemovedBeforeTheListWasOpened(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk", "Eggs"], in: store)  // rows 1 and 2, by Ann
+        try await store.perform([.update(Team.id(0), [.complete], at: Team.date)], named: "Complete", on: list, by: Team.bob)
+        try await store.perform([.removeCompleted], named: "Clear completed", on: list, by: Team.bob)  // row 4
+        let reopened = try await fixture.open()
+        try await reopened.undo(on: list, by: Team.ann, expecting: 2)  // Eggs goes
+        let undo = try await reopened.undo(on: list, by: Team.ann, expecting: 1)
+        #expect(undo.skipped.map(\.reason) == [.deleted])
+        #expect(undo.skipped.first?.by == "bob")
+        #expect(undo.messages.count == 1)
+        #expect(try await Self.titles(reopened, list).isEmpty)
+        try await Self.expectSameAfterReopening(fixture, reopened, list)
+    }
+
     /// A page of history asked for below any row number, even the smallest
     /// integer, is empty; above the latest row it is the newest rows.
     @Test(arguments: SharedStoreKind.tested)

@@ -372,8 +372,11 @@ public actor SQLiteSharedListStore: SharedListStore {
                 let needed = cached.open.shared.rowsToRead(for: operation, by: person.key)
                 cached.open.shared.hold(try self.steps(db, list, numbered: needed.rows))
                 cached.open.shared.hold(summaries: try self.summaries(db, list, numbered: needed.summaries))
+                let items = cached.open.shared.writersToRead(for: operation, by: person.key)
+                cached.open.shared.hold(writers: try self.savedWriters(db, list, of: items), of: items)
                 let step = try cached.append(
                     body, keepingRefused: &refused, reading: { try self.steps(db, list, numbered: $0) },
+                    readingWriters: { try self.savedWriters(db, list, of: $0) },
                     location: self.database.url.path)
                 try self.save(step, of: &cached, db)
                 cached.open.shared.forgetRows(keepingNewest: Cached.rowsKept)
@@ -424,7 +427,7 @@ public actor SQLiteSharedListStore: SharedListStore {
             let (items, ranks) = try savedItems(db, list)
             return try Cached.opened(
                 list, name: head.name, access: head.access, lastSeq: head.lastSeq, items: items, heads: try heads(db, list),
-                writers: try savedWriters(db, list), ranks: ranks, coalescingWindow: coalescingWindow, location: database.url.path)
+                writers: try listedWriters(db, list), ranks: ranks, coalescingWindow: coalescingWindow, location: database.url.path)
         }
         let rows = try steps(db, list, after: after)
         // This store does not count renumberings: after another process's
@@ -598,12 +601,40 @@ public actor SQLiteSharedListStore: SharedListStore {
         }
     }
 
-    /// Who wrote each part of the items of `list` last.
+    /// Who wrote each part of every item `list` ever had last.
     private nonisolated func savedWriters(_ db: Database, _ list: UUID) throws -> [ItemPartKey: (seq: Int, author: String)] {
+        try writers(db, "SELECT item, part, seq, author FROM shared_writer WHERE list = ?", [list.uuidString])
+    }
+
+    /// Who wrote each part of the items on `list` now last: what opening
+    /// it reads (the writers of items removed before are read when an undo
+    /// asks for them), found from the items' rows.
+    private nonisolated func listedWriters(_ db: Database, _ list: UUID) throws -> [ItemPartKey: (seq: Int, author: String)] {
+        try writers(
+            db,
+            """
+            SELECT w.item, w.part, w.seq, w.author FROM shared_item i
+            JOIN shared_writer w ON w.list = i.list AND w.item = i.id WHERE i.list = ?
+            """, [list.uuidString])
+    }
+
+    /// Who wrote each part of `items` of `list` last.
+    private nonisolated func savedWriters(_ db: Database, _ list: UUID, of items: [UUID]) throws
+        -> [ItemPartKey: (seq: Int, author: String)]
+    {
+        guard !items.isEmpty else { return [:] }
+        return try writers(
+            db,
+            "SELECT item, part, seq, author FROM shared_writer WHERE list = ? AND item IN (\(items.map { _ in "?" }.joined(separator: ",")))",
+            [list.uuidString] + StatementArguments(items.map(\.uuidString)))
+    }
+
+    /// The latest writers that `sql` selects (item, part, seq, author).
+    private nonisolated func writers(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws
+        -> [ItemPartKey: (seq: Int, author: String)]
+    {
         var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
-        for row in try Row.fetchAll(
-            db, sql: "SELECT item, part, seq, author FROM shared_writer WHERE list = ?", arguments: [list.uuidString])
-        {
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
             let item: String = try row.decode(String.self, atIndex: 0)
             let part: String = try row.decode(String.self, atIndex: 1)
             guard let id = ItemRecord.uuid(item), let part = ItemPart(rawValue: part) else {

@@ -67,27 +67,36 @@ package struct CachedSharedList: Sendable {
     }
 
     /// ``append(_:keepingRefused:)``, handing over the rows `body` asks for
-    /// (``SharingError/rowsNotHeld(_:)``), which `read` reads, until it runs.
+    /// (``SharingError/rowsNotHeld(_:)``), which `read` reads, and the
+    /// latest writers of the items it asks for
+    /// (``SharingError/writersNotHeld(_:)``), which `readWriters` reads,
+    /// until it runs.
     package mutating func append(
         _ body: (inout OpenSharedList) throws -> SharedStep, keepingRefused refused: inout Self?,
-        reading read: ([Int]) throws -> [SharedStep], location: String
+        reading read: ([Int]) throws -> [SharedStep],
+        readingWriters readWriters: ([UUID]) throws -> [ItemPartKey: (seq: Int, author: String)], location: String
     ) throws -> SharedStep {
         var requests = RowRequests()
         while true {
             do {
                 return try append(body, keepingRefused: &refused)
             } catch {
-                guard let rows = try requests.rows(after: error, of: open.id, location: location) else { throw error }
-                open.shared.hold(try read(rows))
+                switch try requests.asked(after: error, of: open.id, location: location) {
+                case .rows(let rows)?: open.shared.hold(try read(rows))
+                case .writers(let items)?: open.shared.hold(writers: try readWriters(items), of: items)
+                case nil: throw error
+                }
             }
         }
     }
 
     /// A list opened afresh from what the store saved of it: its `items`
     /// in order, the `heads` of its log rows (first row first), the latest
-    /// writer of each part, and the ranks of every item row. No row's
-    /// changes are read: the rows an operation needs are read when it asks
-    /// for them (``SharingError/rowsNotHeld(_:)``).
+    /// writer of each part of those items (not of items removed before:
+    /// ``SharedList/WritersOpened/ofListedItems``), and the ranks of every
+    /// item row. No row's changes are read: the rows an operation needs, and
+    /// the writers of removed items an undo looks at, are read when it asks
+    /// for them (``SharingError/rowsNotHeld(_:)``, ``SharingError/writersNotHeld(_:)``).
     ///
     /// - Throws: ``StoreError/corrupt(path:detail:)`` naming `location` when
     ///   the heads are not numbered 1 to `lastSeq`.
@@ -98,7 +107,8 @@ package struct CachedSharedList: Sendable {
     ) throws -> Self {
         let shared: SharedList
         do {
-            shared = try SharedList(opening: items, heads: heads, writers: writers, coalescingWindow: coalescingWindow)
+            shared = try SharedList(
+                opening: items, heads: heads, writers: writers, of: .ofListedItems, coalescingWindow: coalescingWindow)
         } catch {
             throw StoreError.corrupt(path: location, detail: "the log rows of shared list \(id) are not numbered in turn: \(error)")
         }

@@ -100,34 +100,52 @@ package struct OpenSharedList: Sendable {
     }
 }
 
-/// The log rows that a list's operations asked for, in turn, until one
-/// runs: a store reads each request and hands the rows over
-/// (``SharedList/hold(_:)``), and stops when a request names rows it read
-/// already, which the database does not have.
+/// The log rows and latest writers that a list's operations asked for, in
+/// turn, until one runs: a store reads each request and hands what it read
+/// over (``SharedList/hold(_:)``, ``SharedList/hold(writers:of:)``), and
+/// stops when a request names only what it read already, which the database
+/// does not have.
 package struct RowRequests: Sendable {
+    /// What an operation asked a store to read.
+    package enum Asked: Equatable, Sendable {
+        /// Log rows, whole.
+        case rows([Int])
+        /// The latest writers of these items.
+        case writers([UUID])
+    }
+
     private var read = Set<Int>()
+    private var writersRead = Set<UUID>()
 
     /// Starts with none read.
     package init() {}
 
-    /// The rows to read for `error`, or `nil` when it does not ask for rows
+    /// What to read for `error`, or `nil` when it does not ask for anything
     /// (it is then the operation's own error). Rows whose summaries it asks
     /// for are read whole: an operation asks for summaries only when a
-    /// store did not read those it names first (``SharedList/summariesNeeded(by:)``).
+    /// store did not read those it names first (``SharedList/rowsToRead(for:by:)``).
     ///
     /// - Throws: ``StoreError/corrupt(path:detail:)`` naming `location` when
-    ///   it asks only for rows read already: the log of `list` lacks them.
-    package mutating func rows(after error: any Error, of list: UUID, location: String) throws -> [Int]? {
-        let rows: [Int]
+    ///   it asks only for what was read already: the database of `list` lacks it.
+    package mutating func asked(after error: any Error, of list: UUID, location: String) throws -> Asked? {
         switch error {
-        case SharingError.rowsNotHeld(let asked), SharingError.summariesNotHeld(let asked): rows = asked
-        default: return nil
+        case SharingError.rowsNotHeld(let rows), SharingError.summariesNotHeld(let rows):
+            let new = rows.filter { read.insert($0).inserted }
+            guard !new.isEmpty else {
+                throw StoreError.corrupt(
+                    path: location, detail: "shared list \(list) has no log rows \(rows.map(String.init).joined(separator: ", "))")
+            }
+            return .rows(new)
+        case SharingError.writersNotHeld(let items):
+            let new = items.filter { writersRead.insert($0).inserted }
+            guard !new.isEmpty else {
+                throw StoreError.corrupt(
+                    path: location,
+                    detail: "shared list \(list) asked again for the writers of \(items.map(\.uuidString).joined(separator: ", "))")
+            }
+            return .writers(new)
+        default:
+            return nil
         }
-        let new = rows.filter { read.insert($0).inserted }
-        guard !new.isEmpty else {
-            throw StoreError.corrupt(
-                path: location, detail: "shared list \(list) has no log rows \(rows.map(String.init).joined(separator: ", "))")
-        }
-        return new
     }
 }

@@ -51,8 +51,14 @@ public struct SharedList: Sendable {
     /// read from the row that removed it. 0 for a list made here or replayed.
     private var openedAfter = 0
 
-    /// Who wrote each part last, and in which row.
+    /// Who wrote each part last, and in which row: of every item, or, for
+    /// a list opened with the writers of its listed items only, of those in
+    /// ``writersHeld`` and the parts written since.
     private(set) var writers: [ItemPartKey: (seq: Int, author: String)] = [:]
+    /// The items whose latest writers are all held, for a list opened with
+    /// the writers of its listed items only (``WritersOpened/ofListedItems``);
+    /// `nil` when every item's are.
+    private var writersHeld: Set<UUID>?
     /// Where each item removed by a row recorded here stood: the id it
     /// followed when it was last removed.
     private var removedAfter: [UUID: UUID?] = [:]
@@ -86,7 +92,7 @@ public struct SharedList: Sendable {
     ///   heads are not numbered 1, 2, 3… in order.
     public init(
         opening list: TodoList, heads: [SharedStep.Head], writers: [ItemPartKey: (seq: Int, author: String)],
-        coalescingWindow: TimeInterval = 0.5
+        of opened: WritersOpened = .ofEveryItem, coalescingWindow: TimeInterval = 0.5
     ) throws(SharingError) {
         self.init(list: list, coalescingWindow: coalescingWindow)
         for head in heads {
@@ -95,7 +101,20 @@ public struct SharedList: Sendable {
             _ = moveStacks(for: head)
         }
         self.writers = writers
+        if opened == .ofListedItems { writersHeld = Set(list.items.map(\.id)) }
         openedAfter = seq
+    }
+
+    /// Which items' latest writers a store hands over when it opens a list
+    /// (``init(opening:heads:writers:of:coalescingWindow:)``).
+    public enum WritersOpened: Equatable, Sendable {
+        /// Every item's that was ever on the list.
+        case ofEveryItem
+        /// Only those of the items on the list now; an undo that looks at
+        /// an item removed since asks for its writers
+        /// (``SharingError/writersNotHeld(_:)``). A store reads what is
+        /// on the list, not everything that ever was.
+        case ofListedItems
     }
 
     /// Rebuilds a shared list from its log, as a store read it, starting from `list`.
@@ -207,6 +226,25 @@ public struct SharedList: Sendable {
         }
     }
 
+    /// The items whose latest writers are not held that `operation` by
+    /// `author` looks at: those its rows touched, for an undo or a redo
+    /// whose rows are held (``rowsToRead(for:by:)`` names those that are
+    /// not). A store reads them after the rows and before running it.
+    public func writersToRead(for operation: Operation, by author: String) -> [UUID] {
+        guard let writersHeld else { return [] }
+        let rows: [Int] =
+            switch operation {
+            case .change: []
+            case .undo: undoable[author]?.last ?? []
+            case .redo: redoable[author]?.last.map { [$0] } ?? []
+            }
+        var items = Set<UUID>()
+        for seq in rows {
+            for entry in held[seq]?.patch.entries ?? [] where !writersHeld.contains(entry.id) { items.insert(entry.id) }
+        }
+        return items.sorted { $0.uuidString < $1.uuidString }
+    }
+
     /// The rows whose summaries are not held that `author`'s Undo and Redo
     /// buttons show: what a store reads before naming them
     /// (``nextUndo(of:)``, ``nextRedo(of:)``).
@@ -231,6 +269,18 @@ public struct SharedList: Sendable {
         for summary in summaries where summary.seq >= 1 && summary.seq <= seq && held[summary.seq] == nil {
             self.summaries[summary.seq] = summary
         }
+    }
+
+    /// Holds `writers`, the latest writers of the parts of `items` as a
+    /// store read them back (a part nobody wrote has none), so that an undo
+    /// that looks at those items can run. Parts written here since the
+    /// list was opened keep the writer recorded here.
+    public mutating func hold(writers: [ItemPartKey: (seq: Int, author: String)], of items: [UUID]) {
+        guard writersHeld != nil else { return }
+        for (key, writer) in writers where self.writers[key] == nil && !(writersHeld?.contains(key.item) ?? true) {
+            self.writers[key] = writer
+        }
+        writersHeld?.formUnion(items)
     }
 
     /// How many rows are held in memory whole.
@@ -381,14 +431,15 @@ public struct SharedList: Sendable {
         var changes: [TodoList.Change] = []
         var inverses: [TodoList.Change] = []
         var skipped: [SkippedPart] = []
-        // Rows not held that said where a removed item stood: the list is
-        // put back and they are asked for once every entry has been seen.
-        var missing = Set<Int>()
+        // Rows not held that said where a removed item stood, and items
+        // whose writers are not held: the list is put back and they are
+        // asked for once every entry has been seen.
+        var missing = Missing()
         func apply(_ change: TodoList.Change) throws(SharingError) {
             do {
                 try list.apply(change, after: &inverses)
             } catch {
-                if !missing.isEmpty { throw .rowsNotHeld(missing.sorted()) }
+                if let asked = missing.request { throw asked }
                 throw error
             }
             changes.append(change)
@@ -397,12 +448,18 @@ public struct SharedList: Sendable {
         // (else that change would copy every writer).
         do {
             let writers = writers
+            let writersHeld = writersHeld
             for target in rows.reversed() {
                 for entry in target.patch.entries {
                     // The title the person knew when they made the step.
                     let known = entry.before?.item.title ?? entry.after?.item.title ?? ""
-                    let otherWriter = { (part: ItemPart) in
-                        Self.writer(of: ItemPartKey(entry.id, part), in: writers, after: target.seq, besides: author)
+                    let otherWriter = { (part: ItemPart) -> String? in
+                        let key = ItemPartKey(entry.id, part)
+                        guard let writer = Self.heldWriter(of: key, in: writers, heldFor: writersHeld) else {
+                            missing.writers.insert(entry.id)
+                            return nil
+                        }
+                        return Self.writer(writer, after: target.seq, besides: author)
                     }
                     switch (entry.before, list[id: entry.id]) {
                     case (nil, nil):
@@ -450,10 +507,10 @@ public struct SharedList: Sendable {
                 }
             }
         }
-        guard missing.isEmpty else {
+        if let asked = missing.request {
             // Each inverse applies: it is what its change just returned.
             for inverse in inverses.reversed() { _ = try? list.apply(inverse) }
-            throw .rowsNotHeld(missing.sorted())
+            throw asked
         }
         let step = SharedStep(
             seq: seq + 1, author: author, name: rows.first?.name ?? "", kind: kind, changes: changes,
@@ -463,25 +520,34 @@ public struct SharedList: Sendable {
         return step
     }
 
-    /// Who wrote `key` after row `seq`, when that is someone other than `author`.
-    private static func writer(
-        of key: ItemPartKey, in writers: [ItemPartKey: (seq: Int, author: String)], after seq: Int, besides author: String
-    ) -> String? {
-        guard let writer = writers[key], writer.seq > seq, writer.author != author else { return nil }
+    /// The latest writer of `key` in `writers`: `.some(nil)` when nobody
+    /// wrote it, `nil` when the writers of its item are not held (they are
+    /// all held when `held` is `nil`, else for the items it names).
+    private static func heldWriter(
+        of key: ItemPartKey, in writers: [ItemPartKey: (seq: Int, author: String)], heldFor held: Set<UUID>?
+    ) -> (seq: Int, author: String)?? {
+        if let writer = writers[key] { return .some(writer) }
+        return held?.contains(key.item) ?? true ? .some(nil) : nil
+    }
+
+    /// Who wrote a part after row `seq`, when `writer` (its latest) is
+    /// someone other than `author`.
+    private static func writer(_ writer: (seq: Int, author: String)?, after seq: Int, besides author: String) -> String? {
+        guard let writer, writer.seq > seq, writer.author != author else { return nil }
         return writer.author
     }
 
     /// The position that puts an inserted item after the nearest item that
     /// still stands of those it followed; rows needed and not held are
     /// added to `missing`.
-    private func insertionPosition(after predecessor: UUID?, in list: TodoList, missing: inout Set<Int>) -> Int {
+    private func insertionPosition(after predecessor: UUID?, in list: TodoList, missing: inout Missing) -> Int {
         survivor(from: predecessor, in: list, missing: &missing).flatMap { list.position(of: $0) }.map { $0 + 1 } ?? 0
     }
 
     /// The position (for ``TodoList/Change/move(_:to:)``) that puts `id`
     /// after the nearest item that still stands of those it followed; rows
     /// needed and not held are added to `missing`.
-    private func movePosition(of id: UUID, after predecessor: UUID?, in list: TodoList, missing: inout Set<Int>) -> Int {
+    private func movePosition(of id: UUID, after predecessor: UUID?, in list: TodoList, missing: inout Missing) -> Int {
         guard let survivor = survivor(from: predecessor, in: list, missing: &missing), survivor != id,
             let anchor = list.position(of: survivor), let current = list.position(of: id)
         else { return 0 }
@@ -491,7 +557,7 @@ public struct SharedList: Sendable {
     /// `predecessor` if it is in `list`, else the item it followed when it
     /// was removed, and so on; `nil` for the top of the list, or when a row
     /// that says where an item stood is not held (it is added to `missing`).
-    private func survivor(from predecessor: UUID?, in list: TodoList, missing: inout Set<Int>) -> UUID? {
+    private func survivor(from predecessor: UUID?, in list: TodoList, missing: inout Missing) -> UUID? {
         var candidate = predecessor
         var visited = Set<UUID>()
         while let id = candidate, !list.contains(id: id) {
@@ -506,11 +572,15 @@ public struct SharedList: Sendable {
     /// removal in the rows the list was opened with, that is read from the
     /// row that last wrote the item's existence, which removed it: `nil`,
     /// and the row added to `missing`, when that row is not held.
-    private func whereRemoved(_ id: UUID, missing: inout Set<Int>) -> UUID?? {
+    private func whereRemoved(_ id: UUID, missing: inout Missing) -> UUID?? {
         if let known = removedAfter[id] { return known }
-        guard let writer = writers[ItemPartKey(id, .existence)], writer.seq <= openedAfter else { return nil }
+        guard let latest = Self.heldWriter(of: ItemPartKey(id, .existence), in: writers, heldFor: writersHeld) else {
+            missing.writers.insert(id)
+            return nil
+        }
+        guard let writer = latest, writer.seq <= openedAfter else { return nil }
         guard let row = held[writer.seq] else {
-            missing.insert(writer.seq)
+            missing.rows.insert(writer.seq)
             return nil
         }
         guard let entry = row.patch.entries.first(where: { $0.id == id }), let before = entry.before, entry.after == nil else {
@@ -646,6 +716,21 @@ private struct RecordedRow: Sendable {
     var stacks = Stacks.started
     /// The author's redo stack that a change cleared.
     var redoBefore: [Int]?
+}
+
+/// What an undo or a redo found it reads and the list does not hold: rows
+/// that say where a removed item stood, and items whose latest writers are
+/// not held.
+private struct Missing {
+    var rows = Set<Int>()
+    var writers = Set<UUID>()
+
+    /// What to ask a store for (the rows first), or `nil` when nothing is missing.
+    var request: SharingError? {
+        if !rows.isEmpty { return .rowsNotHeld(rows.sorted()) }
+        if !writers.isEmpty { return .writersNotHeld(writers.sorted { $0.uuidString < $1.uuidString }) }
+        return nil
+    }
 }
 
 extension TodoList {

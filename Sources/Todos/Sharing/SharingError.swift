@@ -25,6 +25,11 @@ public enum SharingError: Error, Equatable, Hashable, Sendable {
     /// them over with ``SharedList/hold(summaries:)`` (or the whole rows
     /// with ``SharedList/hold(_:)``) and asks again.
     case summariesNotHeld([Int])
+    /// The undo or redo looks at who last wrote these items, which were
+    /// removed before the list was opened with the writers of its listed
+    /// items only; nothing was changed. A store reads their writers, hands
+    /// them over with ``SharedList/hold(writers:of:)`` and asks again.
+    case writersNotHeld([UUID])
 }
 
 extension SharingError: CustomStringConvertible {
@@ -45,6 +50,8 @@ extension SharingError: CustomStringConvertible {
             "The log's row \(found) came where row \(expected) was expected."
         case .rowsNotHeld(let rows):
             "The list's rows \(rows.map(String.init).joined(separator: ", ")) were not read from the store. Nothing was changed."
+        case .writersNotHeld(let items):
+            "Who last wrote the items \(items.map(\.uuidString).joined(separator: ", ")) was not read from the store. Nothing was changed."
         case .summariesNotHeld(let rows):
             "The summaries of the list's rows \(rows.map(String.init).joined(separator: ", ")) were not read from the store. Nothing was changed."
         }

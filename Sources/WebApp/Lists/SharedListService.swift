@@ -297,7 +297,7 @@ extension APIError {
             case .refused(.itemNotFound), .refused(.positionOutOfRange): return .notFound(error.description)
             case .refused(.nothingToChange): return .conflict(error.description)
             case .refused: return .invalidField(error.description)
-            case .notTheNextRow, .rowsNotHeld, .summariesNotHeld: return nil
+            case .notTheNextRow, .rowsNotHeld, .summariesNotHeld, .writersNotHeld: return nil
             }
         default:
             return nil

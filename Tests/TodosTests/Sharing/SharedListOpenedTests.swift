@@ -18,15 +18,25 @@ struct SharedListOpenedTests {
         try SharedList(opening: shared.list, heads: shared.log.map(\.head), writers: shared.writers, coalescingWindow: shared.coalescingWindow)
     }
 
+    /// `shared` opened as a store opens it: with the writers of its listed items only.
+    static func openedWithListedWriters(_ shared: SharedList) throws -> SharedList {
+        try SharedList(
+            opening: shared.list, heads: shared.log.map(\.head),
+            writers: shared.writers.filter { shared.list.contains(id: $0.key.item) }, of: .ofListedItems,
+            coalescingWindow: shared.coalescingWindow)
+    }
+
     /// Runs `body` on `lazy`, handing over the rows it asks for from `log`,
     /// as a store does; checks that a request changes nothing and that no
     /// row is asked for twice.
     static func asking<Value>(
-        _ lazy: inout SharedList, log: [SharedStep], seed: UInt64, counting asked: inout Int,
+        _ lazy: inout SharedList, log: [SharedStep], writers: [ItemPartKey: (seq: Int, author: String)] = [:], seed: UInt64,
+        counting asked: inout Int, countingWriters writersAsked: inout Int,
         _ body: (inout SharedList) throws(SharingError) -> Value
     ) throws(SharingError) -> Value {
         var handed = Set<Int>()
         var summarized = Set<Int>()
+        var writersHanded = Set<UUID>()
         while true {
             let before = lazy
             do {
@@ -43,6 +53,13 @@ struct SharedListOpenedTests {
                     "summaries \(rows) asked for again (seed \(seed))")
                 asked += rows.count
                 lazy.hold(summaries: rows.compactMap { seq in log.first { $0.seq == seq }?.summary })
+            } catch .writersNotHeld(let items) {
+                #expect(lazy.list == before.list && lazy.seq == before.seq, "asking for writers changed the list (seed \(seed))")
+                #expect(
+                    !items.isEmpty && items.allSatisfy { writersHanded.insert($0).inserted },
+                    "the writers of \(items) asked for again (seed \(seed))")
+                writersAsked += items.count
+                lazy.hold(writers: writers.filter { items.contains($0.key.item) }, of: items)
             }
         }
     }
@@ -56,10 +73,12 @@ struct SharedListOpenedTests {
         var nextID = 0
         var reopened = 0
         var rowsAskedFor = 0
+        var writersAskedFor = 0
         for round in 0..<500 {
             // Opened again from time to time, and some of its rows forgotten.
             if round % 60 == 30 {
-                lazy = try Self.opened(shared)
+                // As a store opens it (the writers of the listed items), and every other time with every writer.
+                lazy = try reopened.isMultiple(of: 2) ? Self.openedWithListedWriters(shared) : Self.opened(shared)
                 #expect(lazy.heldRowCount == 0)
                 reopened += 1
             } else if round % 7 == 0 {
@@ -98,16 +117,21 @@ struct SharedListOpenedTests {
             default:
                 operation = { shared throws(SharingError) in try shared.redo(by: person, at: date) }
             }
+            let writers = shared.writers
             let expected = Result { () throws(SharingError) in try operation(&shared) }
             let log = shared.log
             let found = Result { () throws(SharingError) in
-                try Self.asking(&lazy, log: log, seed: seed, counting: &rowsAskedFor) { lazy throws(SharingError) in try operation(&lazy) }
+                try Self.asking(
+                    &lazy, log: log, writers: writers, seed: seed, counting: &rowsAskedFor, countingWriters: &writersAskedFor
+                ) { lazy throws(SharingError) in try operation(&lazy) }
             }
             #expect(found == expected, "round \(round): the opened list made another row (seed \(seed))")
             #expect(lazy.list == shared.list, "round \(round): the opened list holds other items (seed \(seed))")
             #expect(lazy.seq == shared.seq, "round \(round) (seed \(seed))")
             for other in Self.people {
-                let next = try Self.asking(&lazy, log: log, seed: seed, counting: &rowsAskedFor) { lazy throws(SharingError) in
+                let next = try Self.asking(
+                    &lazy, log: log, seed: seed, counting: &rowsAskedFor, countingWriters: &writersAskedFor
+                ) { lazy throws(SharingError) in
                     (try lazy.nextUndo(of: other)?.seq, try lazy.nextRedo(of: other)?.seq)
                 }
                 #expect(next.0 == (try shared.nextUndo(of: other)?.seq), "round \(round): \(other)'s next undo (seed \(seed))")
@@ -116,6 +140,7 @@ struct SharedListOpenedTests {
         }
         #expect(reopened >= 8)
         #expect(rowsAskedFor > 50, "the opened lists asked for too few rows to tell (seed \(seed))")
+        #expect(writersAskedFor > 0, "the lists opened with the listed items' writers never asked for others (seed \(seed))")
     }
 
     @Test func rowsLetGoKeepTheNewestAndThoseEachPersonsNextUndoAndRedoRead() throws {
