@@ -782,10 +782,12 @@ public actor PostgresSharedListStore: SharedListStore {
         guard after > 0 else {
             // Opened afresh: the items, the latest writers and each row's head, no row's changes.
             let (state, ranks) = try await items(head.number, logger).load(connection)
+            let writersOf = Cached.writersToOpen(items: state.todos.count, lastSeq: head.lastSeq)
+            let writers = try await writersOf == .ofListedItems
+                ? listedWriters(head.number, connection, logger) : savedWriters(head.number, connection, logger)
             return try Cached.opened(
                 list, name: head.name, access: head.access, lastSeq: head.lastSeq, items: state.todos,
-                heads: try await heads(head.number, connection, logger), writers: try await listedWriters(head.number, connection, logger),
-                ranks: ranks, renumberings: head.renumberings, coalescingWindow: coalescingWindow, location: database.url.redacted)
+                heads: try await heads(head.number, connection, logger), writers: writers, of: writersOf, ranks: ranks, renumberings: head.renumberings, coalescingWindow: coalescingWindow, location: database.url.redacted)
         }
         // No other writer since: nothing to read.
         let rows = after == head.lastSeq ? [] : try await steps(head.number, after: after, connection, logger)

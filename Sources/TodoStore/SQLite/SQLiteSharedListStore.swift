@@ -425,9 +425,11 @@ public actor SQLiteSharedListStore: SharedListStore {
         let after = Cached.rowsToRead(after: known, lastSeq: head.lastSeq)
         guard after > 0 else {
             let (items, ranks) = try savedItems(db, list)
+            let writersOf = Cached.writersToOpen(items: items.count, lastSeq: head.lastSeq)
             return try Cached.opened(
                 list, name: head.name, access: head.access, lastSeq: head.lastSeq, items: items, heads: try heads(db, list),
-                writers: try listedWriters(db, list), ranks: ranks, coalescingWindow: coalescingWindow, location: database.url.path)
+                writers: try writersOf == .ofListedItems ? listedWriters(db, list) : savedWriters(db, list), of: writersOf,
+                ranks: ranks, coalescingWindow: coalescingWindow, location: database.url.path)
         }
         let rows = try steps(db, list, after: after)
         // This store does not count renumberings: after another process's
@@ -607,14 +609,15 @@ public actor SQLiteSharedListStore: SharedListStore {
     }
 
     /// Who wrote each part of the items on `list` now last: what opening
-    /// it reads (the writers of items removed before are read when an undo
-    /// asks for them), found from the items' rows.
+    /// it reads when most of its writers are of items removed before (which
+    /// are read when an undo asks for them), found from the items' rows
+    /// (`CROSS JOIN`: the items first, whatever SQLite's planner would choose).
     private nonisolated func listedWriters(_ db: Database, _ list: UUID) throws -> [ItemPartKey: (seq: Int, author: String)] {
         try writers(
             db,
             """
             SELECT w.item, w.part, w.seq, w.author FROM shared_item i
-            JOIN shared_writer w ON w.list = i.list AND w.item = i.id WHERE i.list = ?
+            CROSS JOIN shared_writer w ON w.list = i.list AND w.item = i.id WHERE i.list = ?
             """, [list.uuidString])
     }
 

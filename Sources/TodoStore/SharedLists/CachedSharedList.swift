@@ -45,7 +45,7 @@ package struct CachedSharedList: Sendable {
 
     /// The number of the row after which the log must be read to bring
     /// `known` up to `lastSeq`: its own latest row, or 0 (the list opened
-    /// afresh, ``opened(_:name:access:lastSeq:items:heads:writers:ranks:renumberings:coalescingWindow:location:)``)
+    /// afresh, ``opened(_:name:access:lastSeq:items:heads:writers:of:ranks:renumberings:coalescingWindow:location:)``)
     /// when there is no `known` list or it is ahead of the saved one.
     package static func rowsToRead(after known: Self?, lastSeq: Int) -> Int {
         guard let known, known.open.seq <= lastSeq else { return 0 }
@@ -90,25 +90,35 @@ package struct CachedSharedList: Sendable {
         }
     }
 
+    /// Which latest writers a store reads to open a list of `items` items
+    /// and `lastSeq` log rows: those of the listed items when the list holds
+    /// fewer items than half its rows (most of its writers are then of items
+    /// removed since: a list used for years), else every item's (reading
+    /// them all in order costs less than finding each listed item's).
+    package static func writersToOpen(items: Int, lastSeq: Int) -> SharedList.WritersOpened {
+        items * 2 < lastSeq ? .ofListedItems : .ofEveryItem
+    }
+
     /// A list opened afresh from what the store saved of it: its `items`
     /// in order, the `heads` of its log rows (first row first), the latest
-    /// writer of each part of those items (not of items removed before:
-    /// ``SharedList/WritersOpened/ofListedItems``), and the ranks of every
-    /// item row. No row's changes are read: the rows an operation needs, and
-    /// the writers of removed items an undo looks at, are read when it asks
-    /// for them (``SharingError/rowsNotHeld(_:)``, ``SharingError/writersNotHeld(_:)``).
+    /// writer of each part (of every item, or of the listed items only, as
+    /// `writersOf` says: ``writersToOpen(items:lastSeq:)``), and the ranks of
+    /// every item row. No row's changes are read: the rows an operation
+    /// needs, and the writers of removed items an undo looks at, are read
+    /// when it asks for them (``SharingError/rowsNotHeld(_:)``,
+    /// ``SharingError/writersNotHeld(_:)``).
     ///
     /// - Throws: ``StoreError/corrupt(path:detail:)`` naming `location` when
     ///   the heads are not numbered 1 to `lastSeq`.
     package static func opened(
         _ id: UUID, name: String, access: ListAccess, lastSeq: Int, items: TodoList, heads: [SharedStep.Head],
-        writers: [ItemPartKey: (seq: Int, author: String)], ranks: [UUID: Double], renumberings: Int64? = nil,
-        coalescingWindow: TimeInterval, location: String
+        writers: [ItemPartKey: (seq: Int, author: String)], of writersOf: SharedList.WritersOpened, ranks: [UUID: Double],
+        renumberings: Int64? = nil, coalescingWindow: TimeInterval, location: String
     ) throws -> Self {
         let shared: SharedList
         do {
             shared = try SharedList(
-                opening: items, heads: heads, writers: writers, of: .ofListedItems, coalescingWindow: coalescingWindow)
+                opening: items, heads: heads, writers: writers, of: writersOf, coalescingWindow: coalescingWindow)
         } catch {
             throw StoreError.corrupt(path: location, detail: "the log rows of shared list \(id) are not numbered in turn: \(error)")
         }
