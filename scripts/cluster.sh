@@ -140,7 +140,10 @@ start_instance() {
     # environment, not the command line that `ps` shows.
     # nginx, on this machine, is the trusted proxy: sign-ins are throttled
     # by the address it adds to X-Forwarded-For, not by its own.
-    REWIND_DATABASE_URL="$url" REWIND_CSRF_TOKEN="$(cat "$dir/csrf-token")" \
+    # Each instance names its connections (pg_stat_activity's application_name): rewind-a, rewind-b.
+    local named="$url&application_name=rewind-${name,,}"
+    [[ "$url" == *\?* ]] || named="$url?application_name=rewind-${name,,}"
+    REWIND_DATABASE_URL="$named" REWIND_CSRF_TOKEN="$(cat "$dir/csrf-token")" \
         REWIND_PUBLIC_ORIGIN="${REWIND_PUBLIC_ORIGIN:-}" \
         setsid "$rewind" serve --host 127.0.0.1 --port "$instance_port" --trusted-proxy 127.0.0.1 \
         </dev/null >>"$dir/$name.log" 2>&1 &

@@ -66,11 +66,15 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     /// (`pool_max_conns`, at least 2: the writing of a batch holds one while
     /// reads and session checks need another); `nil` when the URL does not say.
     public let poolMaxConnections: Int?
+    /// The name each connection gives the server (`application_name`, as
+    /// `pg_stat_activity` shows it); `nil` when the URL does not say.
+    public let applicationName: String?
 
     /// The query parameters a URL may carry, and the values each takes.
     static let parametersAllowed =
         "sslmode=disable, prefer, require, verify-ca or verify-full; sslrootcert=FILE with verify-ca or verify-full;"
-        + " connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 2 to 1000; host=/DIRECTORY of the socket"
+        + " connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 2 to 1000; host=/DIRECTORY of the socket;"
+        + " application_name=NAME, 1 to 56 printable ASCII characters"
 
     /// Reads `text`.
     ///
@@ -106,6 +110,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         var poolMaxConnections: Int?
         var sslRootCertificate: String?
         var socketDirectory: String?
+        var applicationName: String?
         for (part, value) in [("host", host), ("user", user), ("database", path.removingPercentEncoding ?? path)] {
             if let control = Self.firstControlCharacter(in: value) {
                 throw DatabaseURLError(
@@ -143,6 +148,12 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
             case "pool_max_conns":
                 guard let count = Int(value), (2...1000).contains(count) else { throw wrong }
                 poolMaxConnections = count
+            case "application_name":
+                // PostgreSQL keeps 63 bytes and shows other characters as "?"; the
+                // listening connections add " listen" (7) to it.
+                guard (1...56).contains(value.utf8.count), value.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) })
+                else { throw wrong }
+                applicationName = value
             default:
                 throw DatabaseURLError(text, problem: "“\(item.name)” is not known (\(Self.parametersAllowed))")
             }
@@ -165,6 +176,7 @@ public struct DatabaseURL: Sendable, Equatable, CustomStringConvertible {
         self.poolMaxConnections = poolMaxConnections
         self.sslRootCertificate = sslRootCertificate
         self.socketDirectory = socketDirectory
+        self.applicationName = applicationName
     }
 
     /// The path of the server's Unix socket: `.s.PGSQL.<port>` in

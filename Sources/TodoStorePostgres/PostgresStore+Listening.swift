@@ -21,8 +21,11 @@ extension PostgresStore {
     /// (``PostgresTodoDatabase/notificationChannel``).
     public static let channel = "rewind"
 
-    /// The `application_name` of the listening connections.
-    static let listenerName = "rewind listen"
+    /// The `application_name` of the listening connections over `database`:
+    /// its own (``PostgresTodoDatabase/applicationName``) and " listen".
+    static func listenerName(of database: PostgresTodoDatabase) -> String {
+        database.applicationName + " listen"
+    }
 
     /// Starts the listener unless it runs already.
     func startListening() {
@@ -133,7 +136,7 @@ extension PostgresStore {
         while !Task.isCancelled {
             do {
                 let connection = try await database.connect(
-                    logger: logger, extraStartupParameters: [("application_name", listenerName)])
+                    logger: logger, extraStartupParameters: [("application_name", listenerName(of: database))])
                 do {
                     try await connection.listen(on: channel) { notifications in
                         delay = shortest

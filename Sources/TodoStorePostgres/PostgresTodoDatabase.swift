@@ -60,7 +60,9 @@ public struct PostgresTodoDatabase: Sendable {
         self.url = url
         self.connectTimeout = connectTimeout
         self.lockTimeout = lockTimeout
-        let parameters = [("lock_timeout", "\(Self.milliseconds(lockTimeout))ms")] + extraStartupParameters
+        let parameters = Self.merged(
+            [("lock_timeout", "\(Self.milliseconds(lockTimeout))ms"), ("application_name", url.applicationName ?? "rewind")],
+            extraStartupParameters)
         self.notificationChannel = notificationChannel
         var configuration =
             if let socket = url.socketPath {
@@ -83,6 +85,19 @@ public struct PostgresTodoDatabase: Sendable {
     }
 
     private let extraStartupParameters: [(String, String)]
+
+    /// The name the pool's connections give the server (`application_name`:
+    /// the URL's, else "rewind"); the listening connections add " listen".
+    public var applicationName: String {
+        extraStartupParameters.last { $0.0 == "application_name" }?.1 ?? "rewind"
+    }
+
+    /// `base` with `extra` after it, an entry of `extra` taking the place
+    /// of `base`'s entries with the same name (the server would see both).
+    static func merged(_ base: [(String, String)], _ extra: [(String, String)]) -> [(String, String)] {
+        let names = Set(extra.map(\.0))
+        return base.filter { !names.contains($0.0) } + extra
+    }
 
     /// `duration` in whole milliseconds, at least 1 (PostgreSQL reads 0 as no limit).
     static func milliseconds(_ duration: Duration) -> Int64 {
@@ -142,7 +157,7 @@ public struct PostgresTodoDatabase: Sendable {
                     tls: try connectionTLS())
             }
         configuration.options.connectTimeout = .seconds(connectTimeout.components.seconds)
-        configuration.options.additionalStartupParameters = extraStartupParameters + extra
+        configuration.options.additionalStartupParameters = Self.merged(extraStartupParameters, extra)
         let limit = connectTimeout * 2
         let settings = configuration
         do {

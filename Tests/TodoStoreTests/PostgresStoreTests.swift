@@ -5,7 +5,7 @@ import Rewind
 import TestSupport
 import Todos
 import TodoStore
-import TodoStorePostgres
+@testable import TodoStorePostgres
 
 /// What only the PostgreSQL store has: several instances over one
 /// database, and its schema's versions. (The shared suite,
@@ -217,6 +217,40 @@ struct DatabaseURLTests {
         #expect(most.withLock { $0 } == 2)
     }
 
+    /// libpq's `application_name`: what `pg_stat_activity` shows of each
+    /// connection, "rewind" unless the URL says, and " listen" after it for
+    /// the listening connections, so that a team tells its instances apart.
+    @Test(.enabled(if: PostgresTestDatabase.url != nil, PostgresTestDatabase.missing))
+    func theURLNamesTheConnectionsToTheServer() async throws {
+        let given = try #require(PostgresTestDatabase.url)
+        let name = "rewind-a \(UUID().uuidString.prefix(8))"
+        let encoded = try #require(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let url = try DatabaseURL(given + (given.contains("?") ? "&" : "?") + "application_name=" + encoded)
+        #expect(url.applicationName == name)
+        let database = try PostgresTodoDatabase(url: url)
+        #expect(database.applicationName == name)
+        #expect(try PostgresTodoDatabase(url: DatabaseURL("postgres://anna@db/todos")).applicationName == "rewind")
+        let running = Task { await database.run() }
+        defer { running.cancel() }
+        let query: PostgresQuery = "SELECT application_name FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+        let pooled = try await database.client.withConnection { connection in
+            var names: [String] = []
+            for try await (found,) in try await connection.query(query, logger: Logger(label: "test")).decode((String,).self) {
+                names.append(found)
+            }
+            return names
+        }
+        #expect(pooled == [name])
+        let listening = try await database.connect(
+            logger: Logger(label: "test"), extraStartupParameters: [("application_name", PostgresStore.listenerName(of: database))])
+        var names: [String] = []
+        for try await (found,) in try await listening.query(query, logger: Logger(label: "test")).decode((String,).self) {
+            names.append(found)
+        }
+        try await listening.close()
+        #expect(names == [name + " listen"])
+    }
+
     /// Each part is decoded once: an encoded "%" stays a "%" sign, and an
     /// encoded "/" or "@" is part of the name.
     @Test func percentEncodedPartsAreDecodedOnce() throws {
@@ -232,7 +266,7 @@ struct DatabaseURLTests {
         ("postgres://anna@db/todos?host=/run/postgresql", "it names a host and host=/run/postgresql too"),
         ("postgres://anna@db", "no database"),
         ("postgres://anna@db:0/todos", "port"),
-        ("postgres://anna@db/todos?pool=3", "“pool” is not known (sslmode=disable, prefer, require, verify-ca or verify-full; sslrootcert=FILE with verify-ca or verify-full; connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 2 to 1000; host=/DIRECTORY of the socket)"),
+        ("postgres://anna@db/todos?pool=3", "“pool” is not known (sslmode=disable, prefer, require, verify-ca or verify-full; sslrootcert=FILE with verify-ca or verify-full; connect_timeout=SECONDS, 1 to 3600; pool_max_conns=N, 2 to 1000; host=/DIRECTORY of the socket; application_name=NAME, 1 to 56 printable ASCII characters)"),
         ("postgres://anna@db/todos?connect_timeout=0", "“connect_timeout=0” is not allowed"),
         ("postgres://anna@db/todos?connect_timeout=soon", "connect_timeout=soon"),
         ("postgres://anna@db/todos?pool_max_conns=1001", "pool_max_conns=1001"),
@@ -248,6 +282,9 @@ struct DatabaseURLTests {
         ("postgres://anna@db/to%1Bdos", "its database holds the control character U+001B"),
         ("postgres://an%7Fna@db/todos", "its user holds the control character U+007F"),
         ("postgres://anna@db%09x/todos", "its host holds the control character U+0009"),
+        ("postgres://anna@db/todos?application_name=", "“application_name=” is not allowed"),
+        ("postgres://anna@db/todos?application_name=caf%C3%A9", "“application_name=café” is not allowed"),
+        ("postgres://anna@db/todos?application_name=" + String(repeating: "x", count: 57), "is not allowed"),
     ])
     func aMalformedURLSaysWhatIsWrong(_ text: String, _ problem: String) {
         #expect(throws: DatabaseURLError.self) { try DatabaseURL(text) }
