@@ -509,6 +509,25 @@ struct SharedListStoreTests {
         try await Self.expectSameAfterReopening(fixture, reopened, list)
     }
 
+    /// The history read back from the database says what each undo and
+    /// redo left alone, as the rows said when they were made: the sentences
+    /// come from the rows' summaries, read without their changes.
+    @Test(arguments: SharedStoreKind.persistent)
+    func theHistoryReadBackSaysWhatEachUndoAndRedoLeftAlone(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)  // row 1, by Ann
+        try await store.perform([.remove(Team.id(0))], named: "Delete “Milk”", on: list, by: Team.bob)  // row 2
+        let undo = try await store.undo(on: list, by: Team.ann, expecting: 1)  // row 3: left alone
+        let redo = try await store.redo(on: list, by: Team.ann, expecting: 3)  // row 4: nothing to put back
+        #expect(undo.messages.count == 1)
+        #expect(redo.messages == [SharedStep.nothingToPutBack])
+        let reopened = try await fixture.open()
+        let page = try await reopened.history(of: list, as: Team.bob, before: nil, limit: 10)
+        #expect(page.map(\.messages) == [redo.messages, undo.messages, [], []])
+        #expect(page == [redo.summary, undo.summary] + (try await store.history(of: list, as: Team.bob, before: 3, limit: 10)))
+    }
+
     /// A page of history asked for below any row number, even the smallest
     /// integer, is empty; above the latest row it is the newest rows.
     @Test(arguments: SharedStoreKind.tested)
