@@ -24,8 +24,13 @@ import Foundation
 /// those rows and asks again. What the history and the Undo and Redo
 /// buttons show needs only the rows' summaries (``SharedStep/Summary``,
 /// ``hold(summaries:)``), which a store reads without the rows' changes:
-/// ``summariesNeeded(by:)`` names those a person's next undo and redo, and
-/// a change that may join their latest step, look at.
+/// ``summariesNeeded(by:)`` names those the buttons show, and
+/// ``rowsToRead(for:by:)`` what an undo, a redo or a change reads (the
+/// rows an undo or redo takes back, the summaries of the step a change may
+/// join). A list opened with the latest writers of its listed items only
+/// (``WritersOpened/ofListedItems``) asks for those of a removed item when
+/// an undo looks at it (``writersToRead(for:by:)``,
+/// ``SharingError/writersNotHeld(_:)``).
 ///
 /// ```swift
 /// var shared = SharedList()
