@@ -1057,7 +1057,8 @@ struct SQLiteSharedListsMigrationTests {
         try await queue.write { db in
             try db.execute(sql: """
                 DROP TABLE shared_writer; DROP TABLE shared_step; DROP TABLE shared_item; DROP TABLE shared_member;
-                DROP TABLE shared_list; DELETE FROM grdb_migrations WHERE identifier = 'v5-shared-lists'
+                DROP TABLE shared_list;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v5-shared-lists', 'v6-shared-step-heads')
                 """)
         }
         try queue.close()
@@ -1066,12 +1067,42 @@ struct SQLiteSharedListsMigrationTests {
         let lists = try await SQLiteSharedListStore.open(url: fixture.fileURL)
         let groceries = try await lists.create(name: "Groceries", owner: Team.ann)
 
-        #expect(try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists"])
+        #expect(
+            try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads"])
         #expect(try await SQLiteSharedListStore.open(url: fixture.fileURL).lists(of: Team.ann) == [groceries])
         #expect(try await SQLiteAccountStore.open(url: fixture.fileURL).passwordHash(for: Team.ann) == "ann-1")
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
         #expect(try await reopened.state().todos.items.map(\.title) == ["Buy milk"])
         #expect(try await reopened.undo() == "Add “Buy milk”")
+    }
+
+    /// A file of the schema before the heads' index gets it, keeps its
+    /// lists, and a list's heads are then read from the index alone.
+    @Test func aFileWithoutTheHeadsIndexGetsItAndOpeningReadsTheHeadsFromIt() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let lists = try SQLiteSharedListStore(url: fixture.fileURL)
+        let list = try await lists.create(name: "Groceries", owner: Team.ann)
+        try await lists.perform([.add(Team.item("Milk", 0))], named: "Add “Milk”", on: list.id, by: Team.ann)
+        let queue = try DatabaseQueue(path: fixture.fileURL.path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                DROP INDEX shared_step_head; DELETE FROM grdb_migrations WHERE identifier = 'v6-shared-step-heads'
+                """)
+        }
+        try queue.close()
+        #expect(try await migrations(fixture.fileURL).last == "v5-shared-lists")
+
+        let reopened = try SQLiteSharedListStore(url: fixture.fileURL)
+        #expect(try await reopened.nextSteps(on: list.id, of: Team.ann).undo?.name == "Add “Milk”")
+        #expect(try await migrations(fixture.fileURL).last == "v6-shared-step-heads")
+        let check = try DatabaseQueue(path: fixture.fileURL.path)
+        defer { try? check.close() }
+        let plan = try await check.read { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + SQLiteSharedListStore.headsQuery, arguments: [list.id.uuidString]
+            ).map { row -> String in row["detail"] }
+        }
+        #expect(plan.contains { $0.contains("COVERING INDEX shared_step_head") }, "\(plan)")
     }
 
     @Test func theVersionBeforeRefusesAFileWithSharedListsAndLeavesItAsItIs() async throws {
@@ -1082,7 +1113,9 @@ struct SQLiteSharedListsMigrationTests {
         var before = DatabaseMigrator()
         for identifier in ["v1", "v2", "v3", "v4", "v5"] { before.registerMigration(identifier) { _ in } }
         let bytes = try Data(contentsOf: fixture.fileURL)
-        #expect(throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists"])) {
+        #expect(
+            throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists", "v6-shared-step-heads"])
+        ) {
             try DatabaseFile.check(fixture.fileURL, migrator: before)
         }
         #expect(try Data(contentsOf: fixture.fileURL) == bytes)

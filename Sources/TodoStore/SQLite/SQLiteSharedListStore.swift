@@ -562,12 +562,14 @@ public actor SQLiteSharedListStore: SharedListStore {
         }
     }
 
+    /// The query of a list's heads, which SQLite answers from the index
+    /// `shared_step_head` alone (migration `v6-shared-step-heads`).
+    static let headsQuery = "SELECT seq, author, kind, reverts, joins FROM shared_step WHERE list = ? ORDER BY seq"
+
     /// The head of every log row of `list`, oldest first: what each
     /// person's stacks are rebuilt from.
     private nonisolated func heads(_ db: Database, _ list: UUID) throws -> [SharedStep.Head] {
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT seq, author, kind, reverts, joins FROM shared_step WHERE list = ? ORDER BY seq",
-            arguments: [list.uuidString])
+        let rows = try Row.fetchCursor(db, sql: Self.headsQuery, arguments: [list.uuidString])
         var heads: [SharedStep.Head] = []
         do {
             while let row = try rows.next() {

@@ -75,6 +75,12 @@ struct TodoDatabase: Sendable {
         migrator.registerMigration("v5-shared-lists") { db in
             try createSharedListTables(db)
         }
+        // v6-shared-step-heads: the heads of a shared list's log rows in an
+        // index of their own, which opening a list reads instead of every
+        // row (and the large changes of some beside them).
+        migrator.registerMigration("v6-shared-step-heads") { db in
+            try db.execute(sql: "CREATE INDEX shared_step_head ON shared_step (list, seq, author, kind, reverts, joins)")
+        }
         return migrator
     }
 
