@@ -189,7 +189,7 @@ class Cluster:
             return None
         rows = self.sql(
             "SELECT extract(epoch FROM backend_start), pid FROM pg_stat_activity "
-            f"WHERE application_name = 'rewind listen' AND client_port IN ({', '.join(map(str, ports))})"
+            f"WHERE application_name = 'rewind-{name.lower()} listen' AND client_port IN ({', '.join(map(str, ports))})"
         )
         return float(rows[0][0]) if rows else None
 
@@ -199,7 +199,7 @@ class Cluster:
         if ports:
             self.sql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                f"WHERE application_name = 'rewind listen' AND client_port IN ({', '.join(map(str, ports))})"
+                f"WHERE application_name = 'rewind-{name.lower()} listen' AND client_port IN ({', '.join(map(str, ports))})"
             )
 
 
