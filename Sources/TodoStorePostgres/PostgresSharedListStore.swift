@@ -307,7 +307,7 @@ public actor PostgresSharedListStore: SharedListStore {
     /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
     public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) async throws -> [SharedStep.Summary] {
         try SharedListSummary.checkPageSize(limit)
-        return try await caughtUp(list, by: person) { Array($0.historyRows(before: before, limit: limit)) }
+        return try await caughtUp(list, by: person) { $0.shared.summariesNotHeld(in: $0.historyRows(before: before, limit: limit)) }
             .history(as: person, before: before, limit: limit)
     }
 
@@ -787,7 +787,8 @@ public actor PostgresSharedListStore: SharedListStore {
                 ? listedWriters(head.number, connection, logger) : savedWriters(head.number, connection, logger)
             return try Cached.opened(
                 list, name: head.name, access: head.access, lastSeq: head.lastSeq, items: state.todos,
-                heads: try await heads(head.number, connection, logger), writers: writers, of: writersOf, ranks: ranks, renumberings: head.renumberings, coalescingWindow: coalescingWindow, location: database.url.redacted)
+                heads: try await heads(head.number, connection, logger), writers: writers, of: writersOf, ranks: ranks,
+                renumberings: head.renumberings, coalescingWindow: coalescingWindow, location: database.url.redacted)
         }
         // No other writer since: nothing to read.
         let rows = after == head.lastSeq ? [] : try await steps(head.number, after: after, connection, logger)

@@ -248,7 +248,7 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// A page of history; see ``SharedListStore/history(of:as:before:limit:)``.
     public func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) throws -> [SharedStep.Summary] {
         try SharedListSummary.checkPageSize(limit)
-        return try caughtUp(list, by: person) { Array($0.historyRows(before: before, limit: limit)) }
+        return try caughtUp(list, by: person) { $0.shared.summariesNotHeld(in: $0.historyRows(before: before, limit: limit)) }
             .history(as: person, before: before, limit: limit)
     }
 

@@ -178,10 +178,20 @@ public struct SharedList: Sendable {
     ///
     /// - Throws: ``SharingError/summariesNotHeld(_:)`` naming those not held.
     public func summaries(_ range: Range<Int>) throws(SharingError) -> [SharedStep.Summary] {
-        let seqs = range.clamped(to: 1..<(seq + 1))
-        let missing = seqs.filter { held[$0] == nil && summaries[$0] == nil }
+        let missing = summariesNotHeld(in: range)
         guard missing.isEmpty else { throw .summariesNotHeld(missing) }
-        return seqs.compactMap { held[$0]?.summary ?? summaries[$0] }
+        return range.clamped(to: 1..<(seq + 1)).compactMap { held[$0]?.summary ?? summaries[$0] }
+    }
+
+    /// The rows numbered `range` (within the log) whose summaries are not
+    /// held, neither whole nor alone: what a store reads to show them.
+    public func summariesNotHeld(in range: Range<Int>) -> [Int] {
+        range.clamped(to: 1..<(seq + 1)).filter { !holdsSummary(of: $0) }
+    }
+
+    /// Whether row `seq` is held whole or as its summary.
+    private func holdsSummary(of seq: Int) -> Bool {
+        held[seq] != nil || summaries[seq] != nil
     }
 
     /// The row numbered `seq`, when it is held.
@@ -223,7 +233,7 @@ public struct SharedList: Sendable {
         case .change:
             let step = undoable[author]?.last ?? []
             let wanted = Set([step.first, step.last].compactMap(\.self))
-            return ([], wanted.filter { held[$0] == nil && summaries[$0] == nil }.sorted())
+            return ([], wanted.filter { !holdsSummary(of: $0) }.sorted())
         case .undo:
             return ((undoable[author]?.last ?? []).filter { held[$0] == nil }, [])
         case .redo:
@@ -255,7 +265,7 @@ public struct SharedList: Sendable {
     /// (``nextUndo(of:)``, ``nextRedo(of:)``).
     public func summariesNeeded(by author: String) -> [Int] {
         let wanted = [undoable[author]?.last?.first, redoable[author]?.last].compactMap(\.self)
-        return wanted.filter { held[$0] == nil && summaries[$0] == nil }
+        return wanted.filter { !holdsSummary(of: $0) }
     }
 
     /// Holds `rows`, which a store read back, so that the operations that
@@ -413,7 +423,7 @@ public struct SharedList: Sendable {
     ///   that step's first or last row is not held.
     private func joinableStep(of author: String, key: String, at date: Date) throws(SharingError) -> Int? {
         guard let rows = undoable[author]?.last, let first = rows.first, let last = rows.last else { return nil }
-        let missing = Set([first, last].filter { held[$0] == nil && summaries[$0] == nil })
+        let missing = Set([first, last].filter { !holdsSummary(of: $0) })
         guard missing.isEmpty else { throw .summariesNotHeld(missing.sorted()) }
         let firstRow = try summary(first)
         let lastRow = try summary(last)
