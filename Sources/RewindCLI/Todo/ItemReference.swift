@@ -152,8 +152,9 @@ struct ShortReferences {
         for group in groups.values {
             // In sorted order, the id sharing the longest prefix with an id is
             // one of its two neighbours: O(g log g) for a group of g ids. (The
-            // canonical text sorts as the hex digits do.)
-            let sorted = group.sorted { $0.uuidString < $1.uuidString }
+            // canonical text sorts as the hex digits do, which is the order of
+            // the bytes that `UUID`'s `<` compares.)
+            let sorted = group.sorted()
             for (index, id) in sorted.enumerated() {
                 lengthen(id, before: index > 0 ? sorted[index - 1] : nil, after: index + 1 < sorted.count ? sorted[index + 1] : nil)
             }
