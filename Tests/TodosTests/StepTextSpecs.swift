@@ -3,7 +3,7 @@ import Testing
 
 @testable import Todos
 
-/// The history log's text of an add step and its inverse is written by hand
+/// The history log's text of every step and of a shared list's patch is written by hand
 /// for speed: it must be byte for byte what the format's encoder writes.
 @Suite("Step text: the hand-written JSON equals the encoder's")
 struct StepTextSpecs {
@@ -96,6 +96,47 @@ struct StepTextSpecs {
         ]
         for step in changes {
             #expect(try TodoJSON.stepText(step) == (try encoded(step)))
+        }
+    }
+
+    @Test("every kind of change, alone and after another, with items of every kind")
+    func everyChange() throws {
+        let later = Self.date.addingTimeInterval(86_400.5)
+        let milk = try Self.item("Milk \"oat\" / 2", details: "two\nlines\u{1}")
+        let done = try Self.item("Bread", state: .completed, due: .timeSpan(.duration(.from(Self.date), for: 2, .days)),
+                                 location: .directions(.init(steps: ["left", "ü/\\"])))
+        let street = try Self.item("Post", due: .timeSpan(.start(.from(Self.date), .to(later))),
+                                   location: .address(.init(street: "1 Main St", city: "Springfield", zipCode: "", country: "US")))
+        let there = try Self.item("Map", location: .coordinate(.init(latitude: 53.92681, longitude: -9.1e-7)))
+        let itemChanges: [TodoItem.Change] = [
+            .title(to: "Oat/milk \u{7f}"), .details(to: ""), .due(to: .unknown), .due(to: .date(later)),
+            .due(to: .timeSpan(.start(.from(Self.date), .unknown))), .location(to: .unknown),
+            .location(to: .directions(.init(steps: ["a", "b\tc"]))), .location(to: street.location), .complete, .reopen, .toggle,
+        ]
+        var changes: [AppState.Change] = [
+            .todos(.insert(milk, at: 3)), .todos(.insert(done, at: 0)), .todos(.removeItems([])),
+            .todos(.removeItems([milk.id, done.id, street.id])), .todos(.restore([])),
+            .todos(.restore([.init(milk, at: 0), .init(done, at: 7), .init(street, at: 1)])),
+            .todos(.update(milk.id, [], at: Self.date)), .todos(.update(milk.id, itemChanges, at: later)),
+            .todos(.replace([])), .todos(.replace([milk, done, street])), .todos(.move(milk.id, to: 0)),
+            .todos(.move(done.id, to: 12_345)), .todos(.completeAll(at: Self.date)), .todos(.reopenAll(at: later)),
+            .todos(.removeCompleted), .setting(.todos(TodoList())), .setting(.todos(try TodoList(items: [milk, done, street]))),
+        ]
+        changes += itemChanges.map { .todos(.update(done.id, [$0], at: Self.date)) }
+        for change in changes {
+            try Self.expectSame([change])
+            try Self.expectSame([.todos(.remove(milk.id)), change])
+        }
+        try Self.expectSame(changes)
+        // What only the encoder writes: an item or a location at a coordinate, wherever it stands.
+        let atCoordinate: [AppState.Change] = [
+            .todos(.add(there)), .todos(.insert(there, at: 1)), .todos(.restore([.init(milk, at: 0), .init(there, at: 1)])),
+            .todos(.replace([milk, there])), .todos(.update(milk.id, [.complete, .location(to: there.location)], at: Self.date)),
+            .setting(.todos(try TodoList(items: [milk, there]))),
+        ]
+        for change in atCoordinate {
+            try Self.expectSame([change])
+            try Self.expectSame([.todos(.completeAll(at: Self.date)), change, .todos(.remove(milk.id))])
         }
     }
 

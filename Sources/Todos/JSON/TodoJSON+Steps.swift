@@ -5,11 +5,12 @@ extension TodoJSON {
     /// their inverse into the history log: byte for byte what
     /// ``makeEncoder(pretty:)`` writes.
     ///
-    /// The steps made most often, adding an item and its inverse, removing
-    /// it, are written here directly; `JSONEncoder`'s generic path was most
-    /// of the processor time a store spent planning an add. Any other
-    /// change, and an item at a coordinate (whose numbers are left to the
-    /// encoder's own formatting), go through the encoder.
+    /// Every change is written here directly; `JSONEncoder`'s generic path
+    /// was most of the processor time a store spent planning an add, and
+    /// built a tree of every value before writing a step over the whole
+    /// list. A step that holds an item or a location at a coordinate (whose
+    /// numbers are left to the encoder's own formatting) goes through the
+    /// encoder.
     ///
     /// - Throws: ``TodoJSONError`` when the encoder cannot write a value.
     public static func stepText(_ changes: [AppState.Change]) throws(TodoJSONError) -> String {
@@ -17,21 +18,147 @@ extension TodoJSON {
         json.append("[")
         for (index, change) in changes.enumerated() {
             if index > 0 { json.append(",") }
-            switch change {
-            case .todos(.add(let item)) where item.isWrittenDirectly:
-                json.append(#"{"item":"#)
-                item.writeJSON(into: &json)
-                json.append(#","op":"add"}"#)
-            case .todos(.remove(let id)):
-                json.append(#"{"id":""#)
-                json.append(id.uuidString)
-                json.append(#"","op":"remove"}"#)
-            default:
-                return String(decoding: try encode(changes), as: UTF8.self)
-            }
+            guard change.writeJSON(into: &json) else { return String(decoding: try encode(changes), as: UTF8.self) }
         }
         json.append("]")
         return json.text
+    }
+}
+
+extension AppState.Change {
+    /// Appends the change's JSON object, keys sorted, as the encoder writes
+    /// it; `false`, with `json` left part written, when the change holds
+    /// what only the encoder writes (``TodoItem/isWrittenDirectly``).
+    fileprivate func writeJSON(into json: inout JSONBytes) -> Bool {
+        switch self {
+        case .todos(let change):
+            return change.writeJSON(into: &json)
+        case .setting(.todos(let list)):
+            json.append(#"{"items":"#)
+            guard list.items.writeJSON(into: &json) else { return false }
+            json.append(#","op":"setTodos"}"#)
+            return true
+        }
+    }
+}
+
+extension TodoList.Change {
+    /// Appends the change's JSON object, keys sorted, as the encoder writes
+    /// it; `false` when it holds what only the encoder writes.
+    fileprivate func writeJSON(into json: inout JSONBytes) -> Bool {
+        switch self {
+        case .add(let item):
+            guard item.isWrittenDirectly else { return false }
+            json.append(#"{"item":"#)
+            item.writeJSON(into: &json)
+            json.append(#","op":"add"}"#)
+        case .insert(let item, let position):
+            guard item.isWrittenDirectly else { return false }
+            json.append(#"{"at":"#)
+            json.append(String(position))
+            json.append(#","item":"#)
+            item.writeJSON(into: &json)
+            json.append(#","op":"insert"}"#)
+        case .remove(let id):
+            json.append(#"{"id":"#)
+            json.appendID(id)
+            json.append(#","op":"remove"}"#)
+        case .removeItems(let ids):
+            json.append(#"{"ids":["#)
+            for (index, id) in ids.enumerated() {
+                if index > 0 { json.append(",") }
+                json.appendID(id)
+            }
+            json.append(#"],"op":"removeItems"}"#)
+        case .restore(let placements):
+            json.append(#"{"op":"restore","placements":["#)
+            for (index, placement) in placements.enumerated() {
+                guard placement.item.isWrittenDirectly else { return false }
+                if index > 0 { json.append(",") }
+                json.append(#"{"item":"#)
+                placement.item.writeJSON(into: &json)
+                json.append(#","position":"#)
+                json.append(String(placement.position))
+                json.append("}")
+            }
+            json.append("]}")
+        case .update(let id, let changes, let date):
+            json.append(#"{"at":"#)
+            json.appendDate(date)
+            json.append(#","changes":["#)
+            for (index, change) in changes.enumerated() {
+                if index > 0 { json.append(",") }
+                guard change.writeJSON(into: &json) else { return false }
+            }
+            json.append(#"],"id":"#)
+            json.appendID(id)
+            json.append(#","op":"update"}"#)
+        case .replace(let items):
+            json.append(#"{"items":"#)
+            guard items.writeJSON(into: &json) else { return false }
+            json.append(#","op":"replace"}"#)
+        case .move(let id, let position):
+            json.append(#"{"id":"#)
+            json.appendID(id)
+            json.append(#","op":"move","to":"#)
+            json.append(String(position))
+            json.append("}")
+        case .completeAll(let date):
+            json.append(#"{"at":"#)
+            json.appendDate(date)
+            json.append(#","op":"completeAll"}"#)
+        case .reopenAll(let date):
+            json.append(#"{"at":"#)
+            json.appendDate(date)
+            json.append(#","op":"reopenAll"}"#)
+        case .removeCompleted:
+            json.append(#"{"op":"removeCompleted"}"#)
+        }
+        return true
+    }
+}
+
+extension TodoItem.Change {
+    /// Appends the item change's JSON object, keys sorted, as the encoder
+    /// writes it; `false` for a location at a coordinate.
+    fileprivate func writeJSON(into json: inout JSONBytes) -> Bool {
+        switch self {
+        case .title(let title):
+            json.append(#"{"op":"title","to":"#)
+            json.appendString(title)
+        case .details(let details):
+            json.append(#"{"op":"details","to":"#)
+            json.appendString(details)
+        case .due(let due):
+            json.append(#"{"op":"due","to":"#)
+            due.writeJSON(into: &json)
+        case .location(let location):
+            if case .coordinate = location { return false }
+            json.append(#"{"op":"location","to":"#)
+            location.writeJSON(into: &json)
+        case .complete:
+            json.append(#"{"op":"complete""#)
+        case .reopen:
+            json.append(#"{"op":"reopen""#)
+        case .toggle:
+            json.append(#"{"op":"toggle""#)
+        }
+        json.append("}")
+        return true
+    }
+}
+
+extension [TodoItem] {
+    /// Appends the items' JSON array; `false` when one is at a coordinate.
+    fileprivate func writeJSON(into json: inout JSONBytes) -> Bool {
+        json.append("[")
+        for (index, item) in enumerated() {
+            guard item.isWrittenDirectly else { return false }
+            if index > 0 { json.append(",") }
+            item.writeJSON(into: &json)
+        }
+        json.append("]")
+        return true
     }
 }
 
@@ -65,9 +192,9 @@ extension TodoJSON {
             entry.after.writeJSON(into: &json)
             json.append(#","before":"#)
             entry.before.writeJSON(into: &json)
-            json.append(#","id":""#)
-            json.append(entry.id.uuidString)
-            json.append(#"","moved":"#)
+            json.append(#","id":"#)
+            json.appendID(entry.id)
+            json.append(#","moved":"#)
             json.append(entry.moved ? "true" : "false")
             json.append("}")
         }
@@ -82,9 +209,7 @@ extension PlacedItem? {
         guard let placed = self else { return json.append("null") }
         json.append(#"{"after":"#)
         if let after = placed.after {
-            json.append("\"")
-            json.append(after.uuidString)
-            json.append("\"")
+            json.appendID(after)
         } else {
             json.append("null")
         }
@@ -111,9 +236,9 @@ extension TodoItem {
         json.appendString(details)
         json.append(#","due":"#)
         due.writeJSON(into: &json)
-        json.append(#","id":""#)
-        json.append(id.uuidString)
-        json.append(#"","location":"#)
+        json.append(#","id":"#)
+        json.appendID(id)
+        json.append(#","location":"#)
         location.writeJSON(into: &json)
         json.append(#","state":""#)
         json.append(state.rawValue)
@@ -198,6 +323,25 @@ struct JSONBytes {
     /// Appends `literal` as it is.
     mutating func append(_ literal: String) {
         bytes.append(contentsOf: literal.utf8)
+    }
+
+    /// Appends an id as the encoder writes it: its upper-case text
+    /// (`uuidString`), in quotes. Written from its bytes here: `uuidString`
+    /// formats through `snprintf`, which a step over every item of a long
+    /// list felt.
+    mutating func appendID(_ id: UUID) {
+        let digits: StaticString = "0123456789ABCDEF"
+        bytes.append(UInt8(ascii: "\""))
+        withUnsafeBytes(of: id.uuid) { uuid in
+            digits.withUTF8Buffer { hex in
+                for (index, byte) in uuid.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0F)])
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Appends a date as the format writes it, in quotes.
