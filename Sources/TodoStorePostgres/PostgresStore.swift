@@ -266,7 +266,7 @@ public actor PostgresStore: AppStore {
         var ownRanks: [UUID: Double] = [:]
         for (offset, forward) in appended.enumerated() {
             let kept = list.kept[list.head.lastSeq + Int64(offset) + 1]
-            guard let changes = kept?.changes ?? (try? decoder.decode([AppState.Change].self, from: Data(forward.utf8))),
+            guard let changes = kept?.changes ?? (try? TodoJSON.storedChanges(forward, orDecoding: decoder)),
                 let inverse = try? list.state.apply(all: changes)
             else { return false }
             if let kept {
@@ -555,7 +555,7 @@ public actor PostgresStore: AppStore {
     ) async throws {
         let changes: [AppState.Change]
         do {
-            changes = try TodoJSON.makeDecoder(reading: .store).decode([AppState.Change].self, from: Data(row.inverse.utf8))
+            changes = try TodoJSON.storedChanges(row.inverse, orDecoding: TodoJSON.makeDecoder(reading: .store))
         } catch {
             throw StoreError.corrupt(
                 path: log.location, detail: "history step \(row.seq) (“\(row.name)”) cannot be read: \(error)")

@@ -46,7 +46,7 @@ public func buildApplication(
     assets: Assets,
     logger: Logger? = nil,
     now: @escaping @Sendable () -> Date = { Date() },
-    makeID: @escaping @Sendable () -> UUID = { UUID() },
+    makeID: @escaping @Sendable () -> UUID = { .random() },
     services: [any Service] = [],
     teamMode: TeamMode? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }

@@ -32,7 +32,7 @@ struct WebApp: Sendable {
         assets: Assets,
         teamMode: TeamMode? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
-        makeID: @escaping @Sendable () -> UUID = { UUID() }
+        makeID: @escaping @Sendable () -> UUID = { .random() }
     ) {
         self.configuration = configuration
         self.todos = todos

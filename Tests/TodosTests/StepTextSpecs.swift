@@ -24,11 +24,20 @@ struct StepTextSpecs {
             created: date, changed: date.addingTimeInterval(0.5))
     }
 
-    static func expectSame(_ changes: [AppState.Change], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// Checks that `changes` are written as the encoder writes them, and
+    /// read back as they were: by the store's reader when `direct` (every
+    /// item and location but one at a coordinate), else by the decoder.
+    static func expectSame(
+        _ changes: [AppState.Change], direct: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let written = try TodoJSON.stepText(changes)
         #expect(written == (try encoded(changes)), sourceLocation: sourceLocation)
         #expect(try TodoJSON.makeDecoder(reading: .store).decode([AppState.Change].self, from: Data(written.utf8)) == changes,
                 sourceLocation: sourceLocation)
+        #expect(try TodoJSON.storedChanges(written, orDecoding: TodoJSON.makeDecoder(reading: .store)) == changes,
+                sourceLocation: sourceLocation)
+        let read = StoredJSONReader.read(written) { $0.array { $0.appChange() } }
+        #expect(read == (direct ? changes : nil), sourceLocation: sourceLocation)
     }
 
     @Test("every character up to U+2FFF and beyond, in titles and details")
@@ -63,7 +72,9 @@ struct StepTextSpecs {
             for location in locations {
                 for state in TodoItem.State.allCases {
                     let item = try Self.item("Milk", details: "two\r\nlines\ttab", state: state, due: due, location: location)
-                    try Self.expectSame([.todos(.add(item))])
+                    var direct = true
+                    if case .coordinate = location { direct = false }
+                    try Self.expectSame([.todos(.add(item))], direct: direct)
                     try Self.expectSame([.todos(.remove(item.id))])
                 }
             }
@@ -86,16 +97,26 @@ struct StepTextSpecs {
             [.init(id: milk.id, before: PlacedItem(milk, after: nil), after: PlacedItem(milk, after: nil), moved: false),
              .init(id: there.id, before: nil, after: PlacedItem(there, after: milk.id), moved: false)],
         ]
-        for patch in entries {
+        for (index, patch) in entries.enumerated() {
             let written = try TodoJSON.patchText(patch)
             #expect(written == (try encoded(patch)))
             #expect(try TodoJSON.makeDecoder(reading: .store).decode([StepPatch.Entry].self, from: Data(written.utf8)) == patch)
+            #expect(try TodoJSON.storedPatch(written, orDecoding: TodoJSON.makeDecoder(reading: .store)) == patch)
+            // The last patch holds the item at a coordinate: the decoder's to read.
+            #expect(StoredJSONReader.read(written) { $0.array { $0.patchEntry() } } == (index < entries.count - 1 ? patch : nil))
         }
         let changes: [[TodoList.Change]] = [
             [.add(milk)], [.remove(done.id)], [.add(there)], [.add(milk), .update(done.id, [.reopen], at: Self.date)],
         ]
         for step in changes {
             #expect(try TodoJSON.stepText(step) == (try encoded(step)))
+            #expect(try TodoJSON.storedListChanges(try TodoJSON.stepText(step), orDecoding: TodoJSON.makeDecoder(reading: .store)) == step)
+        }
+        // A shared list's changes hold no change of the whole app state.
+        let setting = try TodoJSON.stepText([.setting(.todos(try TodoList(items: [milk])))])
+        #expect(StoredJSONReader.read(setting) { $0.array { $0.listChange() } } == nil)
+        #expect(throws: DecodingError.self) {
+            try TodoJSON.storedListChanges(setting, orDecoding: TodoJSON.makeDecoder(reading: .store))
         }
     }
 
@@ -135,8 +156,49 @@ struct StepTextSpecs {
             .setting(.todos(try TodoList(items: [milk, there]))),
         ]
         for change in atCoordinate {
-            try Self.expectSame([change])
-            try Self.expectSame([.todos(.completeAll(at: Self.date)), change, .todos(.remove(milk.id))])
+            try Self.expectSame([change], direct: false)
+            try Self.expectSame([.todos(.completeAll(at: Self.date)), change, .todos(.remove(milk.id))], direct: false)
+        }
+    }
+
+    @Test("text in any other shape is read, or refused, as the decoder reads or refuses it")
+    func otherShapes() throws {
+        let milk = try Self.item("Milk")
+        let id = milk.id.uuidString
+        let item = String(decoding: try TodoJSON.makeEncoder().encode(milk), as: UTF8.self)
+        let date = #""2027-01-15T09:30:00.250Z""#
+        let texts = [
+            String(decoding: try TodoJSON.makeEncoder(pretty: true).encode([AppState.Change.todos(.add(milk))]), as: UTF8.self),
+            "[{\"at\":\(date),\"op\":\"finishAll\"}]",
+            "[{\"op\":\"completeAll\",\"at\":\(date)}]",
+            "[{\"id\":\"\(id.lowercased())\",\"op\":\"remove\"}]",
+            "[{\"id\":\"\(id.dropLast())\",\"op\":\"remove\"}]",
+            "[{\"id\":\"\(id)\",\"op\":\"move\",\"to\":1.5}]",
+            "[{\"id\":\"\(id)\",\"op\":\"move\",\"to\":01}]",
+            "[{\"id\":\"\(id)\",\"op\":\"move\",\"to\":-3}]",
+            "[{\"id\":\"\(id)\",\"op\":\"move\",\"to\":99999999999999999999}]",
+            "[{\"item\":\(item.replacingOccurrences(of: "\"Milk\"", with: "\"   \"")),\"op\":\"add\"}]",
+            "[{\"item\":\(item.replacingOccurrences(of: "\"Milk\"", with: "\"\\ud83e\\udd5b \\u00fc\\/\"")),\"op\":\"add\"}]",
+            "[{\"item\":\(item.replacingOccurrences(of: "\"Milk\"", with: "\"\\ud800 lone\"")),\"op\":\"add\"}]",
+            "[{\"item\":\(item.replacingOccurrences(of: "\"active\"", with: "\"unfinished\"")),\"op\":\"add\"}]",
+            "[{\"item\":\(item.replacingOccurrences(of: "\"active\"", with: "\"paused\"")),\"op\":\"add\"}]",
+            "[{\"at\":\(date),\"changes\":[{\"op\":\"due\",\"to\":{\"end\":\(date),\"kind\":\"span\",\"start\":\(date)}}],\"id\":\"\(id)\",\"op\":\"update\"}]",
+            "[{\"at\":\(date),\"changes\":[{\"op\":\"finish\"}],\"id\":\"\(id)\",\"op\":\"update\"}]",
+            "[{\"at\":\(date),\"changes\":[{\"op\":\"location\",\"to\":{\"kind\":\"directions\",\"steps\":[]}}],\"id\":\"\(id)\",\"op\":\"update\"}]",
+            "[{\"op\":\"removeCompleted\"}] ",
+            "[{\"op\":\"removeCompleted\"}",
+            "[]",
+            "",
+        ]
+        for text in texts {
+            let decoder = TodoJSON.makeDecoder(reading: .store)
+            let expected = Result { try decoder.decode([AppState.Change].self, from: Data(text.utf8)) }
+            let read = Result { try TodoJSON.storedChanges(text, orDecoding: decoder) }
+            switch (expected, read) {
+            case (.success(let expected), .success(let read)): #expect(read == expected, "\(text)")
+            case (.failure(let expected), .failure(let read)): #expect("\(read)" == "\(expected)", "\(text)")
+            default: Issue.record("\(text): the decoder gave \(expected), the store's reading \(read)")
+            }
         }
     }
 

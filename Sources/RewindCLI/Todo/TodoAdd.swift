@@ -66,7 +66,7 @@ extension RewindCommand.Todo {
                 if let target {
                     let shared = try await SharedTodoSession.open(options: options, target: target)
                     let items = try await shared.items()
-                    added = try TodoItem(draft, id: UUID(), created: now)
+                    added = try TodoItem(draft, id: .random(), created: now)
                     try await shared.perform([.add(added)], on: items)
                     references = ShortReferences(allIDs: Array(items.ids) + [added.id])
                 } else {

@@ -51,7 +51,7 @@ struct TodoSession: Sendable {
         self.directory = directory
         self.store = store
         self.sqlite = sqlite
-        app = AppDomain(store: store, now: { Date() }, makeID: { UUID() })
+        app = AppDomain(store: store, now: { Date() }, makeID: { .random() })
     }
 
     /// The item list as it is now, read without copying.

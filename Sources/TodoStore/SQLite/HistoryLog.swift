@@ -238,7 +238,7 @@ struct HistoryLog {
     ///   nothing changes.
     func changes(_ json: String, of row: StepRecord) throws -> [AppState.Change] {
         do {
-            return try decoder.decode([AppState.Change].self, from: Data(json.utf8))
+            return try TodoJSON.storedChanges(json, orDecoding: decoder)
         } catch {
             throw StoreError.corrupt(
                 path: path, detail: "history step \(row.seq) (“\(row.name)”) cannot be read: \(error)")

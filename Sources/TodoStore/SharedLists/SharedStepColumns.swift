@@ -60,8 +60,9 @@ package struct SharedStepColumns: Sendable {
             try decoder.decode(type, from: Data(json.utf8))
         }
         return SharedStep(
-            seq: seq, author: author, name: name, kind: kind, changes: try decoded([TodoList.Change].self, changes),
-            patch: StepPatch(entries: try decoded([StepPatch.Entry].self, patch)),
+            seq: seq, author: author, name: name, kind: kind,
+            changes: try TodoJSON.storedListChanges(changes, orDecoding: decoder),
+            patch: StepPatch(entries: try TodoJSON.storedPatch(patch, orDecoding: decoder)),
             skipped: try decoded([SkippedPart].self, skipped), date: ItemRecord.date(date), coalescingKey: coalescingKey,
             joins: joins)
     }
