@@ -61,7 +61,7 @@ public actor PostgresSharedListStore: SharedListStore {
     private let makeID: @Sendable () -> UUID
     private let coalescingWindow: TimeInterval
     let logger: Logger
-    /// The lists held in memory, up to about `cachedRows` log rows in all.
+    /// The lists held in memory, up to about `cachedRows` items in all, on the lists and in their rows held.
     private var cache: SharedListCache
     /// The number of each list's `rewind_list` row, as read with the list
     /// (it never changes while the list exists).
@@ -122,7 +122,7 @@ public actor PostgresSharedListStore: SharedListStore {
     /// date, on a connection of its own (the pool need not run yet); rows
     /// are dated by `now` (rounded to milliseconds) and lists get ids from
     /// `makeID`; the lists read are kept in memory up to about `cachedRows`
-    /// log rows in all (``SharedListCache``).
+    /// items in all, on the lists and in their rows held (``SharedListCache``).
     ///
     /// - Throws: ``StoreError/newerSchema(path:unknownMigrations:)`` when a
     ///   newer Rewind made the database (nothing is written then), or

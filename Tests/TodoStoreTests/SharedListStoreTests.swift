@@ -600,6 +600,26 @@ struct SharedListStoreTests {
         #expect(await fixture.heldLists(in: store) == [groceries])
     }
 
+    /// A row weighs in the cache what it touched: a list emptied by a step
+    /// over its items holds few items but a heavy row, and is let go for a
+    /// list used since as a list of that many items would be (a row
+    /// counted as one let a server keep any number of such lists).
+    @Test(arguments: SharedStoreKind.persistent)
+    func aListsRowsWeighInTheCacheWhatTheyTouched(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open(cachedRows: 30)
+        let emptied = try await store.create(name: "Emptied", owner: Team.ann).id
+        let items = try (0..<20).map { try Team.item("Item \($0)", 40 + $0) }
+        try await store.perform(items.map { .add($0) }, named: "Add 20", on: emptied, by: Team.ann)
+        try await store.perform([.removeItems(items.map(\.id))], named: "Delete 20", on: emptied, by: Team.ann)
+        #expect(await fixture.heldLists(in: store) == [emptied])
+        let groceries = try await Self.list(["Milk", "Bread", "Eggs"], in: store)
+        // The emptied list's two rows weigh 40 (no item is left): over 30 with the groceries' 6.
+        #expect(await fixture.heldLists(in: store) == [groceries])
+        #expect(try await store.undo(on: emptied, by: Team.ann, expecting: nil).kind == .undo(of: 2))
+        #expect(try await store.items(of: emptied, as: Team.ann).list.items.map(\.title) == items.map(\.title))
+    }
+
     /// A store that listens goes when nothing else holds it, and its
     /// listener and the listener's connection with it (the listener's task
     /// held the store, and every store that changed a list twice kept a

@@ -45,7 +45,7 @@ public actor SQLiteSharedListStore: SharedListStore {
     private let makeID: @Sendable () -> UUID
     private let coalescingWindow: TimeInterval
     private let executor = StoreExecutor(label: "rewind.sqlite.shared")
-    /// The lists held in memory, up to about `cachedRows` log rows in all.
+    /// The lists held in memory, up to about `cachedRows` items in all, on the lists and in their rows held.
     private var cache: SharedListCache
     /// The lists held in memory (read by the tests).
     var heldLists: Set<UUID> { Set(cache.keys) }
@@ -64,7 +64,7 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// milliseconds) and lists get ids from `makeID`. While an update
     /// stream is open, other processes' rows are looked for every
     /// `pollInterval` seconds. The lists read are kept in memory up to about
-    /// `cachedRows` log rows in all (``SharedListCache``).
+    /// `cachedRows` items in all, on the lists and in their rows held (``SharedListCache``).
     ///
     /// - Throws: ``StoreError`` when the file is not a Rewind database, is
     ///   from a newer version, or is damaged; the file is then unchanged.

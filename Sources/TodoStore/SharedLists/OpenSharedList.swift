@@ -33,7 +33,7 @@ package struct OpenSharedList: Sendable {
 
     /// What it weighs in a store's cache (``SharedListCache``): its items
     /// and the log rows it holds in memory.
-    package var weight: Int { shared.heldRowCount + shared.list.count }
+    package var weight: Int { shared.heldWeight + shared.list.count }
 
     /// Applies `changes` as one step by `person`, a member; an empty list
     /// of changes is refused.

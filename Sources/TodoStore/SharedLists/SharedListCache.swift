@@ -1,15 +1,19 @@
 import Foundation
 
 /// The shared lists a store keeps in memory between calls, up to about
-/// ``rowLimit`` items and log rows in all (``OpenSharedList/weight``): when
-/// a list put back takes the cache over that, the lists used longest ago
-/// are let go, and read again (their items, and each row's head) when next
-/// asked for. The list put back last is kept whatever its size.
+/// ``rowLimit`` items in all, counting the items on the lists and those
+/// that the log rows held touched (``OpenSharedList/weight``,
+/// ``SharedStep/weight``): when a list put back takes the cache over that,
+/// the lists used longest ago are let go, and read again (their items, and
+/// each row's head) when next asked for. The list put back last is kept
+/// whatever its size.
 ///
-/// A list held costs about 1 KB of memory per item and 2 KB per log row
-/// held (a step with its changes and patch; the stores hold the newest
-/// ones and those asked for): without a bound, a server that many lists
-/// pass through would keep every one of them for as long as it runs.
+/// A list held costs about 1 KB of memory per item, and a log row held
+/// (a step with its changes and patch; the stores hold the newest ones and
+/// those asked for) about 1 to 2 KB per item it touched: without a bound, a
+/// server that many lists pass through would keep every one of them for as
+/// long as it runs, and a row counted as one would let a list emptied by
+/// one step over many items weigh nothing.
 package struct SharedListCache: Sendable {
     private struct Entry: Sendable {
         var cached: CachedSharedList
@@ -18,13 +22,13 @@ package struct SharedListCache: Sendable {
 
     private var entries: [UUID: Entry] = [:]
     private var uses: UInt64 = 0
-    /// The items and log rows of the lists held.
+    /// What the lists held weigh: their items and the items their rows touched.
     package private(set) var rows = 0
-    /// How many items and log rows the lists held may have in all, about.
+    /// What the lists held may weigh in all, about.
     package let rowLimit: Int
 
-    /// An empty cache that holds up to about `rowLimit` items and log rows
-    /// (the stores' default, 100,000, is at most about 200 MB).
+    /// An empty cache that holds up to about `rowLimit` items, on the lists
+    /// and in their rows (the stores' default, 100,000, is at most about 200 MB).
     package init(rowLimit: Int) {
         self.rowLimit = max(rowLimit, 0)
     }

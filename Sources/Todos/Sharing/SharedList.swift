@@ -49,6 +49,9 @@ public struct SharedList: Sendable {
     /// replayed whole; of a list opened from its saved parts, the rows
     /// recorded since and those a store handed over (``hold(_:)``).
     private var held: [Int: SharedStep] = [:]
+    /// The ``SharedStep/weight`` of the rows in ``held``, kept with it
+    /// (``setHeld(_:at:)``).
+    public private(set) var heldWeight = 0
     /// The summaries held of rows not held whole (``hold(summaries:)``).
     private var summaries: [Int: SharedStep.Summary] = [:]
     /// The rows up to this number were not recorded here (the list was
@@ -274,7 +277,7 @@ public struct SharedList: Sendable {
     /// need them can run. Rows this list does not have are ignored.
     public mutating func hold(_ rows: [SharedStep]) {
         for row in rows where row.seq >= 1 && row.seq <= seq {
-            held[row.seq] = row
+            setHeld(row, at: row.seq)
             summaries[row.seq] = nil
         }
     }
@@ -303,25 +306,48 @@ public struct SharedList: Sendable {
     /// How many rows are held in memory whole.
     public var heldRowCount: Int { held.count }
 
+    /// Holds `row` as the row numbered `seq`, or lets go of that row, and
+    /// keeps ``heldWeight`` with what is held.
+    private mutating func setHeld(_ row: SharedStep?, at seq: Int) {
+        let old = row.map { held.updateValue($0, forKey: seq) } ?? held.removeValue(forKey: seq)
+        heldWeight += (row?.weight ?? 0) - (old?.weight ?? 0)
+    }
+
     /// How many rows are held in memory as summaries alone.
     public var heldSummaryCount: Int { summaries.count }
 
     /// Lets go of the rows held but the newest `count` and those each
     /// person's next undo or redo reads (a few per member), to bound the
     /// memory of a list that a store reads rows of again when needed.
-    /// Nothing changes for the list's operations, which ask for what they need.
+    /// Rows are counted by their ``SharedStep/weight``: of the newest rows,
+    /// those whose weights add up to `count` stay, so that a step over
+    /// every item of a long list is let go once it is no longer anyone's
+    /// next undo or redo (its summary stays, as the newest `count` do). Nothing
+    /// changes for the list's operations, which ask for what they need.
     ///
-    /// - Complexity: O(*h*) comparisons of row numbers for *h* rows held;
-    ///   the rows kept are not copied (this runs after every change).
+    /// - Complexity: O(*h*) comparisons of row numbers for *h* rows held
+    ///   when they weigh `count` or less in all, O(*h* log *h*) when some
+    ///   weigh more; the rows kept are not copied (this runs after every change).
     public mutating func forgetRows(keepingNewest count: Int) {
-        guard held.count > count || summaries.count > count else { return }
+        guard heldWeight > count || summaries.count > count else { return }
         let oldestKept = seq - max(count, 1) + 1
-        let older = held.keys.filter { $0 < oldestKept }
-        let olderSummaries = summaries.keys.filter { $0 < oldestKept }
-        guard !older.isEmpty || !olderSummaries.isEmpty else { return }
         let tops = Set(undoable.values.compactMap(\.last).joined()).union(redoable.values.compactMap(\.last))
-        for row in older where !tops.contains(row) { held.removeValue(forKey: row) }
-        for row in olderSummaries where !tops.contains(row) { summaries.removeValue(forKey: row) }
+        let olderSummaries = summaries.keys.filter { $0 < oldestKept && !tops.contains($0) }
+        for row in olderSummaries { summaries.removeValue(forKey: row) }
+        guard heldWeight > count else { return }
+        // Newest first, while their weights fit in `count`; every older one after the first that does not.
+        var room = max(count, 1)
+        for row in held.keys.sorted(by: >) where !tops.contains(row) {
+            let weight = held[row]?.weight ?? 0
+            if row >= oldestKept, weight <= room {
+                room -= weight
+            } else {
+                room = 0
+                // One of the newest rows keeps its summary, for the history.
+                if row >= oldestKept { summaries[row] = held[row]?.summary }
+                setHeld(nil, at: row)
+            }
+        }
     }
 
     /// Applies `changes` in order as one step by `author`, and clears
@@ -614,7 +640,7 @@ public struct SharedList: Sendable {
     private mutating func record(_ step: SharedStep, inverses: [TodoList.Change]) {
         var row = RecordedRow(inverses: inverses)
         seq = step.seq
-        held[step.seq] = step
+        setHeld(step, at: step.seq)
         for key in step.patch.parts {
             row.writers.append((key, writers[key]))
             writers[key] = (step.seq, step.author)
@@ -670,7 +696,7 @@ public struct SharedList: Sendable {
         lastRow = nil
         // Each inverse applies: it is what its change returned, in reverse order.
         for inverse in row.inverses.reversed() { _ = try? list.apply(inverse) }
-        held[seq] = nil
+        setHeld(nil, at: seq)
         summaries[seq] = nil
         seq -= 1
         for (key, writer) in row.writers.reversed() { writers[key] = writer }

@@ -54,6 +54,12 @@ public struct SharedStep: Equatable, Sendable {
         self.joins = joins
     }
 
+    /// What the row weighs in memory, in items: one for each item its patch
+    /// touched (each entry holds the item before and after; the changes
+    /// hold at most as many), and at least one. A step over every item of a
+    /// long list weighs as much as the list.
+    public var weight: Int { max(1, patch.entries.count) }
+
     /// The sentences that tell the person what this undo or redo left alone
     /// (none for a change), and that a redo of an undo that had changed
     /// nothing (every part of it was left alone) changes nothing either.

@@ -128,6 +128,8 @@ struct SharedListOpenedTests {
             #expect(found == expected, "round \(round): the opened list made another row (seed \(seed))")
             #expect(lazy.list == shared.list, "round \(round): the opened list holds other items (seed \(seed))")
             #expect(lazy.seq == shared.seq, "round \(round) (seed \(seed))")
+            #expect(lazy.heldWeight == lazy.log.reduce(0) { $0 + $1.weight }, "round \(round): the weight held (seed \(seed))")
+            #expect(shared.heldWeight == shared.log.reduce(0) { $0 + $1.weight }, "round \(round) (seed \(seed))")
             for other in Self.people {
                 let next = try Self.asking(
                     &lazy, log: log, seed: seed, counting: &rowsAskedFor, countingWriters: &writersAskedFor
@@ -160,6 +162,28 @@ struct SharedListOpenedTests {
             }
         }
         #expect(throws: SharingError.rowsNotHeld([7])) { try shared.row(7) }
+    }
+
+    @Test func aStepOverManyItemsIsLetGoOnceItIsNobodysNextUndoOrRedo() throws {
+        var shared = SharedList()
+        let items = try (1...50).map { try TodoItem(id: Sharing.id($0), title: "Item \($0)", created: Sharing.start) }
+        try shared.perform(items.map { .add($0) }, named: "Add 50", by: "ann", at: Sharing.start)  // row 1, weight 50
+        try shared.perform([.completeAll(at: Sharing.start)], named: "Complete all", by: "ann", at: Sharing.start)  // row 2, weight 50
+        #expect(shared.heldWeight == 100)
+        // Ann's next undo (row 2) stays, whatever it weighs; row 1 does not fit in 10.
+        shared.forgetRows(keepingNewest: 10)
+        #expect(shared.log.map(\.seq) == [2])
+        #expect(shared.heldWeight == 50)
+        try shared.perform([.update(items[0].id, [.title(to: "First")], at: Sharing.later)], named: "Rename", by: "bob", at: Sharing.later)
+        try shared.perform([.update(items[1].id, [.title(to: "Second")], at: Sharing.later)], named: "Rename", by: "ann", at: Sharing.later)
+        // Row 2 is now nobody's next undo: among the newest rows, but heavier than what is kept.
+        shared.forgetRows(keepingNewest: 10)
+        #expect(shared.log.map(\.seq) == [3, 4])
+        #expect(shared.heldWeight == 2)
+        #expect(try shared.summary(2).name == "Complete all", "its summary stays")
+        // Ann's undo after her rename needs it again: asked for, as a store reads it.
+        try shared.undo(by: "ann", at: Sharing.later)
+        #expect(throws: SharingError.rowsNotHeld([2])) { try shared.undo(by: "ann", at: Sharing.later) }
     }
 
     @Test func aListOpenedFromHeadsThatSkipARowIsRefused() throws {
