@@ -325,9 +325,9 @@ public struct SharedList: Sendable {
     /// next undo or redo (its summary stays, as the newest `count` do). Nothing
     /// changes for the list's operations, which ask for what they need.
     ///
-    /// - Complexity: O(*h*) comparisons of row numbers for *h* rows held
-    ///   when they weigh `count` or less in all, O(*h* log *h*) when some
-    ///   weigh more; the rows kept are not copied (this runs after every change).
+    /// - Complexity: O(*h*) for *h* rows held when the newest `count`
+    ///   weigh `count` or less, O(*h* log *h*) when they weigh more; the
+    ///   rows kept are not copied (this runs after every change).
     public mutating func forgetRows(keepingNewest count: Int) {
         guard heldWeight > count || summaries.count > count else { return }
         let oldestKept = seq - max(count, 1) + 1
@@ -335,7 +335,17 @@ public struct SharedList: Sendable {
         let olderSummaries = summaries.keys.filter { $0 < oldestKept && !tops.contains($0) }
         for row in olderSummaries { summaries.removeValue(forKey: row) }
         guard heldWeight > count else { return }
-        // Newest first, while their weights fit in `count`; every older one after the first that does not.
+        // Most often the newest rows fit: only the older ones go, no sort needed.
+        var newestWeight = 0
+        var older: [Int] = []
+        for (row, step) in held where !tops.contains(row) {
+            if row >= oldestKept { newestWeight += step.weight } else { older.append(row) }
+        }
+        guard newestWeight > max(count, 1) else {
+            for row in older { setHeld(nil, at: row) }
+            return
+        }
+        // Else newest first, while their weights fit in `count`; every older one after the first that does not.
         var room = max(count, 1)
         for row in held.keys.sorted(by: >) where !tops.contains(row) {
             let weight = held[row]?.weight ?? 0
