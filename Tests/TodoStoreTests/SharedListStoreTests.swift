@@ -1078,7 +1078,7 @@ struct SQLiteSharedListsMigrationTests {
             try db.execute(sql: """
                 DROP TABLE shared_writer; DROP TABLE shared_step; DROP TABLE shared_item; DROP TABLE shared_member;
                 DROP TABLE shared_list;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v5-shared-lists', 'v6-shared-step-heads')
+                DELETE FROM grdb_migrations WHERE identifier IN ('v5-shared-lists', 'v6-shared-step-heads', 'v7-shared-step-rowid')
                 """)
         }
         try queue.close()
@@ -1088,7 +1088,7 @@ struct SQLiteSharedListsMigrationTests {
         let groceries = try await lists.create(name: "Groceries", owner: Team.ann)
 
         #expect(
-            try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads"])
+            try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid"])
         #expect(try await SQLiteSharedListStore.open(url: fixture.fileURL).lists(of: Team.ann) == [groceries])
         #expect(try await SQLiteAccountStore.open(url: fixture.fileURL).passwordHash(for: Team.ann) == "ann-1")
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
@@ -1106,7 +1106,7 @@ struct SQLiteSharedListsMigrationTests {
         let queue = try DatabaseQueue(path: fixture.fileURL.path)
         try await queue.write { db in
             try db.execute(sql: """
-                DROP INDEX shared_step_head; DELETE FROM grdb_migrations WHERE identifier = 'v6-shared-step-heads'
+                DROP INDEX shared_step_head; DELETE FROM grdb_migrations WHERE identifier IN ('v6-shared-step-heads', 'v7-shared-step-rowid')
                 """)
         }
         try queue.close()
@@ -1114,7 +1114,7 @@ struct SQLiteSharedListsMigrationTests {
 
         let reopened = try SQLiteSharedListStore(url: fixture.fileURL)
         #expect(try await reopened.nextSteps(on: list.id, of: Team.ann).undo?.name == "Add “Milk”")
-        #expect(try await migrations(fixture.fileURL).last == "v6-shared-step-heads")
+        #expect(try await migrations(fixture.fileURL).last == "v7-shared-step-rowid")
         let check = try DatabaseQueue(path: fixture.fileURL.path)
         defer { try? check.close() }
         let plan = try await check.read { db in
@@ -1123,6 +1123,59 @@ struct SQLiteSharedListsMigrationTests {
             ).map { row -> String in row["detail"] }
         }
         #expect(plan.contains { $0.contains("COVERING INDEX shared_step_head") }, "\(plan)")
+    }
+
+    /// A file whose log is a table WITHOUT ROWID (up to `v6-shared-step-heads`)
+    /// is rebuilt with row ids when opened: every row as it was, and a row
+    /// found by its key without reading its neighbours' large patches.
+    @Test func aLogWithoutRowIDsIsRebuiltWithThemAndEveryRowKept() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let lists = try SQLiteSharedListStore(url: fixture.fileURL)
+        let list = try await lists.create(name: "Groceries", owner: Team.ann)
+        try await lists.share(list.id, with: Team.bob, by: Team.ann)
+        let items = try (0..<30).map { try Team.item("Item \($0)", $0) }
+        try await lists.perform(items.map { .add($0) }, named: "Add 30", on: list.id, by: Team.ann)
+        try await lists.perform([.completeAll(at: TestClock.start)], named: "Complete all", on: list.id, by: Team.bob)
+        try await lists.perform([.add(Team.item("Milk", 40))], named: "Add “Milk”", on: list.id, by: Team.ann)
+        let rows = try await lists.savedRows(of: list.id)
+        // The file as the version before wrote it: the log WITHOUT ROWID, migrations up to v6.
+        let queue = try DatabaseQueue(path: fixture.fileURL.path)
+        try await queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE shared_step_old (
+                \(TodoDatabase.sharedStepColumns)
+                ) WITHOUT ROWID;
+                INSERT INTO shared_step_old SELECT * FROM shared_step;
+                DROP TABLE shared_step;
+                ALTER TABLE shared_step_old RENAME TO shared_step;
+                CREATE INDEX shared_step_head ON shared_step (list, seq, author, kind, reverts, joins);
+                DELETE FROM grdb_migrations WHERE identifier = 'v7-shared-step-rowid'
+                """)
+        }
+        #expect(try await queue.read { db in try Self.logTable(db) }.contains("WITHOUT ROWID"))
+        try queue.close()
+
+        let reopened = try SQLiteSharedListStore(url: fixture.fileURL)
+        #expect(try await reopened.savedRows(of: list.id) == rows)
+        #expect(try await migrations(fixture.fileURL).last == "v7-shared-step-rowid")
+        #expect(try await reopened.undo(on: list.id, by: Team.bob, expecting: nil).kind == .undo(of: 2))
+        #expect(try await reopened.items(of: list.id, as: Team.ann).list.items.allSatisfy { !$0.isCompleted })
+        let check = try DatabaseQueue(path: fixture.fileURL.path)
+        defer { try? check.close() }
+        let (table, plan) = try await check.read { db in
+            let plan = try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN SELECT author FROM shared_step WHERE list = ? AND seq = ?",
+                arguments: [list.id.uuidString, 2]
+            ).map { row -> String in row["detail"] }
+            return (try Self.logTable(db), plan)
+        }
+        #expect(!table.contains("WITHOUT ROWID"), "\(table)")
+        #expect(plan.contains { $0.contains("INDEX sqlite_autoindex_shared_step_1") }, "\(plan)")
+    }
+
+    /// The SQL that made the log's table.
+    private static func logTable(_ db: Database) throws -> String {
+        try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'shared_step'") ?? ""
     }
 
     @Test func theVersionBeforeRefusesAFileWithSharedListsAndLeavesItAsItIs() async throws {
@@ -1134,7 +1187,7 @@ struct SQLiteSharedListsMigrationTests {
         for identifier in ["v1", "v2", "v3", "v4", "v5"] { before.registerMigration(identifier) { _ in } }
         let bytes = try Data(contentsOf: fixture.fileURL)
         #expect(
-            throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists", "v6-shared-step-heads"])
+            throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid"])
         ) {
             try DatabaseFile.check(fixture.fileURL, migrator: before)
         }

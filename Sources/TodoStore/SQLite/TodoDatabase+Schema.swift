@@ -218,6 +218,41 @@ extension TodoDatabase {
             """)
     }
 
+    /// The columns, checks and primary key of `shared_step`, as
+    /// `v5-shared-lists` made it and `v7-shared-step-rowid` makes it again.
+    static let sharedStepColumns = """
+                list TEXT NOT NULL REFERENCES shared_list (id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL CHECK (seq > 0),
+                author TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('change', 'undo', 'redo')),
+                reverts INTEGER CHECK ((kind = 'change') = (reverts IS NULL)),
+                name TEXT NOT NULL,
+                date INTEGER NOT NULL,
+                coalescingKey TEXT,
+                joins INTEGER,
+                changes TEXT NOT NULL CHECK (json_valid(changes)),
+                patch TEXT NOT NULL CHECK (json_valid(patch)),
+                skipped TEXT NOT NULL CHECK (json_valid(skipped)),
+                PRIMARY KEY (list, seq)
+        """
+
+    /// Rebuilds `shared_step` as a table with row ids (migration
+    /// `v7-shared-step-rowid`): the same columns, checks and rows, the
+    /// primary key `(list, seq)` in SQLite's index of it, and the heads'
+    /// index again. Run in the migrator's transaction.
+    static func rebuildSharedStepWithRowIDs(_ db: Database) throws {
+        let columns = "list, seq, author, kind, reverts, name, date, coalescingKey, joins, changes, patch, skipped"
+        try db.execute(sql: """
+            CREATE TABLE shared_step_rows (
+            \(sharedStepColumns)
+            );
+            INSERT INTO shared_step_rows (\(columns)) SELECT \(columns) FROM shared_step ORDER BY list, seq;
+            DROP TABLE shared_step;
+            ALTER TABLE shared_step_rows RENAME TO shared_step;
+            CREATE INDEX shared_step_head ON shared_step (list, seq, author, kind, reverts, joins);
+            """)
+    }
+
     /// Creates the tables of the named lists of team mode (migration
     /// `v5-shared-lists`):
     /// - `shared_list`: a row per list, its owner (key and name as typed)
@@ -252,19 +287,7 @@ extension TodoDatabase {
             """ + createItemTable(named: "shared_item", states: states, inSharedList: true) + """
             CREATE INDEX shared_item_rank ON shared_item (list, rank);
             CREATE TABLE shared_step (
-                list TEXT NOT NULL REFERENCES shared_list (id) ON DELETE CASCADE,
-                seq INTEGER NOT NULL CHECK (seq > 0),
-                author TEXT NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('change', 'undo', 'redo')),
-                reverts INTEGER CHECK ((kind = 'change') = (reverts IS NULL)),
-                name TEXT NOT NULL,
-                date INTEGER NOT NULL,
-                coalescingKey TEXT,
-                joins INTEGER,
-                changes TEXT NOT NULL CHECK (json_valid(changes)),
-                patch TEXT NOT NULL CHECK (json_valid(patch)),
-                skipped TEXT NOT NULL CHECK (json_valid(skipped)),
-                PRIMARY KEY (list, seq)
+            \(sharedStepColumns)
             ) WITHOUT ROWID;
             CREATE TABLE shared_writer (
                 list TEXT NOT NULL REFERENCES shared_list (id) ON DELETE CASCADE,

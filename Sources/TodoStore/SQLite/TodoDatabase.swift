@@ -81,6 +81,14 @@ struct TodoDatabase: Sendable {
         migrator.registerMigration("v6-shared-step-heads") { db in
             try db.execute(sql: "CREATE INDEX shared_step_head ON shared_step (list, seq, author, kind, reverts, joins)")
         }
+        // v7-shared-step-rowid: a shared list's log rows in a table with row
+        // ids, their (list, seq) in an index of its own. In a table WITHOUT
+        // ROWID each row is a key of the table's b-tree, and finding or
+        // inserting a row beside one with a large patch read that whole
+        // patch (tens of megabytes) to compare the keys.
+        migrator.registerMigration("v7-shared-step-rowid") { db in
+            try rebuildSharedStepWithRowIDs(db)
+        }
         return migrator
     }
 
