@@ -66,13 +66,11 @@ struct StoredJSONReader {
 
     /// An app-state change: a list change, or `setTodos`.
     mutating func appChange() -> AppState.Change? {
-        let start = index
-        if let change = listChange() { return .todos(change) }
-        // `{"items": …}` begins a replace and a setTodos alike.
-        index = start
-        guard skip(#"{"items":"#), let items = array({ $0.item() }), skip(#","op":"setTodos"}"#),
-              let list = try? TodoList(items: items)
-        else { return nil }
+        // `{"items": …}` begins a replace and a setTodos alike: the items are read once.
+        guard skip(#"{"items":"#) else { return listChange().map(AppState.Change.todos) }
+        guard let items = array({ $0.item() }) else { return nil }
+        if skip(#","op":"replace"}"#) { return .todos(.replace(items)) }
+        guard skip(#","op":"setTodos"}"#), let list = try? TodoList(items: items) else { return nil }
         return .setting(.todos(list))
     }
 
