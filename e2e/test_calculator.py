@@ -55,7 +55,13 @@ def column_count(driver):
 def test_the_keypad_is_built_from_the_shipped_configuration(driver, base_url):
     open_calculator(driver, base_url)
     assert labels(driver) == SHIPPED["labels"]
-    assert [button.text for button in css_all(driver, ".keypad .key")] == SHIPPED["labels"]
+    # Each key shows its label, but for the typographic signs of times and minus.
+    faces = {"x": "\u00d7", "-": "\u2212"}
+    assert [button.text for button in css_all(driver, ".keypad .key")] == [
+        faces.get(label, label) for label in SHIPPED["labels"]
+    ]
+    times = css(driver, ".keypad .key[data-key='x']")
+    assert (times.get_attribute("aria-label"), times.get_attribute("title")) == ("times", "Times")
     assert css(driver, ".keypad").get_attribute("data-columns") == str(SHIPPED["columnCount"])
     assert column_count(driver) == SHIPPED["columnCount"]
     # The display is above the keypad.

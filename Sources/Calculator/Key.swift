@@ -85,3 +85,39 @@ public enum Key: Equatable, Hashable, Sendable {
     /// `AC`: clears everything.
     case allClear
 }
+
+extension Key {
+    /// What the key does, in words a screen reader can say: "times",
+    /// "square root", "delete last digit" (a digit is itself, "7"). A keypad
+    /// gives it as the accessible name of a key drawn with a sign, since a
+    /// reader says `x` as the letter and `⌫` or `±` not at all.
+    public var spokenName: String {
+        switch self {
+        case .digit(let digit): digit.description
+        case .decimalPoint: "decimal point"
+        case .operation(.addition): "plus"
+        case .operation(.subtraction): "minus"
+        case .operation(.multiplication): "times"
+        case .operation(.division): "divided by"
+        case .function(.squareRoot): "square root"
+        case .function(.square): "square"
+        case .equals: "equals"
+        case .percent: "percent"
+        case .toggleSign: "change sign"
+        case .clear: "clear entry"
+        case .backspace: "delete last digit"
+        case .allClear: "all clear"
+        }
+    }
+
+    /// The sign a keypad shows on the key when typography has a better one
+    /// than a label typed on a keyboard: `×` for `x` and `*`, `−` (the minus
+    /// sign) for `-`. `nil` for every other key, whose label is its face.
+    public var typographicFace: String? {
+        switch self {
+        case .operation(.multiplication): "×"
+        case .operation(.subtraction): "−"
+        default: nil
+        }
+    }
+}

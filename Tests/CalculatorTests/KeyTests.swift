@@ -255,4 +255,21 @@ struct KeyTests {
             #expect(calculator.display == "0")
         }
     }
+
+    @Test func everyKeySaysWhatItDoesInWordsOfItsOwn() throws {
+        let keys = CommandFactory.standardEntries.map(\.key)
+        let names = keys.map(\.spokenName)
+        #expect(Set(names).count == keys.count, "two keys share a name: \(names)")
+        #expect(names.allSatisfy { !$0.isEmpty && !$0.contains { $0.isSymbol } })
+        #expect(Key.operation(.multiplication).spokenName == "times")
+        #expect(Key.backspace.spokenName == "delete last digit")
+        #expect(Key.digit(.seven).spokenName == "7")
+    }
+
+    @Test func onlyTimesAndMinusHaveABetterSignThanTheirLabel() {
+        let faces = CommandFactory.standardEntries.compactMap { entry in
+            entry.key.typographicFace.map { "\(entry.label)→\($0)" }
+        }
+        #expect(faces == ["-→−", "x→×"])
+    }
 }

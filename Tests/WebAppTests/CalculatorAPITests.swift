@@ -184,6 +184,20 @@ struct CalculatorAPITests {
         }
     }
 
+    @Test func keysDrawnWithASignShowTheTypographicSignAndSayWhatTheyDo() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let html = try await client.get("/calculator").text
+            // The label stays what the script sends; the face and the name are for people.
+            #expect(html.contains(#"data-key="x" title="Times" aria-label="times">×</button>"#))
+            #expect(html.contains(#"data-key="-" title="Minus" aria-label="minus">−</button>"#))
+            #expect(html.contains(#"data-key="⌫" title="Delete last digit" aria-label="delete last digit">⌫</button>"#))
+            #expect(html.contains(#"data-key="x²" title="Square" aria-label="square">x²</button>"#))
+            #expect(html.contains(#"data-key="C" title="Clear entry">C</button>"#))
+            #expect(html.contains(#"data-key="0">0</button>"#))
+        }
+    }
+
     @Test func thePageShowsTheConfiguredKeypad() async throws {
         let layout = try ButtonConfiguration(labels: ["7", "8", "9", "+", "=", "AC"], columnCount: 3)
         let server = try TestServer(calculator: layout)
@@ -192,7 +206,9 @@ struct CalculatorAPITests {
             #expect(html.contains(#"<div class="keypad" data-columns="3""#))
             let keys = html.components(separatedBy: #"class="key "#).count - 1
             #expect(keys == 6)
-            #expect(html.contains(#"data-key="AC">AC</button>"#))
+            #expect(html.contains(#"data-key="AC" title="All clear">AC</button>"#))
+            #expect(html.contains(#"data-key="7">7</button>"#))
+            #expect(html.contains(#"data-key="+" title="Plus" aria-label="plus">+</button>"#))
             #expect(html.contains(#"<output class="calc-display" id="calc-display""#))
             #expect(html.contains(#"id="calc-undo" title="Undo" aria-label="Undo" disabled"#))
             #expect(html.contains(#"id="calc-redo" title="Redo" aria-label="Redo" disabled"#))

@@ -13,6 +13,9 @@ struct CalculatorState: Sendable {
     var redoTitle: String
     /// The keypad's labels, row by row.
     var labels: [String]
+    /// The key each label presses, in the same order (`nil` for none, which
+    /// a valid configuration does not have).
+    var keys: [Key?]
     /// How many keys make a row.
     var columnCount: Int
     /// How many of the oldest undo steps were dropped to keep within the
@@ -24,6 +27,7 @@ struct CalculatorState: Sendable {
         undoTitle = session.undoTitle
         redoTitle = session.redoTitle
         labels = session.configuration.labels
+        keys = labels.map { [factory = session.factory] in try? factory.key(for: $0) }
         columnCount = session.configuration.columnCount
         droppedSteps = session.droppedStepCount
     }

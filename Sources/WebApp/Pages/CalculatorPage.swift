@@ -1,3 +1,5 @@
+import Calculator
+
 /// `/calculator`: the display, Undo and Redo, the keypad built from the
 /// button configuration, and the tape. The script sends key presses to the
 /// server, where the calculator runs, and shows the answer.
@@ -63,13 +65,24 @@ struct CalculatorPage {
             [.class("keypad"), .data("columns", String(state.columnCount)), Attribute("role", "group"),
              .ariaLabel("Keypad")]
         ) { html in
-            for label in state.labels {
-                html.element(
-                    "button",
-                    [.type("button"), .class("key " + Self.keyClass(label)), .data("key", label)]
-                ) { $0.text(label) }
+            for (label, key) in zip(state.labels, state.keys) {
+                html.element("button", attributes: Self.keyAttributes(label: label, key: key)) {
+                    $0.text(key?.typographicFace ?? label)
+                }
             }
         }
+    }
+
+    /// A key's button: its label in `data-key` (what the script sends), its
+    /// look, and what it does in words (`title`), also its accessible name
+    /// when the key is drawn with a sign (`×`, `⌫`, `√`) rather than letters
+    /// or a digit, which a screen reader says as they are.
+    static func keyAttributes(label: String, key: Key?) -> [Attribute] {
+        var attributes: [Attribute] = [.type("button"), .class("key " + keyClass(label)), .data("key", label)]
+        guard let key, case let name = key.spokenName, name != label else { return attributes }
+        attributes.append(.title(name.prefix(1).uppercased() + name.dropFirst()))
+        if !(key.typographicFace ?? label).allSatisfy(\.isLetter) { attributes.append(.ariaLabel(name)) }
+        return attributes
     }
 
     /// A class for the key's look: digits, operators, equals, clearing keys.
