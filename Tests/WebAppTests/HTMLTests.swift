@@ -429,6 +429,30 @@ struct HTMLTests {
         }
     }
 
+    @Suite("Places on the rows")
+    struct Places {
+        @Test func aRowShowsWhereInAFewWordsAndTheWholeOfItInItsTitle() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let items = [
+                    #"{"title": "Post", "location": {"kind": "address", "street": "1 Main St", "city": "Springfield", "zipCode": "12345", "country": "US"}}"#,
+                    #"{"title": "Picnic", "location": {"kind": "coordinate", "latitude": 53.5, "longitude": 9.25}}"#,
+                    #"{"title": "Hut", "location": {"kind": "directions", "steps": ["Leave by the gate", "Turn <right>"]}}"#,
+                    #"{"title": "Nowhere"}"#,
+                ]
+                for item in items {
+                    try await client.send(.post, "/api/todos", json: item, token: server.token)
+                }
+                let html = try await client.get("/todos/fragment").text
+                let where_ = #"<span class="visually-hidden">Where: </span>"#
+                #expect(html.contains(#"<span class="place" title="1 Main St, Springfield, 12345, US">"# + where_ + "1 Main St, Springfield</span>"))
+                #expect(html.contains(#"<span class="place" title="53.5, 9.25">"# + where_ + "53.5, 9.25</span>"))
+                #expect(html.contains(#"<span class="place" title="1. Leave by the gate"# + "\n" + #"2. Turn &lt;right&gt;">"# + where_ + "Leave by the gate (+1 step)</span>"))
+                #expect(html.components(separatedBy: #"class="place""#).count - 1 == 3, "the item with no location has no place")
+            }
+        }
+    }
+
     @Suite("The detail view")
     struct Detail {
         @Test func showsEveryFieldAndTheDeleteConfirmation() async throws {

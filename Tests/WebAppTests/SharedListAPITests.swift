@@ -512,6 +512,9 @@ struct SharedListAPITests {
             #expect((item["due"] as? [String: Any])?["date"] as? String == "2027-03-01T14:30:00.000Z")
             #expect((item["location"] as? [String: Any])?["city"] as? String == "Springfield")
             #expect((edited.object["step"] as? [String: Any])?["name"] as? String == "Edit “Milk”")
+            // The list's page shows where, as the to-do page does.
+            let page = try await client.get("/lists/\(list)", headers: SignInTests.session(ann.session)).text
+            #expect(page.contains(#"<span class="place" title="1 Main St, Springfield"><span class="visually-hidden">Where: </span>1 Main St, Springfield</span>"#))
             let same = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: edit)
             #expect(same.status == .conflict)
             let cleared = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"due": null}"#)

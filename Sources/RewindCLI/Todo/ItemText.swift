@@ -51,7 +51,7 @@ struct ItemText {
                 item: item,
                 title: Self.cut(item.title, to: Self.longestTitleInTable),
                 due: item.isOverdue(at: now) ? due + Self.overdueSuffix : due,
-                location: Self.cut(Self.shortLocation(item.location), to: Self.longestLocationInTable))
+                location: Self.cut(item.location.summary, to: Self.longestLocationInTable))
         }
         let numberWidth = rows.last?.number.count ?? 1
         let referenceWidth = rows.map(\.reference.count).max() ?? ShortReferences.length
@@ -105,44 +105,11 @@ struct ItemText {
         field("id", item.id.uuidString.lowercased())
         field("state", item.isCompleted ? "completed" : item.isOverdue(at: now) ? "active, overdue" : "active")
         if item.due != .unknown { field("due", dates.display(item.due) + "  (" + dates.text(item.due) + ")") }
-        field("where", Self.fullLocation(item.location))
+        field("where", item.location.fullText)
         field("details", item.details)
         field("created", dates.text(.date(item.created)))
         field("changed", dates.text(.date(item.changed)))
         return lines
-    }
-
-    // MARK: Locations
-
-    /// A location in a few words: "1 Main St, Springfield", "53.92681, 9.09762",
-    /// "Leave by the main gate (+2 steps)", or "".
-    static func shortLocation(_ location: Location) -> String {
-        switch location {
-        case .unknown:
-            return ""
-        case .address(let address):
-            let near = [address.street, address.city].filter { !$0.isEmpty }
-            let far = [address.zipCode, address.country].filter { !$0.isEmpty }
-            return (near.isEmpty ? far : near).joined(separator: ", ")
-        case .coordinate(let coordinate):
-            return "\(coordinate.latitude), \(coordinate.longitude)"
-        case .directions(let directions):
-            let more = directions.steps.count - 1
-            return (directions.steps.first ?? "") + (more > 0 ? " (+\(more) step\(more == 1 ? "" : "s"))" : "")
-        }
-    }
-
-    /// A location in full: the whole address, the coordinate, or the numbered steps.
-    static func fullLocation(_ location: Location) -> String {
-        switch location {
-        case .unknown, .coordinate:
-            return shortLocation(location)
-        case .address(let address):
-            return [address.street, address.city, address.zipCode, address.country]
-                .filter { !$0.isEmpty }.joined(separator: ", ")
-        case .directions(let directions):
-            return directions.steps.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n")
-        }
     }
 
     // MARK: Helpers

@@ -170,6 +170,7 @@ struct SharedListPage {
                     // A due date given in the terminal (`rewind todo --as … --list … add … --due …`).
                     TodoListView.dueMark(DueDateTexts.Text(item.due, formatter: dates), overdue: item.isOverdue(at: dates.now), into: &html)
                 }
+                TodoListView.placeMark(item.location, into: &html)
                 html.element(
                     "a",
                     [.class("item-details"), .href("/lists/\(summary.id.uuidString)/items/\(item.id.uuidString)"),

@@ -131,6 +131,7 @@ struct TodoListView: Sendable {
                 if item.due != .unknown, let due = dueTexts[item.due] {
                     Self.dueMark(due, overdue: item.isOverdue(at: now), into: &html)
                 }
+                Self.placeMark(item.location, into: &html)
                 html.element(
                     "a",
                     [Attribute("class", literal: "item-details"), Attribute("href", prefix: "/todos/items/", uuid: item.id),
@@ -246,6 +247,17 @@ struct TodoListView: Sendable {
     }
 
     /// The orders the page offers, with their names.
+    /// A row's location in a few words (``Location/summary``: "1 Main St,
+    /// Springfield"), the whole of it in the title; nothing for none. A
+    /// reader hears "Where:" before it.
+    static func placeMark(_ location: Location, into html: inout HTMLWriter) {
+        guard location != .unknown else { return }
+        html.element("span", [.class("place"), .title(location.fullText)]) { html in
+            html.element("span", [.class("visually-hidden")]) { $0.text("Where: ") }
+            html.text(location.summary)
+        }
+    }
+
     static let orders: [(TodoSort, String)] = [(.list, "List"), (.smart, "Smart"), (.due, "Due date")]
 
     /// `2026-12-01T09:30:00.000Z`, or "" for no date.

@@ -1,0 +1,35 @@
+extension Location {
+    /// The location in a few words, as a list's row shows it: the street
+    /// and city of an address (its postal code and country when both are
+    /// empty), "53.92681, 9.09762", the first of several directions and how
+    /// many follow ("Leave by the main gate (+2 steps)"), or "" for none.
+    public var summary: String {
+        switch self {
+        case .unknown:
+            return ""
+        case .address(let address):
+            let near = [address.street, address.city].filter { !$0.isEmpty }
+            let far = [address.zipCode, address.country].filter { !$0.isEmpty }
+            return (near.isEmpty ? far : near).joined(separator: ", ")
+        case .coordinate(let coordinate):
+            return "\(coordinate.latitude), \(coordinate.longitude)"
+        case .directions(let directions):
+            let more = directions.steps.count - 1
+            return (directions.steps.first ?? "") + (more > 0 ? " (+\(more) step\(more == 1 ? "" : "s"))" : "")
+        }
+    }
+
+    /// The location in full: every field of an address, the coordinate, or
+    /// the directions numbered, one step a line.
+    public var fullText: String {
+        switch self {
+        case .unknown, .coordinate:
+            return summary
+        case .address(let address):
+            return [address.street, address.city, address.zipCode, address.country]
+                .filter { !$0.isEmpty }.joined(separator: ", ")
+        case .directions(let directions):
+            return directions.steps.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n")
+        }
+    }
+}
