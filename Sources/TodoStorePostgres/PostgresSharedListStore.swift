@@ -256,6 +256,28 @@ public actor PostgresSharedListStore: SharedListStore {
         }
     }
 
+    /// How many items each of `person`'s lists holds; see
+    /// ``SharedListStore/itemCounts(of:)``. Counted from the item rows, in
+    /// one query.
+    public func itemCounts(of person: AccountName) async throws -> [UUID: SharedListCounts] {
+        let key = person.key
+        let completed = TodoItem.State.completed.rawValue
+        return try await transaction { connection, logger in
+            let rows = try await connection.answered(
+                """
+                SELECT s.id, count(i.id), count(*) FILTER (WHERE i.state = \(completed))
+                FROM rewind_shared_list s LEFT JOIN rewind_item i ON i.list_id = s.list_id
+                WHERE s.owner_key = \(key) OR s.list_id IN (SELECT list_id FROM rewind_shared_member WHERE key = \(key))
+                GROUP BY s.id
+                """, logger: logger)
+            var counts: [UUID: SharedListCounts] = [:]
+            for try await (id, items, done) in rows.decode((UUID, Int64, Int64).self) {
+                counts[id] = SharedListCounts(items: Int(items), completed: Int(done))
+            }
+            return counts
+        }
+    }
+
     // MARK: One list
 
     /// The items of a list; see ``SharedListStore/items(of:as:)``. A list

@@ -61,6 +61,36 @@ struct SharedListStoreTests {
         try await store.items(of: list, as: Team.ann).list.items.map(\.title)
     }
 
+    // MARK: Counts
+
+    @Test(arguments: SharedStoreKind.tested)
+    func eachPersonCountsTheItemsOfTheirOwnListsOnlyAsAnotherStoreWroteThem(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let groceries = try await Self.list(["Milk", "Bread", "Eggs"], in: store)
+        try await store.perform([.update(Team.id(1), [.complete], at: Team.date)], named: "Complete", on: groceries, by: Team.bob)
+        let bobs = try await store.create(name: "Bob's", owner: Team.bob).id
+        let cems = try await store.create(name: "Cem's", owner: Team.cem).id
+        try await store.perform([.add(Team.item("Secret", 9))], named: "Add", on: cems, by: Team.cem)
+
+        #expect(try await store.itemCounts(of: Team.ann) == [groceries: SharedListCounts(items: 3, completed: 1)])
+        #expect(try await store.itemCounts(of: Team.bob) == [
+            groceries: SharedListCounts(items: 3, completed: 1), bobs: SharedListCounts(items: 0, completed: 0),
+        ])
+        #expect(try await store.itemCounts(of: Team.cem) == [
+            groceries: SharedListCounts(items: 3, completed: 1), cems: SharedListCounts(items: 1, completed: 0),
+        ])
+        #expect(try await store.itemCounts(of: Team.bob)[groceries]?.active == 2)
+
+        // A change through another store (another process, another instance; the memory store is one) counts too.
+        let other = try await fixture.open()
+        try await other.perform([.remove(Team.id(0))], named: "Delete", on: groceries, by: Team.cem)
+        try await other.perform([.update(Team.id(2), [.complete], at: Team.date)], named: "Complete", on: groceries, by: Team.ann)
+        #expect(try await store.itemCounts(of: Team.ann) == [groceries: SharedListCounts(items: 2, completed: 2)])
+        try await store.unshare(groceries, with: Team.cem, by: Team.ann)
+        #expect(try await store.itemCounts(of: Team.cem) == [cems: SharedListCounts(items: 1, completed: 0)])
+    }
+
     // MARK: The named scenarios, through the store and across a reopen
 
     @Test(arguments: SharedStoreKind.tested)

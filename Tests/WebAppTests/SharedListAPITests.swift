@@ -197,6 +197,15 @@ struct SharedListAPITests {
             let listed = try #require((bobs.object["lists"] as? [[String: Any]])?.first)
             #expect(listed["name"] as? String == "Groceries")
             #expect(listed["owner"] as? String == "ann")
+            #expect((listed["itemCount"] as? Int, listed["completedCount"] as? Int) == (0, 0))
+            let milk = try await Self.add("Milk", to: id, client, as: bob)
+            _ = try await Self.add("Bread", to: id, client, as: ann)
+            #expect(try await Self.call(client, bob, .patch, "/api/lists/\(id)/todos/\(milk)", json: #"{"completed": true}"#).status == .ok)
+            let counted = try await client.get("/api/lists", headers: SignInTests.session(ann.session))
+            let counts = try #require((counted.object["lists"] as? [[String: Any]])?.first)
+            #expect((counts["itemCount"] as? Int, counts["completedCount"] as? Int) == (2, 1))
+            let page = try await client.get("/lists", headers: SignInTests.session(ann.session)).text
+            #expect(page.contains(#"<span class="list-counts">1 item left, 1 completed</span>"#))
 
             // A member reads and changes the list, but only the owner manages it.
             #expect(try await Self.call(client, bob, .patch, "/api/lists/\(id)", json: #"{"name": "Mine"}"#).status == .forbidden)

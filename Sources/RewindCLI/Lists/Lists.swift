@@ -92,8 +92,9 @@ extension RewindCommand.Lists {
             commandName: "show",
             abstract: "Show the account's lists (the default command).",
             discussion: """
-                One line per list, oldest first: its short id, name, owner and members. With \
-                --json: {"lists": [{"id", "name", "owner", "members"}]}.
+                One line per list, oldest first: its short id, name, owner and members, and how \
+                many items it holds ("2 items left, 1 completed"). With --json: {"lists": [{"id", \
+                "name", "owner", "members", "itemCount", "completedCount"}]}.
 
                 Examples:
                   rewind lists --as ann
@@ -111,7 +112,11 @@ extension RewindCommand.Lists {
             let json = json
             try await TeamSession.run(options: options, as: try account.name) { team in
                 let lists = try await team.lists.lists(of: team.person)
-                if json { return try JSONOutput.print(ListsJSON(lists: lists.map(ListJSON.init))) }
+                let counts = try await team.lists.itemCounts(of: team.person)
+                func counted(_ list: SharedListSummary) -> SharedListCounts {
+                    counts[list.id] ?? SharedListCounts(items: 0, completed: 0)
+                }
+                if json { return try JSONOutput.print(ListsJSON(lists: lists.map { ListJSON($0, counts: counted($0)) })) }
                 guard !lists.isEmpty else {
                     return TodoTerminal.print(
                         "\(team.person.text) has no lists yet; make one with `rewind lists create NAME --as \(team.person.text)`.")
@@ -122,6 +127,7 @@ extension RewindCommand.Lists {
                     let members = list.members.isEmpty ? "not shared" : "shared with " + list.members.map(\.text).joined(separator: ", ")
                     return TeamSession.shortID(list) + "  " + TypedText.visible(name)
                         + String(repeating: " ", count: width - name.count) + "  owner " + list.owner.text + ", " + members
+                        + " · " + counted(list).summary
                 })
             }
         }
@@ -336,11 +342,17 @@ struct ListJSON: Encodable {
     let owner: String
     /// The accounts it is shared with.
     let members: [String]
+    /// How many items it holds.
+    let itemCount: Int
+    /// How many of them are completed.
+    let completedCount: Int
 
-    init(_ list: SharedListSummary) {
+    init(_ list: SharedListSummary, counts: SharedListCounts) {
         id = list.id
         name = list.name
         owner = list.owner.text
         members = list.members.map(\.text)
+        itemCount = counts.items
+        completedCount = counts.completed
     }
 }

@@ -192,7 +192,7 @@ extension RewindCommand.Todo {
                     lines = [next != nil && counts.total == 0 ? "No items yet." : emptyLine(counts, search: search)]
                 } else {
                     lines = ItemText(terminal: terminal, now: now).table(items, references: references)
-                    var footer = footer(counts)
+                    var footer = counts.summary
                     if let search { footer = "\(items.count) found for “\(search.text)” · " + footer }
                     lines.append(terminal.styled(footer, .dim))
                 }
@@ -240,12 +240,6 @@ extension RewindCommand.Todo {
             }
         }
 
-        private func footer(_ counts: TodoCounts) -> String {
-            var parts = [counts.itemsLeftText]
-            if counts.completed > 0 { parts.append("\(counts.completed) completed") }
-            if counts.overdue > 0 { parts.append("\(counts.overdue) overdue") }
-            return parts.joined(separator: ", ")
-        }
 
         /// The JSON document of `list --json`.
         private struct Listing: Encodable {

@@ -199,6 +199,30 @@ public actor SQLiteSharedListStore: SharedListStore {
         }
     }
 
+    /// How many items each of `person`'s lists holds; see
+    /// ``SharedListStore/itemCounts(of:)``. Counted from the item rows (the
+    /// primary key's index and the rows' states), in one read.
+    public func itemCounts(of person: AccountName) throws -> [UUID: SharedListCounts] {
+        try database.reading { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT shared_list.id, count(shared_item.id), count(CASE WHEN shared_item.state = ? THEN 1 END)
+                    FROM shared_list LEFT JOIN shared_item ON shared_item.list = shared_list.id
+                    WHERE shared_list.ownerKey = ? OR shared_list.id IN (SELECT list FROM shared_member WHERE key = ?)
+                    GROUP BY shared_list.id
+                    """,
+                arguments: [TodoItem.State.completed.rawValue, person.key, person.key])
+            var counts: [UUID: SharedListCounts] = [:]
+            for row in rows {
+                let text: String = try row.decode(String.self, atIndex: 0)
+                guard let id = UUID(uuidString: text) else { throw self.corrupt("a shared list's id “\(text)” is not a UUID") }
+                counts[id] = SharedListCounts(items: try row.decode(Int.self, atIndex: 1), completed: try row.decode(Int.self, atIndex: 2))
+            }
+            return counts
+        }
+    }
+
     // MARK: One list
 
     /// The items of a list; see ``SharedListStore/items(of:as:)``. A list

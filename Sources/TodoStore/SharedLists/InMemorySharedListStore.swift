@@ -73,6 +73,15 @@ public actor InMemorySharedListStore: SharedListStore {
         order.compactMap { lists[$0] }.filter { $0.access.canOpen(person) }.map(\.summary)
     }
 
+    /// How many items each of `person`'s lists holds; see ``SharedListStore/itemCounts(of:)``.
+    public func itemCounts(of person: AccountName) -> [UUID: SharedListCounts] {
+        var counts: [UUID: SharedListCounts] = [:]
+        for open in lists.values where open.access.canOpen(person) {
+            counts[open.id] = SharedListCounts(of: open.shared.list)
+        }
+        return counts
+    }
+
     /// The items of a list; see ``SharedListStore/items(of:as:)``.
     public func items(of list: UUID, as person: AccountName) throws -> SharedListItems {
         let open = try open(list)

@@ -221,4 +221,17 @@ public struct TodoCounts: Equatable, Hashable, Sendable, Codable {
     public static func itemsLeft(_ count: Int) -> String {
         "\(count) item\(count == 1 ? "" : "s") left"
     }
+
+    /// "2 items left, 1 completed, 1 overdue": how many are left, then how
+    /// many are completed and overdue where there are any.
+    public var summary: String { Self.summary(active: active, completed: completed, overdue: overdue) }
+
+    /// "2 items left, 1 completed, 1 overdue", the parts after the first
+    /// left out where they are 0.
+    public static func summary(active: Int, completed: Int, overdue: Int = 0) -> String {
+        var parts = [itemsLeft(active)]
+        if completed > 0 { parts.append("\(completed) completed") }
+        if overdue > 0 { parts.append("\(overdue) overdue") }
+        return parts.joined(separator: ", ")
+    }
 }

@@ -64,6 +64,12 @@ public protocol SharedListStore: Sendable {
     /// The lists `person` owns or is a member of, oldest first.
     func lists(of person: AccountName) async throws -> [SharedListSummary]
 
+    /// How many items each list that `person` owns or is a member of holds,
+    /// and how many of them are completed, by the list's id: every such
+    /// list, an empty one with zeros. Counted as the store holds the lists
+    /// now (another instance's commits included).
+    func itemCounts(of person: AccountName) async throws -> [UUID: SharedListCounts]
+
     /// The list's items as they are now, in order, and the number of its
     /// latest row.
     ///
@@ -164,6 +170,33 @@ extension SharedListStore {
 
 /// A list as its members see it in their list of lists: its id, name,
 /// owner and members.
+/// How many items a list holds, and how many of them are completed.
+public struct SharedListCounts: Equatable, Hashable, Sendable {
+    /// Every item of the list.
+    public let items: Int
+    /// The completed ones among them.
+    public let completed: Int
+
+    /// The items still to do.
+    public var active: Int { items - completed }
+
+    /// Counts of `items` items, `completed` of them completed.
+    public init(items: Int, completed: Int) {
+        self.items = items
+        self.completed = completed
+    }
+
+    /// "2 items left, 1 completed", or "No items".
+    public var summary: String {
+        items == 0 ? "No items" : TodoCounts.summary(active: active, completed: completed)
+    }
+
+    /// The counts of the items of `list`.
+    public init(of list: TodoList) {
+        self.init(items: list.count, completed: list.completedCount)
+    }
+}
+
 public struct SharedListSummary: Equatable, Hashable, Sendable {
     /// The most characters a list's name may have.
     public static let longestName = 200

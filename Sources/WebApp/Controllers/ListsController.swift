@@ -23,12 +23,12 @@ struct ListsController {
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/lists") { _, _ in
             let lists = try shared
-            let page = ListsPage(lists: try await lists.lists(), person: try lists.person, csrfToken: csrfToken)
+            let page = ListsPage(lists: try await lists.overview(), person: try lists.person, csrfToken: csrfToken)
             return Responses.html(page.render())
         }
         router.get("/lists/fragment") { _, _ in
             let lists = try shared
-            let page = ListsPage(lists: try await lists.lists(), person: try lists.person, csrfToken: csrfToken)
+            let page = ListsPage(lists: try await lists.overview(), person: try lists.person, csrfToken: csrfToken)
             return Responses.html(HTML { page.regions(into: &$0) })
         }
         router.get("/lists/{list}") { request, context in

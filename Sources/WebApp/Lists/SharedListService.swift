@@ -67,6 +67,15 @@ struct SharedListService: Sendable {
         try await store.lists(of: person)
     }
 
+    /// The account's lists, oldest first, each with how many items it
+    /// holds (zeros for a list made between the two reads).
+    func overview() async throws -> [(list: SharedListSummary, counts: SharedListCounts)] {
+        let person = try person
+        let lists = try await store.lists(of: person)
+        let counts = try await store.itemCounts(of: person)
+        return lists.map { ($0, counts[$0.id] ?? SharedListCounts(items: 0, completed: 0)) }
+    }
+
     /// Makes a list the account owns.
     func create(name: String) async throws -> SharedListSummary {
         try await store.create(name: name, owner: person)

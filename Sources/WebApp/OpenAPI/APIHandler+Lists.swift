@@ -13,8 +13,8 @@ extension APIHandler {
     }
 
     func listLists(_ input: Operations.ListLists.Input) async throws -> Operations.ListLists.Output {
-        let lists = try await shared.lists()
-        return .ok(.init(body: .json(.init(lists: lists.map(Components.Schemas.ListSummary.init)))))
+        let lists = try await shared.overview()
+        return .ok(.init(body: .json(.init(lists: lists.map { Components.Schemas.ListOverview($0.list, counts: $0.counts) }))))
     }
 
     func createList(_ input: Operations.CreateList.Input) async throws -> Operations.CreateList.Output {
@@ -154,6 +154,15 @@ extension Components.Schemas.ListSummary {
         self.init(
             id: summary.id.uuidString, name: summary.name, owner: summary.owner.text,
             members: summary.members.map(\.text))
+    }
+}
+
+extension Components.Schemas.ListOverview {
+    /// The list as its members see it, with how many items it holds.
+    init(_ summary: SharedListSummary, counts: SharedListCounts) {
+        self.init(
+            value1: .init(summary),
+            value2: .init(itemCount: counts.items, completedCount: counts.completed))
     }
 }
 

@@ -2,12 +2,12 @@ import Foundation
 import Todos
 
 /// `/lists` (team mode): the signed-in account's lists, each a link to its
-/// page; a form that makes a list; and, on the lists the account owns,
+/// page with how many items it holds ("2 items left, 1 completed"); a form that makes a list; and, on the lists the account owns,
 /// Rename, Share (with the members, each with Stop sharing) and Delete,
 /// which asks first in a ``ModalCard``.
 struct ListsPage {
-    /// The account's lists, oldest first.
-    var lists: [SharedListSummary]
+    /// The account's lists, oldest first, each with how many items it holds.
+    var lists: [(list: SharedListSummary, counts: SharedListCounts)]
     /// The signed-in account.
     var person: AccountName
     /// The token for the page's script.
@@ -53,16 +53,17 @@ struct ListsPage {
                 }
             }
             html.element("ul", [.class("list-of-lists")]) { html in
-                for list in lists { row(list, into: &html) }
+                for (list, counts) in lists { row(list, counts: counts, into: &html) }
             }
-            for list in lists where list.owner == person { Self.deleteCard(for: list).render(into: &html) }
+            for (list, _) in lists where list.owner == person { Self.deleteCard(for: list).render(into: &html) }
         }
     }
 
-    private func row(_ list: SharedListSummary, into html: inout HTMLWriter) {
+    private func row(_ list: SharedListSummary, counts: SharedListCounts, into html: inout HTMLWriter) {
         let id = list.id.uuidString
         html.element("li", [.class("list-row"), .data("list", id)]) { html in
             html.element("a", [.class("list-name"), .href("/lists/\(id)")]) { $0.text(list.name) }
+            html.element("span", [.class("list-counts")]) { $0.text(counts.summary) }
             html.element("span", [.class("list-access")]) { html in
                 html.text(Self.access(of: list, for: person))
             }
