@@ -153,10 +153,11 @@ struct HTMLTests {
             try await server.test { client in
                 let html = try await client.get(path).text
                 HTMLTests.expectNoMarkupInjected(html)
-                // The label, the edit field's value, the history step, and
-                // the Undo button's title and aria-label; the row's controls
-                // are named by the label's id, not by another copy.
-                #expect(html.components(separatedBy: HTML.escape(hostileTitle)).count == 6)
+                // The label, the edit field's value, the history step, the
+                // Undo button's title and aria-label, and the row's place (its
+                // text and title: the one step of the directions); the row's
+                // controls are named by the label's id, not by another copy.
+                #expect(html.components(separatedBy: HTML.escape(hostileTitle)).count == 8)
             }
         }
 
