@@ -198,6 +198,7 @@ struct TodoCommandTests {
             #expect(run.stdout.contains("  state    active\n"))
             #expect(run.stdout.contains("  due      15 Jan 2030  (2030-01-15)\n"))
             #expect(run.stdout.contains("  where    1 Main St, Springfield\n"))
+            #expect(run.stdout.contains("  map      https://www.openstreetmap.org/search?query=1%20Main%20St%2C%20Springfield\n"))
             #expect(run.stdout.contains("  details  About the trip\n"))
             let json = try await TodoDirectory.object(try directory.succeed(["show", ref, "--json"]).stdout)
             #expect(json["title"] as? String == "Call Anna")

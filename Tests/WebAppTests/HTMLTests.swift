@@ -479,6 +479,8 @@ struct HTMLTests {
                 #expect(html.contains(#"data-iso="2027-01-20T08:00:00.000Z""#))
                 #expect(html.contains(#"<input type="radio" name="locationKind" value="coordinate" checked>"#))
                 #expect(html.contains(#"<input name="latitude" value="53.5""#))
+                #expect(html.contains(
+                    #"Where: 53.5, 9.25 (<a class="map-link" href="https://www.openstreetmap.org/?mlat=53.500000&amp;mlon=9.250000#map=17/53.500000/9.250000">on OpenStreetMap</a>). Created"#))
                 #expect(html.contains(#"<dialog class="modal-card" id="confirm-delete-item" aria-labelledby="confirm-delete-item-title""#))
                 #expect(html.contains(#"id="confirm-delete-item-title">Delete Item</h2>"#))
                 #expect(html.contains("Please confirm deletion of “Buy milk”."))

@@ -106,6 +106,7 @@ struct ItemText {
         field("state", item.isCompleted ? "completed" : item.isOverdue(at: now) ? "active, overdue" : "active")
         if item.due != .unknown { field("due", dates.display(item.due) + "  (" + dates.text(item.due) + ")") }
         field("where", item.location.fullText)
+        field("map", item.location.openStreetMapURL?.absoluteString ?? "")
         field("details", item.details)
         field("created", dates.text(.date(item.created)))
         field("changed", dates.text(.date(item.changed)))

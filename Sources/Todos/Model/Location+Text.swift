@@ -1,3 +1,5 @@
+import Foundation
+
 extension Location {
     /// The location in a few words, as a list's row shows it: the street
     /// and city of an address (its postal code and country when both are
@@ -30,6 +32,28 @@ extension Location {
                 .filter { !$0.isEmpty }.joined(separator: ", ")
         case .directions(let directions):
             return directions.steps.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: "\n")
+        }
+    }
+}
+
+extension Location {
+    /// Where OpenStreetMap shows the location: the point of a coordinate (at
+    /// street level), a search for the whole of an address; `nil` for
+    /// directions and for no location, which no map can find.
+    public var openStreetMapURL: URL? {
+        switch self {
+        case .unknown, .directions:
+            return nil
+        case .coordinate(let coordinate):
+            let latitude = String(format: "%.6f", coordinate.latitude)
+            let longitude = String(format: "%.6f", coordinate.longitude)
+            return URL(string: "https://www.openstreetmap.org/?mlat=\(latitude)&mlon=\(longitude)#map=17/\(latitude)/\(longitude)")
+        case .address:
+            // Everything but ASCII letters, digits and -._~ escaped (UTF-8):
+            // a `+` or `&` in an address is part of it, not of the query's syntax.
+            let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            guard let query = fullText.addingPercentEncoding(withAllowedCharacters: unreserved) else { return nil }
+            return URL(string: "https://www.openstreetmap.org/search?query=" + query)
         }
     }
 }

@@ -141,6 +141,15 @@ struct TodoDetailPage {
                         $0.text(overdue ? "Overdue: \(due). " : "Due \(due). ")
                     }
                 }
+                if item.location != .unknown {
+                    html.text("Where: " + item.location.summary)
+                    if let map = item.location.openStreetMapURL {
+                        html.text(" (")
+                        html.element("a", [.class("map-link"), .href(map.absoluteString)]) { $0.text("on OpenStreetMap") }
+                        html.text(")")
+                    }
+                    html.text(". ")
+                }
                 html.text("Created \(dueFormatter.display(.date(item.created))).")
             }
             form(into: &html)
