@@ -13,18 +13,18 @@ public enum Digit: Int, CaseIterable, Sendable, Codable, CustomStringConvertible
 public enum ArithmeticOperation: String, CaseIterable, Sendable, Codable {
     /// `+`
     case addition
-    /// `-`
+    /// `-` (`−`, the minus sign, on the tape)
     case subtraction
     /// `x` (`×` on the tape)
     case multiplication
     /// `÷`; a zero divisor is an error.
     case division
 
-    /// The sign printed on the tape: `+`, `-`, `×`, `÷`.
+    /// The sign printed on the tape: `+`, `−` (the minus sign), `×`, `÷`.
     public var symbol: String {
         switch self {
         case .addition: "+"
-        case .subtraction: "-"
+        case .subtraction: "−"
         case .multiplication: "×"
         case .division: "÷"
         }
@@ -111,12 +111,12 @@ extension Key {
     }
 
     /// The sign a keypad shows on the key when typography has a better one
-    /// than a label typed on a keyboard: `×` for `x` and `*`, `−` (the minus
-    /// sign) for `-`. `nil` for every other key, whose label is its face.
+    /// than a label typed on a keyboard, the one the tape prints: `×` for
+    /// `x` and `*`, `−` (the minus sign) for `-`. `nil` for every other key,
+    /// whose label is its face.
     public var typographicFace: String? {
         switch self {
-        case .operation(.multiplication): "×"
-        case .operation(.subtraction): "−"
+        case .operation(let operation) where operation == .multiplication || operation == .subtraction: operation.symbol
         default: nil
         }
     }

@@ -36,7 +36,7 @@ struct LongChainTests {
         for _ in 0..<40 { try session.press(["1", "+"]) }
         try session.press(["-", "1", "="])
         #expect(session.display == "39")
-        #expect(session.tape.last?.hasSuffix("… - 1 = 39") == true)
+        #expect(session.tape.last?.hasSuffix("… − 1 = 39") == true)
     }
 
     @Test func theTapeKeepsItsNewestLines() throws {

@@ -14,7 +14,7 @@ struct CalcLongChainTests {
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(object?["display"] as? String == "2500")
         let tape = object?["tape"] as? [String]
-        #expect(tape?.last?.hasPrefix("2 - 1 + 2 - 1 + ") == true)
+        #expect(tape?.last?.hasPrefix("2 − 1 + 2 − 1 + ") == true)
         #expect(tape?.last?.hasSuffix("… + 0 = 2500") == true)
     }
 

@@ -11,6 +11,8 @@ struct LocationTextSpecs {
         #expect(Self.address.fullText == "Hauptstraße 1 & 2, Springfield, 12345, DE")
         #expect(Location.address(.init(street: "", city: "", zipCode: "12345", country: "DE")).summary == "12345, DE")
         #expect(Location.coordinate(.init(latitude: -33.92, longitude: 18.42)).summary == "-33.92, 18.42")
+        #expect(Location.coordinate(.init(latitude: 0.00001, longitude: -0.0000001)).summary == "0.00001, 0", "no exponent")
+        #expect(Location.coordinate(.init(latitude: -1e-5, longitude: 180)).summary == "-0.00001, 180.0")
         let directions = Location.directions(.init(steps: ["Leave by the gate", "Turn right", "Up the hill"]))
         #expect(directions.summary == "Leave by the gate (+2 steps)")
         #expect(directions.fullText == "1. Leave by the gate\n2. Turn right\n3. Up the hill")

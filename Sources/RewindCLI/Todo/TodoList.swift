@@ -240,7 +240,6 @@ extension RewindCommand.Todo {
             }
         }
 
-
         /// The JSON document of `list --json`.
         private struct Listing: Encodable {
             let items: [ItemJSON]

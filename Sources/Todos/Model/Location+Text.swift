@@ -14,11 +14,22 @@ extension Location {
             let far = [address.zipCode, address.country].filter { !$0.isEmpty }
             return (near.isEmpty ? far : near).joined(separator: ", ")
         case .coordinate(let coordinate):
-            return "\(coordinate.latitude), \(coordinate.longitude)"
+            return Self.degrees(coordinate.latitude) + ", " + Self.degrees(coordinate.longitude)
         case .directions(let directions):
             let more = directions.steps.count - 1
             return (directions.steps.first ?? "") + (more > 0 ? " (+\(more) step\(more == 1 ? "" : "s"))" : "")
         }
+    }
+
+    /// Degrees as a person writes them: "53.93", "-33.92", "0.00001" (never
+    /// "1e-05"), at most six decimals where the shortest form has an exponent.
+    static func degrees(_ value: Double) -> String {
+        let shortest = "\(value)"
+        guard shortest.contains("e") else { return shortest }
+        var fixed = String(format: "%.6f", value)
+        while fixed.hasSuffix("0") { fixed.removeLast() }
+        if fixed.hasSuffix(".") { fixed.removeLast() }
+        return fixed == "-0" ? "0" : fixed
     }
 
     /// The location in full: every field of an address, the coordinate, or

@@ -168,8 +168,6 @@ extension SharedListStore {
     }
 }
 
-/// A list as its members see it in their list of lists: its id, name,
-/// owner and members.
 /// How many items a list holds, and how many of them are completed.
 public struct SharedListCounts: Equatable, Hashable, Sendable {
     /// Every item of the list.
@@ -197,6 +195,8 @@ public struct SharedListCounts: Equatable, Hashable, Sendable {
     }
 }
 
+/// A list as its members see it in their list of lists: its id, name,
+/// owner and members.
 public struct SharedListSummary: Equatable, Hashable, Sendable {
     /// The most characters a list's name may have.
     public static let longestName = 200

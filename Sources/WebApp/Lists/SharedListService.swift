@@ -62,11 +62,6 @@ struct SharedListService: Sendable {
 
     // MARK: Lists
 
-    /// The account's lists, oldest first.
-    func lists() async throws -> [SharedListSummary] {
-        try await store.lists(of: person)
-    }
-
     /// The account's lists, oldest first, each with how many items it
     /// holds (zeros for a list made between the two reads).
     func overview() async throws -> [(list: SharedListSummary, counts: SharedListCounts)] {

@@ -2,9 +2,10 @@ import Foundation
 import Todos
 
 /// `/lists` (team mode): the signed-in account's lists, each a link to its
-/// page with how many items it holds ("2 items left, 1 completed"); a form that makes a list; and, on the lists the account owns,
-/// Rename, Share (with the members, each with Stop sharing) and Delete,
-/// which asks first in a ``ModalCard``.
+/// page with how many items it holds ("2 items left, 1 completed"); a form
+/// that makes a list; and, on the lists the account owns, Rename, Share
+/// (with the members, each with Stop sharing) and Delete, which asks first
+/// in a ``ModalCard``.
 struct ListsPage {
     /// The account's lists, oldest first, each with how many items it holds.
     var lists: [(list: SharedListSummary, counts: SharedListCounts)]

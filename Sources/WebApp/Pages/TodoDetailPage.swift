@@ -142,7 +142,12 @@ struct TodoDetailPage {
                     }
                 }
                 if item.location != .unknown {
-                    html.text("Where: " + item.location.summary)
+                    // The whole address or coordinate; directions in short, as the form below lists them.
+                    if case .directions = item.location {
+                        html.text("Where: " + item.location.summary)
+                    } else {
+                        html.text("Where: " + item.location.fullText)
+                    }
                     if let map = item.location.openStreetMapURL {
                         html.text(" (")
                         html.element("a", [.class("map-link"), .href(map.absoluteString)]) { $0.text("on OpenStreetMap") }

@@ -246,7 +246,6 @@ struct TodoListView: Sendable {
         }
     }
 
-    /// The orders the page offers, with their names.
     /// A row's location in a few words (``Location/summary``: "1 Main St,
     /// Springfield"), the whole of it in the title; nothing for none. A
     /// reader hears "Where:" before it.
@@ -258,6 +257,7 @@ struct TodoListView: Sendable {
         }
     }
 
+    /// The orders the page offers, with their names.
     static let orders: [(TodoSort, String)] = [(.list, "List"), (.smart, "Smart"), (.due, "Due date")]
 
     /// `2026-12-01T09:30:00.000Z`, or "" for no date.
