@@ -182,6 +182,47 @@ def test_a_change_made_in_the_terminal_reaches_the_open_page_live(driver, team_s
     assert browser_errors(driver) == []
 
 
+def test_the_lists_page_counts_each_lists_items_and_counts_again_when_looked_at(
+    driver, team_server, rewind_cli_bin, data_dir
+):
+    def rewind(*arguments):
+        done = subprocess.run(
+            [rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+
+    def counts(d):
+        return d.execute_script(
+            "return Array.from(document.querySelectorAll('.list-row'), r => "
+            "r.querySelector('.list-name').textContent + ': ' + r.querySelector('.list-counts').textContent)"
+        )
+
+    def come_back(d):
+        d.execute_script("document.dispatchEvent(new Event('visibilitychange'))")
+
+    base = team_server.url
+    ann_makes_a_list(driver, base, "Errands", "Post the letter")
+    driver.get(base + "/lists")
+    assert counts(driver) == ["Errands: 1 item left"]
+    rewind("lists", "share", "errands", "bob", "--as", "ann")
+    rewind("todo", "add", "Buy stamps", "--as", "bob", "--list", "errands")
+    rewind("todo", "list", "--as", "bob", "--list", "errands")
+    rewind("todo", "done", "1", "--as", "bob", "--list", "errands")
+    rewind("lists", "create", "Chores", "--as", "bob")
+    rewind("lists", "share", "chores", "ann", "--as", "bob")
+    # Back on the page (another tab, another window): the counts as they are, and bob's list.
+    come_back(driver)
+    expected = ["Errands: 1 item left, 1 completed", "Chores: No items"]
+    wait_until(driver, lambda d: counts(d) == expected, lambda: f"{expected}, found {counts(driver)}")
+    # Not while a name is typed, which a refresh would clear.
+    css(driver, "#new-list-name").send_keys("Garden")
+    rewind("todo", "add", "Water the roses", "--as", "bob", "--list", "chores")
+    come_back(driver)
+    driver.execute_script("return new Promise(r => setTimeout(r, 1000))")
+    assert css(driver, "#new-list-name").get_attribute("value") == "Garden"
+    assert counts(driver) == expected
+    assert browser_errors(driver) == []
+
 def test_a_list_not_shared_with_someone_is_not_theirs_to_open(driver, second_driver, team_server):
     base = team_server.url
     path = ann_makes_a_list(driver, base, "Private plans", "Surprise party")

@@ -56,3 +56,15 @@ document.addEventListener('click', function (event) {
 });
 
 setUpModals(function () { refresh(); });
+
+// Coming back to the page (another tab, another window) shows the lists as
+// they are now: their counts, and lists shared with the account meanwhile;
+// not while something is typed into one of the page's fields, which a
+// refresh would clear.
+document.addEventListener('visibilitychange', function () {
+  if (document.visibilityState !== 'visible') { return; }
+  var typed = Array.prototype.some.call(document.querySelectorAll('.lists-page input'), function (input) {
+    return input.value !== input.defaultValue;
+  });
+  if (!typed && !document.querySelector('dialog[open]')) { refresh(); }
+});
