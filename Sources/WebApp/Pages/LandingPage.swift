@@ -10,24 +10,24 @@ struct LandingPage {
             html.element("main", [.class("landing")]) { html in
                 html.element("h1") { $0.text("Rewind") }
                 html.element("p", [.class("lead")]) {
-                    $0.text("Command-driven apps with unlimited undo and redo that survive a restart.")
+                    $0.text("Command-driven apps with unlimited undo and redo.")
                 }
                 html.element("ul", [.class("app-cards")]) { html in
                     if SignedIn.current != nil {
                         card(
                             path: "/lists", title: "Lists",
-                            text: "Lists you share with others by name. Your Undo takes back your own changes, never theirs.",
+                            text: "Lists you share with others by name. Your Undo takes back your own changes, never theirs, across restarts too.",
                             into: &html
                         )
                     }
                     card(
                         path: "/todos", title: "To-dos",
-                        text: "A to-do list with due dates, locations, a history panel, and undo for every step.",
+                        text: "A to-do list with due dates, locations, a history panel, and undo for every step, kept across restarts.",
                         into: &html
                     )
                     card(
                         path: "/calculator", title: "Calculator",
-                        text: "A calculator with a tape and unlimited undo and redo of every key press.",
+                        text: "A calculator with a tape and unlimited undo and redo of every key press, for as long as the server runs.",
                         into: &html
                     )
                 }
