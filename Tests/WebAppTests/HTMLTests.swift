@@ -446,9 +446,9 @@ struct HTMLTests {
                 }
                 let html = try await client.get("/todos/fragment").text
                 let where_ = #"<span class="visually-hidden">Where: </span>"#
-                #expect(html.contains(#"<span class="place" title="1 Main St, Springfield, 12345, US">"# + where_ + "1 Main St, Springfield</span>"))
-                #expect(html.contains(#"<span class="place" title="53.5, 9.25">"# + where_ + "53.5, 9.25</span>"))
-                #expect(html.contains(#"<span class="place" title="1. Leave by the gate"# + "\n" + #"2. Turn &lt;right&gt;">"# + where_ + "Leave by the gate (+1 step)</span>"))
+                #expect(html.contains(#"<span class="place" title="1 Main St, Springfield, 12345, US">"# + where_ + "<bdi>1 Main St, Springfield</bdi></span>"))
+                #expect(html.contains(#"<span class="place" title="53.5, 9.25">"# + where_ + "<bdi>53.5, 9.25</bdi></span>"))
+                #expect(html.contains(#"<span class="place" title="1. Leave by the gate"# + "\n" + #"2. Turn &lt;right&gt;">"# + where_ + "<bdi>Leave by the gate (+1 step)</bdi></span>"))
                 #expect(html.components(separatedBy: #"class="place""#).count - 1 == 3, "the item with no location has no place")
             }
         }

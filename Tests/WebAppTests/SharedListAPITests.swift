@@ -523,7 +523,7 @@ struct SharedListAPITests {
             #expect((edited.object["step"] as? [String: Any])?["name"] as? String == "Edit “Milk”")
             // The list's page shows where, as the to-do page does.
             let page = try await client.get("/lists/\(list)", headers: SignInTests.session(ann.session)).text
-            #expect(page.contains(#"<span class="place" title="1 Main St, Springfield"><span class="visually-hidden">Where: </span>1 Main St, Springfield</span>"#))
+            #expect(page.contains(#"<span class="place" title="1 Main St, Springfield"><span class="visually-hidden">Where: </span><bdi>1 Main St, Springfield</bdi></span>"#))
             let same = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: edit)
             #expect(same.status == .conflict)
             let cleared = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"due": null}"#)

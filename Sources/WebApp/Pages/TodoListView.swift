@@ -253,7 +253,8 @@ struct TodoListView: Sendable {
         guard location != .unknown else { return }
         html.element("span", [.class("place"), .title(location.fullText)]) { html in
             html.element("span", [.class("visually-hidden")]) { $0.text("Where: ") }
-            html.text(location.summary)
+            // Isolated, so that an address in a right-to-left script keeps its own order.
+            html.element("bdi") { $0.text(location.summary) }
         }
     }
 
