@@ -111,23 +111,19 @@ extension RewindCommand.Lists {
         mutating func run() async throws {
             let json = json
             try await TeamSession.run(options: options, as: try account.name) { team in
-                let lists = try await team.lists.lists(of: team.person)
-                let counts = try await team.lists.itemCounts(of: team.person)
-                func counted(_ list: SharedListSummary) -> SharedListCounts {
-                    counts[list.id] ?? SharedListCounts(items: 0, completed: 0)
-                }
-                if json { return try JSONOutput.print(ListsJSON(lists: lists.map { ListJSON($0, counts: counted($0)) })) }
+                let lists = try await team.lists.overview(of: team.person)
+                if json { return try JSONOutput.print(ListsJSON(lists: lists.map { ListJSON($0.list, counts: $0.counts) })) }
                 guard !lists.isEmpty else {
                     return TodoTerminal.print(
                         "\(team.person.text) has no lists yet; make one with `rewind lists create NAME --as \(team.person.text)`.")
                 }
-                let width = lists.map { ItemText.cut($0.name, to: 40).count }.max() ?? 0
-                TodoTerminal.print(lines: lists.map { list in
+                let width = lists.map { ItemText.cut($0.list.name, to: 40).count }.max() ?? 0
+                TodoTerminal.print(lines: lists.map { list, counts in
                     let name = ItemText.cut(list.name, to: 40)
                     let members = list.members.isEmpty ? "not shared" : "shared with " + list.members.map(\.text).joined(separator: ", ")
                     return TeamSession.shortID(list) + "  " + TypedText.visible(name)
                         + String(repeating: " ", count: width - name.count) + "  owner " + list.owner.text + ", " + members
-                        + " · " + counted(list).summary
+                        + " · " + counts.summary
                 })
             }
         }

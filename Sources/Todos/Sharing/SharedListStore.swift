@@ -145,6 +145,15 @@ public protocol SharedListStore: Sendable {
 }
 
 extension SharedListStore {
+    /// The lists `person` owns or is a member of, oldest first, each with
+    /// how many items it holds (zeros for a list made between the two
+    /// reads): ``lists(of:)`` beside ``itemCounts(of:)``.
+    public func overview(of person: AccountName) async throws -> [(list: SharedListSummary, counts: SharedListCounts)] {
+        let lists = try await lists(of: person)
+        let counts = try await itemCounts(of: person)
+        return lists.map { ($0, counts[$0.id] ?? SharedListCounts(items: 0, completed: 0)) }
+    }
+
     /// Applies `changes` in order as one step by `person` (see
     /// ``SharedList/perform(_:named:by:at:coalescingKey:)``).
     ///

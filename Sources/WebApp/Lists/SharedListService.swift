@@ -63,12 +63,9 @@ struct SharedListService: Sendable {
     // MARK: Lists
 
     /// The account's lists, oldest first, each with how many items it
-    /// holds (zeros for a list made between the two reads).
+    /// holds; see ``SharedListStore/overview(of:)``.
     func overview() async throws -> [(list: SharedListSummary, counts: SharedListCounts)] {
-        let person = try person
-        let lists = try await store.lists(of: person)
-        let counts = try await store.itemCounts(of: person)
-        return lists.map { ($0, counts[$0.id] ?? SharedListCounts(items: 0, completed: 0)) }
+        try await store.overview(of: person)
     }
 
     /// Makes a list the account owns.
