@@ -117,7 +117,7 @@ let package = Package(
         // What the tests share: a clock, ids, counters, a seeded generator, waiting.
         .target(name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")], path: "Tests/TestSupport"),
         .testTarget(name: "RewindTests", dependencies: ["Rewind", "TestSupport"]),
-        .testTarget(name: "CalculatorTests", dependencies: ["Calculator", "Rewind"]),
+        .testTarget(name: "CalculatorTests", dependencies: ["Calculator", "Rewind", "TestSupport"]),
         .testTarget(name: "TodosTests", dependencies: ["Todos", "Rewind", "TestSupport"]),
         // A second process for the store tests (kill -9, several processes).
         .executableTarget(name: "StoreProbe", dependencies: ["Todos", "TodoStore"], path: "Tests/StoreProbe"),

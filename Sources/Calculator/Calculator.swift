@@ -53,20 +53,20 @@ import Foundation
 public struct Calculator: Equatable, Sendable {
     /// The number shown while no number is typed: the left operand or the
     /// last result.
-    private var accumulator: Decimal = 0
+    var accumulator: Decimal = 0
     /// The number being entered: typed key by key, or the result of a function.
-    private var input: Input?
+    var input: Input?
     /// The operation waiting for its second number.
-    public private(set) var pendingOperation: ArithmeticOperation?
+    public internal(set) var pendingOperation: ArithmeticOperation?
     /// The last operation evaluated by `=`, which another `=` repeats.
-    private var lastEvaluation: Evaluation?
+    var lastEvaluation: Evaluation?
     /// The calculation under way as it will be printed on the tape, shared
     /// with the snapshots of an undo history so that a press costs the same
     /// however long the chain. It keeps the first ``maximumPrintedTerms``
     /// terms; ``elidedTerms`` counts the ones after them.
-    private var expression = Tape()
+    var expression = Tape()
     /// How many terms of a long chain are left out of its tape line.
-    private var elidedTerms = 0
+    var elidedTerms = 0
 
     /// The most numbers and operators of one calculation printed on the
     /// tape; a longer chain is printed as its start, `…`, and its end.
@@ -74,7 +74,7 @@ public struct Calculator: Equatable, Sendable {
 
     /// Why the last calculation failed, or `nil` when the calculator shows a
     /// number.
-    public private(set) var error: CalculatorError?
+    public internal(set) var error: CalculatorError?
 
     /// The completed calculations, oldest first: `"12 + 3 = 15"`; at least
     /// the newest ``maximumTapeLines`` of them, at most twice as many.
@@ -83,7 +83,7 @@ public struct Calculator: Equatable, Sendable {
     public var tape: [String] { printed.lines }
 
     /// The tape's lines, shared with the snapshots of an undo history.
-    private var printed = Tape()
+    var printed = Tape()
 
     /// How many of the newest calculations the tape keeps at least.
     public static let maximumTapeLines = 200
@@ -312,7 +312,7 @@ extension Calculator {
 
 extension Calculator {
     /// The number being entered.
-    private enum Input: Equatable, Sendable {
+    enum Input: Equatable, Sendable {
         /// Typed key by key, shown as typed.
         case typed(Entry)
         /// Computed by a function key (`√`, `%`, `±` on a result).
@@ -320,7 +320,7 @@ extension Calculator {
     }
 
     /// An operation with its second number, kept so that `=` can repeat it.
-    private struct Evaluation: Equatable, Sendable {
+    struct Evaluation: Equatable, Sendable {
         var operation: ArithmeticOperation
         var operand: Decimal
     }

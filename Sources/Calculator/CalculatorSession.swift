@@ -31,7 +31,7 @@ public struct CalculatorSession: Sendable {
     public let configuration: ButtonConfiguration
     /// Makes the commands for the configuration's labels (and their aliases).
     public let factory: CommandFactory
-    private var history: ValueHistory<Calculator>
+    var history: ValueHistory<Calculator>
     private var recording: Macro?
 
     /// The recorded macros, by name.
@@ -77,21 +77,32 @@ public struct CalculatorSession: Sendable {
     /// Presses the button labelled `label` (or an alias of it), as one undo
     /// step. While a macro is recorded, the press is added to it.
     ///
+    /// - Returns: The label of the step recorded (`x` for the alias `*`),
+    ///   or `nil` when the press changed nothing and so made no step.
     /// - Throws: ``UnknownLabelError`` when the keypad has no such label;
     ///   nothing changes then.
-    public mutating func press(_ label: String) throws(UnknownLabelError) {
+    @discardableResult
+    public mutating func press(_ label: String) throws(UnknownLabelError) -> String? {
         let command = try factory.command(for: label)
-        history.add(command.execute(with: calculator), named: "Press \(command.label)")
+        let recorded = history.add(command.execute(with: calculator), named: "Press \(command.label)")
         if let count = recording?.labels.count, count < Macro.maximumLength { recording?.labels.append(command.label) }
+        return recorded ? command.label : nil
     }
 
     /// Presses the buttons labelled `labels` in order, each as its own undo step.
     ///
+    /// - Returns: The labels of the steps recorded, in order: those of the
+    ///   presses that changed something.
     /// - Throws: ``UnknownLabelError`` for the first unknown label, before
     ///   any button is pressed.
-    public mutating func press(_ labels: [String]) throws(UnknownLabelError) {
+    @discardableResult
+    public mutating func press(_ labels: [String]) throws(UnknownLabelError) -> [String] {
         for label in labels { _ = try factory.key(for: label) }
-        for label in labels { try press(label) }
+        var recorded: [String] = []
+        for label in labels {
+            if let step = try press(label) { recorded.append(step) }
+        }
+        return recorded
     }
 }
 

@@ -39,15 +39,26 @@ public struct ValueHistory<Value: Equatable> {
     ///   - initialValue: The value before the first step.
     ///   - limit: The most undo steps to keep; `nil` (the default) keeps
     ///     every step. A limit below 1 is taken as 1.
-    public init(_ initialValue: Value, limit: Int? = nil) {
+    ///   - droppedCount: How many steps came before `initialValue` and can
+    ///     no longer be undone (0, the default, for a new history): a
+    ///     history made again from a store, whose oldest steps were dropped.
+    public init(_ initialValue: Value, limit: Int? = nil, droppedCount: Int = 0) {
         values = [initialValue]
         names = [""]
         self.limit = limit.map { max(1, $0) }
+        removedCount = max(0, droppedCount)
     }
 
     /// The value at the current position.
     public var current: Value {
         values[index]
+    }
+
+    /// The value before the oldest step that can still be undone: where
+    /// undoing every step leads, and what a store keeps in place of the
+    /// dropped steps.
+    public var oldestValue: Value {
+        values[oldest]
     }
 
     /// The index in `values` of the oldest value within the ``limit``; older

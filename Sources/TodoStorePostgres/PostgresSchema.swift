@@ -43,6 +43,9 @@ import TodoStore
 /// - `rewind_shared_save_rows(…)` and `rewind_shared_save_rows_committed`:
 ///   rows of several shared lists, each saved as `rewind_shared_save` saves
 ///   it, by one call and one commit (migration `shared-save-rows`).
+/// - `rewind_calculator(key, base, dropped, position, version, used)` and
+///   `rewind_calculator_step(calculator, n, label)`: the calculators of the
+///   browser page (migration `calculators`; see ``PostgresCalculatorStore``).
 enum PostgresSchema {
     /// The migrations this version knows, oldest first.
     static let migrations: [(name: String, sql: [PostgresQuery])] = [
@@ -421,6 +424,30 @@ enum PostgresSchema {
             END
             $$
             """),
+        ]),
+        // The calculators of the browser page, so that they survive a
+        // restart and any instance serves a browser: as SQLite's
+        // `calculator` and `calculator_step`.
+        ("calculators", [
+            """
+            CREATE TABLE rewind_calculator (
+                key TEXT PRIMARY KEY CHECK (length(key) = 64),
+                base TEXT NOT NULL,
+                dropped BIGINT NOT NULL CHECK (dropped >= 0),
+                position BIGINT NOT NULL CHECK (position >= dropped),
+                version BIGINT NOT NULL CHECK (version > 0),
+                used BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX rewind_calculator_used ON rewind_calculator (used)",
+            """
+            CREATE TABLE rewind_calculator_step (
+                calculator TEXT NOT NULL REFERENCES rewind_calculator (key) ON DELETE CASCADE,
+                n BIGINT NOT NULL CHECK (n > 0),
+                label TEXT NOT NULL,
+                PRIMARY KEY (calculator, n)
+            )
+            """,
         ]),
     ]
 

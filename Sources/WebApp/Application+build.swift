@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import OpenAPIRuntime
 import ServiceLifecycle
+import TodoStore
 import Todos
 
 /// Builds the web app of `rewind serve`: the pages, the JSON API, the event
@@ -37,6 +38,9 @@ import Todos
 ///   - teamMode: With accounts (`rewind serve --accounts`): every page, the
 ///     API and the event stream need a session begun at `/signin`; `nil`
 ///     (local mode) asks nobody to sign in.
+///   - calculatorStore: Where the calculators of the browser page are kept,
+///     so that they survive a restart and any instance serves a browser;
+///     `nil` (the default) keeps them in memory only.
 ///   - onServerRunning: Called once the server listens, with the port it
 ///     listens on (useful with port 0).
 public func buildApplication(
@@ -49,12 +53,14 @@ public func buildApplication(
     makeID: @escaping @Sendable () -> UUID = { .random() },
     services: [any Service] = [],
     teamMode: TeamMode? = nil,
+    calculatorStore: (any CalculatorStore)? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let app = WebApp(
         configuration: configuration,
         todos: TodoService(store: store, now: now, makeID: makeID),
         calculatorConfiguration: calculatorConfiguration,
+        calculatorStore: calculatorStore,
         assets: assets,
         teamMode: teamMode,
         now: now,
@@ -113,7 +119,9 @@ extension WebApp {
                     configuration: .rewind,
                     middlewares: [
                         RequestBodyMiddleware(limit: configuration.maxBodySize), QueryParameterMiddleware(),
-                        CalculatorCookieMiddleware(secure: configuration.secureCookies),
+                        CalculatorCookieMiddleware(
+                            secure: configuration.secureCookies,
+                            lifetime: calculators.store == nil ? nil : Int(CalculatorSessions.storedLifetime)),
                     ]
                 )
         } catch {

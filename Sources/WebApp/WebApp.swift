@@ -1,6 +1,7 @@
 import Calculator
 import Foundation
 import Logging
+import TodoStore
 
 /// The parts of the web app and how they are wired; tests build one to
 /// reach the broadcaster and the sessions.
@@ -29,6 +30,7 @@ struct WebApp: Sendable {
         configuration: WebAppConfiguration,
         todos: TodoService,
         calculatorConfiguration: ButtonConfiguration,
+        calculatorStore: (any CalculatorStore)? = nil,
         assets: Assets,
         teamMode: TeamMode? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
@@ -41,7 +43,8 @@ struct WebApp: Sendable {
             heartbeatInterval: configuration.heartbeatInterval, maxSubscribers: configuration.maxEventStreams
         )
         self.calculators = CalculatorSessions(
-            configuration: calculatorConfiguration, capacity: configuration.maxCalculatorSessions
+            configuration: calculatorConfiguration, capacity: configuration.maxCalculatorSessions,
+            store: calculatorStore, now: now
         )
         self.assets = assets
         self.csrfToken = configuration.csrfToken ?? CalculatorSessions.makeID()

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import TodoStore
 
 @testable import WebApp
 
@@ -11,17 +12,13 @@ import Testing
 struct CalculatorAPITests {
     /// The `name=value` of the session cookie a response sets.
     private static func sessionCookie(_ response: TestResponse) -> String? {
-        response.headers[values: .setCookie].first { $0.hasPrefix("rewind_calculator=") }
-            .map { String($0.prefix { $0 != ";" }) }
+        TestServer.calculatorCookie(response)
     }
 
     private static func press(
         _ keys: [String], _ client: some TestClientProtocol, _ server: TestServer, cookie: String?
     ) async throws -> TestResponse {
-        let json = String(data: try JSONEncoder().encode(["keys": keys]), encoding: .utf8)
-        var headers: HTTPFields = [:]
-        if let cookie { headers[.cookie] = cookie }
-        return try await client.send(.post, "/api/calculator/keys", json: json, token: server.token, headers: headers)
+        try await server.pressCalculatorKeys(keys, client, cookie: cookie)
     }
 
     @Test func theFirstKeyPressGivesAnHttpOnlyStrictSessionCookie() async throws {
@@ -104,40 +101,50 @@ struct CalculatorAPITests {
         }
     }
 
-    @Test func pastTheBudgetTheOldestStepsGoAndThePageSaysSo() async throws {
-        let sessions = CalculatorSessions(configuration: try .shipped(), capacity: 10, stepLimit: 50, totalStepBudget: 80)
-        let first = await sessions.calculator("a")
-        let (_, steps) = await first.update { session in try? session.press(Array(repeating: "1", count: 40)) }
-        await sessions.account("a", steps: steps)
+    @Test func pastTheBudgetTheOldestStepsGoInTheStoreTooAndThePageSaysSo() async throws {
+        let store = InMemoryCalculatorStore()
+        let sessions = CalculatorSessions(
+            configuration: try .shipped(), capacity: 10, stepLimit: 50, totalStepBudget: 80, store: store)
+        let a = "a0000000000000000000000000000000"
+        let first = try await sessions.calculator(a)
+        let (_, steps) = try await first.change { session in (try? session.press(Array(repeating: "1", count: 40))) ?? [] }
+        await sessions.account(a, steps: steps)
         #expect(await sessions.stepCount == 16)  // 16 digits can be typed; more change nothing
-        let second = await sessions.calculator("b")
-        let (state, more) = await second.update { session -> CalculatorState in
-            for _ in 0..<40 { try? session.press(["1", "+"]) }
-            return CalculatorState(session)
+        let second = try await sessions.calculator("b")
+        let (state, more) = try await second.change { session in
+            (0..<40).flatMap { _ in (try? session.press(["1", "+"])) ?? [] }
         }
         #expect(more == 50)
         #expect(state.droppedSteps == 30)
         await sessions.account("b", steps: more)
         // Together 66 steps: within the budget of 80, nothing more goes.
         #expect(await sessions.stepCount == 66)
-        let (_, grown) = await second.update { session in
-            for _ in 0..<40 { try? session.press(["2", "+"]) }
+        let (_, grown) = try await second.change { session in
+            (0..<40).flatMap { _ in (try? session.press(["2", "+"])) ?? [] }
         }
         await sessions.account("b", steps: grown)
         // 16 + 50 is within the budget; the limit of 50 per session holds.
         #expect(await sessions.stepCount <= 80)
-        let third = await sessions.calculator("c")
-        let (_, thirdSteps) = await third.update { session in
-            for _ in 0..<25 { try? session.press(["3", "+"]) }
+        let third = try await sessions.calculator("c")
+        let (_, thirdSteps) = try await third.change { session in
+            (0..<25).flatMap { _ in (try? session.press(["3", "+"])) ?? [] }
         }
         await sessions.account("c", steps: thirdSteps)
         // 16 + 50 + 50 > 80: the least recently used session ("a") loses its oldest steps first.
         #expect(await sessions.stepCount <= 80)
-        let a = await first.update { CalculatorState($0) }.result
-        #expect(a.droppedSteps > 0)
-        #expect(a.snapshot.display == "1111111111111111")
-        let html = CalculatorPage(state: a, csrfToken: "t").render().rendered
+        let shown = await first.state
+        #expect(shown.droppedSteps > 0)
+        #expect(shown.snapshot.display == "1111111111111111")
+        let html = CalculatorPage(state: shown, csrfToken: "t").render().rendered
         #expect(html.contains("dropped to save memory"))
+        // The store dropped them too: a restart finds the same calculator.
+        let kept = try #require(await store.calculator(a))
+        #expect(kept.droppedSteps == shown.droppedSteps)
+        #expect(kept.steps.count == 16 - shown.droppedSteps)
+        let again = CalculatorSessions(configuration: try .shipped(), capacity: 10, store: store)
+        let restored = try #require(try await again.existing(a))
+        #expect(await restored.state.snapshot == shown.snapshot)
+        #expect(await restored.state.droppedSteps == shown.droppedSteps)
     }
 
     @Test func theNumberOfSessionsIsBounded() async throws {

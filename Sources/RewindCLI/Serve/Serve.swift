@@ -187,6 +187,7 @@ extension RewindCommand {
                 assets: assets,
                 services: store.services,
                 teamMode: teamMode,
+                calculatorStore: store.calculators,
                 onServerRunning: { port in
                     FileHandle.standardOutput.write(Data("Rewind is running at \(configuration.url(port: port))\n".utf8))
                     FileHandle.standardError.write(Data("To-dos: \(location). Press Ctrl+C to stop.\n".utf8))

@@ -23,6 +23,9 @@ struct ServeStore: Sendable {
     var sharedLists: @Sendable () async throws -> (any SharedListStore)? = { nil }
     /// Whether team mode is on without `--accounts` (PostgreSQL).
     var alwaysTeamMode = false
+    /// Where the calculators of the browser page are kept, in the same
+    /// database as the list; `nil` for `--in-memory` (in the server's memory).
+    var calculators: (any CalculatorStore)? = nil
     /// Closes the store after the server stopped.
     let close: @Sendable () -> Void
     /// Returns once the file is known to be whole (the check of every page
@@ -52,6 +55,7 @@ struct ServeStore: Sendable {
         if let database {
             let postgres = try PostgresTodoDatabase(url: database)
             let store = try await PostgresStore.open(postgres)
+            let calculators = try await PostgresCalculatorStore.open(postgres)
             return ServeStore(
                 store: store, location: database.redacted, services: [postgres.client],
                 sessions: {
@@ -59,7 +63,7 @@ struct ServeStore: Sendable {
                     return (accounts, try await accounts.hasAccounts())
                 },
                 sharedLists: { try await PostgresSharedListStore.open(postgres) },
-                alwaysTeamMode: true, close: {}, checked: {})
+                alwaysTeamMode: true, calculators: calculators, close: {}, checked: {})
         }
         if inMemory {
             return ServeStore(store: InMemoryStore(now: { Date() }), location: "memory", close: {}, checked: {})
@@ -68,12 +72,14 @@ struct ServeStore: Sendable {
         try directory.create()
         let store = try await SQLiteStore.open(url: directory.databaseURL, items: .inMemoryAfterOpen)
         let url = directory.databaseURL
+        let calculators = try await SQLiteCalculatorStore.open(url: url)
         return ServeStore(
             store: store, location: url.path, sessions: {
                 let accounts = try await SQLiteAccountStore.open(url: url)
                 return (accounts, try await !accounts.list().isEmpty)
             },
             sharedLists: { try await SQLiteSharedListStore.open(url: url) },
+            calculators: calculators,
             close: { store.close() },
             checked: { try await store.checkedForDamage() })
     }

@@ -43,7 +43,12 @@ public struct SessionID: Hashable, Sendable {
     /// The SHA-256 of the id in lower-case hexadecimal (64 characters): what
     /// a ``SessionStore`` keeps and finds the session by.
     public var hash: String {
-        let digits = Self.hexDigits
+        Self.hexSHA256(of: text)
+    }
+
+    /// The SHA-256 of `text`'s UTF-8 in lower-case hexadecimal (64 characters).
+    static func hexSHA256(of text: String) -> String {
+        let digits = hexDigits
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
         for byte in SHA256.hash(data: Array(text.utf8)) {

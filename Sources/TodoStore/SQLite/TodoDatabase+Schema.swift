@@ -218,6 +218,29 @@ extension TodoDatabase {
             """)
     }
 
+    /// The calculators of the browser page (migration `v8-calculators`):
+    /// one row per calculator, by the SHA-256 of its cookie, with its base
+    /// and position, and one row per kept step.
+    static func createCalculatorTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE calculator (
+                key TEXT PRIMARY KEY NOT NULL CHECK (length(key) = 64),
+                base TEXT NOT NULL,
+                dropped INTEGER NOT NULL CHECK (dropped >= 0),
+                position INTEGER NOT NULL CHECK (position >= dropped),
+                version INTEGER NOT NULL CHECK (version > 0),
+                used INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX calculator_used ON calculator (used);
+            CREATE TABLE calculator_step (
+                calculator TEXT NOT NULL,
+                n INTEGER NOT NULL CHECK (n > 0),
+                label TEXT NOT NULL,
+                PRIMARY KEY (calculator, n)
+            ) WITHOUT ROWID;
+            """)
+    }
+
     /// The columns, checks and primary key of `shared_step`, as
     /// `v5-shared-lists` made it and `v7-shared-step-rowid` makes it again.
     static let sharedStepColumns = """

@@ -20,6 +20,8 @@ import Todos
 /// - `shared_list`, `shared_member`, `shared_item`, `shared_step`,
 ///   `shared_writer`: the named lists of team mode
 ///   (``SQLiteSharedListStore``, migration `v5-shared-lists`).
+/// - `calculator`, `calculator_step`: the calculators of the browser page
+///   (``SQLiteCalculatorStore``, migration `v8-calculators`).
 struct TodoDatabase: Sendable {
     let queue: DatabaseQueue
     let url: URL
@@ -88,6 +90,11 @@ struct TodoDatabase: Sendable {
         // patch (tens of megabytes) to compare the keys.
         migrator.registerMigration("v7-shared-step-rowid") { db in
             try rebuildSharedStepWithRowIDs(db)
+        }
+        // v8-calculators: the calculators of the browser page, so that they
+        // survive a restart.
+        migrator.registerMigration("v8-calculators") { db in
+            try createCalculatorTables(db)
         }
         return migrator
     }

@@ -9,16 +9,16 @@ struct CalculatorController {
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/calculator") { request, _ in
-            let state = await currentState(request)
+            let state = try await currentState(request)
             return Responses.html(CalculatorPage(state: state, csrfToken: csrfToken).render())
         }
     }
 
     /// This browser's calculator as it is, or a new one showing 0 when the
     /// browser has none yet: looking makes no session.
-    private func currentState(_ request: Request) async -> CalculatorState {
-        if let id = CalculatorCookieMiddleware.cookie(in: request.headers), let calculator = await sessions.existing(id) {
-            return await calculator.update { CalculatorState($0) }.result
+    private func currentState(_ request: Request) async throws -> CalculatorState {
+        if let id = CalculatorCookieMiddleware.cookie(in: request.headers), let calculator = try await sessions.existing(id) {
+            return await calculator.state
         }
         return CalculatorState(CalculatorSession(configuration: sessions.configuration))
     }

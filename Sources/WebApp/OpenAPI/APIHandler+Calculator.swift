@@ -4,7 +4,7 @@ import Calculator
 /// cookie that ``CalculatorCookieMiddleware`` reads and sets.
 extension APIHandler {
     func calculator(_ input: Operations.Calculator.Input) async throws -> Operations.Calculator.Output {
-        .ok(.init(body: .json(.init(await currentState()))))
+        .ok(.init(body: .json(.init(try await currentState()))))
     }
 
     func pressKeys(_ input: Operations.PressKeys.Input) async throws -> Operations.PressKeys.Output {
@@ -24,9 +24,9 @@ extension APIHandler {
             throw APIError.badRequest("too many keys in one request: at most 1000")
         }
         let state = try await change { session in
-            do {
-                try session.press(labels)
-            } catch let error as UnknownLabelError {
+            do throws(UnknownLabelError) {
+                return try session.press(labels)
+            } catch {
                 throw APIError.invalidField("invalid field “keys”: \(error.description)")
             }
         }
@@ -36,6 +36,7 @@ extension APIHandler {
     func calculatorUndo(_ input: Operations.CalculatorUndo.Input) async throws -> Operations.CalculatorUndo.Output {
         let state = try await change { session in
             guard session.undo() != nil else { throw APIError.conflict("nothing to undo") }
+            return []
         }
         return .ok(.init(body: .json(.init(state))))
     }
@@ -43,33 +44,32 @@ extension APIHandler {
     func calculatorRedo(_ input: Operations.CalculatorRedo.Input) async throws -> Operations.CalculatorRedo.Output {
         let state = try await change { session in
             guard session.redo() != nil else { throw APIError.conflict("nothing to redo") }
+            return []
         }
         return .ok(.init(body: .json(.init(state))))
     }
 
     /// This browser's calculator as it is, or a new one showing 0 when the
     /// browser has none yet: looking makes no session.
-    private func currentState() async -> CalculatorState {
-        if let id = CalculatorCookieMiddleware.session?.id, let calculator = await calculators.existing(id) {
-            return await calculator.update { CalculatorState($0) }.result
+    private func currentState() async throws -> CalculatorState {
+        if let id = CalculatorCookieMiddleware.session?.id, let calculator = try await calculators.existing(id) {
+            return await calculator.state
         }
         return CalculatorState(CalculatorSession(configuration: calculators.configuration))
     }
 
     /// Runs `change` on this browser's calculator, made when it has none
-    /// (the request has passed the CSRF and origin checks), and answers its
-    /// state; the middleware sets the cookie of a new session.
+    /// (the request has passed the CSRF and origin checks), saves it, and
+    /// answers its state; the middleware sets the cookie. `change` returns
+    /// the labels of the steps a press added.
     private func change(
-        _ change: @Sendable @escaping (inout CalculatorSession) throws -> Void
+        _ change: @Sendable @escaping (inout CalculatorSession) throws -> [String]
     ) async throws -> CalculatorState {
         guard let id = CalculatorCookieMiddleware.session?.id else {
             throw APIError(.internalServerError, "no calculator session")
         }
-        let calculator = await calculators.calculator(id)
-        let (state, steps) = try await calculator.update { session in
-            try change(&session)
-            return CalculatorState(session)
-        }
+        let calculator = try await calculators.calculator(id)
+        let (state, steps) = try await calculator.change(change)
         await calculators.account(id, steps: steps)
         return state
     }

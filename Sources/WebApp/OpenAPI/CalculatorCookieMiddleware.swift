@@ -6,10 +6,15 @@ import OpenAPIRuntime
 /// the id its HttpOnly, SameSite=Strict cookie names, or a new one, which
 /// the answer of a successful change sets as the cookie. Looking
 /// (`GET /api/calculator`) makes no session and sets no cookie. Behind an
-/// `https` public origin the cookie is also `Secure`.
+/// `https` public origin the cookie is also `Secure`. When the calculators
+/// are kept in a store, every change sets the cookie again for a year.
 struct CalculatorCookieMiddleware: ServerMiddleware {
     /// Whether the cookie is `Secure` (sent over TLS only).
     var secure = false
+    /// How long the cookie lasts from the last change, in seconds, when the
+    /// server keeps calculators in a store (each change sets it again);
+    /// `nil`: until the browser closes, set once.
+    var lifetime: Int?
 
     /// The session of the request being handled.
     struct Session: Sendable {
@@ -42,10 +47,10 @@ struct CalculatorCookieMiddleware: ServerMiddleware {
         var (response, responseBody) = try await Self.$session.withValue(session) {
             try await next(request, body, metadata)
         }
-        if session.isNew, Self.changes.contains(operationID), response.status == .ok {
+        if session.isNew || lifetime != nil, Self.changes.contains(operationID), response.status == .ok {
             let cookie = Cookie(
-                name: CalculatorSessions.cookieName, value: session.id, path: "/", secure: secure, httpOnly: true,
-                sameSite: .strict
+                name: CalculatorSessions.cookieName, value: session.id, maxAge: lifetime, path: "/", secure: secure,
+                httpOnly: true, sameSite: .strict
             )
             response.headerFields.append(HTTPField(name: .setCookie, value: cookie.description))
         }

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import Logging
 import TestSupport
 import Todos
+import TodoStore
 import Testing
 
 @testable import WebApp
@@ -24,6 +25,7 @@ struct TestServer: Sendable {
     ///   - todos: The store the web app works on, if not ``store`` (a SQLite
     ///     store, which keeps the abandoned branches of the history).
     ///   - teamMode: Sign-in and sessions; `nil` for local mode.
+    ///   - calculators: Where the calculators are kept; in memory only by default.
     ///   - now: The clock sessions are begun and checked by.
     /// - Throws: When the shipped keypad or the web app's files are not
     ///   beside the test bundle.
@@ -33,6 +35,7 @@ struct TestServer: Sendable {
         store: InMemoryStore = InMemoryStore(now: { TestServer.now }),
         todos: (any AppStore)? = nil,
         teamMode: TeamMode? = nil,
+        calculators: (any CalculatorStore)? = nil,
         now: @escaping @Sendable () -> Date = { TestServer.now }
     ) throws {
         self.store = store
@@ -41,6 +44,7 @@ struct TestServer: Sendable {
             configuration: configuration,
             todos: todos,
             calculatorConfiguration: try calculator ?? .shipped(),
+            calculatorStore: calculators,
             assets: try .bundled(),
             teamMode: teamMode,
             now: now
@@ -114,3 +118,22 @@ extension TestResponse {
 
 /// A title that breaks out of text and attributes if anything is not escaped.
 let hostileTitle = #""><script>alert(1)</script>"#
+
+extension TestServer {
+    /// Presses `keys` on the calculator of the browser with `cookie` (a new
+    /// one when `nil`), as the calculator page's script does.
+    func pressCalculatorKeys(
+        _ keys: [String], _ client: some TestClientProtocol, cookie: String?
+    ) async throws -> TestResponse {
+        let json = String(data: try JSONEncoder().encode(["keys": keys]), encoding: .utf8)
+        var headers: HTTPFields = [:]
+        if let cookie { headers[.cookie] = cookie }
+        return try await client.send(.post, "/api/calculator/keys", json: json, token: token, headers: headers)
+    }
+
+    /// The `name=value` of the calculator's cookie that `response` sets.
+    static func calculatorCookie(_ response: TestResponse) -> String? {
+        response.headers[values: .setCookie].first { $0.hasPrefix("rewind_calculator=") }
+            .map { String($0.prefix { $0 != ";" }) }
+    }
+}
