@@ -1,7 +1,7 @@
 """The calculator page: the keypad built from the button configuration (the
 CLI's, or `--calculator-config FILE`), the display above it, clicks and
 keyboard input, Undo/Redo (buttons and shortcuts), the tape, and one
-calculator per browser."""
+calculator per browser, kept across a restart."""
 
 import json
 
@@ -208,6 +208,31 @@ def test_each_browser_keeps_its_own_calculator(driver, second_driver, base_url):
     # The first browser keeps its own, across a reload.
     driver.refresh()
     wait_display(driver, "42")
+
+
+def test_the_calculator_is_kept_across_a_restart_with_its_undo_and_redo(driver, server):
+    open_calculator(driver, server.url)
+    click_keys(driver, "1", "2", "+", "3", "=", "x", "2", "=")
+    wait_display(driver, "30")
+    css(driver, "#calc-undo").click()
+    wait_display(driver, "2")
+    wait_tape(driver, ["12 + 3 = 15"])
+    server.stop(timeout=10)
+    server.start()
+    # The same browser (its cookie) on the restarted server, at a new port.
+    open_calculator(driver, server.url)
+    wait_display(driver, "2")
+    wait_tape(driver, ["12 + 3 = 15"])
+    redo = css(driver, "#calc-redo")
+    assert redo.is_enabled() and redo.get_attribute("title") == "Redo Press =", "the undone press should still be redone"
+    redo.click()
+    wait_display(driver, "30")
+    wait_tape(driver, ["12 + 3 = 15", "15 × 2 = 30"])
+    # Undo goes on back through the steps pressed before the restart.
+    for expected in ["2", "15"]:
+        css(driver, "#calc-undo").click()
+        wait_display(driver, expected)
+    wait_tape(driver, ["12 + 3 = 15"])
 
 
 def test_serve_takes_a_calculator_configuration(rewind_bin, driver, tmp_path):

@@ -8,7 +8,7 @@ struct RewindCommand: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "rewind",
-        abstract: "Command-driven apps with unlimited undo and redo (the to-dos' kept across restarts).",
+        abstract: "Command-driven apps with unlimited undo and redo, kept across restarts (the to-dos' and the browser calculator's).",
         discussion: """
             Rewind is an undo engine for Swift value types and two apps built on it:
             a calculator and a to-do manager.

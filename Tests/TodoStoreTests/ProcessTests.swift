@@ -163,3 +163,54 @@ struct ProcessTests {
         #expect(try await reopened.state().todos.isEmpty)
     }
 }
+
+/// Commits to the file's other tables (a browser's calculator, an account,
+/// a sign-in) leave the list alone: the server neither reads it again nor
+/// tells its pages, while a change of the list, or a reset and as many
+/// changes as before, still reaches them.
+@Suite("SQLite store: other tables of the file")
+struct OtherTablesTests {
+    @Test func commitsToOtherTablesNeitherReadTheListAgainNorTellItsSubscribers() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: 0.02)
+        try await store.change(.add(try TodoItem(id: UUID(), title: "First", created: SQLiteStore.millisecondClock())))
+        let told = Counter()
+        store.updated { told.increment() }
+        let calculators = try SQLiteCalculatorStore(url: fixture.fileURL)
+        let accounts = try SQLiteAccountStore(url: fixture.fileURL)
+        var version = 0
+        for n in 1...20 {
+            let save = CalculatorSave(
+                version: version, base: "{}", droppedSteps: 0, keptThrough: n - 1, appended: ["1"], position: n)
+            version = try #require(try await calculators.save(String(repeating: "a", count: 32), save, at: Date()))
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await accounts.add(name: AccountName("ann"), passwordHash: "hash")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(told.value == 0)
+
+        // Another connection's change of the list is still seen.
+        let other = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        try await other.change(.add(try TodoItem(id: UUID(), title: "Second", created: SQLiteStore.millisecondClock())))
+        try await waitUntil("the subscriber to be told") { told.value >= 1 }
+        #expect(try await store.state().todos.items.map(\.title) == ["First", "Second"])
+
+    }
+
+    @Test func aResetAndAsManyChangesAsBeforeAreToldApartByTheEpoch() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        // No polling: a change catches up with the file first.
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let other = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        for title in ["First", "Second"] {
+            try await store.change(.add(try TodoItem(id: UUID(), title: title, created: SQLiteStore.millisecondClock())))
+        }
+        // The same newest log row (2, at node 2) after the reset and two adds.
+        try await other.reset()
+        for title in ["Uno", "Dos"] {
+            try await other.change(.add(try TodoItem(id: UUID(), title: title, created: SQLiteStore.millisecondClock())))
+        }
+        try await store.change(.add(try TodoItem(id: UUID(), title: "Tres", created: SQLiteStore.millisecondClock())))
+        #expect(try await store.state().todos.items.map(\.title) == ["Uno", "Dos", "Tres"])
+    }
+}

@@ -1107,8 +1107,9 @@ struct SQLiteSharedListsMigrationTests {
         try await queue.write { db in
             try db.execute(sql: """
                 DROP TABLE shared_writer; DROP TABLE shared_step; DROP TABLE shared_item; DROP TABLE shared_member;
-                DROP TABLE shared_list;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v5-shared-lists', 'v6-shared-step-heads', 'v7-shared-step-rowid')
+                DROP TABLE shared_list; DROP TABLE calculator_step; DROP TABLE calculator;
+                DELETE FROM grdb_migrations
+                WHERE identifier IN ('v5-shared-lists', 'v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators')
                 """)
         }
         try queue.close()
@@ -1118,7 +1119,7 @@ struct SQLiteSharedListsMigrationTests {
         let groceries = try await lists.create(name: "Groceries", owner: Team.ann)
 
         #expect(
-            try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid"])
+            try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators"])
         #expect(try await SQLiteSharedListStore.open(url: fixture.fileURL).lists(of: Team.ann) == [groceries])
         #expect(try await SQLiteAccountStore.open(url: fixture.fileURL).passwordHash(for: Team.ann) == "ann-1")
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
@@ -1136,7 +1137,8 @@ struct SQLiteSharedListsMigrationTests {
         let queue = try DatabaseQueue(path: fixture.fileURL.path)
         try await queue.write { db in
             try db.execute(sql: """
-                DROP INDEX shared_step_head; DELETE FROM grdb_migrations WHERE identifier IN ('v6-shared-step-heads', 'v7-shared-step-rowid')
+                DROP INDEX shared_step_head; DROP TABLE calculator_step; DROP TABLE calculator;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators')
                 """)
         }
         try queue.close()
@@ -1144,7 +1146,7 @@ struct SQLiteSharedListsMigrationTests {
 
         let reopened = try SQLiteSharedListStore(url: fixture.fileURL)
         #expect(try await reopened.nextSteps(on: list.id, of: Team.ann).undo?.name == "Add “Milk”")
-        #expect(try await migrations(fixture.fileURL).last == "v7-shared-step-rowid")
+        #expect(try await migrations(fixture.fileURL).last == "v8-calculators")
         let check = try DatabaseQueue(path: fixture.fileURL.path)
         defer { try? check.close() }
         let plan = try await check.read { db in
@@ -1179,7 +1181,8 @@ struct SQLiteSharedListsMigrationTests {
                 DROP TABLE shared_step;
                 ALTER TABLE shared_step_old RENAME TO shared_step;
                 CREATE INDEX shared_step_head ON shared_step (list, seq, author, kind, reverts, joins);
-                DELETE FROM grdb_migrations WHERE identifier = 'v7-shared-step-rowid'
+                DROP TABLE calculator_step; DROP TABLE calculator;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v7-shared-step-rowid', 'v8-calculators')
                 """)
         }
         #expect(try await queue.read { db in try Self.logTable(db) }.contains("WITHOUT ROWID"))
@@ -1187,7 +1190,7 @@ struct SQLiteSharedListsMigrationTests {
 
         let reopened = try SQLiteSharedListStore(url: fixture.fileURL)
         #expect(try await reopened.savedRows(of: list.id) == rows)
-        #expect(try await migrations(fixture.fileURL).last == "v7-shared-step-rowid")
+        #expect(try await migrations(fixture.fileURL).last == "v8-calculators")
         #expect(try await reopened.undo(on: list.id, by: Team.bob, expecting: nil).kind == .undo(of: 2))
         #expect(try await reopened.items(of: list.id, as: Team.ann).list.items.allSatisfy { !$0.isCompleted })
         let check = try DatabaseQueue(path: fixture.fileURL.path)
@@ -1217,7 +1220,7 @@ struct SQLiteSharedListsMigrationTests {
         for identifier in ["v1", "v2", "v3", "v4", "v5"] { before.registerMigration(identifier) { _ in } }
         let bytes = try Data(contentsOf: fixture.fileURL)
         #expect(
-            throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid"])
+            throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators"])
         ) {
             try DatabaseFile.check(fixture.fileURL, migrator: before)
         }

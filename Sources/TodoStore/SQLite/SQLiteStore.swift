@@ -57,6 +57,8 @@ public final class SQLiteStore: Sendable {
         var list: ListInMemory?
         var head: LogHead
         var dataVersion: Int
+        /// The `epoch` of the file's `meta` table: counted up by each reset.
+        var epoch: Int64
         /// The steps shown and the tree, once asked for (the page draws
         /// the tree at every request; reading it scans the log): moved by
         /// this store's own operations, forgotten when another process
@@ -438,6 +440,7 @@ public final class SQLiteStore: Sendable {
             try db.execute(sql: "DELETE FROM item; DELETE FROM step; UPDATE meta SET value = value + 1 WHERE key = 'epoch'")
             if loaded.list != nil { loaded.list = ListInMemory() }
             loaded.head = .empty
+            loaded.epoch += 1
             loaded.history = .empty
         }
     }
@@ -631,8 +634,30 @@ public final class SQLiteStore: Sendable {
         try integrity?.waitUntilPassed()
         let (known, keepsList) = memory.withLock { ($0.dataVersion, $0.list != nil) }
         guard try Self.dataVersion(db) != known else { return }
+        guard try !listUnchanged(db) else { return }
         let fresh = try Self.load(db, path: database.url.path, list: keepsList)
         memory.withLock { $0 = fresh }
+    }
+
+    /// Whether the list and its log are as memory holds them although
+    /// another connection committed (another table of the file changed: a
+    /// browser's calculator, a shared list, a sign-in), and then notes the
+    /// file's new `data_version` as seen: the same newest log row and the
+    /// same epoch mean the same items, since every change of them appends
+    /// a row and a reset counts the epoch up. Memory that was forgotten is
+    /// never unchanged.
+    private func listUnchanged(_ db: Database) throws -> Bool {
+        let (known, head, epoch) = memory.withLock { ($0.dataVersion, $0.head, $0.epoch) }
+        guard known != Loaded.forgotten else { return false }
+        let path = database.url.path
+        guard try HistoryLog(path: path).head(db) == head, try Self.epoch(db) == epoch else { return false }
+        let version = try Self.dataVersion(db)
+        memory.withLock { $0.dataVersion = version }
+        return true
+    }
+
+    private static func epoch(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'epoch'")) ?? -1
     }
 
     /// What is in memory at open: where the log stands, and the whole list
@@ -641,10 +666,11 @@ public final class SQLiteStore: Sendable {
         guard list else {
             return Loaded(
                 list: nil, head: try TodoDatabase.readingSaved(path: path) { try TodoDatabase.head(db, path: path) },
-                dataVersion: try dataVersion(db))
+                dataVersion: try dataVersion(db), epoch: try epoch(db))
         }
         let snapshot = try TodoDatabase.load(db, path: path)
-        return Loaded(list: ListInMemory(snapshot), head: snapshot.head, dataVersion: try dataVersion(db))
+        return Loaded(
+            list: ListInMemory(snapshot), head: snapshot.head, dataVersion: try dataVersion(db), epoch: try epoch(db))
     }
 
     private func startPolling(every interval: TimeInterval) {
@@ -668,6 +694,7 @@ public final class SQLiteStore: Sendable {
             changed = try database.queue.read { db -> Bool in
                 let (known, keepsList) = memory.withLock { ($0.dataVersion, $0.list != nil) }
                 guard try Self.dataVersion(db) != known else { return false }
+                guard try !listUnchanged(db) else { return false }
                 let fresh = try Self.load(db, path: database.url.path, list: keepsList)
                 memory.withLock { $0 = fresh }
                 return true

@@ -27,7 +27,7 @@ struct LandingPage {
                     )
                     card(
                         path: "/calculator", title: "Calculator",
-                        text: "A calculator with a tape and unlimited undo and redo of every key press, for as long as the server runs.",
+                        text: "A calculator with a tape and unlimited undo and redo of every key press, kept across restarts.",
                         into: &html
                     )
                 }
