@@ -37,6 +37,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from selenium.webdriver.common.by import By
 
 from conftest import REPO, Api, free_port
 from helpers import LIVE_TIMEOUT, add_account, add_and_wait, css, open_todos, wait_for_titles
@@ -276,10 +277,14 @@ def test_the_page_through_nginx_sends_the_team_lists_changes_to_one_instance_and
     wait_for_titles(driver, titles + ["added on the other instance"])
 
 
-def test_a_browsers_calculator_through_nginx_is_kept_by_one_instance(driver, cluster):
-    """Each instance keeps its calculators in memory: nginx sends the
-    calculator's page and API to one of them, so that every key press and
-    reload through nginx reaches the same calculator."""
+def test_a_browsers_calculator_through_nginx_is_kept_by_one_instance_and_served_by_the_other_when_it_goes(
+    driver, cluster
+):
+    """nginx sends the calculator's page and API to one instance, so that
+    every key press and reload through nginx finds the calculator in its
+    memory; the calculator is in the database, so when that instance goes
+    the other serves it as it was, with its undo, and the first one, started
+    again, shows what the other made of it."""
     cluster.sign_in_browser(driver)
     earlier = len(access_log(cluster))
     open_calculator(driver, cluster.url)
@@ -291,7 +296,23 @@ def test_a_browsers_calculator_through_nginx_is_kept_by_one_instance(driver, clu
         assert calculator_display(driver) == "15"
     since = [line for line in access_log(cluster)[earlier:] if re.match(r'[A-Z]+ /(?:api/)?calculator', line.split('"')[1])]
     assert len(since) >= 9, answered(since)
-    assert len({line.rsplit(" ", 1)[-1] for line in since}) == 1, answered(since)
+    served_by = {line.rsplit(" ", 1)[-1] for line in since}
+    assert len(served_by) == 1, answered(since)
+
+    gone = "A" if served_by == {upstream(cluster.a_url)} else "B"
+    os.kill(cluster.pid(gone), signal.SIGKILL)
+    gone_url = cluster.a_url if gone == "A" else cluster.b_url
+    wait_for(lambda: not answers(gone_url), f"instance {gone} to be gone")
+    # The page (a GET, which nginx passes on to the other instance).
+    open_calculator(driver, cluster.url)
+    assert calculator_display(driver) == "15"
+    assert [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#calc-tape li")] == ["12 + 3 = 15"]
+    css(driver, "#calc-undo").click()
+    wait_for(lambda: calculator_display(driver) == "3", f"undo to show 3 (it shows {calculator_display(driver)!r})")
+    cluster.run("start")
+    assert answers(gone_url)
+    open_calculator(driver, cluster.url)
+    assert calculator_display(driver) == "3"
 
 
 def open_calculator(driver, base_url):

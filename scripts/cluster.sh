@@ -199,7 +199,8 @@ http {
     # the team's list (every other request that is not a GET or HEAD):
     # the instance that takes them all writes them in batches, with no
     # other instance's rows to read first; its pages and reads go to
-    # either. The calculator, which each instance keeps in memory.
+    # either. The calculator: in the database, and in memory on the
+    # instance that serves the browser, where its presses find it.
     map "\$request_method \$uri" \$rewind_key {
         "~^[A-Z]+ /(?:api/)?lists/(?<id>[0-9A-Fa-f-]{36})" \$id;
         "~^[A-Z]+ /(?:api/)?calculator" calculator;

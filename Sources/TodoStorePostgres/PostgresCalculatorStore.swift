@@ -63,6 +63,25 @@ public struct PostgresCalculatorStore: CalculatorStore {
         }
     }
 
+    /// See ``CalculatorStore/version(_:)``.
+    public func version(_ id: String) async throws -> Int? {
+        let key = Self.key(id)
+        let logger = logger
+        do {
+            return try await database.withPooledConnection { connection in
+                let rows = try await connection.answered(
+                    "SELECT version FROM rewind_calculator WHERE key = \(key)", logger: logger)
+                var version: Int?
+                for try await found in rows.decode(Int64.self) { version = Int(found) }
+                return version
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw database.storeError(error)
+        }
+    }
+
     /// See ``CalculatorStore/save(_:_:at:)``. Not tried again when the
     /// connection ends: the first try may have committed, and a second
     /// would then be refused as made on an older version.

@@ -109,6 +109,8 @@ struct CalculatorStoreTests {
         #expect(try await store.save(Self.cookie, CalculatorSave(version: 1, droppedSteps: 0, position: 0), at: Self.day) == nil)
         #expect(try await fixture.open().calculator(Self.cookie)
             == StoredCalculator(base: "b", droppedSteps: 0, steps: ["1", "2"], position: 2, version: 2))
+        #expect(try await store.version(Self.cookie) == 2)
+        #expect(try await store.version(Self.other) == nil)
     }
 
     @Test(arguments: SharedStoreKind.tested)

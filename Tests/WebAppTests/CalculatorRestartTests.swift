@@ -90,7 +90,11 @@ struct CalculatorRestartTests {
                     let onA = try await a.pressCalculatorKeys(["+", "1", "="], clientA, cookie: cookie)
                     #expect(onA.object["display"] as? String == "\(2 * round + 3)")
                 }
-                // B's copy is behind; its undo undoes A's last press.
+                // B shows A's presses, although its copy in memory was behind.
+                let seen = try await clientB.get("/api/calculator", headers: [.cookie: cookie]).object
+                #expect(seen["display"] as? String == "11")
+                #expect((seen["tape"] as? [String])?.last == "9 + 1 + 1 = 11")
+                // Its undo undoes A's last press.
                 let undone = try await clientB.send(.post, "/api/calculator/undo", token: b.token, headers: [.cookie: cookie])
                 #expect(undone.object["display"] as? String == "1")
                 #expect(undone.object["tape"] as? [String] == ["1 + 1 + 1 = 3", "3 + 1 + 1 = 5", "5 + 1 + 1 = 7", "7 + 1 + 1 = 9"])

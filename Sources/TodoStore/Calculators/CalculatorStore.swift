@@ -100,6 +100,11 @@ public protocol CalculatorStore: Sendable {
     ///   make a calculator (a step missing, a position outside its steps).
     func calculator(_ id: String) async throws -> StoredCalculator?
 
+    /// The ``StoredCalculator/version`` of the calculator of `id`, or `nil`
+    /// when none is kept: what an instance compares its copy in memory with
+    /// before it shows the calculator.
+    func version(_ id: String) async throws -> Int?
+
     /// Applies `save` to the calculator of `id` in one transaction, when it
     /// is still at `save.version` (0: none kept yet), and notes that it was
     /// used at `now`.
@@ -160,6 +165,11 @@ public actor InMemoryCalculatorStore: CalculatorStore {
     /// See ``CalculatorStore/calculator(_:)``.
     public func calculator(_ id: String) -> StoredCalculator? {
         calculators[Self.key(id)]?.calculator
+    }
+
+    /// See ``CalculatorStore/version(_:)``.
+    public func version(_ id: String) -> Int? {
+        calculators[Self.key(id)]?.calculator.version
     }
 
     /// See ``CalculatorStore/save(_:_:at:)``.

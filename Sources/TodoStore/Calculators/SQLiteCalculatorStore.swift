@@ -56,6 +56,14 @@ public actor SQLiteCalculatorStore: CalculatorStore {
         }
     }
 
+    /// See ``CalculatorStore/version(_:)``.
+    public func version(_ id: String) throws -> Int? {
+        let key = Self.key(id)
+        return try database.reading { db in
+            try Int.fetchOne(db, sql: "SELECT version FROM calculator WHERE key = ?", arguments: [key])
+        }
+    }
+
     /// See ``CalculatorStore/save(_:_:at:)``.
     public func save(_ id: String, _ save: CalculatorSave, at now: Date) throws -> Int? {
         let key = Self.key(id)

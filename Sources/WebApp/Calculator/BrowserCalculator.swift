@@ -38,8 +38,24 @@ actor BrowserCalculator {
         self.logger = logger
     }
 
-    /// What the page shows and the API answers now.
+    /// What the page shows and the API answers now, from memory.
     var state: CalculatorState { CalculatorState(session) }
+
+    /// What the page shows and the API answers now, read again from the
+    /// store first when another instance saved the calculator since this
+    /// one read it.
+    ///
+    /// - Throws: ``StoreError`` when the store cannot be read.
+    func current() async throws -> CalculatorState {
+        await takeTurn()
+        defer { endTurn() }
+        if let store, let stored = try await store.version(id), stored != version,
+            let calculator = try await store.calculator(id)
+        {
+            restore(calculator)
+        }
+        return CalculatorState(session)
+    }
 
     /// How many undo steps the session holds.
     var stepCount: Int { session.stepCount }

@@ -18,7 +18,7 @@ struct CalculatorController {
     /// browser has none yet: looking makes no session.
     private func currentState(_ request: Request) async throws -> CalculatorState {
         if let id = CalculatorCookieMiddleware.cookie(in: request.headers), let calculator = try await sessions.existing(id) {
-            return await calculator.state
+            return try await calculator.current()
         }
         return CalculatorState(CalculatorSession(configuration: sessions.configuration))
     }

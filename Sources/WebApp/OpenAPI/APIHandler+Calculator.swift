@@ -53,7 +53,7 @@ extension APIHandler {
     /// browser has none yet: looking makes no session.
     private func currentState() async throws -> CalculatorState {
         if let id = CalculatorCookieMiddleware.session?.id, let calculator = try await calculators.existing(id) {
-            return await calculator.state
+            return try await calculator.current()
         }
         return CalculatorState(CalculatorSession(configuration: calculators.configuration))
     }
