@@ -11,6 +11,11 @@ Rows (median of --runs runs; a run past --timeout seconds is cut off):
   serve              peak memory of the server after --requests requests of
                      1,000 keys to one calculator, and the longest answer
                      another calculator got meanwhile
+  press after n      median and 99th percentile of --presses single-key
+                     requests, one after another, to a calculator whose
+                     history already holds n steps
+The server keeps its calculators where `rewind serve` does by default (the
+SQLite file of a fresh data directory), or in memory with --in-memory.
 Binaries are taken as given: build release ones.
 """
 
@@ -19,7 +24,9 @@ import json
 import os
 import socket
 import statistics
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.request
@@ -55,26 +62,64 @@ def rss_mb(pid):
     return 0.0
 
 
-def serve_row(binary, requests):
+def start_server(binary, in_memory):
+    """`rewind serve` on a free port, over a fresh data directory (or in memory); its base URL and CSRF token."""
     port = free_port()
-    server = subprocess.Popen([binary, "serve", "--port", str(port), "--in-memory"],
+    data = tempfile.mkdtemp(prefix="rewind-calc-bench-")
+    where = ["--in-memory"] if in_memory else ["--data-dir", data]
+    server = subprocess.Popen([binary, "serve", "--port", str(port), *where],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server.stdout.readline()
+    base = f"http://127.0.0.1:{port}"
+    token = json.loads(urllib.request.urlopen(base + "/api/csrf").read())["token"]
+    return server, data, base, token
+
+
+def presser(base, token):
+    def press(keys, cookie=None):
+        headers = {"X-Rewind-CSRF": token, "Origin": base, "Content-Type": "application/json"}
+        if cookie:
+            headers["Cookie"] = cookie
+        request = urllib.request.Request(base + "/api/calculator/keys", data=json.dumps({"keys": keys}).encode(),
+                                         method="POST", headers=headers)
+        with urllib.request.urlopen(request, timeout=600) as response:
+            set_cookie = response.headers.get("Set-Cookie")
+            response.read()
+            return set_cookie.split(";")[0] if set_cookie else cookie
+    return press
+
+
+def stop_server(server, data):
+    server.terminate()
+    server.wait(timeout=60)
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def press_row(binary, steps, presses, in_memory):
+    """Median and 99th percentile, in ms, of single-key requests to a calculator of `steps` steps."""
+    server, data, base, token = start_server(binary, in_memory)
     try:
-        server.stdout.readline()
-        base = f"http://127.0.0.1:{port}"
-        token = json.loads(urllib.request.urlopen(base + "/api/csrf").read())["token"]
+        press = presser(base, token)
+        cookie = press(["1"])
+        while steps > 1:
+            count = min(steps - 1, 1_000)
+            press(["+", "1"] * (count // 2) + ["+"] * (count % 2), cookie)
+            steps -= count
+        times = []
+        for n in range(presses):
+            started = time.perf_counter()
+            press(["+" if n % 2 else "1"], cookie)
+            times.append((time.perf_counter() - started) * 1000)
+        times.sort()
+        return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.99))]
+    finally:
+        stop_server(server, data)
 
-        def press(keys, cookie=None):
-            headers = {"X-Rewind-CSRF": token, "Origin": base, "Content-Type": "application/json"}
-            if cookie:
-                headers["Cookie"] = cookie
-            request = urllib.request.Request(base + "/api/calculator/keys", data=json.dumps({"keys": keys}).encode(),
-                                             method="POST", headers=headers)
-            with urllib.request.urlopen(request, timeout=600) as response:
-                set_cookie = response.headers.get("Set-Cookie")
-                response.read()
-                return set_cookie.split(";")[0] if set_cookie else cookie
 
+def serve_row(binary, requests, in_memory):
+    server, data, base, token = start_server(binary, in_memory)
+    try:
+        press = presser(base, token)
         heavy = press(["1"])
         light = press(["2"])
         longest = [0.0]
@@ -99,8 +144,7 @@ def serve_row(binary, requests):
         watcher.join()
         return elapsed, rss_mb(server.pid), longest[0]
     finally:
-        server.terminate()
-        server.wait(timeout=60)
+        stop_server(server, data)
 
 
 def main():
@@ -110,6 +154,9 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=60)
     parser.add_argument("--requests", type=int, default=75)
+    parser.add_argument("--presses", type=int, default=300)
+    parser.add_argument("--steps", default="1,9000")
+    parser.add_argument("--in-memory", action="store_true")
     arguments = parser.parse_args()
     names = [os.path.relpath(binary) for binary in arguments.binaries]
     print(f"{'row':<44}" + "".join(f"  {name[-30:]:>30}" for name in names))
@@ -122,10 +169,17 @@ def main():
         print(f"{'calc ' + str(presses) + ' presses':<44}" + "".join(f"  {cell:>30}" for cell in cells), flush=True)
     cells = []
     for binary in arguments.binaries:
-        elapsed, memory, longest = serve_row(binary, arguments.requests)
+        elapsed, memory, longest = serve_row(binary, arguments.requests, arguments.in_memory)
         cells.append(f"{elapsed:.1f}s, {memory:.0f} MB, other {longest * 1000:.0f} ms")
     label = f"serve {arguments.requests} × 1,000 keys, one session"
     print(f"{label:<44}" + "".join(f"  {cell:>30}" for cell in cells), flush=True)
+    for steps in [int(size) for size in arguments.steps.split(",")]:
+        cells = []
+        for binary in arguments.binaries:
+            median, p99 = press_row(binary, steps, arguments.presses, arguments.in_memory)
+            cells.append(f"{median:.2f} / {p99:.2f} ms")
+        label = f"press after {steps} steps (median / p99)"
+        print(f"{label:<44}" + "".join(f"  {cell:>30}" for cell in cells), flush=True)
 
 
 if __name__ == "__main__":

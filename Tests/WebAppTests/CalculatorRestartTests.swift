@@ -105,6 +105,40 @@ struct CalculatorRestartTests {
         #expect(stored.position == 1 + 5 * 5 - 1)
     }
 
+    /// A store whose saves fail while ``failing`` is set.
+    final class FailingStore: CalculatorStore {
+        let inner = InMemoryCalculatorStore()
+        let failing = Locked(false)
+
+        func calculator(_ id: String) async throws -> StoredCalculator? { await inner.calculator(id) }
+        func version(_ id: String) async throws -> Int? { await inner.version(id) }
+        func save(_ id: String, _ save: CalculatorSave, at now: Date) async throws -> Int? {
+            if failing.withLock({ $0 }) { throw StoreError.io(path: "test", detail: "the disk is gone") }
+            return await inner.save(id, save, at: now)
+        }
+        func forgetCalculators(unusedSince date: Date, keepingAtMost limit: Int) async throws -> Int {
+            await inner.forgetCalculators(unusedSince: date, keepingAtMost: limit)
+        }
+    }
+
+    @Test func aPressTheStoreCouldNotSaveIsNotShownAndTheNextOneGoesOnFromTheSavedCalculator() async throws {
+        let store = FailingStore()
+        let server = try TestServer(calculators: store)
+        try await server.test { client in
+            let cookie = try #require(TestServer.calculatorCookie(try await server.pressCalculatorKeys(["1"], client, cookie: nil)))
+            store.failing.withLock { $0 = true }
+            let refused = try await server.pressCalculatorKeys(["2"], client, cookie: cookie)
+            #expect(refused.status == .serviceUnavailable)
+            let undone = try await client.send(.post, "/api/calculator/undo", token: server.token, headers: [.cookie: cookie])
+            #expect(undone.status == .serviceUnavailable)
+            store.failing.withLock { $0 = false }
+            #expect(try await client.get("/api/calculator", headers: [.cookie: cookie]).object["display"] as? String == "1")
+            let pressed = try await server.pressCalculatorKeys(["3"], client, cookie: cookie)
+            #expect(pressed.object["display"] as? String == "13")
+            #expect(await store.inner.calculator(cookie.replacingOccurrences(of: "rewind_calculator=", with: ""))?.steps == ["1", "3"])
+        }
+    }
+
     @Test func aCalculatorNobodyUsedForAYearIsForgotten() async throws {
         let store = InMemoryCalculatorStore()
         let clock = Locked(TestServer.now)

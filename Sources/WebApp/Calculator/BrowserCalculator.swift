@@ -16,6 +16,9 @@ actor BrowserCalculator {
     /// Whether the next save writes the whole calculator: the store's copy
     /// could not be made again, and is replaced.
     private var rewrite = false
+    /// Whether the session may differ from the store's copy (a save failed,
+    /// or another instance saved first): it is read again before its next use.
+    private var stale = false
     private let store: (any CalculatorStore)?
     private let configuration: ButtonConfiguration
     private let stepLimit: Int
@@ -49,7 +52,9 @@ actor BrowserCalculator {
     func current() async throws -> CalculatorState {
         await takeTurn()
         defer { endTurn() }
-        if let store, let stored = try await store.version(id), stored != version,
+        if stale {
+            try await reload()
+        } else if let store, let stored = try await store.version(id), stored != version,
             let calculator = try await store.calculator(id)
         {
             restore(calculator)
@@ -63,40 +68,57 @@ actor BrowserCalculator {
     /// Runs `change` on the session, saves what it changed, and returns the
     /// state after it with the number of undo steps the session holds.
     /// `change` returns the labels of the steps a press added (none for an
-    /// undo or redo).
+    /// undo or redo), and changes nothing when it throws.
     ///
-    /// When another instance saved the calculator since this one read it,
-    /// the calculator is read again and `change` runs on it instead.
+    /// The session is changed in place, not copied: a copy would copy the
+    /// whole history at every press. When another instance saved the
+    /// calculator since this one read it, the calculator is read again and
+    /// `change` runs on it instead; when the store fails, the session is
+    /// read again before its next use.
     ///
-    /// - Throws: What `change` throws, or the store's error; the session is
-    ///   then as before.
+    /// - Throws: What `change` throws, or the store's error.
     func change(
         _ change: @Sendable (inout CalculatorSession) throws -> [String]
     ) async throws -> (state: CalculatorState, steps: Int) {
         await takeTurn()
         defer { endTurn() }
         for _ in 0..<3 {
-            var next = session
-            let appended = try change(&next)
-            guard let store, let save = try save(from: session, to: next, appended: appended) else {
-                session = next
+            if stale { try await reload() }
+            let (position, dropped) = (session.position, session.droppedStepCount)
+            let appended = try change(&session)
+            guard let store, let save = try save(fromPosition: position, dropped: dropped, appended: appended) else {
                 return (CalculatorState(session), session.stepCount)
             }
-            if let saved = try await store.save(id, save, at: now()) {
-                session = next
-                version = saved
-                rewrite = false
-                return (CalculatorState(session), session.stepCount)
+            let saved: Int?
+            do {
+                saved = try await store.save(id, save, at: now())
+            } catch {
+                stale = true
+                throw error
             }
-            // Changed elsewhere since: read it again and change that.
-            if let stored = try await store.calculator(id) {
-                restore(stored)
-            } else {
-                session = CalculatorSession(configuration: configuration, undoLimit: stepLimit)
-                (version, rewrite) = (0, false)
+            guard let saved else {
+                // Changed elsewhere since: read it again and change that.
+                stale = true
+                continue
             }
+            version = saved
+            rewrite = false
+            return (CalculatorState(session), session.stepCount)
         }
         throw APIError(.serviceUnavailable, "the calculator is being changed elsewhere at the same time; try again")
+    }
+
+    /// Reads the calculator again from the store (a new one when the store
+    /// has none).
+    private func reload() async throws {
+        guard let store else { return }
+        if let stored = try await store.calculator(id) {
+            restore(stored)
+        } else {
+            session = CalculatorSession(configuration: configuration, undoLimit: stepLimit)
+            (version, rewrite) = (0, false)
+        }
+        stale = false
     }
 
     /// Drops up to `count` of the oldest undo steps, in the store too, and
@@ -132,24 +154,25 @@ actor BrowserCalculator {
         }
     }
 
-    /// What the store must write for the change from `old` to `new`, or
-    /// `nil` when nothing it keeps changed: the steps a press added (after
-    /// deleting the undone ones), the position, and the base when steps
-    /// were dropped. A calculator the store does not hold yet, or one to
-    /// replace, is written whole.
-    private func save(from old: CalculatorSession, to new: CalculatorSession, appended: [String]) throws -> CalculatorSave? {
-        let dropped = new.droppedStepCount
+    /// What the store must write for the change that left the session as
+    /// it is from `position` and `dropped` steps, or `nil` when nothing it
+    /// keeps changed: the steps a press added (after deleting the undone
+    /// ones), the position, and the base when steps were dropped. A
+    /// calculator the store does not hold yet, or one to replace, is
+    /// written whole.
+    private func save(fromPosition position: Int, dropped: Int, appended: [String]) throws -> CalculatorSave? {
+        let droppedNow = session.droppedStepCount
         if version == 0 || rewrite {
-            guard rewrite || new.position > 0 || new.canRedo else { return nil }
+            guard rewrite || session.position > 0 || session.canRedo else { return nil }
             return CalculatorSave(
-                version: version, base: try Self.json(new.base), droppedSteps: dropped, keptThrough: dropped,
-                appended: new.stepLabels, position: new.position)
+                version: version, base: try Self.json(session.base), droppedSteps: droppedNow, keptThrough: droppedNow,
+                appended: session.stepLabels, position: session.position)
         }
-        let droppedChanged = dropped != old.droppedStepCount
-        guard !appended.isEmpty || droppedChanged || new.position != old.position else { return nil }
+        let droppedChanged = droppedNow != dropped
+        guard !appended.isEmpty || droppedChanged || session.position != position else { return nil }
         return CalculatorSave(
-            version: version, base: droppedChanged ? try Self.json(new.base) : nil, droppedSteps: dropped,
-            keptThrough: appended.isEmpty ? nil : old.position, appended: appended, position: new.position)
+            version: version, base: droppedChanged ? try Self.json(session.base) : nil, droppedSteps: droppedNow,
+            keptThrough: appended.isEmpty ? nil : position, appended: appended, position: session.position)
     }
 
     private static func json(_ calculator: Calculator) throws -> String {

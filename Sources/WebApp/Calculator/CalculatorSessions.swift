@@ -94,8 +94,8 @@ actor CalculatorSessions {
         }
         loading[id] = task
         defer { loading[id] = nil }
-        guard let loaded = try await task.value else { return nil }
         // Another request may have made the session meanwhile.
+        guard let loaded = try await task.value else { return touch(id) }
         if let calculator = touch(id) { return calculator }
         insert(loaded, id: id, steps: await loaded.stepCount)
         return loaded
