@@ -20,7 +20,8 @@ extension RewindCommand {
 
                 The to-dos live in the data directory (--data-dir, else $REWIND_DATA_DIR, \
                 else $XDG_DATA_HOME/rewind, else ~/.local/share/rewind), shared with \
-                `rewind todo`: a change made by either shows up in the other. With \
+                `rewind todo`: a change made by either shows up in the other. Each browser's \
+                calculator is kept there too, with its undo and redo. With \
                 --database (or $REWIND_DATABASE_URL) they live in a PostgreSQL database \
                 instead, which several servers can share. Servers behind one load balancer \
                 also share the token that changes must carry: give each the same \
@@ -81,7 +82,7 @@ extension RewindCommand {
         @Option(help: ArgumentHelp("The data directory of the to-do list.", valueName: "dir"))
         var dataDir: String?
 
-        @Flag(help: "Keep the to-do list in memory only; it is gone when the server stops.")
+        @Flag(help: "Keep the to-do list and the calculators in memory only; they are gone when the server stops.")
         var inMemory = false
 
         @Option(help: ArgumentHelp(
