@@ -93,6 +93,26 @@ def test_clicks_compute_and_fill_the_tape(driver, base_url):
     wait_tape(driver, ["12 + 3 = 15", "15 × 2 = 30"])
 
 
+def test_the_key_of_the_operation_that_waits_is_drawn_held_down(driver, base_url):
+    open_calculator(driver, base_url)
+    held = lambda d: [k.get_attribute("data-key") for k in css_all(d, ".keypad .key.pending")]  # noqa: E731
+    click_keys(driver, "7", "+")
+    wait_until(driver, lambda d: held(d) == ["+"], lambda: f"+ to be held (held: {held(driver)})")
+    assert css(driver, ".keypad .key[data-key='+']").get_attribute("aria-current") == "true"
+    click_keys(driver, "x")
+    wait_until(driver, lambda d: held(d) == ["x"], lambda: f"x alone to be held (held: {held(driver)})")
+    click_keys(driver, "2", "=")
+    wait_display(driver, "14")
+    wait_until(driver, lambda d: held(d) == [], lambda: f"no key to be held (held: {held(driver)})")
+    assert css(driver, ".keypad .key[data-key='x']").get_attribute("aria-current") is None
+    # A reload shows the same: the page draws it too.
+    css(driver, "#calc-undo").click()
+    css(driver, "#calc-undo").click()
+    wait_display(driver, "7")
+    driver.refresh()
+    wait_until(driver, lambda d: held(d) == ["x"], lambda: f"x to be held after a reload (held: {held(driver)})")
+
+
 def test_undo_and_redo_buttons_are_named_and_step_back_and_forth(driver, base_url):
     open_calculator(driver, base_url)
     click_keys(driver, "7", "+", "1", "=")

@@ -147,6 +147,26 @@ struct CalculatorAPITests {
         #expect(await restored.state.droppedSteps == shown.droppedSteps)
     }
 
+    @Test func theKeyOfTheOperationThatWaitsIsNamedAndDrawnHeldDown() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let pressed = try await Self.press(["9", "*"], client, server, cookie: nil)
+            #expect(pressed.object["pendingKey"] as? String == "x")
+            let cookie = try #require(Self.sessionCookie(pressed))
+            let page = try await client.get("/calculator", headers: [.cookie: cookie]).text
+            #expect(page.contains(#"class="key key-operator pending" data-key="x" aria-current="true" title="Times""#))
+            #expect(page.components(separatedBy: #"aria-current="true""#).count == 2)
+            let changed = try await Self.press(["-"], client, server, cookie: cookie)
+            #expect(changed.object["pendingKey"] as? String == "-")
+            let done = try await Self.press(["1", "="], client, server, cookie: cookie)
+            #expect(done.object["pendingKey"] == nil)
+            #expect(done.object["display"] as? String == "8")
+            #expect(try await client.get("/calculator", headers: [.cookie: cookie]).text.contains(#"aria-current="true""#) == false)
+            let undone = try await client.send(.post, "/api/calculator/undo", token: server.token, headers: [.cookie: cookie])
+            #expect(undone.object["pendingKey"] as? String == "-")
+        }
+    }
+
     @Test func theNumberOfSessionsIsBounded() async throws {
         let server = try TestServer(configuration: WebAppConfiguration(maxCalculatorSessions: 3))
         try await server.test { client in

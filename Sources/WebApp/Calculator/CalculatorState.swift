@@ -21,6 +21,10 @@ struct CalculatorState: Sendable {
     /// How many of the oldest undo steps were dropped to keep within the
     /// memory budget, and can no longer be undone.
     var droppedSteps: Int
+    /// The label of the key whose operation waits for its second number
+    /// (`+` in `9 +`), which the page shows as held down; `nil` when none
+    /// waits.
+    var pendingKey: String?
 
     init(_ session: CalculatorSession) {
         snapshot = session.snapshot
@@ -30,5 +34,7 @@ struct CalculatorState: Sendable {
         keys = labels.map { [factory = session.factory] in try? factory.key(for: $0) }
         columnCount = session.configuration.columnCount
         droppedSteps = session.droppedStepCount
+        let pending = session.calculator.pendingOperation.map { Key.operation($0) }
+        pendingKey = pending.flatMap { pending in zip(labels, keys).first { $0.1 == pending }?.0 }
     }
 }

@@ -83,7 +83,8 @@ extension Components.Schemas.Calculator {
             display: snapshot.display, value: snapshot.value, error: snapshot.error,
             canUndo: snapshot.canUndo, canRedo: snapshot.canRedo,
             undoTitle: state.undoTitle, redoTitle: state.redoTitle, tape: snapshot.tape,
-            labels: state.labels, columnCount: state.columnCount, droppedSteps: state.droppedSteps
+            labels: state.labels, columnCount: state.columnCount, droppedSteps: state.droppedSteps,
+            pendingKey: state.pendingKey
         )
     }
 }

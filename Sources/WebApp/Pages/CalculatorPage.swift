@@ -66,7 +66,7 @@ struct CalculatorPage {
              .ariaLabel("Keypad")]
         ) { html in
             for (label, key) in zip(state.labels, state.keys) {
-                html.element("button", attributes: Self.keyAttributes(label: label, key: key)) {
+                html.element("button", attributes: Self.keyAttributes(label: label, key: key, pending: label == state.pendingKey)) {
                     $0.text(key?.typographicFace ?? label)
                 }
             }
@@ -76,9 +76,14 @@ struct CalculatorPage {
     /// A key's button: its label in `data-key` (what the script sends), its
     /// look, and what it does in words (`title`), also its accessible name
     /// when the key is drawn with a sign (`×`, `⌫`, `√`) rather than letters
-    /// or a digit, which a screen reader says as they are.
-    static func keyAttributes(label: String, key: Key?) -> [Attribute] {
-        var attributes: [Attribute] = [.type("button"), .class("key " + keyClass(label)), .data("key", label)]
+    /// or a digit, which a screen reader says as they are. The key of the
+    /// operation that waits for its second number is `pending`, drawn as
+    /// held down and `aria-current`.
+    static func keyAttributes(label: String, key: Key?, pending: Bool = false) -> [Attribute] {
+        var attributes: [Attribute] = [
+            .type("button"), .class("key " + keyClass(label) + (pending ? " pending" : "")), .data("key", label),
+        ]
+        if pending { attributes.append(Attribute("aria-current", "true")) }
         guard let key, case let name = key.spokenName, name != label else { return attributes }
         attributes.append(.title(name.prefix(1).uppercased() + name.dropFirst()))
         if !(key.typographicFace ?? label).allSatisfy(\.isLetter) { attributes.append(.ariaLabel(name)) }

@@ -11,6 +11,7 @@ var tape = document.getElementById('calc-tape');
 var tapeEmpty = document.querySelector('.tape-empty');
 var dropped = document.getElementById('calc-dropped');
 var keypad = document.querySelector('.keypad');
+var keys = Array.prototype.slice.call(keypad.querySelectorAll('.key'));
 // The keypad's width comes from its button configuration (1 to 12 columns).
 keypad.style.gridTemplateColumns = 'repeat(' + Number(keypad.getAttribute('data-columns')) + ', 1fr)';
 
@@ -33,6 +34,12 @@ function fitDisplay() {
 
 function render(state) {
   display.textContent = state.display;
+  // The key of the operation waiting for its second number looks held down.
+  keys.forEach(function (key) {
+    var held = key.getAttribute('data-key') === state.pendingKey;
+    key.classList.toggle('pending', held);
+    if (held) { key.setAttribute('aria-current', 'true'); } else { key.removeAttribute('aria-current'); }
+  });
   display.setAttribute('data-error', state.error || '');
   fitDisplay();
   undo.disabled = !state.canUndo;
