@@ -188,8 +188,8 @@ public actor InMemoryCalculatorStore: CalculatorStore {
     public func forgetCalculators(unusedSince date: Date, keepingAtMost limit: Int) -> Int {
         let before = calculators.count
         calculators = calculators.filter { $0.value.used >= date }
-        let newest = calculators.sorted { $0.value.used > $1.value.used }.prefix(max(0, limit)).map(\.key)
-        calculators = calculators.filter { Set(newest).contains($0.key) }
+        let newest = Set(calculators.sorted { $0.value.used > $1.value.used }.prefix(max(0, limit)).map(\.key))
+        calculators = calculators.filter { newest.contains($0.key) }
         return before - calculators.count
     }
 }

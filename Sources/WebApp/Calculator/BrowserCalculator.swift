@@ -123,7 +123,8 @@ actor BrowserCalculator {
 
     /// Drops up to `count` of the oldest undo steps, in the store too, and
     /// returns how many the session still holds. When the store cannot save
-    /// it, nothing is dropped.
+    /// it, the failure is logged and the session is read again from the
+    /// store at its next use.
     func dropOldestSteps(_ count: Int) async -> Int {
         do {
             return try await change { session in
