@@ -130,6 +130,9 @@ public struct ValueHistory<Value: Equatable> {
     @discardableResult
     public mutating func add(_ newValue: Value, named name: String = "") -> Bool {
         guard newValue != current else { return false }
+        // Values out of reach of the limit are dropped for good before the
+        // undone ones are cut off, so that ``droppedCount`` never goes down.
+        if index + 1 < values.count, oldest > 0 { dropOldest(0) }
         values.removeSubrange((index + 1)...)
         names.removeSubrange((index + 1)...)
         values.append(newValue)

@@ -63,6 +63,20 @@ struct ValueHistoryTests {
         #expect(!history.hasPrevious)
     }
 
+    @Test func theDroppedCountNeverGoesDownWhenAValueIsAddedAfterUndoAtTheLimit() {
+        var history = ValueHistory(0, limit: 3)
+        for value in 1...5 { history.add(value) }
+        #expect(history.droppedCount == 2)
+        while history.canUndo { history.undo() }
+        #expect(history.current == 2)
+        history.add(9)
+        #expect(history.droppedCount == 2)
+        #expect(history.current == 9)
+        history.undo()
+        #expect(history.current == 2)
+        #expect(!history.canUndo)
+    }
+
     @Test func stepNamesAndJumpServeAHistoryPanel() {
         var history = ValueHistory(0)
         history.add(1, named: "Type 1")

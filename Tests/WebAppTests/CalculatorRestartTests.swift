@@ -139,6 +139,45 @@ struct CalculatorRestartTests {
         }
     }
 
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func randomPressesUndosAndRedosAtASmallLimitAreMadeAgainWholeFromTheFile(seed: UInt64) async throws {
+        let file = try TemporaryFile()
+        let store = try await SQLiteCalculatorStore.open(url: file.url)
+        let sessions = CalculatorSessions(configuration: try .shipped(), capacity: 10, stepLimit: 4, store: store)
+        let id = "ab000000000000000000000000000000"
+        var generator = SeededGenerator(seed: seed)
+        let labels = ["1", "2", "+", "x", "=", "-", "√"]
+        let calculator = try await sessions.calculator(id)
+        for round in 0..<200 {
+            let choice = Int.random(in: 0..<10, using: &generator)
+            let label = labels.randomElement(using: &generator) ?? "1"
+            _ = try? await calculator.change { session in
+                switch choice {
+                case 0..<5: return (try? session.press([label])) ?? []
+                case 5..<8:
+                    session.undo()
+                    return []
+                default:
+                    session.redo()
+                    return []
+                }
+            }
+            let shown = await calculator.state
+            // Another server over the same file makes it again from its rows.
+            let again = CalculatorSessions(configuration: try .shipped(), capacity: 10, stepLimit: 4, store: store)
+            guard let restored = try await again.existing(id) else {
+                // Nothing saved yet: nothing was pressed.
+                #expect(shown.snapshot == CalculatorSession(configuration: try .shipped()).snapshot)
+                continue
+            }
+            let state = await restored.state
+            #expect(state.snapshot == shown.snapshot, "seed \(seed), round \(round)")
+            #expect(state.droppedSteps == shown.droppedSteps, "seed \(seed), round \(round)")
+            #expect(state.undoTitle == shown.undoTitle, "seed \(seed), round \(round)")
+            #expect(state.redoTitle == shown.redoTitle, "seed \(seed), round \(round)")
+        }
+    }
+
     @Test func aCalculatorNobodyUsedForAYearIsForgotten() async throws {
         let store = InMemoryCalculatorStore()
         let clock = Locked(TestServer.now)

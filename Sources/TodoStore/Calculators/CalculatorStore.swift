@@ -154,8 +154,9 @@ extension CalculatorStore {
     }
 }
 
-/// The calculators in memory, for `rewind serve --in-memory` and the tests:
-/// gone when the process ends.
+/// The calculators in memory, for the tests (`rewind serve --in-memory`
+/// keeps its calculators in the server's memory without a store): gone when
+/// the process ends.
 public actor InMemoryCalculatorStore: CalculatorStore {
     private var calculators: [String: (calculator: StoredCalculator, used: Date)] = [:]
 
@@ -176,7 +177,7 @@ public actor InMemoryCalculatorStore: CalculatorStore {
     public func save(_ id: String, _ save: CalculatorSave, at now: Date) -> Int? {
         let key = Self.key(id)
         let current = calculators[key]?.calculator
-            ?? StoredCalculator(base: save.base ?? "", droppedSteps: 0, steps: [], position: 0, version: 0)
+            ?? StoredCalculator(base: save.base ?? "", droppedSteps: save.droppedSteps, steps: [], position: 0, version: 0)
         guard current.version == save.version else { return nil }
         let next = current.applying(save)
         calculators[key] = (next, now)

@@ -4,8 +4,8 @@ import Logging
 import TodoStore
 
 /// One browser's calculator, on an actor of its own: its session in memory
-/// and, with a store, every change saved there before it is kept in memory
-/// and answered. Changes take turns: each one is saved before the next
+/// and, with a store, every change saved there before it is answered (a
+/// change the store could not save makes the session be read again). Changes take turns: each one is saved before the next
 /// begins.
 actor BrowserCalculator {
     private let id: String

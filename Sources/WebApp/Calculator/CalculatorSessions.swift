@@ -20,8 +20,8 @@ import TodoStore
 ///   store too), and the page says so. Beyond ``capacity`` sessions, the
 ///   least recently used one leaves memory; the store still has it.
 /// - The store forgets a calculator unused for ``storedLifetime``, and all
-///   but the ``storedCapacity`` most recently used ones, looked at once at
-///   start and then once a day.
+///   but the ``storedCapacity`` most recently used ones, looked at at the
+///   first change after start and then once a day.
 actor CalculatorSessions {
     /// The name of the cookie that identifies a browser's calculator.
     static let cookieName = "rewind_calculator"
@@ -88,7 +88,11 @@ actor CalculatorSessions {
     func existing(_ id: String) async throws -> BrowserCalculator? {
         if let calculator = touch(id) { return calculator }
         guard let store else { return nil }
-        if let pending = loading[id] { return try await pending.value }
+        if let pending = loading[id] {
+            // Another request of the same browser reads it: use what it read.
+            guard let loaded = try await pending.value else { return touch(id) }
+            return loaded
+        }
         let task = Task { [configuration, stepLimit, now, logger] in
             try await Self.load(id, from: store, configuration: configuration, stepLimit: stepLimit, now: now, logger: logger)
         }
