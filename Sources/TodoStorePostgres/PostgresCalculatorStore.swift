@@ -92,12 +92,14 @@ public struct PostgresCalculatorStore: CalculatorStore {
         let (dropped, position) = (Int64(save.droppedSteps), Int64(save.position))
         do {
             return try await database.withPooledTransaction(logger: logger) { connection -> Int? in
+                let next = save.version == 0 ? StoredCalculator.firstVersion() : save.version + 1
                 if save.version == 0 {
                     let base = save.base ?? ""
+                    let first = Int64(next)
                     let inserted = try await connection.answered(
                         """
                         INSERT INTO rewind_calculator (key, base, dropped, position, version, used)
-                        VALUES (\(key), \(base), \(dropped), \(position), 1, \(used))
+                        VALUES (\(key), \(base), \(dropped), \(position), \(first), \(used))
                         ON CONFLICT (key) DO NOTHING RETURNING key
                         """, logger: logger)
                     var made = false
@@ -140,7 +142,7 @@ public struct PostgresCalculatorStore: CalculatorStore {
                     try await connection.answered(
                         "DELETE FROM rewind_calculator_step WHERE calculator = \(key) AND n <= \(dropped)", logger: logger)
                 }
-                return save.version + 1
+                return next
             }
         } catch let error as StoreError {
             throw error

@@ -49,8 +49,9 @@ struct CalculatorStoreTests {
         let store = try await fixture.open()
         #expect(try await store.calculator(Self.cookie) == nil)
         let first = CalculatorSave(version: 0, base: #"{"base":0}"#, droppedSteps: 0, keptThrough: 0, appended: ["1", "+", "2"], position: 3)
-        #expect(try await store.save(Self.cookie, first, at: Self.day) == 1)
-        let expected = StoredCalculator(base: #"{"base":0}"#, droppedSteps: 0, steps: ["1", "+", "2"], position: 3, version: 1)
+        let version = try #require(try await store.save(Self.cookie, first, at: Self.day))
+        #expect(version > 0)
+        let expected = StoredCalculator(base: #"{"base":0}"#, droppedSteps: 0, steps: ["1", "+", "2"], position: 3, version: version)
         #expect(try await store.calculator(Self.cookie) == expected)
         #expect(try await fixture.open().calculator(Self.cookie) == expected)
         #expect(try await store.calculator(Self.other) == nil)
@@ -70,6 +71,7 @@ struct CalculatorStoreTests {
         var version = try #require(try await store.save(
             Self.cookie, CalculatorSave(version: 0, base: "b0", droppedSteps: 0, keptThrough: 0, appended: ["1", "2", "+", "3"], position: 4),
             at: Self.day))
+        let first = version
         // Undo twice.
         version = try #require(try await store.save(Self.cookie, CalculatorSave(version: version, droppedSteps: 0, position: 2), at: Self.day))
         #expect(try await fixture.open().calculator(Self.cookie)?.steps == ["1", "2", "+", "3"])
@@ -78,21 +80,21 @@ struct CalculatorStoreTests {
         version = try #require(try await store.save(
             Self.cookie, CalculatorSave(version: version, droppedSteps: 0, keptThrough: 2, appended: ["x"], position: 3), at: Self.day))
         #expect(try await fixture.open().calculator(Self.cookie)
-            == StoredCalculator(base: "b0", droppedSteps: 0, steps: ["1", "2", "x"], position: 3, version: 3))
+            == StoredCalculator(base: "b0", droppedSteps: 0, steps: ["1", "2", "x"], position: 3, version: first + 2))
         // Redo-less press after everything, then the two oldest dropped.
         version = try #require(try await store.save(
             Self.cookie, CalculatorSave(version: version, droppedSteps: 0, keptThrough: 3, appended: ["4", "="], position: 5), at: Self.day))
         version = try #require(try await store.save(
             Self.cookie, CalculatorSave(version: version, base: "b2", droppedSteps: 2, position: 5), at: Self.day))
-        #expect(version == 5)
+        #expect(version == first + 4)
         #expect(try await fixture.open().calculator(Self.cookie)
-            == StoredCalculator(base: "b2", droppedSteps: 2, steps: ["x", "4", "="], position: 5, version: 5))
+            == StoredCalculator(base: "b2", droppedSteps: 2, steps: ["x", "4", "="], position: 5, version: first + 4))
         // A press after undoing back to the base, with steps dropped.
         version = try #require(try await store.save(Self.cookie, CalculatorSave(version: version, droppedSteps: 2, position: 2), at: Self.day))
         version = try #require(try await store.save(
             Self.cookie, CalculatorSave(version: version, droppedSteps: 2, keptThrough: 2, appended: ["7"], position: 3), at: Self.day))
         #expect(try await fixture.open().calculator(Self.cookie)
-            == StoredCalculator(base: "b2", droppedSteps: 2, steps: ["7"], position: 3, version: 7))
+            == StoredCalculator(base: "b2", droppedSteps: 2, steps: ["7"], position: 3, version: first + 6))
     }
 
     @Test(arguments: SharedStoreKind.tested)
@@ -101,15 +103,15 @@ struct CalculatorStoreTests {
         let store = try await fixture.open()
         let other = try await fixture.open()
         let first = CalculatorSave(version: 0, base: "b", droppedSteps: 0, keptThrough: 0, appended: ["1"], position: 1)
-        #expect(try await store.save(Self.cookie, first, at: Self.day) == 1)
+        let v1 = try #require(try await store.save(Self.cookie, first, at: Self.day))
         // Another instance's first save of the same calculator comes second.
         #expect(try await other.save(Self.cookie, CalculatorSave(version: 0, base: "c", droppedSteps: 0, keptThrough: 0, appended: ["9"], position: 1), at: Self.day) == nil)
-        #expect(try await other.save(Self.cookie, CalculatorSave(version: 1, droppedSteps: 0, keptThrough: 1, appended: ["2"], position: 2), at: Self.day) == 2)
-        #expect(try await store.save(Self.cookie, CalculatorSave(version: 1, droppedSteps: 0, keptThrough: 1, appended: ["5"], position: 2), at: Self.day) == nil)
-        #expect(try await store.save(Self.cookie, CalculatorSave(version: 1, droppedSteps: 0, position: 0), at: Self.day) == nil)
+        #expect(try await other.save(Self.cookie, CalculatorSave(version: v1, droppedSteps: 0, keptThrough: 1, appended: ["2"], position: 2), at: Self.day) == v1 + 1)
+        #expect(try await store.save(Self.cookie, CalculatorSave(version: v1, droppedSteps: 0, keptThrough: 1, appended: ["5"], position: 2), at: Self.day) == nil)
+        #expect(try await store.save(Self.cookie, CalculatorSave(version: v1, droppedSteps: 0, position: 0), at: Self.day) == nil)
         #expect(try await fixture.open().calculator(Self.cookie)
-            == StoredCalculator(base: "b", droppedSteps: 0, steps: ["1", "2"], position: 2, version: 2))
-        #expect(try await store.version(Self.cookie) == 2)
+            == StoredCalculator(base: "b", droppedSteps: 0, steps: ["1", "2"], position: 2, version: v1 + 1))
+        #expect(try await store.version(Self.cookie) == v1 + 1)
         #expect(try await store.version(Self.other) == nil)
     }
 
@@ -118,12 +120,13 @@ struct CalculatorStoreTests {
         let fixture = try Fixture(kind)
         let store = try await fixture.open()
         let cookies = (0..<5).map { String(repeating: String($0), count: 32) }
+        var versions: [Int] = []
         for (n, cookie) in cookies.enumerated() {
             let save = CalculatorSave(version: 0, base: "b", droppedSteps: 0, keptThrough: 0, appended: ["\(n)"], position: 1)
-            #expect(try await store.save(cookie, save, at: Self.day.addingTimeInterval(Double(n) * 86_400)) == 1)
+            versions.append(try #require(try await store.save(cookie, save, at: Self.day.addingTimeInterval(Double(n) * 86_400))))
         }
         // Used again on the last day: no longer the oldest.
-        #expect(try await store.save(cookies[0], CalculatorSave(version: 1, droppedSteps: 0, position: 0), at: Self.day.addingTimeInterval(5 * 86_400)) == 2)
+        #expect(try await store.save(cookies[0], CalculatorSave(version: versions[0], droppedSteps: 0, position: 0), at: Self.day.addingTimeInterval(5 * 86_400)) == versions[0] + 1)
         #expect(try await store.forgetCalculators(unusedSince: Self.day.addingTimeInterval(2.5 * 86_400), keepingAtMost: 100) == 2)
         #expect(try await store.calculator(cookies[1]) == nil)
         #expect(try await store.calculator(cookies[2]) == nil)
@@ -133,13 +136,18 @@ struct CalculatorStoreTests {
         #expect(try await kept.calculator(cookies[4])?.steps == ["4"])
         #expect(try await kept.calculator(cookies[0])?.position == 0)
         #expect(try await store.forgetCalculators(unusedSince: Self.day, keepingAtMost: 2) == 0)
+        // Made again under a forgotten cookie, a calculator does not count through the old one's versions.
+        let again = CalculatorSave(version: 0, base: "b", droppedSteps: 0, keptThrough: 0, appended: ["5"], position: 1)
+        let made = try #require(try await store.save(cookies[3], again, at: Self.day.addingTimeInterval(6 * 86_400)))
+        #expect(made != versions[3])
+        #expect(try await kept.calculator(cookies[3]) == StoredCalculator(base: "b", droppedSteps: 0, steps: ["5"], position: 1, version: made))
     }
 
     @Test func aCalculatorWithAStepMissingIsDamageNamedAndLeftAsItIs() async throws {
         let fixture = try Fixture(.sqlite)
         let store = try await fixture.open()
         let save = CalculatorSave(version: 0, base: "b", droppedSteps: 0, keptThrough: 0, appended: ["1", "2", "3"], position: 3)
-        #expect(try await store.save(Self.cookie, save, at: Self.day) == 1)
+        #expect(try await store.save(Self.cookie, save, at: Self.day) != nil)
         try await DatabaseQueue(path: fixture.shared.fileURL.path).write { db in
             try db.execute(sql: "DELETE FROM calculator_step WHERE n = 2")
         }

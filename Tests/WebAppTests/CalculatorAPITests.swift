@@ -101,6 +101,23 @@ struct CalculatorAPITests {
         }
     }
 
+    @Test func aCalculatorThatLeftMemoryIsNotCountedForTheOneReadAgainInItsPlace() async throws {
+        let store = InMemoryCalculatorStore()
+        let sessions = CalculatorSessions(configuration: try .shipped(), capacity: 1, store: store)
+        let a = "a0000000000000000000000000000000"
+        let first = try await sessions.calculator(a)
+        let (_, steps) = try await first.change { session in try session.press(["1", "+", "2"]) }
+        await sessions.account(a, steps: steps, of: first)
+        _ = try await sessions.calculator("b0000000000000000000000000000000")  // a leaves memory
+        let again = try #require(try await sessions.existing(a))
+        #expect(again !== first)
+        #expect(await sessions.stepCount == 3)
+        // The first copy's late report is not taken for the one in memory.
+        let (_, late) = try await first.change { session in try session.press(["4", "5"]) }
+        await sessions.account(a, steps: late, of: first)
+        #expect(await sessions.stepCount == 3)
+    }
+
     @Test func pastTheBudgetTheOldestStepsGoInTheStoreTooAndThePageSaysSo() async throws {
         let store = InMemoryCalculatorStore()
         let sessions = CalculatorSessions(
@@ -108,7 +125,7 @@ struct CalculatorAPITests {
         let a = "a0000000000000000000000000000000"
         let first = try await sessions.calculator(a)
         let (_, steps) = try await first.change { session in (try? session.press(Array(repeating: "1", count: 40))) ?? [] }
-        await sessions.account(a, steps: steps)
+        await sessions.account(a, steps: steps, of: first)
         #expect(await sessions.stepCount == 16)  // 16 digits can be typed; more change nothing
         let second = try await sessions.calculator("b")
         let (state, more) = try await second.change { session in
@@ -116,20 +133,20 @@ struct CalculatorAPITests {
         }
         #expect(more == 50)
         #expect(state.droppedSteps == 30)
-        await sessions.account("b", steps: more)
+        await sessions.account("b", steps: more, of: second)
         // Together 66 steps: within the budget of 80, nothing more goes.
         #expect(await sessions.stepCount == 66)
         let (_, grown) = try await second.change { session in
             (0..<40).flatMap { _ in (try? session.press(["2", "+"])) ?? [] }
         }
-        await sessions.account("b", steps: grown)
+        await sessions.account("b", steps: grown, of: second)
         // 16 + 50 is within the budget; the limit of 50 per session holds.
         #expect(await sessions.stepCount <= 80)
         let third = try await sessions.calculator("c")
         let (_, thirdSteps) = try await third.change { session in
             (0..<25).flatMap { _ in (try? session.press(["3", "+"])) ?? [] }
         }
-        await sessions.account("c", steps: thirdSteps)
+        await sessions.account("c", steps: thirdSteps, of: third)
         // 16 + 50 + 50 > 80: the least recently used session ("a") loses its oldest steps first.
         #expect(await sessions.stepCount <= 80)
         let shown = await first.state

@@ -105,6 +105,44 @@ struct CalculatorRestartTests {
         #expect(stored.position == 1 + 5 * 5 - 1)
     }
 
+    @Test func anInstanceThatStillHoldsAForgottenCalculatorShowsTheNewOneMadeElsewhere() async throws {
+        let store = InMemoryCalculatorStore()
+        let a = try TestServer(calculators: store)
+        let b = try TestServer(calculators: store)
+        let cookie = try await a.test { client in
+            let cookie = try #require(TestServer.calculatorCookie(try await a.pressCalculatorKeys(["1"], client, cookie: nil)))
+            for keys in [["+"], ["2"], ["="]] { _ = try await a.pressCalculatorKeys(keys, client, cookie: cookie) }
+            return cookie
+        }
+        let id = cookie.replacingOccurrences(of: "rewind_calculator=", with: "")
+        // The store forgets it (past the most kept), while A still holds its copy.
+        #expect(await store.forgetCalculators(unusedSince: TestServer.now, keepingAtMost: 0) == 1)
+        try await a.test { client in
+            // Forgotten: 0, as any other instance shows it.
+            let shown = try await client.get("/api/calculator", headers: [.cookie: cookie]).object
+            #expect(shown["display"] as? String == "0")
+        }
+        // A press on A again, then forgotten again; B makes a new one with as many saves as A's copy had.
+        try await a.test { client in
+            for keys in [["1"], ["+"], ["2"], ["="]] { _ = try await a.pressCalculatorKeys(keys, client, cookie: cookie) }
+        }
+        let held = try #require(await store.version(id))
+        #expect(await store.forgetCalculators(unusedSince: TestServer.now, keepingAtMost: 0) == 1)
+        try await b.test { client in
+            for keys in [["9"], ["x"], ["9"], ["="]] { _ = try await b.pressCalculatorKeys(keys, client, cookie: cookie) }
+        }
+        // The new calculator does not count through the old one's versions.
+        #expect(try #require(await store.version(id)) != held)
+        try await a.test { client in
+            let shown = try await client.get("/api/calculator", headers: [.cookie: cookie]).object
+            #expect(shown["display"] as? String == "81")
+            #expect(shown["tape"] as? [String] == ["9 × 9 = 81"])
+            let pressed = try await a.pressCalculatorKeys(["+", "1", "="], client, cookie: cookie)
+            #expect(pressed.object["display"] as? String == "82")
+        }
+        #expect(await store.calculator(id)?.steps == ["9", "x", "9", "=", "+", "1", "="])
+    }
+
     /// A store whose saves fail while ``failing`` is set.
     final class FailingStore: CalculatorStore {
         let inner = InMemoryCalculatorStore()

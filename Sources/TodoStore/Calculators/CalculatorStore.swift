@@ -16,8 +16,9 @@ public struct StoredCalculator: Equatable, Sendable {
     public var steps: [String]
     /// How many steps are done, from `droppedSteps` to `droppedSteps + steps.count`.
     public var position: Int
-    /// How many saves the calculator has had: a save made on an older
-    /// version (by another instance since) is refused.
+    /// The calculator's version: drawn at random when it is first saved
+    /// (``firstVersion()``), one more at each save after. A save made on an
+    /// older version (by another instance since) is refused.
     public var version: Int
 
     /// A stored calculator of these parts.
@@ -43,8 +44,18 @@ public struct StoredCalculator: Equatable, Sendable {
         next.droppedSteps = save.droppedSteps
         if let base = save.base { next.base = base }
         next.position = save.position
-        next.version = version + 1
+        next.version = version == 0 ? Self.firstVersion() : version + 1
         return next
+    }
+
+    /// The version of a calculator's first save: drawn at random from
+    /// 1…2⁵², so that a calculator forgotten and made again under the same
+    /// cookie does not count through the old one's numbers. An instance
+    /// that still holds the old one in memory then sees a version it does
+    /// not have, and reads the new one instead of showing (and saving over
+    /// it) its own.
+    public static func firstVersion() -> Int {
+        Int.random(in: 1...(1 << 52))
     }
 }
 
@@ -88,9 +99,9 @@ public struct CalculatorSave: Equatable, Sendable {
 /// never the cookie itself) and one per step.
 ///
 /// ```swift
-/// let saved = try await store.save(id, CalculatorSave(version: 0, base: base, droppedSteps: 0,
-///                                                     keptThrough: 0, appended: ["1"], position: 1), at: Date())
-/// let calculator = try await store.calculator(id)   // steps ["1"], version 1
+/// let version = try await store.save(id, CalculatorSave(version: 0, base: base, droppedSteps: 0,
+///                                                       keptThrough: 0, appended: ["1"], position: 1), at: Date())
+/// let calculator = try await store.calculator(id)   // steps ["1"], the same version
 /// ```
 public protocol CalculatorStore: Sendable {
     /// The calculator of the browser whose cookie is `id`, or `nil` when
@@ -109,7 +120,8 @@ public protocol CalculatorStore: Sendable {
     /// is still at `save.version` (0: none kept yet), and notes that it was
     /// used at `now`.
     ///
-    /// - Returns: The calculator's new version, or `nil` when another save
+    /// - Returns: The calculator's new version (for a new calculator,
+    ///   ``StoredCalculator/firstVersion()``), or `nil` when another save
     ///   came first (the caller reads the calculator again); nothing is
     ///   written then.
     func save(_ id: String, _ save: CalculatorSave, at now: Date) async throws -> Int?

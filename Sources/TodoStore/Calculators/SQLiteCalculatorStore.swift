@@ -71,10 +71,11 @@ public actor SQLiteCalculatorStore: CalculatorStore {
         return try database.writing { db -> Int? in
             let version = try Int.fetchOne(db, sql: "SELECT version FROM calculator WHERE key = ?", arguments: [key]) ?? 0
             guard version == save.version else { return nil }
+            let next = version == 0 ? StoredCalculator.firstVersion() : version + 1
             if version == 0 {
                 try db.execute(
-                    sql: "INSERT INTO calculator (key, base, dropped, position, version, used) VALUES (?, ?, ?, ?, 1, ?)",
-                    arguments: [key, save.base ?? "", save.droppedSteps, save.position, used])
+                    sql: "INSERT INTO calculator (key, base, dropped, position, version, used) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [key, save.base ?? "", save.droppedSteps, save.position, next, used])
             } else {
                 try db.execute(
                     sql: """
@@ -100,7 +101,7 @@ public actor SQLiteCalculatorStore: CalculatorStore {
                 try db.execute(
                     sql: "DELETE FROM calculator_step WHERE calculator = ? AND n <= ?", arguments: [key, save.droppedSteps])
             }
-            return version + 1
+            return next
         }
     }
 

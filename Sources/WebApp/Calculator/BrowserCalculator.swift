@@ -46,19 +46,17 @@ actor BrowserCalculator {
 
     /// What the page shows and the API answers now, read again from the
     /// store first when another instance saved the calculator since this
-    /// one read it.
+    /// one read it, or the store forgot it (then it shows 0, as on any
+    /// other instance).
     ///
     /// - Throws: ``StoreError`` when the store cannot be read.
     func current() async throws -> CalculatorState {
         await takeTurn()
         defer { endTurn() }
-        if stale {
-            try await reload()
-        } else if let store, let stored = try await store.version(id), stored != version,
-            let calculator = try await store.calculator(id)
-        {
-            restore(calculator)
+        if !stale, let store, try await store.version(id) ?? 0 != version {
+            stale = true
         }
+        if stale { try await reload() }
         return CalculatorState(session)
     }
 

@@ -53,6 +53,8 @@ actor CalculatorSessions {
     private var totalSteps = 0
     /// When the store last forgot unused calculators.
     private var lastSweep: Date?
+    /// Whether an ``account(_:steps:of:)`` call is dropping steps.
+    private var trimming = false
 
     private struct Entry {
         let calculator: BrowserCalculator
@@ -152,14 +154,22 @@ actor CalculatorSessions {
         return calculator
     }
 
-    /// Notes that session `id` now holds `steps` undo steps, and drops the
-    /// oldest steps of the least recently used sessions while all of them
-    /// hold more than ``totalStepBudget``.
-    func account(_ id: String, steps: Int) async {
-        guard var entry = sessions[id] else { return }
+    /// Notes that `calculator`, session `id`'s, now holds `steps` undo
+    /// steps, and drops the oldest steps of the least recently used
+    /// sessions while all of them hold more than ``totalStepBudget``.
+    ///
+    /// A calculator that has left memory since (another one for `id` may
+    /// have been read from the store meanwhile) is not counted. While one
+    /// call drops steps, another only counts: the first looks at the total
+    /// again after each session, so two never drop for the same excess.
+    func account(_ id: String, steps: Int, of calculator: BrowserCalculator) async {
+        guard var entry = sessions[id], entry.calculator === calculator else { return }
         totalSteps += steps - entry.steps
         entry.steps = steps
         sessions[id] = entry
+        guard !trimming else { return }
+        trimming = true
+        defer { trimming = false }
         var skipped: Set<String> = []
         while totalSteps > totalStepBudget, let victim = leastRecentlyUsed(excluding: nil, skipping: skipped) {
             skipped.insert(victim)

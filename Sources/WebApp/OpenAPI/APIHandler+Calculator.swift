@@ -70,7 +70,7 @@ extension APIHandler {
         }
         let calculator = try await calculators.calculator(id)
         let (state, steps) = try await calculator.change(change)
-        await calculators.account(id, steps: steps)
+        await calculators.account(id, steps: steps, of: calculator)
         return state
     }
 }
