@@ -98,7 +98,8 @@ extension WebApp {
         PageController(service: todos, csrfToken: csrfToken).addRoutes(to: router)
         ListsController(
             lists: lists, csrfToken: csrfToken, maxEventStreams: configuration.maxEventStreams,
-            heartbeatInterval: configuration.heartbeatInterval, openStreams: listStreams
+            heartbeatInterval: configuration.heartbeatInterval, openStreams: listStreams,
+            listsRecheckInterval: configuration.listsRecheckInterval
         ).addRoutes(to: router)
         if let teamMode {
             SignInController<RewindRequestContext>(

@@ -50,6 +50,11 @@ public struct WebAppConfiguration: Sendable {
     /// How long `GET /healthz` waits for the store to answer, in seconds,
     /// before it answers 503.
     public var healthCheckTimeout: Double
+    /// How often an open lists page's stream (`/lists/events`) reads the
+    /// account's lists again although it heard nothing, in seconds: how
+    /// late it learns what only another instance did without a step (a
+    /// rename, a list shared with the account).
+    public var listsRecheckInterval: Double
 
     /// Creates a configuration; every parameter has the default that
     /// `rewind serve` uses.
@@ -66,7 +71,8 @@ public struct WebAppConfiguration: Sendable {
         csrfToken: String? = nil,
         publicOrigins: [PublicOrigin] = [],
         trustedProxies: Set<String> = [],
-        healthCheckTimeout: Double = 5
+        healthCheckTimeout: Double = 5,
+        listsRecheckInterval: Double = 5
     ) {
         self.host = host
         self.port = port
@@ -81,6 +87,7 @@ public struct WebAppConfiguration: Sendable {
         self.publicOrigins = publicOrigins
         self.trustedProxies = trustedProxies
         self.healthCheckTimeout = healthCheckTimeout
+        self.listsRecheckInterval = listsRecheckInterval
     }
 
     /// Whether the cookies the server sets must be `Secure`: when browsers

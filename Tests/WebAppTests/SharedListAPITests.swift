@@ -742,3 +742,116 @@ struct UnreachableStoreTests {
         }
     }
 }
+
+/// `GET /lists/events`: the lists page hears what changes what it shows
+/// (counts, names, members, lists made or shared), and nothing else.
+@Suite("Team mode: the lists page's event stream")
+struct ListsPageEventTests {
+    typealias API = SharedListAPITests
+
+    /// The ids of the `event: lists` lines in `text`, in order.
+    static func ids(_ text: String) -> [String] {
+        text.components(separatedBy: "event: lists\nid: ").dropFirst().map { String($0.prefix { $0 != "\n" }) }
+    }
+
+    /// The id of what `person`'s lists page shows now: a stream resumed
+    /// from an id that no page ever had starts with it.
+    static func currentID(_ client: some TestClientProtocol, as person: API.Person) async throws -> String {
+        var headers = SignInTests.session(person.session)
+        headers[.lastEventID] = "none"
+        return try #require(ids(try await client.get("/lists/events?max=1", headers: headers).text).first)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func stepsThatChangeTheCountsReachTheStreamAndAnEditThatChangesNoneDoesNot() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await API.signIn("ann", client, server: server)
+            let bob = try await API.signIn("bob", client, server: server)
+            let list = try await API.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            let milk = try await API.add("Milk", to: list, client, as: bob)
+            let before = try await Self.currentID(client, as: ann)
+            #expect(try await Self.currentID(client, as: ann) == before)
+
+            var headers = SignInTests.session(ann.session)
+            headers[.lastEventID] = before
+            async let events = client.get("/lists/events?max=1", headers: headers)
+            try await waitUntil("ann's stream is open") { server.webApp.listStreams.current == 1 }
+            // A new title changes nothing the lists page shows.
+            #expect(try await API.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": "Oat milk"}"#).status == .ok)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await API.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"completed": true}"#).status == .ok)
+            let response = try await events
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
+            let seen = Self.ids(response.text)
+            #expect(seen.count == 1)
+            #expect(seen.first != before)
+            #expect(seen.first == (try await Self.currentID(client, as: ann)))
+            try await waitUntil("the stream is closed") { server.webApp.listStreams.current == 0 }
+        }
+    }
+
+    /// One event of `person`'s lists stream opened from `id`, after `action`.
+    static func nextEvent(
+        _ client: some TestClientProtocol, server: TestServer, as person: API.Person, from id: String?,
+        after action: () async throws -> Void
+    ) async throws -> [String] {
+        var headers = SignInTests.session(person.session)
+        if let id { headers[.lastEventID] = id }
+        async let events = client.get("/lists/events?max=1", headers: headers)
+        try await waitUntil("the stream is open") { server.webApp.listStreams.current == 1 }
+        try await action()
+        let seen = Self.ids(try await events.text)
+        try await waitUntil("the stream is closed") { server.webApp.listStreams.current == 0 }
+        return seen
+    }
+
+    /// The id of a lists page with no lists.
+    static let emptyID = ListsOverviewWatch.id(of: [])
+
+    @Test(.timeLimit(.minutes(1)))
+    func aListSharedWithTheAccountOrMadeInAnotherTabOnThisInstanceReachesTheStreamAtOnce() async throws {
+        // Rechecks too rare to be what brings the events.
+        let server = try await SignInTests.server(
+            ["ann", "bob"], configuration: WebAppConfiguration(listsRecheckInterval: 600))
+        try await server.test { client in
+            let ann = try await API.signIn("ann", client, server: server)
+            let bob = try await API.signIn("bob", client, server: server)
+            let shared = try await Self.nextEvent(client, server: server, as: bob, from: nil) {
+                _ = try await API.makeList("Groceries", client, as: ann, sharedWith: [bob])
+            }
+            #expect(shared.count == 1)
+            #expect(shared.first != Self.emptyID)
+            let made = try await Self.nextEvent(client, server: server, as: bob, from: shared.first) {
+                _ = try await API.makeList("Mine", client, as: bob)
+            }
+            #expect(made.count == 1)
+            #expect(made.first != shared.first)
+            #expect(made.first == (try await Self.currentID(client, as: bob)))
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func whatAnotherInstanceDidWithoutAStepReachesTheStreamAtItsNextRecheck() async throws {
+        let server = try await SignInTests.server(
+            ["ann", "bob"], configuration: WebAppConfiguration(listsRecheckInterval: 0.1))
+        let store = try #require(server.webApp.lists?.store)
+        try await server.test { client in
+            let ann = try await API.signIn("ann", client, server: server)
+            let bob = try await API.signIn("bob", client, server: server)
+            let list = try await API.makeList("Groceries", client, as: ann)
+            // Shared through the store, as another instance would: no one here is told.
+            let shared = try await Self.nextEvent(client, server: server, as: bob, from: nil) {
+                _ = try await store.share(try #require(UUID(uuidString: list)), with: AccountName("bob"), by: AccountName("ann"))
+            }
+            #expect(shared.count == 1)
+            #expect(shared.first != Self.emptyID)
+            // No longer shared: the page is empty again.
+            let unshared = try await Self.nextEvent(client, server: server, as: bob, from: shared.first) {
+                try await API.call(client, ann, .delete, "/api/lists/\(list)/members/bob")
+            }
+            #expect(unshared == [Self.emptyID])
+        }
+    }
+}

@@ -5,8 +5,9 @@ import Synchronization
 import Todos
 
 /// The pages of team mode's shared lists: `/lists`, `/lists/{list}`, the
-/// fragment its script swaps in, and `/lists/{list}/events`, a
-/// Server-Sent Events stream of the list's changes. Every one answers 404
+/// fragments their scripts swap in, `/lists/events`, a Server-Sent Events
+/// stream of what the lists page shows, and `/lists/{list}/events`, one of
+/// the list's changes. Every one answers 404
 /// in local mode, and for a list the signed-in account cannot open.
 struct ListsController {
     /// The shared lists; `nil` in local mode.
@@ -19,6 +20,9 @@ struct ListsController {
     let heartbeatInterval: Double
     /// The streams open now.
     let openStreams: StreamCount
+    /// How often a lists page's stream reads the account's lists again
+    /// although it heard nothing, in seconds.
+    let listsRecheckInterval: Double
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/lists") { _, _ in
@@ -30,6 +34,9 @@ struct ListsController {
             let lists = try shared
             let page = ListsPage(lists: try await lists.overview(), person: try lists.person, csrfToken: csrfToken)
             return Responses.html(HTML { page.regions(into: &$0) })
+        }
+        router.get("/lists/events") { request, _ in
+            try await listsEvents(request: request, limit: try Query.eventLimit(request))
         }
         router.get("/lists/{list}") { request, context in
             let page = try await listPage(request, context)
@@ -92,24 +99,69 @@ struct ListsController {
     /// `limit` change events, or when the server shuts down.
     private func events(of id: UUID, request: Request, limit: Int?) async throws -> Response {
         let lists = try shared
-        let session = SignedIn.current?.id
         // Subscribing checks membership (404) before anything is sent.
         let updates = try await lists.updates(of: id)
         let seq = try await lists.items(of: id).seq
-        guard openStreams.open(limit: maxEventStreams) else {
-            throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
-        }
         let first = request.headers[.lastEventID].flatMap { $0 == String(seq) ? nil : seq }
-        let openStreams = openStreams
-        let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            defer { openStreams.close() }
-            let (events, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        return try stream(first: first.map(Self.event(seq:)), limit: limit, lists: lists) { continuation in
             let forward = Task {
                 for await update in updates { continuation.yield(Self.event(seq: update.seq)) }
                 continuation.finish()
             }
-            let interval = heartbeatInterval
+            return { forward.cancel() }
+        }
+    }
+
+    /// `event: lists` whenever what the lists page shows changed (a list's
+    /// name, owner, members or counts; a list made, deleted, shared with
+    /// the account or no longer), with a digest of it as the id: at once
+    /// for what this instance hears, within ``ListsOverviewWatch``'s
+    /// recheck interval for what only another instance did. A reconnecting
+    /// client's `Last-Event-ID` that is not the current digest gets the
+    /// current event first. Ends as ``events(of:request:limit:)`` does,
+    /// except that it outlives any one list.
+    private func listsEvents(request: Request, limit: Int?) async throws -> Response {
+        let lists = try shared
+        let watch = try await ListsOverviewWatch(
+            store: lists.store, person: try lists.person, watchers: lists.watchers,
+            recheckInterval: .milliseconds(Int((listsRecheckInterval * 1000).rounded())))
+        let current = await watch.id
+        let first = request.headers[.lastEventID].flatMap { $0 == current ? nil : current }
+        return try stream(first: first.map(Self.listsEvent(id:)), limit: limit, lists: lists) { continuation in
+            let forward = Task {
+                await watch.start()
+                for await id in watch.ids { continuation.yield(Self.listsEvent(id: id)) }
+            }
+            return {
+                forward.cancel()
+                Task { await watch.stop() }
+            }
+        }
+    }
+
+    /// An event stream of the signed-in session: `first` (when not `nil`),
+    /// then what `feed` yields (it gets the stream's continuation and
+    /// answers how to stop it), with a heartbeat comment every
+    /// ``heartbeatInterval`` that also checks the session. It ends when the
+    /// feed finishes, the session ends, after `limit` events, or at
+    /// shutdown.
+    ///
+    /// - Throws: ``APIError`` 503 when ``maxEventStreams`` are open.
+    private func stream(
+        first: String?, limit: Int?, lists: SharedListService,
+        feed: @escaping @Sendable (AsyncStream<String>.Continuation) -> @Sendable () -> Void
+    ) throws -> Response {
+        let session = SignedIn.current?.id
+        guard openStreams.open(limit: maxEventStreams) else {
+            throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
+        }
+        let openStreams = openStreams
+        let interval = heartbeatInterval
+        let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { openStreams.close() }
+            let (events, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
+            let stopFeed = feed(continuation)
             let heartbeat = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .seconds(interval))
@@ -122,13 +174,13 @@ struct ListsController {
                 }
             }
             defer {
-                forward.cancel()
+                stopFeed()
                 heartbeat.cancel()
             }
             try await writer.write(ByteBuffer(string: ServerEvent.preamble))
             var sent = 0
             if let first {
-                try await writer.write(ByteBuffer(string: Self.event(seq: first)))
+                try await writer.write(ByteBuffer(string: first))
                 sent += 1
             }
             try await withGracefulShutdownHandler {
@@ -147,6 +199,11 @@ struct ListsController {
     /// One change event of a list whose latest step is `seq`.
     static func event(seq: Int) -> String {
         "event: list\nid: \(seq)\ndata: {\"seq\":\(seq)}\n\n"
+    }
+
+    /// One change event of the lists page, whose overview's digest is `id`.
+    static func listsEvent(id: String) -> String {
+        "event: lists\nid: \(id)\ndata: {}\n\n"
     }
 }
 

@@ -25,6 +25,9 @@ struct SharedListService: Sendable {
     let makeID: @Sendable () -> UUID
     /// Team mode, whose sessions the event streams check.
     private let teamMode: TeamMode
+    /// The lists pages open on this instance, told of a list made or
+    /// shared here at once.
+    let watchers = ListsWatchers()
 
     /// The service of `teamMode`, or `nil` in local mode.
     init?(teamMode: TeamMode?, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID) {
@@ -70,7 +73,10 @@ struct SharedListService: Sendable {
 
     /// Makes a list the account owns.
     func create(name: String) async throws -> SharedListSummary {
-        try await store.create(name: name, owner: person)
+        let person = try person
+        let made = try await store.create(name: name, owner: person)
+        watchers.changed(for: person)
+        return made
     }
 
     /// The list `id`, as the account sees it.
@@ -108,7 +114,9 @@ struct SharedListService: Sendable {
         guard let existing = try await accounts.list().first(where: { $0.name.key == account.key }) else {
             throw APIError.invalidField("there is no account “\(account.text)”; `rewind users add \(account.text)` makes it")
         }
-        return try await store.share(id, with: existing.name, by: person)
+        let shared = try await store.share(id, with: existing.name, by: person)
+        watchers.changed(for: existing.name)
+        return shared
     }
 
     /// Stops sharing the list with the account named `name` (its owner only).

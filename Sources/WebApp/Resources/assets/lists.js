@@ -1,14 +1,57 @@
 // The lists page of team mode (/lists): make a list, rename, share and
 // stop sharing the lists the account owns, and delete one after the
-// ModalCard's confirmation.
+// ModalCard's confirmation. The page follows /lists/events: what another
+// person or another tab changes (names, members, counts, lists shared with
+// the account) shows without a reload, keeping what is typed.
 
 import { api, enqueue, showError } from './api.js';
-import { fetchHTML, makeRefresher, swapRegions } from './regions.js';
+import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { setUpModals, watchDialog } from './modal-card.js';
+
+// A field of a list's row, by the list, its form and its name: what a
+// refresh keeps across the swap.
+function fieldKey(input) {
+  var row = input.closest('[data-list]');
+  var form = input.closest('form');
+  if (!row || !form || !input.name) { return null; }
+  return { list: row.getAttribute('data-list'), form: form.classList[0], name: input.name };
+}
+
+function field(key) {
+  return document.querySelector('[data-list="' + key.list + '"] form.' + key.form + ' input[name="' + key.name + '"]');
+}
+
+// What is typed into the lists' fields, and where the caret is, so that a
+// refresh (another person's change, heard live) keeps them.
+function typedFields() {
+  var typed = [];
+  document.querySelectorAll('[data-region="lists"] input').forEach(function (input) {
+    var key = fieldKey(input);
+    var focused = input === document.activeElement;
+    if (key && (focused || input.value !== input.defaultValue)) {
+      typed.push({ key: key, value: input.value, focused: focused, start: input.selectionStart, end: input.selectionEnd });
+    }
+  });
+  return typed;
+}
+
+function restoreFields(typed) {
+  typed.forEach(function (entry) {
+    var input = field(entry.key);
+    if (!input) { return; }
+    input.value = entry.value;
+    if (entry.focused) {
+      input.focus();
+      input.setSelectionRange(entry.start, entry.end);
+    }
+  });
+}
 
 var refresh = makeRefresher(function () {
   return fetchHTML('/lists/fragment').then(function (html) {
+    var typed = typedFields();
     swapRegions(html);
+    restoreFields(typed);
     document.querySelectorAll('dialog[data-modal-card]').forEach(watchDialog);
   });
 });
@@ -44,7 +87,9 @@ document.addEventListener('submit', function (event) {
     input = form.querySelector('input[name="account"]');
     var account = input.value.trim();
     if (!account) { return; }
-    change('POST', '/api/lists/' + listID(form) + '/members', { account: account }).catch(function () {});
+    // Emptied once shared; kept to be mended when refused (no such account).
+    change('POST', '/api/lists/' + listID(form) + '/members', { account: account })
+      .then(function () { input.value = ''; }, function () {});
   }
 });
 
@@ -57,14 +102,11 @@ document.addEventListener('click', function (event) {
 
 setUpModals(function () { refresh(); });
 
+listenForChanges(refresh, '/lists/events', 'lists');
+
 // Coming back to the page (another tab, another window) shows the lists as
-// they are now: their counts, and lists shared with the account meanwhile;
-// not while something is typed into one of the page's fields, which a
-// refresh would clear.
+// they are now, in case the event stream missed something while the page
+// slept.
 document.addEventListener('visibilitychange', function () {
-  if (document.visibilityState !== 'visible') { return; }
-  var typed = Array.prototype.some.call(document.querySelectorAll('.lists-page input'), function (input) {
-    return input.value !== input.defaultValue;
-  });
-  if (!typed && !document.querySelector('dialog[open]')) { refresh(); }
+  if (document.visibilityState === 'visible' && !document.querySelector('dialog[open]')) { refresh(); }
 });

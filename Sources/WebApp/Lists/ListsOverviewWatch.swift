@@ -1,0 +1,170 @@
+import Foundation
+import Synchronization
+import Todos
+
+/// What the lists page of one account shows (each list's name, owner,
+/// members and counts), watched for the page's event stream: it yields the
+/// overview's ``id`` each time the overview changes.
+///
+/// It hears every list the account can open (a step, a rename, a change of
+/// members, the list's deletion), and reads the overview again then; a
+/// step that changes no count (an edit, a move) makes no event. It also
+/// reads the overview every ``recheckInterval``, which is how it learns of
+/// lists newly shared with the account, and of what another instance over
+/// the same database changed without a step (a rename, a change of
+/// members). Reads follow each other at least ``burstInterval`` apart while
+/// changes keep coming.
+actor ListsOverviewWatch {
+    /// How often the overview is read again although no list was heard.
+    let recheckInterval: Duration
+    /// The least time between two reads while changes keep coming.
+    let burstInterval: Duration
+    private let store: any SharedListStore
+    private let person: AccountName
+    private let watchers: ListsWatchers
+    private let continuation: AsyncStream<String>.Continuation
+    /// The id of the overview as last read.
+    private(set) var id: String
+    private var heard: [UUID: Task<Void, Never>] = [:]
+    private var periodic: Task<Void, Never>?
+    private var reading = false
+    private var again = false
+    private var stopped = false
+
+    /// The ids of the overview after each change, from ``start()`` on.
+    nonisolated let ids: AsyncStream<String>
+
+    /// Reads the overview of `person` once, to know its ``id``.
+    ///
+    /// - Throws: What the store throws.
+    init(
+        store: any SharedListStore, person: AccountName, watchers: ListsWatchers,
+        recheckInterval: Duration = .seconds(5), burstInterval: Duration = .milliseconds(250)
+    ) async throws {
+        self.store = store
+        self.person = person
+        self.watchers = watchers
+        self.recheckInterval = recheckInterval
+        self.burstInterval = burstInterval
+        (ids, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        id = Self.id(of: try await store.overview(of: person))
+    }
+
+    /// Starts hearing the account's lists, and reading the overview now and
+    /// then.
+    func start() async {
+        watchers.add(self, for: person)
+        if let overview = try? await store.overview(of: person) { await hear(overview.map(\.list.id)) }
+        let interval = recheckInterval
+        periodic = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                await self?.changed()
+            }
+        }
+    }
+
+    /// Stops hearing, and ends ``ids``.
+    func stop() {
+        stopped = true
+        watchers.remove(self, for: person)
+        periodic?.cancel()
+        heard.values.forEach { $0.cancel() }
+        heard = [:]
+        continuation.finish()
+    }
+
+    /// Something may have changed: the overview is read again, now or,
+    /// when a read runs, once more after it.
+    func changed() {
+        guard !stopped else { return }
+        guard !reading else {
+            again = true
+            return
+        }
+        reading = true
+        Task { await read() }
+    }
+
+    private func read() async {
+        repeat {
+            again = false
+            if let overview = try? await store.overview(of: person), !stopped {
+                let now = Self.id(of: overview)
+                if now != id {
+                    id = now
+                    continuation.yield(now)
+                }
+                await hear(overview.map(\.list.id))
+            }
+            if again { try? await Task.sleep(for: burstInterval) }
+        } while again && !stopped
+        reading = false
+    }
+
+    /// Hears the lists `ids`, and no longer those the account lost.
+    private func hear(_ ids: [UUID]) async {
+        let wanted = Set(ids)
+        for (list, task) in heard where !wanted.contains(list) {
+            task.cancel()
+            heard[list] = nil
+        }
+        for list in ids where heard[list] == nil && !stopped {
+            // A list deleted or unshared since the read is not heard; the
+            // next read drops it.
+            guard let updates = try? await store.updates(of: list, as: person) else { continue }
+            heard[list] = Task { [weak self] in
+                for await _ in updates { await self?.changed() }
+                // Its stream ended: deleted, or no longer shared.
+                await self?.changed()
+            }
+        }
+    }
+
+    /// A digest of what the page shows, the same on every instance: the
+    /// event's `id:`.
+    static func id(of overview: [(list: SharedListSummary, counts: SharedListCounts)]) -> String {
+        var text = ""
+        for (list, counts) in overview {
+            let members = list.access.members.map(\.key).sorted().joined(separator: ",")
+            text += "\(list.id.uuidString)\u{1}\(list.name)\u{1}\(list.access.owner.key)\u{1}\(members)"
+            text += "\u{1}\(counts.items)\u{1}\(counts.completed)\u{2}"
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// The lists pages' watches open on this instance, by account, so that a
+/// list made or shared here reaches the account's open pages at once
+/// (another instance's reach them at their next recheck).
+final class ListsWatchers: Sendable {
+    private let watches = Mutex<[String: [ObjectIdentifier: ListsOverviewWatch]]>([:])
+
+    /// No watches yet.
+    init() {}
+
+    /// Tells `watch` of every change for `person`.
+    func add(_ watch: ListsOverviewWatch, for person: AccountName) {
+        watches.withLock { $0[person.key, default: [:]][ObjectIdentifier(watch)] = watch }
+    }
+
+    /// No longer tells `watch`.
+    func remove(_ watch: ListsOverviewWatch, for person: AccountName) {
+        watches.withLock { watches in
+            watches[person.key]?[ObjectIdentifier(watch)] = nil
+            if watches[person.key]?.isEmpty == true { watches[person.key] = nil }
+        }
+    }
+
+    /// Tells the watches of `person` that their lists may have changed.
+    func changed(for person: AccountName) {
+        let told = watches.withLock { Array(($0[person.key] ?? [:]).values) }
+        for watch in told { Task { await watch.changed() } }
+    }
+}
