@@ -269,6 +269,11 @@ struct CalcCommandTests {
             let screen = try await session(typing: ["12+3=", "q"]).screen
             #expect(screen.contains("[ AC ]"))
             #expect(screen.contains("[ x² ]"))
+            // Drawn with their signs, as on the web page and the tape.
+            #expect(screen.contains("[ ×  ]"))
+            #expect(screen.contains("[ −  ]"))
+            #expect(!screen.contains("[ x  ]"))
+            #expect(!screen.contains("[ -  ]"))
             #expect(screen.contains("12 + 3 = 15"))
             // The last display is printed after leaving the full screen.
             #expect(screen.hasSuffix("\u{1B}[?1049l15\r\n"))

@@ -133,8 +133,11 @@ struct CalcKeypadView {
             "│" + pending + String(repeating: " ", count: innerWidth - 2 - display.count) + display + " │",
             "└" + String(repeating: "─", count: innerWidth) + "┘",
         ]
+        // Each key drawn with its sign, as on the web page: × for x, − for -.
+        let factory = session.factory
         for row in rows {
-            lines.append(row.map { "[" + Self.centered($0, width: keyWidth) + "]" }.joined(separator: " "))
+            let faces = row.map { label in (try? factory.key(for: label))?.typographicFace ?? label }
+            lines.append(faces.map { "[" + Self.centered($0, width: keyWidth) + "]" }.joined(separator: " "))
         }
         lines.append("")
         lines.append("u \(session.undoTitle) · r \(session.redoTitle) · q quit")
