@@ -23,7 +23,9 @@ import Todos
 /// every connection through the pool's bounded wait.
 ///
 /// Live updates across instances: every row appended sends
-/// `NOTIFY rewind_shared, '<list id>:<seq>'` inside its transaction, and a
+/// `NOTIFY rewind_shared, '<list id>:<seq>'` inside its transaction (a
+/// rename, a change of members or a deletion `'<list id>:list:<instance>'`,
+/// on which the others read the list's row again), and a
 /// store keeps one connection that listens on that channel once someone
 /// reads its ``updates(of:as:)`` or it changes a list it holds a second
 /// time (connecting again when it drops, and then telling every open stream
@@ -105,6 +107,9 @@ public actor PostgresSharedListStore: SharedListStore {
     /// (``PostgresTodoDatabase/notificationChannel``) with `_shared`,
     /// `rewind_shared` by default.
     nonisolated var channel: String { database.notificationChannel + "_shared" }
+    /// This store's name in the notifications it sends of a list's name or
+    /// members, so that it does not read the list again for its own.
+    nonisolated let instance = UUID().uuidString.lowercased()
 
     private init(
         database: PostgresTodoDatabase, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID,
@@ -174,6 +179,7 @@ public actor PostgresSharedListStore: SharedListStore {
             let head = try await self.head(list, checking: .rename, by: person, locking: true, connection, logger)
             let name = try SharedListSummary.checkedName(name)
             try await connection.answered("UPDATE rewind_shared_list SET name = \(name) WHERE id = \(list)", logger: logger)
+            try await self.notifyOthers(of: list, connection, logger)
             return (SharedListSummary(id: list, name: name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.name = summary.name
@@ -194,6 +200,7 @@ public actor PostgresSharedListStore: SharedListStore {
                 DELETE FROM rewind_shared_list WHERE id = \(list)
                 """, logger: logger)
             try await connection.answered("DELETE FROM rewind_list WHERE id = \(number)", logger: logger)
+            try await self.notifyOthers(of: list, connection, logger)
         }
         cache[list] = nil
         numbers[list] = nil
@@ -210,6 +217,7 @@ public actor PostgresSharedListStore: SharedListStore {
             let (number, key, text) = (head.number, account.key, account.text)
             try await connection.answered(
                 "INSERT INTO rewind_shared_member (list_id, key, name) VALUES (\(number), \(key), \(text))", logger: logger)
+            try await self.notifyOthers(of: list, connection, logger)
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.access = summary.access
@@ -226,6 +234,7 @@ public actor PostgresSharedListStore: SharedListStore {
             let (number, key) = (head.number, account.key)
             try await connection.answered(
                 "DELETE FROM rewind_shared_member WHERE list_id = \(number) AND key = \(key)", logger: logger)
+            try await self.notifyOthers(of: list, connection, logger)
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.access = summary.access
@@ -383,6 +392,10 @@ public actor PostgresSharedListStore: SharedListStore {
             }
         case .notified(let payload):
             let parts = payload.split(separator: ":")
+            if parts.count == 3, parts[1] == "list", let list = UUID(uuidString: String(parts[0])) {
+                if parts[2] != Substring(instance) { await heardOfListChange(list) }
+                return
+            }
             guard parts.count == 2, let list = UUID(uuidString: String(parts[0])), let seq = Int(parts[1]) else { return }
             if let held = cache[list]?.open.seq ?? (listsInUse.contains(list) ? 0 : nil), seq > held, heardAhead[list] != Int.max {
                 heardAhead[list] = max(heardAhead[list] ?? 0, seq)
@@ -390,6 +403,41 @@ public actor PostgresSharedListStore: SharedListStore {
             guard updateStreams.isHeard(list) else { return }
             // A row the streams were told of already (this instance's own) is not told again.
             updateStreams.notify(list, seq: seq)
+        }
+    }
+
+    /// Tells every listening instance, at the commit, that the list's name
+    /// or members changed or that it is gone, which no log row says:
+    /// `NOTIFY` with `<list id>:list:<instance>` (instances of an earlier
+    /// version, which know only `<list id>:<seq>`, let it pass).
+    private nonisolated func notifyOthers(of list: UUID, _ connection: PostgresConnection, _ logger: Logger) async throws {
+        let payload = "\(list.uuidString.lowercased()):list:\(instance)"
+        try await connection.answered("SELECT pg_notify(\(channel), \(payload))", logger: logger)
+    }
+
+    /// Another instance renamed, shared, stopped sharing or deleted `list`:
+    /// the list held takes its name and members, the streams of whoever can
+    /// no longer open it end (all of them when it is gone), and the others
+    /// are told, as after this instance's own change.
+    private func heardOfListChange(_ list: UUID) async {
+        guard cache[list] != nil || updateStreams.isHeard(list) else { return }
+        do {
+            let head = try await transaction { connection, logger in
+                try await self.readHead(list, locking: false, connection, logger)
+            }
+            guard let head else {
+                cache[list] = nil
+                numbers[list] = nil
+                heardAhead[list] = nil
+                updateStreams.end(list)
+                return
+            }
+            cache[list]?.open.name = head.name
+            cache[list]?.open.access = head.access
+            updateStreams.end(list, forEveryoneBut: Set([head.access.owner.key] + head.access.members.map(\.key)))
+            updateStreams.notify(list, seq: head.lastSeq, always: true)
+        } catch {
+            logger.warning("could not read shared list \(list) after another instance changed it: \(error)")
         }
     }
 

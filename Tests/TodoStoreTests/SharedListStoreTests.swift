@@ -969,6 +969,47 @@ struct SharedListStoreTests {
         #expect(heard.value.allSatisfy { $0.list == list })
     }
 
+    /// Another instance (PostgreSQL), or another process over the same file
+    /// (SQLite, within the poll), renames the list, stops sharing it with
+    /// one member and deletes it: this store's streams hear each one.
+    @Test(arguments: SharedStoreKind.persistent)
+    func anotherInstancesRenameUnshareAndDeleteReachTheStreamsOfThisOne(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let (writer, reader) = (try await fixture.open(), try await fixture.open())
+        let list = try await Self.list(["Milk"], in: writer)
+        let heard = Locked<[String: [SharedListUpdate]]>([:])
+        let ended = Locked<Set<String>>([])
+        var readings: [Task<Void, Never>] = []
+        for person in [try Team.bob, try Team.cem] {
+            let updates = try await reader.updates(of: list, as: person)
+            readings.append(Task {
+                for await update in updates { heard.withLock { $0[person.key, default: []].append(update) } }
+                _ = ended.withLock { $0.insert(person.key) }
+            })
+        }
+        defer { readings.forEach { $0.cancel() } }
+        // The reader holds the list, under its first name.
+        #expect(try await reader.items(of: list, as: Team.cem).list.items.map(\.title) == ["Milk"])
+        if let listening = reader as? PostgresSharedListStore {
+            try await waitUntil("the reader's listener to connect") { await listening.listenerConnections > 0 }
+        }
+
+        // Renamed through the other instance: both streams hear it, and the reader has the new name.
+        _ = try await writer.rename(list, to: "Weekend", by: Team.ann)
+        try await waitUntil("both streams to hear the rename, got \(heard.value)") { heard.value.count == 2 }
+        #expect(heard.value["bob"] == [SharedListUpdate(list: list, seq: 1)])
+        #expect(try await reader.lists(of: Team.cem).map(\.name) == ["Weekend"])
+        // No longer shared with bob: his stream ends, cem's goes on.
+        _ = try await writer.unshare(list, with: Team.bob, by: Team.ann)
+        try await waitUntil("bob's stream to end") { ended.value == ["bob"] }
+        await #expect(throws: AccountError.listNotFound) { try await reader.items(of: list, as: Team.bob) }
+        #expect(heard.value["cem"]?.count == 2)
+        // Deleted: every stream ends.
+        try await writer.delete(list, by: Team.ann)
+        try await waitUntil("cem's stream to end") { ended.value == ["bob", "cem"] }
+        await #expect(throws: AccountError.listNotFound) { try await reader.items(of: list, as: Team.cem) }
+    }
+
     @Test func aStreamOfOneSQLiteStoreHearsWithinThePollWhatAnotherProcessAppendsAndEndsWhenItDeletesTheList()
         async throws
     {

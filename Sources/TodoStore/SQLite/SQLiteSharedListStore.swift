@@ -53,6 +53,10 @@ public actor SQLiteSharedListStore: SharedListStore {
     private(set) var updateStreams = SharedListUpdates()
     private let pollInterval: TimeInterval
     private var poll: Task<Void, Never>?
+    /// The name, owner and members of each heard list as this store last
+    /// knew them: a poll that finds them changed learns that another
+    /// process renamed, shared or stopped sharing the list.
+    private var knownNames: [UUID: String] = [:]
 
     /// Runs the store's work on a thread of its own, not Swift's cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -131,6 +135,7 @@ public actor SQLiteSharedListStore: SharedListStore {
             return (SharedListSummary(id: list, name: name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.name = summary.name
+        noteKnown(summary)
         updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
@@ -160,6 +165,7 @@ public actor SQLiteSharedListStore: SharedListStore {
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.access = summary.access
+        noteKnown(summary)
         updateStreams.notify(list, seq: seq, always: true)
         return summary
     }
@@ -175,6 +181,7 @@ public actor SQLiteSharedListStore: SharedListStore {
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.access = summary.access
+        noteKnown(summary)
         updateStreams.end(list, for: account)
         updateStreams.notify(list, seq: seq, always: true)
         return summary
@@ -280,6 +287,7 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// process (within the poll interval); see ``SharedListStore/updates(of:as:)``.
     public func updates(of list: UUID, as person: AccountName) throws -> AsyncStream<SharedListUpdate> {
         let head = try database.reading { db in try self.head(db, list, checking: .read, by: person) }
+        if knownNames[list] == nil { knownNames[list] = Self.known(head.access, name: head.name) }
         let stream = updateStreams.subscribe(to: list, as: person, seq: head.lastSeq) { [weak self] id in
             Task { await self?.forgetStream(id, of: list) }
         }
@@ -305,13 +313,16 @@ public actor SQLiteSharedListStore: SharedListStore {
     }
 
     /// Tells the streams of every heard list whose latest row moved on
-    /// (another process appended), and ends those of a list that is gone.
+    /// (another process appended) or whose name or members another process
+    /// changed (then the streams of whoever can no longer open it end), and
+    /// ends those of a list that is gone.
     ///
     /// - Returns: Whether to go on: `false` once no list is heard.
     private func pollOnce() -> Bool {
         let lists = updateStreams.lists
         guard !lists.isEmpty else {
             poll = nil
+            knownNames = [:]
             return false
         }
         // A file that cannot be read now is tried again next time.
@@ -319,21 +330,59 @@ public actor SQLiteSharedListStore: SharedListStore {
             let latest = try? database.reading({ db in
                 try Dictionary(
                     Row.fetchAll(
-                        db, sql: "SELECT id, lastSeq FROM shared_list WHERE id IN (\(lists.map { _ in "?" }.joined(separator: ",")))",
+                        db,
+                        sql: """
+                            SELECT id, lastSeq, name, ownerKey,
+                                (SELECT group_concat(key, ',') FROM shared_member WHERE list = shared_list.id)
+                            FROM shared_list WHERE id IN (\(lists.map { _ in "?" }.joined(separator: ",")))
+                            """,
                         arguments: StatementArguments(lists.map(\.uuidString))
-                    ).map { row -> (String, Int) in (row[0], row[1]) },
-                    uniquingKeysWith: max)
+                    ).map { row -> (String, (seq: Int, name: String, keys: [String])) in
+                        // Sorted here as `noteKnown` sorts them, whatever SQLite's order.
+                        let members = (row[4] as String?).map { $0.split(separator: ",").map(String.init).sorted() } ?? []
+                        return (row[0], (row[1], row[2], [row[3]] + members))
+                    },
+                    uniquingKeysWith: { first, _ in first })
             })
         else { return true }
         for list in lists {
-            if let seq = latest[list.uuidString] {
-                updateStreams.notify(list, seq: seq)
-            } else {
+            guard let head = latest[list.uuidString] else {
                 cache[list] = nil
+                knownNames[list] = nil
                 updateStreams.end(list)
+                continue
             }
+            let known = Self.known(name: head.name, keys: head.keys)
+            if let before = knownNames[list], before != known {
+                // Read again whole at its next use, under its new name and members.
+                cache[list] = nil
+                updateStreams.end(list, forEveryoneBut: Set(head.keys))
+                updateStreams.notify(list, seq: head.seq, always: true)
+            } else {
+                updateStreams.notify(list, seq: head.seq)
+            }
+            knownNames[list] = known
         }
+        for list in knownNames.keys where !updateStreams.isHeard(list) { knownNames[list] = nil }
         return true
+    }
+
+    /// Notes the name, owner and members of a list this store changed, so
+    /// that the next poll does not take them for another process's change.
+    private func noteKnown(_ summary: SharedListSummary) {
+        guard knownNames[summary.id] != nil else { return }
+        knownNames[summary.id] = Self.known(summary.access, name: summary.name)
+    }
+
+    /// A list's name, owner and members, as one text to compare (`keys`:
+    /// the owner's key, then the members' in order).
+    private static func known(name: String, keys: [String]) -> String {
+        ([name] + keys).joined(separator: "\u{0}")
+    }
+
+    /// What ``known(name:keys:)`` makes of a list's name and access.
+    private static func known(_ access: ListAccess, name: String) -> String {
+        known(name: name, keys: [access.owner.key] + access.members.map(\.key).sorted())
     }
 
     /// Who wrote each part of the list's items last, as the table

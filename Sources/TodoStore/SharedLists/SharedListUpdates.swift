@@ -69,6 +69,17 @@ package struct SharedListUpdates: Sendable {
         forgetUnheard(list)
     }
 
+    /// Ends the streams of `list` of everyone whose key is not in `keys`
+    /// (those who can no longer open it).
+    package mutating func end(_ list: UUID, forEveryoneBut keys: Set<String>) {
+        subscribers[list]?.removeAll { subscriber in
+            guard !keys.contains(subscriber.person) else { return false }
+            subscriber.continuation.finish()
+            return true
+        }
+        forgetUnheard(list)
+    }
+
     /// Forgets `list` when it has no streams left.
     private mutating func forgetUnheard(_ list: UUID) {
         guard subscribers[list]?.isEmpty == true else { return }

@@ -115,8 +115,10 @@ struct ListsController {
     /// `event: lists` whenever what the lists page shows changed (a list's
     /// name, owner, members or counts; a list made, deleted, shared with
     /// the account or no longer), with a digest of it as the id: at once
-    /// for what this instance hears, within ``ListsOverviewWatch``'s
-    /// recheck interval for what only another instance did. A reconnecting
+    /// for what the store's update streams tell (any instance's steps,
+    /// renames, changes of members, deletions), within
+    /// ``ListsOverviewWatch``'s recheck interval for a list made or shared
+    /// through another instance. A reconnecting
     /// client's `Last-Event-ID` that is not the current digest gets the
     /// current event first. Ends as ``events(of:request:limit:)`` does,
     /// except that it outlives any one list.

@@ -7,13 +7,13 @@ import Todos
 /// overview's ``id`` each time the overview changes.
 ///
 /// It hears every list the account can open (a step, a rename, a change of
-/// members, the list's deletion), and reads the overview again then; a
-/// step that changes no count (an edit, a move) makes no event. It also
-/// reads the overview every ``recheckInterval``, which is how it learns of
-/// lists newly shared with the account, and of what another instance over
-/// the same database changed without a step (a rename, a change of
-/// members). Reads follow each other at least ``burstInterval`` apart while
-/// changes keep coming.
+/// members, the list's deletion, through any instance: the store's update
+/// streams tell them all), and reads the overview again then; a step that
+/// changes no count (an edit, a move) makes no event. A list made or
+/// shared with the account through this instance is told by
+/// ``ListsWatchers``; through another, it is found by the read every
+/// ``recheckInterval``. Reads follow each other at least ``burstInterval``
+/// apart while changes keep coming.
 actor ListsOverviewWatch {
     /// How often the overview is read again although no list was heard.
     let recheckInterval: Duration
