@@ -17,6 +17,10 @@
 # alone, not through nginx (one instance over PostgreSQL).
 # The adds carry the headers the list's page sends (the account's session
 # and CSRF token); every add goes to the one list the account makes.
+# LISTS_PAGES=N keeps N lists pages of the account open meanwhile (their
+# event streams, `GET /lists/events`), and says how many events each heard.
+#
+#   STORE=sqlite LISTS_PAGES=10 Benchmarks/postgres/shared-list-adds.sh BINARY
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -88,8 +92,14 @@ for binary in "$@"; do
         || fail "could not make a shared list at $address"
     add_lua "$token" "$address" "$session" >"$work/add.lua"
     echo "wrk.path = \"/api/lists/$list/todos\"" >>"$work/add.lua"
+    pages=()
+    for page in $(seq "${LISTS_PAGES:-0}"); do
+        curl -sN -H "Cookie: rewind_session=$session" "$address/lists/events" >"$work/page-$page.events" 2>/dev/null &
+        pages+=("$!")
+    done
     note_load
     row="| $(basename "$(dirname "$binary")")/$(basename "$binary")"
+    [ "${#pages[@]}" = 0 ] || row="$row, ${#pages[@]} lists pages open"
     for round in $(seq "$ROUNDS"); do
         read -r rps p99 errors < <(wrk_round "$address/api/lists/$list/todos" "$work/add.lua" "$work/log")
         [ "${errors:-0}" = 0 ] || fail "round $round of $binary: $errors adds were not answered 2xx"
@@ -98,6 +108,12 @@ for binary in "$@"; do
         say "$binary round $round: $rps adds/s (p99 $p99), $items items, one add alone: median $one; $(uptime)"
         row="$row | $rps (${items} items; alone $one)"
     done
+    if [ "${#pages[@]}" -gt 0 ]; then
+        kill "${pages[@]}" 2>/dev/null || true
+        wait "${pages[@]}" 2>/dev/null || true
+        heard="$(for page in $(seq "${#pages[@]}"); do grep -c '^event: lists' "$work/page-$page.events" || true; done | sort -n | tr '\n' ' ')"
+        say "$binary: ${#pages[@]} lists pages open, events each heard: $heard"
+    fi
     results+=("$row |")
     stop_server
 done

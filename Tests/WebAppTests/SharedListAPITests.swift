@@ -811,6 +811,34 @@ struct ListsPageEventTests {
     static let emptyID = ListsOverviewWatch.id(of: [])
 
     @Test(.timeLimit(.minutes(1)))
+    func changesInQuickSuccessionAreReadOnceABurstIntervalHoweverQuickEachReadIs() async throws {
+        let store = InMemorySharedListStore()
+        let ann = try AccountName("ann")
+        let list = try await store.create(name: "Groceries", owner: ann).id
+        let watch = try await ListsOverviewWatch(
+            store: store, person: ann, watchers: ListsWatchers(), recheckInterval: .seconds(600), burstInterval: .seconds(30))
+        await watch.start()
+        let seen = Locked<[String]>([])
+        let reading = Task { for await id in watch.ids { seen.withLock { $0.append(id) } } }
+        defer {
+            reading.cancel()
+            Task { await watch.stop() }
+        }
+        // Twenty adds, each well after the read of the one before: the first is read at once.
+        for n in 0..<20 {
+            let item = try TodoItem(id: UUID(), title: "Item \(n)", created: Date())
+            _ = try await store.perform([.add(item)], named: "Add", on: list, by: ann)
+            if n == 0 { try await waitUntil("the first add to be read") { seen.value.count == 1 } }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // The others wait for the end of the burst interval, read together.
+        #expect(seen.value.count == 1)
+        // What it read is the list after the first add.
+        let summary = try #require(try await store.lists(of: ann).first)
+        #expect(seen.value == [ListsOverviewWatch.id(of: [(list: summary, counts: SharedListCounts(items: 1, completed: 0))])])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func aListSharedWithTheAccountOrMadeInAnotherTabOnThisInstanceReachesTheStreamAtOnce() async throws {
         // Rechecks too rare to be what brings the events.
         let server = try await SignInTests.server(

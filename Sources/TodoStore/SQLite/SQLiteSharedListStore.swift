@@ -207,20 +207,40 @@ public actor SQLiteSharedListStore: SharedListStore {
     }
 
     /// How many items each of `person`'s lists holds; see
-    /// ``SharedListStore/itemCounts(of:)``. Counted from the item rows (the
-    /// primary key's index and the rows' states), in one read.
+    /// ``SharedListStore/itemCounts(of:)``. A list this store holds is
+    /// brought up to date (with the rows another process appended, if any)
+    /// and counted in memory; the others are counted from their item rows
+    /// (the primary key's index and the rows' states), in one read. So an
+    /// open lists page that looks again after each change of a long list
+    /// costs what the change costs, not a pass over the list's rows.
     public func itemCounts(of person: AccountName) throws -> [UUID: SharedListCounts] {
-        try database.reading { db in
+        let ids = try database.reading { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM shared_list WHERE ownerKey = ? OR id IN (SELECT list FROM shared_member WHERE key = ?)",
+                arguments: [person.key, person.key])
+        }
+        var counts: [UUID: SharedListCounts] = [:]
+        var unheld: [String] = []
+        for text in ids {
+            guard let id = UUID(uuidString: text) else { throw corrupt("a shared list's id “\(text)” is not a UUID") }
+            // A list gone or no longer shared since the read above is left out, as a later read would.
+            if cache[id] != nil, let open = try? caughtUp(id, by: person) {
+                counts[id] = SharedListCounts(items: open.shared.list.count, completed: open.shared.list.completedCount)
+            } else {
+                unheld.append(text)
+            }
+        }
+        guard !unheld.isEmpty else { return counts }
+        return try database.reading { db in
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT shared_list.id, count(shared_item.id), count(CASE WHEN shared_item.state = ? THEN 1 END)
                     FROM shared_list LEFT JOIN shared_item ON shared_item.list = shared_list.id
-                    WHERE shared_list.ownerKey = ? OR shared_list.id IN (SELECT list FROM shared_member WHERE key = ?)
+                    WHERE shared_list.id IN (\(unheld.map { _ in "?" }.joined(separator: ",")))
                     GROUP BY shared_list.id
                     """,
-                arguments: [TodoItem.State.completed.rawValue, person.key, person.key])
-            var counts: [UUID: SharedListCounts] = [:]
+                arguments: StatementArguments([TodoItem.State.completed.rawValue] + unheld))
             for row in rows {
                 let text: String = try row.decode(String.self, atIndex: 0)
                 guard let id = UUID(uuidString: text) else { throw self.corrupt("a shared list's id “\(text)” is not a UUID") }

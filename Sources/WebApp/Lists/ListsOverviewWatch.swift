@@ -12,8 +12,9 @@ import Todos
 /// changes no count (an edit, a move) makes no event. A list made or
 /// shared with the account through this instance is told by
 /// ``ListsWatchers``; through another, it is found by the read every
-/// ``recheckInterval``. Reads follow each other at least ``burstInterval``
-/// apart while changes keep coming.
+/// ``recheckInterval``. Reads are at least ``burstInterval`` apart: the
+/// first change after a quiet while is read at once, those that follow
+/// within the interval together at its end.
 actor ListsOverviewWatch {
     /// How often the overview is read again although no list was heard.
     let recheckInterval: Duration
@@ -28,6 +29,8 @@ actor ListsOverviewWatch {
     private var heard: [UUID: Task<Void, Never>] = [:]
     private var periodic: Task<Void, Never>?
     private var reading = false
+    /// When the overview was last read (for the burst interval).
+    private var lastRead: ContinuousClock.Instant?
     private var again = false
     private var stopped = false
 
@@ -39,7 +42,7 @@ actor ListsOverviewWatch {
     /// - Throws: What the store throws.
     init(
         store: any SharedListStore, person: AccountName, watchers: ListsWatchers,
-        recheckInterval: Duration = .seconds(5), burstInterval: Duration = .milliseconds(250)
+        recheckInterval: Duration = .seconds(5), burstInterval: Duration = .seconds(1)
     ) async throws {
         self.store = store
         self.person = person
@@ -88,7 +91,13 @@ actor ListsOverviewWatch {
 
     private func read() async {
         repeat {
+            // At most one read a burst interval, however quick each read is.
+            if let lastRead, case let wait = lastRead + burstInterval - .now, wait > .zero {
+                try? await Task.sleep(for: wait)
+            }
+            // What changed until now, the read below sees.
             again = false
+            lastRead = .now
             if let overview = try? await store.overview(of: person), !stopped {
                 let now = Self.id(of: overview)
                 if now != id {
@@ -97,7 +106,6 @@ actor ListsOverviewWatch {
                 }
                 await hear(overview.map(\.list.id))
             }
-            if again { try? await Task.sleep(for: burstInterval) }
         } while again && !stopped
         reading = false
     }
