@@ -800,3 +800,15 @@ def test_two_people_on_one_shared_list_through_the_two_instances_undo_only_their
     ann.find_element("id", "list-redo").click()
     wait_for_list(ann, ["Milk"], timeout=10)
     wait_for_list(bob, ["Milk"])
+
+    # Renamed through A, which no log row says: bob's page on B shows it live
+    # (NOTIFY '<list>:list:<instance>'); then no longer shared with him: his
+    # page on B says so in place of the list.
+    def heading(browser):
+        return browser.execute_script("var h = document.querySelector('.list-title'); return h ? h.textContent : null")
+
+    through_a.request("PATCH", f"/api/lists/{listed['id']}", {"name": "Weekend"})
+    wait_for(lambda: heading(bob) == "Weekend", f"bob's heading “Weekend”, found {heading(bob)}", timeout=LIVE_TIMEOUT)
+    through_a.request("DELETE", f"/api/lists/{listed['id']}/members/bob")
+    wait_for(lambda: bob.find_elements("css selector", ".list-gone"), "bob's page to say the list is no longer his",
+             timeout=LIVE_TIMEOUT)
