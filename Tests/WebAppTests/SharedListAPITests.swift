@@ -777,9 +777,11 @@ struct ListsPageEventTests {
             headers[.lastEventID] = before
             async let events = client.get("/lists/events?max=1", headers: headers)
             try await waitUntil("ann's stream is open") { server.webApp.listStreams.current == 1 }
+            // Past the burst interval of the stream's first read, each change is read on its own.
+            try await Task.sleep(for: .milliseconds(1_200))
             // A new title changes nothing the lists page shows.
             #expect(try await API.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": "Oat milk"}"#).status == .ok)
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(for: .milliseconds(1_200))
             #expect(try await API.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"completed": true}"#).status == .ok)
             let response = try await events
             #expect(response.status == .ok)
@@ -810,21 +812,42 @@ struct ListsPageEventTests {
     /// The id of a lists page with no lists.
     static let emptyID = ListsOverviewWatch.id(of: [])
 
+    @Test func aWatchStoppedBeforeItStartedIsNeverToldAndOneStoppedAfterIsForgotten() async throws {
+        let store = InMemorySharedListStore()
+        let ann = try AccountName("ann")
+        let watchers = ListsWatchers()
+        // A client gone before its stream began.
+        let early = try await ListsOverviewWatch(store: store, person: ann, watchers: watchers)
+        await early.stop()
+        await early.start()
+        #expect(watchers.count(for: ann) == 0)
+        let watch = try await ListsOverviewWatch(store: store, person: ann, watchers: watchers)
+        await watch.start()
+        #expect(watchers.count(for: ann) == 1)
+        await watch.stop()
+        #expect(watchers.count(for: ann) == 0)
+        var ended = true
+        for await _ in watch.ids { ended = false }
+        #expect(ended)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func changesInQuickSuccessionAreReadOnceABurstIntervalHoweverQuickEachReadIs() async throws {
         let store = InMemorySharedListStore()
         let ann = try AccountName("ann")
         let list = try await store.create(name: "Groceries", owner: ann).id
         let watch = try await ListsOverviewWatch(
-            store: store, person: ann, watchers: ListsWatchers(), recheckInterval: .seconds(600), burstInterval: .seconds(30))
+            store: store, person: ann, watchers: ListsWatchers(), recheckInterval: .seconds(600), burstInterval: .seconds(3))
         await watch.start()
+        // Quiet for longer than the burst interval after the start's own read.
+        try await Task.sleep(for: .seconds(3.2))
         let seen = Locked<[String]>([])
         let reading = Task { for await id in watch.ids { seen.withLock { $0.append(id) } } }
         defer {
             reading.cancel()
             Task { await watch.stop() }
         }
-        // Twenty adds, each well after the read of the one before: the first is read at once.
+        // Twenty adds within a second, each well after the read of the one before: the first is read at once.
         for n in 0..<20 {
             let item = try TodoItem(id: UUID(), title: "Item \(n)", created: Date())
             _ = try await store.perform([.add(item)], named: "Add", on: list, by: ann)

@@ -54,17 +54,23 @@ actor ListsOverviewWatch {
     }
 
     /// Starts hearing the account's lists, and reading the overview now and
-    /// then.
+    /// then; reads it once more at once, for what changed since ``id`` was
+    /// read. Does nothing after ``stop()``, which may come first (a client
+    /// gone before its stream began).
     func start() async {
+        guard !stopped else { return }
         watchers.add(self, for: person)
         if let overview = try? await store.overview(of: person) { await hear(overview.map(\.list.id)) }
+        guard !stopped else { return }
         let interval = recheckInterval
         periodic = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                await self?.changed()
+                guard let self else { return }
+                await self.changed()
             }
         }
+        changed()
     }
 
     /// Stops hearing, and ends ``ids``.
@@ -168,6 +174,11 @@ final class ListsWatchers: Sendable {
             watches[person.key]?[ObjectIdentifier(watch)] = nil
             if watches[person.key]?.isEmpty == true { watches[person.key] = nil }
         }
+    }
+
+    /// How many watches of `person` are told.
+    func count(for person: AccountName) -> Int {
+        watches.withLock { $0[person.key]?.count ?? 0 }
     }
 
     /// Tells the watches of `person` that their lists may have changed.
