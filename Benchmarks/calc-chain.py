@@ -15,7 +15,10 @@ Rows (median of --runs runs; a run past --timeout seconds is cut off):
                      requests, one after another, to a calculator whose
                      history already holds n steps
 The server keeps its calculators where `rewind serve` does by default (the
-SQLite file of a fresh data directory), or in memory with --in-memory.
+SQLite file of a fresh data directory), in memory with --in-memory, or in
+PostgreSQL with --database URL (team mode: the account `calcbench` is made
+there with the password of $REWIND_CLUSTER_PASSWORD or "calc bench password
+1", and each request carries its session).
 Binaries are taken as given: build release ones.
 """
 
@@ -25,11 +28,17 @@ import os
 import socket
 import statistics
 import shutil
+import sys
 import subprocess
 import tempfile
 import threading
 import time
 import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import rewind_session  # noqa: E402  (scripts/rewind_session.py: signs in as a browser does)
+
+PASSWORD = os.environ.get("REWIND_CLUSTER_PASSWORD", "calc bench password 1")
 
 
 def calc_row(binary, presses, runs, timeout):
@@ -62,30 +71,45 @@ def rss_mb(pid):
     return 0.0
 
 
-def start_server(binary, in_memory):
-    """`rewind serve` on a free port, over a fresh data directory (or in memory); its base URL and CSRF token."""
+def start_server(binary, where):
+    """`rewind serve` on a free port, over a fresh data directory, in memory (`where` "memory") or over the
+    PostgreSQL database at the URL `where`; its base URL, CSRF token and session cookie (team mode) or None."""
     port = free_port()
     data = tempfile.mkdtemp(prefix="rewind-calc-bench-")
-    where = ["--in-memory"] if in_memory else ["--data-dir", data]
-    server = subprocess.Popen([binary, "serve", "--port", str(port), *where],
+    if where == "memory":
+        store = ["--in-memory"]
+    elif where:
+        store = ["--database", where]
+        made = subprocess.run([binary, "users", "add", "calcbench", "--password-stdin", "--database", where],
+                              input=PASSWORD + "\n", capture_output=True, text=True)
+        if made.returncode != 0 and "exists already" not in made.stderr:
+            sys.exit(f"calc-chain.py: could not make the account calcbench: {made.stderr.strip()}")
+    else:
+        store = ["--data-dir", data]
+    server = subprocess.Popen([binary, "serve", "--port", str(port), *store],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     server.stdout.readline()
     base = f"http://127.0.0.1:{port}"
+    if where and where != "memory":
+        session, token = rewind_session.sign_in(base, "calcbench", PASSWORD)
+        return server, data, base, token, session
     token = json.loads(urllib.request.urlopen(base + "/api/csrf").read())["token"]
-    return server, data, base, token
+    return server, data, base, token, None
 
 
-def presser(base, token):
+def presser(base, token, session=None):
     def press(keys, cookie=None):
         headers = {"X-Rewind-CSRF": token, "Origin": base, "Content-Type": "application/json"}
-        if cookie:
-            headers["Cookie"] = cookie
+        cookies = [c for c in (f"rewind_session={session}" if session else None, cookie) if c]
+        if cookies:
+            headers["Cookie"] = "; ".join(cookies)
         request = urllib.request.Request(base + "/api/calculator/keys", data=json.dumps({"keys": keys}).encode(),
                                          method="POST", headers=headers)
         with urllib.request.urlopen(request, timeout=600) as response:
-            set_cookie = response.headers.get("Set-Cookie")
+            set_cookies = response.headers.get_all("Set-Cookie") or []
             response.read()
-            return set_cookie.split(";")[0] if set_cookie else cookie
+            calculator = [c.split(";")[0] for c in set_cookies if c.startswith("rewind_calculator=")]
+            return calculator[0] if calculator else cookie
     return press
 
 
@@ -95,11 +119,11 @@ def stop_server(server, data):
     shutil.rmtree(data, ignore_errors=True)
 
 
-def press_row(binary, steps, presses, in_memory):
+def press_row(binary, steps, presses, where):
     """Median and 99th percentile, in ms, of single-key requests to a calculator of `steps` steps."""
-    server, data, base, token = start_server(binary, in_memory)
+    server, data, base, token, session = start_server(binary, where)
     try:
-        press = presser(base, token)
+        press = presser(base, token, session)
         cookie = press(["1"])
         while steps > 1:
             count = min(steps - 1, 1_000)
@@ -116,10 +140,10 @@ def press_row(binary, steps, presses, in_memory):
         stop_server(server, data)
 
 
-def serve_row(binary, requests, in_memory):
-    server, data, base, token = start_server(binary, in_memory)
+def serve_row(binary, requests, where):
+    server, data, base, token, session = start_server(binary, where)
     try:
-        press = presser(base, token)
+        press = presser(base, token, session)
         heavy = press(["1"])
         light = press(["2"])
         longest = [0.0]
@@ -157,7 +181,9 @@ def main():
     parser.add_argument("--presses", type=int, default=300)
     parser.add_argument("--steps", default="1,9000")
     parser.add_argument("--in-memory", action="store_true")
+    parser.add_argument("--database", help="a PostgreSQL URL: the server's calculators kept there (team mode)")
     arguments = parser.parse_args()
+    where = "memory" if arguments.in_memory else arguments.database
     names = [os.path.relpath(binary) for binary in arguments.binaries]
     print(f"{'row':<44}" + "".join(f"  {name[-30:]:>30}" for name in names))
     for presses in [int(size) for size in arguments.sizes.split(",")]:
@@ -169,14 +195,14 @@ def main():
         print(f"{'calc ' + str(presses) + ' presses':<44}" + "".join(f"  {cell:>30}" for cell in cells), flush=True)
     cells = []
     for binary in arguments.binaries:
-        elapsed, memory, longest = serve_row(binary, arguments.requests, arguments.in_memory)
+        elapsed, memory, longest = serve_row(binary, arguments.requests, where)
         cells.append(f"{elapsed:.1f}s, {memory:.0f} MB, other {longest * 1000:.0f} ms")
     label = f"serve {arguments.requests} × 1,000 keys, one session"
     print(f"{label:<44}" + "".join(f"  {cell:>30}" for cell in cells), flush=True)
     for steps in [int(size) for size in arguments.steps.split(",")]:
         cells = []
         for binary in arguments.binaries:
-            median, p99 = press_row(binary, steps, arguments.presses, arguments.in_memory)
+            median, p99 = press_row(binary, steps, arguments.presses, where)
             cells.append(f"{median:.2f} / {p99:.2f} ms")
         label = f"press after {steps} steps (median / p99)"
         print(f"{label:<44}" + "".join(f"  {cell:>30}" for cell in cells), flush=True)
