@@ -23,9 +23,15 @@ package struct SharedListUpdates: Sendable {
     /// stream's reader stops (or the stream is ended), `ended` is called
     /// with its id, on any thread: the store then calls ``forget(_:of:)``,
     /// so that it stops following a list nobody reads.
+    ///
+    /// When `seq` is past the row the open streams were told of (another
+    /// process or instance appended it, and the store has not told them
+    /// yet), they are told of it now: a later ``notify(_:seq:always:)`` of
+    /// that row would find it told already.
     package mutating func subscribe(
         to list: UUID, as person: AccountName, seq: Int, ended: @escaping @Sendable (UUID) -> Void
     ) -> AsyncStream<SharedListUpdate> {
+        if seq > told[list] ?? 0, subscribers[list]?.isEmpty == false { notify(list, seq: seq) }
         told[list] = max(told[list] ?? 0, seq)
         let (stream, continuation) = AsyncStream.makeStream(of: SharedListUpdate.self)
         let id = UUID()

@@ -177,7 +177,7 @@ actor CalculatorSessions {
             let excess = totalSteps - totalStepBudget
             let remaining = await calculator.dropOldestSteps(excess)
             // The table may have changed while the session dropped its steps.
-            guard var current = sessions[victim] else { continue }
+            guard var current = sessions[victim], current.calculator === calculator else { continue }
             totalSteps += remaining - current.steps
             current.steps = remaining
             sessions[victim] = current

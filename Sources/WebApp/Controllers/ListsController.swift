@@ -21,7 +21,7 @@ struct ListsController {
     /// The streams open now.
     let openStreams: StreamCount
     /// How often a lists page's stream reads the account's lists again
-    /// although it heard nothing, in seconds.
+    /// although it heard nothing, in seconds (0.1 at least, a day at most).
     let listsRecheckInterval: Double
 
     func addRoutes(to router: Router<some RequestContext>) {
@@ -126,7 +126,7 @@ struct ListsController {
         let lists = try shared
         let watch = try await ListsOverviewWatch(
             store: lists.store, person: try lists.person, watchers: lists.watchers,
-            recheckInterval: .milliseconds(Int((listsRecheckInterval * 1000).rounded())))
+            recheckInterval: .milliseconds(Int((min(max(listsRecheckInterval, 0.1), 86_400) * 1000).rounded())))
         let current = await watch.id
         let first = request.headers[.lastEventID].flatMap { $0 == current ? nil : current }
         return try stream(first: first.map(Self.listsEvent(id:)), limit: limit, lists: lists) { continuation in

@@ -12,7 +12,8 @@ import Todos
 /// changes no count (an edit, a move) makes no event. A list made or
 /// shared with the account through this instance is told by
 /// ``ListsWatchers``; through another, it is found by the read every
-/// ``recheckInterval``. Reads are at least ``burstInterval`` apart: the
+/// ``recheckInterval``. After the reads of ``start()``, reads are at least
+/// ``burstInterval`` apart: the
 /// first change after a quiet while is read at once, those that follow
 /// within the interval together at its end.
 actor ListsOverviewWatch {
@@ -127,12 +128,23 @@ actor ListsOverviewWatch {
             // A list deleted or unshared since the read is not heard; the
             // next read drops it.
             guard let updates = try? await store.updates(of: list, as: person) else { continue }
+            // Stopped, or heard by another read, meanwhile: the stream
+            // unread ends when it goes.
+            guard !stopped, heard[list] == nil else { continue }
             heard[list] = Task { [weak self] in
                 for await _ in updates { await self?.changed() }
-                // Its stream ended: deleted, or no longer shared.
-                await self?.changed()
+                // Cancelled: no longer wanted. Else its stream ended (deleted,
+                // or no longer shared): heard again if the list comes back.
+                guard !Task.isCancelled else { return }
+                await self?.streamEnded(list)
             }
         }
+    }
+
+    /// The stream of `list` ended: it is heard again if a later read finds it.
+    private func streamEnded(_ list: UUID) {
+        heard[list] = nil
+        changed()
     }
 
     /// A digest of what the page shows, the same on every instance: the

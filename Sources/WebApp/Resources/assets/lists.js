@@ -22,14 +22,17 @@ function field(key) {
 }
 
 // What is typed into the lists' fields, and where the caret is, so that a
-// refresh (another person's change, heard live) keeps them.
+// refresh (another person's change, heard live) keeps them. A field only
+// focused keeps its caret and takes the new value (a name changed elsewhere).
 function typedFields() {
   var typed = [];
   document.querySelectorAll('[data-region="lists"] input').forEach(function (input) {
     var key = fieldKey(input);
     var focused = input === document.activeElement;
-    if (key && (focused || input.value !== input.defaultValue)) {
-      typed.push({ key: key, value: input.value, focused: focused, start: input.selectionStart, end: input.selectionEnd });
+    var changed = input.value !== input.defaultValue;
+    if (key && (focused || changed)) {
+      typed.push({ key: key, value: changed ? input.value : null, focused: focused,
+        start: input.selectionStart, end: input.selectionEnd });
     }
   });
   return typed;
@@ -39,7 +42,7 @@ function restoreFields(typed) {
   typed.forEach(function (entry) {
     var input = field(entry.key);
     if (!input) { return; }
-    input.value = entry.value;
+    if (entry.value !== null) { input.value = entry.value; }
     if (entry.focused) {
       input.focus();
       input.setSelectionRange(entry.start, entry.end);
@@ -88,8 +91,13 @@ document.addEventListener('submit', function (event) {
     var account = input.value.trim();
     if (!account) { return; }
     // Emptied once shared; kept to be mended when refused (no such account).
+    var key = fieldKey(input);
     change('POST', '/api/lists/' + listID(form) + '/members', { account: account })
-      .then(function () { input.value = ''; }, function () {});
+      .then(function () {
+        // The field as it is now: a refresh may have put a new one in its place.
+        var now = key && field(key);
+        if (now) { now.value = ''; }
+      }, function () {});
   }
 });
 
