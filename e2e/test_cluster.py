@@ -812,3 +812,16 @@ def test_two_people_on_one_shared_list_through_the_two_instances_undo_only_their
     through_a.request("DELETE", f"/api/lists/{listed['id']}/members/bob")
     wait_for(lambda: bob.find_elements("css selector", ".list-gone"), "bob's page to say the list is no longer his",
              timeout=LIVE_TIMEOUT)
+
+    # A list made and shared with bob through A: his lists page on B shows it
+    # live (NOTIFY '<list>:joined:<instance>:bob'), not at a later look.
+    def names(browser):
+        return browser.execute_script(
+            "return Array.from(document.querySelectorAll('.list-row .list-name'), n => n.textContent)")
+
+    bob.get(cluster.b_url + "/lists")
+    wait_for(lambda: names(bob) == [], f"bob's lists page to show no list, found {names(bob)}")
+    hardware = through_a.request("POST", "/api/lists", {"name": "Hardware"})
+    through_a.request("POST", f"/api/lists/{hardware['id']}/members", {"account": "bob"})
+    wait_for(lambda: names(bob) == ["Hardware"], f"bob's lists page to show “Hardware”, found {names(bob)}",
+             timeout=LIVE_TIMEOUT)

@@ -84,6 +84,8 @@ public actor PostgresSharedListStore: SharedListStore {
     var heldLists: Set<UUID> { Set(cache.keys) }
     /// The update streams of the lists (read by the tests).
     private(set) var updateStreams = SharedListUpdates()
+    /// The streams of ``newLists(for:)``.
+    private var newListSignals = NewListSignals()
     private var listener: Task<Void, Never>?
     /// How many times the listener has connected.
     private(set) var listenerConnections = 0
@@ -168,7 +170,9 @@ public actor PostgresSharedListStore: SharedListStore {
                 RETURNING txid_current()
                 """, logger: logger)
             for try await transaction in rows.decode(Int64.self) { PostgresTodoDatabase.transactionNumber?.note(transaction) }
+            try await self.notifyOthers(of: id, joinedBy: owner, sharing: false, connection, logger)
         }
+        newListSignals.tell(owner.key)
         return summary
     }
 
@@ -217,11 +221,12 @@ public actor PostgresSharedListStore: SharedListStore {
             let (number, key, text) = (head.number, account.key, account.text)
             try await connection.answered(
                 "INSERT INTO rewind_shared_member (list_id, key, name) VALUES (\(number), \(key), \(text))", logger: logger)
-            try await self.notifyOthers(of: list, connection, logger)
+            try await self.notifyOthers(of: list, joinedBy: account, sharing: true, connection, logger)
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.access = summary.access
         updateStreams.notify(list, seq: seq, always: true)
+        newListSignals.tell(account.key)
         return summary
     }
 
@@ -358,6 +363,21 @@ public actor PostgresSharedListStore: SharedListStore {
         updateStreams.forget(id, of: list)
     }
 
+    /// The lists made for or shared with `person` from now on, through this
+    /// instance or another; see ``SharedListStore/newLists(for:)``.
+    public func newLists(for person: AccountName) -> AsyncStream<Void> {
+        let key = person.key
+        startListening()
+        return newListSignals.subscribe(person) { [weak self] id in
+            Task { await self?.forgetNewListStream(id, of: key) }
+        }
+    }
+
+    /// Forgets a stream of ``newLists(for:)`` whose reader stopped.
+    private func forgetNewListStream(_ id: UUID, of key: String) {
+        newListSignals.forget(id, of: key)
+    }
+
     // MARK: Listening
 
     /// Starts the listener unless it runs already.
@@ -377,6 +397,8 @@ public actor PostgresSharedListStore: SharedListStore {
         switch event {
         case .connected:
             listenerConnections += 1
+            // Lists may have been made or shared unheard meanwhile.
+            newListSignals.tellEveryone()
             // Rows may have gone unheard meanwhile: each list held is read
             // again at its next change.
             for list in cache.keys { heardAhead[list] = Int.max }
@@ -392,6 +414,10 @@ public actor PostgresSharedListStore: SharedListStore {
             }
         case .notified(let payload):
             let parts = payload.split(separator: ":")
+            if parts.count == 4, parts[1] == "joined" {
+                if parts[2] != Substring(instance) { newListSignals.tell(String(parts[3])) }
+                return
+            }
             if parts.count == 3, parts[1] == "list", let list = UUID(uuidString: String(parts[0])) {
                 if parts[2] != Substring(instance) { await heardOfListChange(list) }
                 return
@@ -413,6 +439,25 @@ public actor PostgresSharedListStore: SharedListStore {
     private nonisolated func notifyOthers(of list: UUID, _ connection: PostgresConnection, _ logger: Logger) async throws {
         let payload = "\(list.uuidString.lowercased()):list:\(instance)"
         try await connection.answered("SELECT pg_notify(\(channel), \(payload))", logger: logger)
+    }
+
+    /// Tells every listening instance, at the commit, that `account` can
+    /// open `list` now (it was made for them or shared with them), for their
+    /// streams of ``newLists(for:)``: `NOTIFY` with
+    /// `<list id>:joined:<instance>:<account key>` (instances of an earlier
+    /// version let it pass). When `sharing`, with the notification of
+    /// ``notifyOthers(of:_:_:)`` in the same call.
+    private nonisolated func notifyOthers(
+        of list: UUID, joinedBy account: AccountName, sharing: Bool, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws {
+        let id = list.uuidString.lowercased()
+        let joined = "\(id):joined:\(instance):\(account.key)"
+        if sharing {
+            let changed = "\(id):list:\(instance)"
+            try await connection.answered("SELECT pg_notify(\(channel), \(changed)), pg_notify(\(channel), \(joined))", logger: logger)
+        } else {
+            try await connection.answered("SELECT pg_notify(\(channel), \(joined))", logger: logger)
+        }
     }
 
     /// Another instance renamed, shared, stopped sharing or deleted `list`:

@@ -52,8 +52,8 @@ public struct WebAppConfiguration: Sendable {
     public var healthCheckTimeout: Double
     /// How often an open lists page's stream (`/lists/events`) reads the
     /// account's lists again although it heard nothing, in seconds: how
-    /// late it learns what only another instance did without a step (a
-    /// rename, a list shared with the account).
+    /// late it learns of what went unheard (a list shared through an
+    /// instance of an earlier version, which sends no news of it).
     public var listsRecheckInterval: Double
 
     /// Creates a configuration; every parameter has the default that
@@ -72,7 +72,7 @@ public struct WebAppConfiguration: Sendable {
         publicOrigins: [PublicOrigin] = [],
         trustedProxies: Set<String> = [],
         healthCheckTimeout: Double = 5,
-        listsRecheckInterval: Double = 5
+        listsRecheckInterval: Double = 30
     ) {
         self.host = host
         self.port = port

@@ -67,12 +67,17 @@ struct PostgresListeningTests {
         #expect(try await second.store.state() == AppState())
     }
 
-    /// Ends every listening connection of the server (those of other
-    /// tests too: they reconnect and catch up alike).
+    /// Ends every listening connection of the test's stores: those whose
+    /// `LISTEN` names its channel (not other tests', which count their
+    /// listeners' connections).
     func endEveryListener(of fixture: StoreFixture) async throws {
         let shared = try #require(fixture.postgresDatabase)
+        let channel = "%\"\(shared.channel)%"
         try await shared.database.client.query(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE '% listen'")
+            """
+            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE application_name LIKE '% listen' AND query LIKE \(channel)
+            """)
     }
 
     @Test func anInstanceWhoseListenerWasKilledReconnectsAndCatchesUp() async throws {

@@ -1010,6 +1010,83 @@ struct SharedListStoreTests {
         await #expect(throws: AccountError.listNotFound) { try await reader.items(of: list, as: Team.cem) }
     }
 
+    /// How many times each person's stream of ``SharedListStore/newLists(for:)`` told them, read as it goes.
+    final class NewListsHeard: Sendable {
+        let told = Locked<[String: Int]>([:])
+        private let readings = Locked<[Task<Void, Never>]>([])
+
+        init(_ people: [AccountName], of store: any SharedListStore) async {
+            for person in people {
+                let news = await store.newLists(for: person)
+                let task = Task { [told] in
+                    for await _ in news { told.withLock { $0[person.key, default: 0] += 1 } }
+                }
+                readings.withLock { $0.append(task) }
+            }
+        }
+
+        deinit { readings.value.forEach { $0.cancel() } }
+
+        /// How many times `person` was told.
+        func count(_ person: AccountName) -> Int { told.value[person.key] ?? 0 }
+
+        /// The streams of `people` of `store`, counted from when it listens:
+        /// a PostgreSQL store's listener tells every stream once when it
+        /// connects (news may have gone unheard before).
+        static func listening(_ people: [AccountName], of store: any SharedListStore) async throws -> NewListsHeard {
+            let heard = await NewListsHeard(people, of: store)
+            if let listening = store as? PostgresSharedListStore {
+                try await waitUntil("the listener to connect") { await listening.listenerConnections > 0 }
+                try await waitUntil("the connection's news to be read") { people.allSatisfy { heard.count($0) == 1 } }
+                heard.told.withLock { $0 = [:] }
+            }
+            return heard
+        }
+    }
+
+    /// A list made for a person, or shared with them, is told to their
+    /// streams of new lists; a rename, a step or a list made for someone
+    /// else is not.
+    @Test(.timeLimit(.minutes(1)), arguments: SharedStoreKind.tested)
+    func aListMadeForOrSharedWithAPersonIsToldToTheirStreamsOfNewListsAndNothingElseIs(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let heard = try await NewListsHeard.listening([try Team.ann, try Team.bob], of: store)
+        let list = try await store.create(name: "Groceries", owner: Team.ann).id
+        try await waitUntil("ann to be told of her list") { heard.count(try Team.ann) == 1 }
+        try await store.rename(list, to: "Weekend", by: Team.ann)
+        try await store.perform([.add(Team.item("Milk", 0))], named: "Add “Milk”", on: list, by: Team.ann)
+        try await store.share(list, with: Team.bob, by: Team.ann)
+        try await waitUntil("bob to be told of the list shared with him") { heard.count(try Team.bob) == 1 }
+        _ = try await store.create(name: "Cem's", owner: Team.cem)
+        // Long enough for a wrong news (or a poll's) to arrive.
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(heard.told.value == ["ann": 1, "bob": 1])
+        if let listening = store as? PostgresSharedListStore { #expect(await listening.listenerConnections == 1) }
+    }
+
+    /// Another instance (PostgreSQL), or another process over the same file
+    /// (SQLite, within the poll), makes a list or shares one: this store's
+    /// streams of new lists tell the person, who then finds it.
+    @Test(.timeLimit(.minutes(1)), arguments: SharedStoreKind.persistent)
+    func aListMadeOrSharedThroughAnotherInstanceIsToldToThisOnesStreamsOfNewLists(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let (writer, reader) = (try await fixture.open(), try await fixture.open())
+        let (ann, bob) = (try Team.ann, try Team.bob)
+        let heard = try await NewListsHeard.listening([ann, bob], of: reader)
+        let list = try await writer.create(name: "Groceries", owner: Team.ann).id
+        try await waitUntil("ann to be told of the list made elsewhere") { heard.count(try Team.ann) == 1 }
+        #expect(try await reader.lists(of: Team.ann).map(\.id) == [list])
+        try await writer.share(list, with: Team.bob, by: Team.ann)
+        try await waitUntil("bob to be told of the list shared elsewhere") { heard.count(try Team.bob) == 1 }
+        #expect(try await reader.lists(of: Team.bob).map(\.id) == [list])
+        // Neither a rename nor a step is news.
+        try await writer.rename(list, to: "Weekend", by: Team.ann)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(heard.count(try Team.ann) == 1)
+        #expect(heard.count(try Team.bob) == 1)
+    }
+
     @Test func aStreamOfOneSQLiteStoreHearsWithinThePollWhatAnotherProcessAppendsAndEndsWhenItDeletesTheList()
         async throws
     {

@@ -812,20 +812,20 @@ struct ListsPageEventTests {
     /// The id of a lists page with no lists.
     static let emptyID = ListsOverviewWatch.id(of: [])
 
-    @Test func aWatchStoppedBeforeItStartedIsNeverToldAndOneStoppedAfterIsForgotten() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func aWatchStoppedBeforeItStartedNeverHearsAndOneStoppedAfterIsForgotten() async throws {
         let store = InMemorySharedListStore()
         let ann = try AccountName("ann")
-        let watchers = ListsWatchers()
         // A client gone before its stream began.
-        let early = try await ListsOverviewWatch(store: store, person: ann, watchers: watchers)
+        let early = try await ListsOverviewWatch(store: store, person: ann)
         await early.stop()
         await early.start()
-        #expect(watchers.count(for: ann) == 0)
-        let watch = try await ListsOverviewWatch(store: store, person: ann, watchers: watchers)
+        #expect(await store.newListStreamCount == 0)
+        let watch = try await ListsOverviewWatch(store: store, person: ann)
         await watch.start()
-        #expect(watchers.count(for: ann) == 1)
+        #expect(await store.newListStreamCount == 1)
         await watch.stop()
-        #expect(watchers.count(for: ann) == 0)
+        try await waitUntil("the store to forget the watch's stream") { await store.newListStreamCount == 0 }
         var ended = true
         for await _ in watch.ids { ended = false }
         #expect(ended)
@@ -837,7 +837,7 @@ struct ListsPageEventTests {
         let ann = try AccountName("ann")
         let list = try await store.create(name: "Groceries", owner: ann).id
         let watch = try await ListsOverviewWatch(
-            store: store, person: ann, watchers: ListsWatchers(), recheckInterval: .seconds(600), burstInterval: .seconds(3))
+            store: store, person: ann, recheckInterval: .seconds(600), burstInterval: .seconds(3))
         await watch.start()
         // Quiet for longer than the burst interval after the start's own read.
         try await Task.sleep(for: .seconds(3.2))
@@ -857,7 +857,7 @@ struct ListsPageEventTests {
         // The others wait for the end of the burst interval, read together.
         #expect(seen.value.count == 1)
         // What it read is the list after the first add.
-        let summary = try #require(try await store.lists(of: ann).first)
+        let summary = try #require(await store.lists(of: ann).first)
         #expect(seen.value == [ListsOverviewWatch.id(of: [(list: summary, counts: SharedListCounts(items: 1, completed: 0))])])
     }
 
@@ -884,15 +884,16 @@ struct ListsPageEventTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func whatAnotherInstanceDidWithoutAStepReachesTheStreamAtItsNextRecheck() async throws {
+    func aListSharedThroughTheStoreAsAnotherInstanceWouldReachesTheStreamAtOnce() async throws {
+        // Rechecks too rare to be what brings the events: the store's news of the list do.
         let server = try await SignInTests.server(
-            ["ann", "bob"], configuration: WebAppConfiguration(listsRecheckInterval: 0.1))
+            ["ann", "bob"], configuration: WebAppConfiguration(listsRecheckInterval: 600))
         let store = try #require(server.webApp.lists?.store)
         try await server.test { client in
             let ann = try await API.signIn("ann", client, server: server)
             let bob = try await API.signIn("bob", client, server: server)
             let list = try await API.makeList("Groceries", client, as: ann)
-            // Shared through the store, as another instance would: no one here is told.
+            // Shared through the store, not the service, as another instance would.
             let shared = try await Self.nextEvent(client, server: server, as: bob, from: nil) {
                 _ = try await store.share(try #require(UUID(uuidString: list)), with: AccountName("bob"), by: AccountName("ann"))
             }
@@ -904,5 +905,70 @@ struct ListsPageEventTests {
             }
             #expect(unshared == [Self.emptyID])
         }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aListSharedUnheardIsFoundAtTheNextRecheck() async throws {
+        let inner = InMemorySharedListStore()
+        let store = Unheard(inner: inner)
+        let (ann, bob) = (try AccountName("ann"), try AccountName("bob"))
+        let list = try await inner.create(name: "Groceries", owner: ann).id
+        let watch = try await ListsOverviewWatch(
+            store: store, person: bob, recheckInterval: .milliseconds(100), burstInterval: .milliseconds(10))
+        await watch.start()
+        defer { Task { await watch.stop() } }
+        let seen = Locked<[String]>([])
+        let reading = Task { for await id in watch.ids { seen.withLock { $0.append(id) } } }
+        defer { reading.cancel() }
+        #expect(await watch.id == Self.emptyID)
+        // As an instance of an earlier version shares it: no news of it.
+        try await inner.share(list, with: bob, by: ann)
+        try await waitUntil("the recheck to find the list") { !seen.value.isEmpty }
+        #expect(seen.value == [ListsOverviewWatch.id(of: try await inner.overview(of: bob))])
+    }
+
+    /// A store that never tells of new lists, as an instance of an earlier
+    /// version does not: everything else is `inner`'s.
+    struct Unheard: SharedListStore {
+        let inner: InMemorySharedListStore
+
+        func create(name: String, owner: AccountName) async throws -> SharedListSummary {
+            try await inner.create(name: name, owner: owner)
+        }
+        func rename(_ list: UUID, to name: String, by person: AccountName) async throws -> SharedListSummary {
+            try await inner.rename(list, to: name, by: person)
+        }
+        func delete(_ list: UUID, by person: AccountName) async throws { try await inner.delete(list, by: person) }
+        func share(_ list: UUID, with account: AccountName, by person: AccountName) async throws -> SharedListSummary {
+            try await inner.share(list, with: account, by: person)
+        }
+        func unshare(_ list: UUID, with account: AccountName, by person: AccountName) async throws -> SharedListSummary {
+            try await inner.unshare(list, with: account, by: person)
+        }
+        func lists(of person: AccountName) async throws -> [SharedListSummary] { await inner.lists(of: person) }
+        func itemCounts(of person: AccountName) async throws -> [UUID: SharedListCounts] { await inner.itemCounts(of: person) }
+        func items(of list: UUID, as person: AccountName) async throws -> SharedListItems { try await inner.items(of: list, as: person) }
+        func perform(
+            on list: UUID, by person: AccountName, answering item: UUID?,
+            _ plan: @Sendable (TodoList) throws -> PlannedSharedChange
+        ) async throws -> (step: SharedStep, item: TodoItem?) {
+            try await inner.perform(on: list, by: person, answering: item, plan)
+        }
+        func undo(on list: UUID, by person: AccountName, expecting step: Int?) async throws -> SharedStep {
+            try await inner.undo(on: list, by: person, expecting: step)
+        }
+        func redo(on list: UUID, by person: AccountName, expecting step: Int?) async throws -> SharedStep {
+            try await inner.redo(on: list, by: person, expecting: step)
+        }
+        func nextSteps(on list: UUID, of person: AccountName) async throws -> SharedListNextSteps {
+            try await inner.nextSteps(on: list, of: person)
+        }
+        func history(of list: UUID, as person: AccountName, before: Int?, limit: Int) async throws -> [SharedStep.Summary] {
+            try await inner.history(of: list, as: person, before: before, limit: limit)
+        }
+        func updates(of list: UUID, as person: AccountName) async throws -> AsyncStream<SharedListUpdate> {
+            try await inner.updates(of: list, as: person)
+        }
+        func newLists(for person: AccountName) async -> AsyncStream<Void> { AsyncStream { _ in } }
     }
 }

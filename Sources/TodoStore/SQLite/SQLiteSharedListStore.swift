@@ -57,6 +57,11 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// knew them: a poll that finds them changed learns that another
     /// process renamed, shared or stopped sharing the list.
     private var knownNames: [UUID: String] = [:]
+    /// The streams of ``newLists(for:)``, and the lists each of their
+    /// accounts could open at the last look: a poll that finds one more
+    /// learns that another process made or shared it.
+    private var newListSignals = NewListSignals()
+    private var knownLists: [String: Set<UUID>] = [:]
 
     /// Runs the store's work on a thread of its own, not Swift's cooperative pool.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -122,6 +127,7 @@ public actor SQLiteSharedListStore: SharedListStore {
                 sql: "INSERT INTO shared_list (id, name, ownerKey, owner, created, lastSeq) VALUES (?, ?, ?, ?, ?, 0)",
                 arguments: [summary.id.uuidString, summary.name, owner.key, owner.text, ItemRecord.milliseconds(now())])
         }
+        gained(summary.id, by: owner)
         return summary
     }
 
@@ -167,6 +173,7 @@ public actor SQLiteSharedListStore: SharedListStore {
         cache[list]?.open.access = summary.access
         noteKnown(summary)
         updateStreams.notify(list, seq: seq, always: true)
+        gained(list, by: account)
         return summary
     }
 
@@ -320,6 +327,52 @@ public actor SQLiteSharedListStore: SharedListStore {
         updateStreams.forget(id, of: list)
     }
 
+    /// The lists made for or shared with `person` from now on, through this
+    /// store or by another process (within the poll interval); see
+    /// ``SharedListStore/newLists(for:)``.
+    public func newLists(for person: AccountName) -> AsyncStream<Void> {
+        let key = person.key
+        if knownLists[key] == nil {
+            // Unread, nothing is known: the first poll tells the stream, once.
+            knownLists[key] = (try? database.reading { db in try self.listIDs(db, of: [key])[key] ?? [] }) ?? []
+        }
+        let stream = newListSignals.subscribe(person) { [weak self] id in
+            Task { await self?.forgetNewListStream(id, of: key) }
+        }
+        startPolling()
+        return stream
+    }
+
+    /// Forgets a stream of ``newLists(for:)`` whose reader stopped.
+    private func forgetNewListStream(_ id: UUID, of key: String) {
+        newListSignals.forget(id, of: key)
+        if !newListSignals.keys.contains(key) { knownLists[key] = nil }
+    }
+
+    /// `person` can open `list` now, through this store: their streams of
+    /// ``newLists(for:)`` are told, and the next poll does not tell them again.
+    private func gained(_ list: UUID, by person: AccountName) {
+        knownLists[person.key]?.insert(list)
+        newListSignals.tell(person.key)
+    }
+
+    /// The ids of the lists each of the accounts `keys` owns or is a member of.
+    private nonisolated func listIDs(_ db: Database, of keys: [String]) throws -> [String: Set<UUID>] {
+        let marks = keys.map { _ in "?" }.joined(separator: ",")
+        var ids: [String: Set<UUID>] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT ownerKey, id FROM shared_list WHERE ownerKey IN (\(marks))
+                UNION ALL SELECT key, list FROM shared_member WHERE key IN (\(marks))
+                """,
+            arguments: StatementArguments(keys + keys))
+        {
+            if let id = UUID(uuidString: row[1]) { ids[row[0], default: []].insert(id) }
+        }
+        return ids
+    }
+
     /// Starts looking for other processes' rows, unless it runs already.
     private func startPolling() {
         guard poll == nil else { return }
@@ -335,15 +388,21 @@ public actor SQLiteSharedListStore: SharedListStore {
     /// Tells the streams of every heard list whose latest row moved on
     /// (another process appended) or whose name or members another process
     /// changed (then the streams of whoever can no longer open it end), and
-    /// ends those of a list that is gone.
+    /// ends those of a list that is gone; tells the streams of
+    /// ``newLists(for:)`` of lists others made or shared.
     ///
-    /// - Returns: Whether to go on: `false` once no list is heard.
+    /// - Returns: Whether to go on: `false` once no stream is open.
     private func pollOnce() -> Bool {
         let lists = updateStreams.lists
-        guard !lists.isEmpty else {
+        guard !lists.isEmpty || !newListSignals.isEmpty else {
             poll = nil
             knownNames = [:]
             return false
+        }
+        pollNewLists()
+        guard !lists.isEmpty else {
+            knownNames = [:]
+            return true
         }
         // A file that cannot be read now is tried again next time.
         guard
@@ -385,6 +444,19 @@ public actor SQLiteSharedListStore: SharedListStore {
         }
         for list in knownNames.keys where !updateStreams.isHeard(list) { knownNames[list] = nil }
         return true
+    }
+
+    /// Tells the streams of ``newLists(for:)`` of each account that can open
+    /// a list it could not at the last look (another process made or shared it).
+    private func pollNewLists() {
+        let keys = newListSignals.keys
+        // A file that cannot be read now is tried again next time.
+        guard !keys.isEmpty, let now = try? database.reading({ db in try self.listIDs(db, of: keys) }) else { return }
+        for key in keys {
+            let lists = now[key] ?? []
+            if !lists.isSubset(of: knownLists[key] ?? []) { newListSignals.tell(key) }
+            knownLists[key] = lists
+        }
     }
 
     /// Notes the name, owner and members of a list this store changed, so

@@ -9,6 +9,9 @@ public actor InMemorySharedListStore: SharedListStore {
     private var order: [UUID] = []
     /// The update streams of the lists (read by the tests).
     private(set) var updateStreams = SharedListUpdates()
+    private var newListSignals = NewListSignals()
+    /// How many streams of ``newLists(for:)`` are open (read by the tests).
+    package var newListStreamCount: Int { newListSignals.count }
     private let now: @Sendable () -> Date
     private let makeID: @Sendable () -> UUID
     private let coalescingWindow: TimeInterval
@@ -31,6 +34,7 @@ public actor InMemorySharedListStore: SharedListStore {
             shared: SharedList(coalescingWindow: coalescingWindow))
         lists[list.id] = list
         order.append(list.id)
+        newListSignals.tell(owner.key)
         return list.summary
     }
 
@@ -54,7 +58,9 @@ public actor InMemorySharedListStore: SharedListStore {
     /// Shares a list; see ``SharedListStore/share(_:with:by:)``.
     @discardableResult
     public func share(_ list: UUID, with account: AccountName, by person: AccountName) throws -> SharedListSummary {
-        try change(list) { open in try open.access.share(with: account, by: person) }
+        let shared = try change(list) { open in try open.access.share(with: account, by: person) }
+        newListSignals.tell(account.key)
+        return shared
     }
 
     /// Stops sharing a list; see ``SharedListStore/unshare(_:with:by:)``.
@@ -141,6 +147,19 @@ public actor InMemorySharedListStore: SharedListStore {
     /// Forgets an update stream of `list` whose reader stopped.
     private func forgetStream(_ id: UUID, of list: UUID) {
         updateStreams.forget(id, of: list)
+    }
+
+    /// The lists made for or shared with `person` from now on; see ``SharedListStore/newLists(for:)``.
+    public func newLists(for person: AccountName) -> AsyncStream<Void> {
+        let key = person.key
+        return newListSignals.subscribe(person) { [weak self] id in
+            Task { await self?.forgetNewListStream(id, of: key) }
+        }
+    }
+
+    /// Forgets a stream of ``newLists(for:)`` whose reader stopped.
+    private func forgetNewListStream(_ id: UUID, of key: String) {
+        newListSignals.forget(id, of: key)
     }
 
     /// Every log row of the list, oldest first (read by the tests).

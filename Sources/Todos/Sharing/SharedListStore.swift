@@ -142,6 +142,17 @@ public protocol SharedListStore: Sendable {
     ///
     /// - Throws: ``AccountError/listNotFound``.
     func updates(of list: UUID, as person: AccountName) async throws -> AsyncStream<SharedListUpdate>
+
+    /// A stream with an element each time a list is made for `person` or
+    /// shared with them, through this store and (for a store that hears of
+    /// them) through other instances or processes over the same database:
+    /// what no stream of ``updates(of:as:)`` can tell, as the person could
+    /// not open the list before. Several such changes close together may
+    /// make one element; one heard since the call is never missed, so that
+    /// a reader that reads ``lists(of:)`` after the call and after each
+    /// element knows every list. The stream does not end by itself; stop
+    /// reading (cancel the task) to unsubscribe.
+    func newLists(for person: AccountName) async -> AsyncStream<Void>
 }
 
 extension SharedListStore {

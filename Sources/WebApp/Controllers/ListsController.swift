@@ -115,17 +115,16 @@ struct ListsController {
     /// `event: lists` whenever what the lists page shows changed (a list's
     /// name, owner, members or counts; a list made, deleted, shared with
     /// the account or no longer), with a digest of it as the id: at once
-    /// for what the store's update streams tell (any instance's steps,
-    /// renames, changes of members, deletions), within
-    /// ``ListsOverviewWatch``'s recheck interval for a list made or shared
-    /// through another instance. A reconnecting
+    /// for what the store tells (any instance's steps, renames, changes of
+    /// members, deletions, lists made or shared), then at most one a
+    /// burst interval (``ListsOverviewWatch``). A reconnecting
     /// client's `Last-Event-ID` that is not the current digest gets the
     /// current event first. Ends as ``events(of:request:limit:)`` does,
     /// except that it outlives any one list.
     private func listsEvents(request: Request, limit: Int?) async throws -> Response {
         let lists = try shared
         let watch = try await ListsOverviewWatch(
-            store: lists.store, person: try lists.person, watchers: lists.watchers,
+            store: lists.store, person: try lists.person,
             recheckInterval: .milliseconds(Int((min(max(listsRecheckInterval, 0.1), 86_400) * 1000).rounded())))
         let current = await watch.id
         let first = request.headers[.lastEventID].flatMap { $0 == current ? nil : current }

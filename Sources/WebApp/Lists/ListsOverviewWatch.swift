@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Todos
 
 /// What the lists page of one account shows (each list's name, owner,
@@ -8,11 +7,12 @@ import Todos
 ///
 /// It hears every list the account can open (a step, a rename, a change of
 /// members, the list's deletion, through any instance: the store's update
-/// streams tell them all), and reads the overview again then; a step that
-/// changes no count (an edit, a move) makes no event. A list made or
-/// shared with the account through this instance is told by
-/// ``ListsWatchers``; through another, it is found by the read every
-/// ``recheckInterval``. After the reads of ``start()``, reads are at least
+/// streams tell them all) and every list made for or shared with the
+/// account (``SharedListStore/newLists(for:)``), and reads the overview
+/// again then; a step that changes no count (an edit, a move) makes no
+/// event. It also reads it every ``recheckInterval``, in case a change
+/// went unheard (an instance of an earlier version sends no news of new
+/// lists). After the reads of ``start()``, reads are at least
 /// ``burstInterval`` apart: the
 /// first change after a quiet while is read at once, those that follow
 /// within the interval together at its end.
@@ -23,12 +23,12 @@ actor ListsOverviewWatch {
     let burstInterval: Duration
     private let store: any SharedListStore
     private let person: AccountName
-    private let watchers: ListsWatchers
     private let continuation: AsyncStream<String>.Continuation
     /// The id of the overview as last read.
     private(set) var id: String
     private var heard: [UUID: Task<Void, Never>] = [:]
     private var periodic: Task<Void, Never>?
+    private var newLists: Task<Void, Never>?
     private var reading = false
     /// When the overview was last read (for the burst interval).
     private var lastRead: ContinuousClock.Instant?
@@ -42,12 +42,11 @@ actor ListsOverviewWatch {
     ///
     /// - Throws: What the store throws.
     init(
-        store: any SharedListStore, person: AccountName, watchers: ListsWatchers,
-        recheckInterval: Duration = .seconds(5), burstInterval: Duration = .seconds(1)
+        store: any SharedListStore, person: AccountName,
+        recheckInterval: Duration = .seconds(30), burstInterval: Duration = .seconds(1)
     ) async throws {
         self.store = store
         self.person = person
-        self.watchers = watchers
         self.recheckInterval = recheckInterval
         self.burstInterval = burstInterval
         (ids, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -60,7 +59,12 @@ actor ListsOverviewWatch {
     /// gone before its stream began).
     func start() async {
         guard !stopped else { return }
-        watchers.add(self, for: person)
+        // Heard before the read below: a list made after it is not missed.
+        let made = await store.newLists(for: person)
+        guard !stopped, newLists == nil else { return }
+        newLists = Task { [weak self] in
+            for await _ in made { await self?.changed() }
+        }
         if let overview = try? await store.overview(of: person) { await hear(overview.map(\.list.id)) }
         guard !stopped else { return }
         let interval = recheckInterval
@@ -77,7 +81,7 @@ actor ListsOverviewWatch {
     /// Stops hearing, and ends ``ids``.
     func stop() {
         stopped = true
-        watchers.remove(self, for: person)
+        newLists?.cancel()
         periodic?.cancel()
         heard.values.forEach { $0.cancel() }
         heard = [:]
@@ -163,39 +167,5 @@ actor ListsOverviewWatch {
         }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-}
-
-/// The lists pages' watches open on this instance, by account, so that a
-/// list made or shared here reaches the account's open pages at once
-/// (another instance's reach them at their next recheck).
-final class ListsWatchers: Sendable {
-    private let watches = Mutex<[String: [ObjectIdentifier: ListsOverviewWatch]]>([:])
-
-    /// No watches yet.
-    init() {}
-
-    /// Tells `watch` of every change for `person`.
-    func add(_ watch: ListsOverviewWatch, for person: AccountName) {
-        watches.withLock { $0[person.key, default: [:]][ObjectIdentifier(watch)] = watch }
-    }
-
-    /// No longer tells `watch`.
-    func remove(_ watch: ListsOverviewWatch, for person: AccountName) {
-        watches.withLock { watches in
-            watches[person.key]?[ObjectIdentifier(watch)] = nil
-            if watches[person.key]?.isEmpty == true { watches[person.key] = nil }
-        }
-    }
-
-    /// How many watches of `person` are told.
-    func count(for person: AccountName) -> Int {
-        watches.withLock { $0[person.key]?.count ?? 0 }
-    }
-
-    /// Tells the watches of `person` that their lists may have changed.
-    func changed(for person: AccountName) {
-        let told = watches.withLock { Array(($0[person.key] ?? [:]).values) }
-        for watch in told { Task { await watch.changed() } }
     }
 }

@@ -25,9 +25,6 @@ struct SharedListService: Sendable {
     let makeID: @Sendable () -> UUID
     /// Team mode, whose sessions the event streams check.
     private let teamMode: TeamMode
-    /// The lists pages open on this instance, told of a list made or
-    /// shared here at once.
-    let watchers = ListsWatchers()
 
     /// The service of `teamMode`, or `nil` in local mode.
     init?(teamMode: TeamMode?, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID) {
@@ -73,10 +70,7 @@ struct SharedListService: Sendable {
 
     /// Makes a list the account owns.
     func create(name: String) async throws -> SharedListSummary {
-        let person = try person
-        let made = try await store.create(name: name, owner: person)
-        watchers.changed(for: person)
-        return made
+        try await store.create(name: name, owner: person)
     }
 
     /// The list `id`, as the account sees it.
@@ -114,9 +108,7 @@ struct SharedListService: Sendable {
         guard let existing = try await accounts.list().first(where: { $0.name.key == account.key }) else {
             throw APIError.invalidField("there is no account “\(account.text)”; `rewind users add \(account.text)` makes it")
         }
-        let shared = try await store.share(id, with: existing.name, by: person)
-        watchers.changed(for: existing.name)
-        return shared
+        return try await store.share(id, with: existing.name, by: person)
     }
 
     /// Stops sharing the list with the account named `name` (its owner only).
