@@ -2,6 +2,10 @@
 or by the CLI on the same data directory shows up in an open page within
 about a second, without a reload (Server-Sent Events)."""
 
+import socket
+import time
+from urllib.parse import urlsplit
+
 from selenium.webdriver.common.by import By
 
 from helpers import (
@@ -117,6 +121,40 @@ def test_a_change_by_the_cli_on_the_same_data_directory_shows_up_live(driver, ba
     cli.todo("rm", "1")
     wait_live(driver, [])
     assert_not_reloaded(driver)
+
+
+def test_a_stream_the_server_refused_is_tried_again_and_the_page_catches_up(driver, base_url, api):
+    """Every event stream the server allows (256) held by others: the page's
+    stream is refused (503), which the browser does not try again by itself.
+    Once streams are free, the page opens a new one, shows what changed
+    meanwhile and follows changes again, without a reload."""
+    address = urlsplit(base_url)
+    held = []
+    try:
+        for _ in range(256):
+            stream = socket.create_connection((address.hostname, address.port), timeout=10)
+            stream.sendall(f"GET /events HTTP/1.1\r\nHost: {address.netloc}\r\nAccept: text/event-stream\r\n\r\n".encode())
+            held.append(stream)
+        for stream in held:
+            received = b""
+            while b": connected" not in received:
+                chunk = stream.recv(4096)
+                assert chunk, "a held stream was refused"
+                received += chunk
+        open_todos(driver, base_url)
+        mark_page(driver)
+        api.add("while refused")
+        # Refused: the page does not hear of it.
+        time.sleep(2)
+        assert rendered_titles(driver) == []
+    finally:
+        for stream in held:
+            stream.close()
+    # The server frees a stream whose client went at its next heartbeat (15 s), and the page tries again
+    # 1, 2, 4, 8, 16 s after its refusals.
+    wait_for_titles(driver, ["while refused"], timeout=45)
+    api.add("live again")
+    wait_live(driver, ["while refused", "live again"])
 
 
 def test_a_change_in_the_browser_is_seen_by_the_cli(driver, base_url, cli):

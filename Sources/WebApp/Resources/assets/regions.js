@@ -92,27 +92,51 @@ export function makeRefresher(load) {
 
 // `path` and `name`: the stream and its change event (the local list's by
 // default; a shared list's page passes its own).
+//
+// A stream the server refuses (the list was deleted or is no longer
+// shared, the session ended, too many streams, a server shutting down, a
+// store that cannot be read for a moment) is closed for good by the
+// browser: the page's own refresh meets the same answer and says so, and
+// a new stream is tried after 1 s, then 2, 4 … up to a minute, until one
+// opens; the page then catches up with what it missed.
 export function listenForChanges(refresh, path, name) {
   if (!window.EventSource) { return; }
-  var source = new EventSource(path || '/events');
-  var opened = false;
-  var seenID = false;
-  source.addEventListener(name || 'todos', function (event) {
-    seenID = event.lastEventId !== '';
-    refresh();
+  var delay = 1000;
+  var longest = 60000;
+  var retry = null;
+  var leaving = false;
+  var source = connect(false);
+
+  function connect(again) {
+    var stream = new EventSource(path || '/events');
+    var opened = false;
+    var seenID = false;
+    stream.addEventListener(name || 'todos', function (event) {
+      seenID = event.lastEventId !== '';
+      refresh();
+    });
+    stream.addEventListener('open', function () {
+      // After a reconnect, the browser sends the last event's id and the
+      // server starts with the current state's event when the list moved;
+      // a page that saw no event yet, or whose stream is new, catches up
+      // itself.
+      if ((opened && !seenID) || (again && !opened)) { refresh(); }
+      opened = true;
+      delay = 1000;
+    });
+    stream.addEventListener('error', function () {
+      if (stream.readyState !== EventSource.CLOSED || leaving) { return; }
+      // Said once: a stream refused again and again changes nothing on the page.
+      if (!again || opened) { refresh(); }
+      retry = setTimeout(function () { source = connect(true); }, delay);
+      delay = Math.min(delay * 2, longest);
+    });
+    return stream;
+  }
+
+  window.addEventListener('pagehide', function () {
+    leaving = true;
+    clearTimeout(retry);
+    source.close();
   });
-  source.addEventListener('open', function () {
-    // After a reconnect, the browser sends the last event's id and the
-    // server starts with the current state's event when the list moved;
-    // a page that saw no event yet catches up itself.
-    if (opened && !seenID) { refresh(); }
-    opened = true;
-  });
-  source.addEventListener('error', function () {
-    // The server refused the stream for good (the list was deleted or is
-    // no longer shared, or the session ended): the page's own refresh
-    // meets the same answer and says so.
-    if (source.readyState === EventSource.CLOSED) { refresh(); }
-  });
-  window.addEventListener('pagehide', function () { source.close(); });
 }
