@@ -95,7 +95,10 @@ extension WebApp {
     /// Adds the routes of every controller to `router`: the JSON API's
     /// from the code generated from openapi.yaml, the others by hand.
     private func addRoutes(to router: Router<RewindRequestContext>) {
-        PageController(service: todos, csrfToken: csrfToken).addRoutes(to: router)
+        let (broadcaster, todos) = (broadcaster, todos)
+        PageController(service: todos, csrfToken: csrfToken) {
+            await broadcaster.currentEvent(mark: await todos.updateMark()).id
+        }.addRoutes(to: router)
         ListsController(
             lists: lists, csrfToken: csrfToken, maxEventStreams: configuration.maxEventStreams,
             heartbeatInterval: configuration.heartbeatInterval, openStreams: listStreams,

@@ -129,6 +129,46 @@ struct EventStreamTests {
         return seen
     }
 
+    /// The state a page says it shows (`<meta name="rewind-events-since">`).
+    static func eventsSince(_ page: String) -> String? {
+        let marker = #"<meta name="rewind-events-since" content=""#
+        guard let start = page.range(of: marker)?.upperBound else { return nil }
+        return String(page[start...].prefix { $0 != "\"" })
+    }
+
+    /// The id `/events` gives the state now.
+    static func currentID(_ server: TestServer) async -> String {
+        await server.webApp.broadcaster.currentEvent(mark: await server.webApp.todos.updateMark()).id ?? "none"
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aPageNamesItsStateAndItsFirstStreamStartsWithTheCurrentOneWhenItMovedSince() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let drawn = try #require(Self.eventsSince(try await client.get("/todos").text))
+            #expect(drawn == (await Self.currentID(server)))
+            // A change between the page's read and its stream's start.
+            try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+            let current = await Self.currentID(server)
+            #expect(current != drawn)
+            #expect(Self.eventIDs(try await client.get("/events?max=1&since=\(drawn)").text) == [current])
+
+            // A page drawn now, and its item's, name the current state: the stream waits for the next change.
+            let now = try #require(Self.eventsSince(try await client.get("/todos").text))
+            #expect(now == current)
+            let added = try await client.get("/api/todos").object["items"] as? [[String: Any]]
+            let item = try #require(added?.first?["id"] as? String)
+            #expect(Self.eventsSince(try await client.get("/todos/items/\(item)").text) == current)
+            // A reconnect's Last-Event-ID wins over the page's older `since`.
+            async let resumed = client.get("/events?max=1&since=\(drawn)", headers: [.lastEventID: current])
+            try await waitUntil("1 open event stream") { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
+            let ids = Self.eventIDs(try await resumed.text)
+            #expect(ids.count == 1)
+            #expect(ids.first != current)
+        }
+    }
+
     @Test func aStreamResumedWithTheCurrentIDStartsWithNothing() async throws {
         let server = try TestServer()
         try await server.test { client in

@@ -505,7 +505,7 @@ struct HTMLTests {
         @Test(arguments: [
             ("/assets/app.css", "text/css; charset=utf-8", "prefers-color-scheme: dark"),
             ("/assets/todos.js", "text/javascript; charset=utf-8", "from './regions.js'"),
-            ("/assets/regions.js", "text/javascript; charset=utf-8", "new EventSource(path || '/events')"),
+            ("/assets/regions.js", "text/javascript; charset=utf-8", "new EventSource(url)"),
             ("/assets/icon.svg", "image/svg+xml", "<svg"),
         ])
         func areServedWithTheirTypeAndAnETag(path: String, type: String, content: String) async throws {

@@ -665,6 +665,27 @@ struct SharedListEventTests {
         }
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aListsPageNamesItsStateAndItsFirstStreamStartsWithTheCurrentOneWhenItMovedSince() async throws {
+        let server = try await SignInTests.server(["ann"])
+        try await server.test { client in
+            let ann = try await API.signIn("ann", client, server: server)
+            let list = try await API.makeList("Groceries", client, as: ann)
+            let page = try await client.get("/lists/\(list)", headers: SignInTests.session(ann.session))
+            #expect(EventStreamTests.eventsSince(page.text) == "0")
+            let lists = try await client.get("/lists", headers: SignInTests.session(ann.session))
+            let drawn = try #require(EventStreamTests.eventsSince(lists.text))
+            #expect(drawn == (try await ListsPageEventTests.currentID(client, as: ann)))
+            // A change between the pages' reads and their streams' starts.
+            _ = try await API.add("Milk", to: list, client, as: ann)
+            let current = try await ListsPageEventTests.currentID(client, as: ann)
+            let listStream = try await client.get("/lists/\(list)/events?max=1&since=0", headers: SignInTests.session(ann.session))
+            #expect(listStream.text.contains("event: list\nid: 1\n"))
+            let listsStream = try await client.get("/lists/events?max=1&since=\(drawn)", headers: SignInTests.session(ann.session))
+            #expect(ListsPageEventTests.ids(listsStream.text) == [current])
+        }
+    }
+
     @Test func theStreamEndsWhenTheSessionEndsOrTheMemberIsNoLongerOne() async throws {
         let server = try await SignInTests.server(
             ["ann", "bob"], configuration: WebAppConfiguration(heartbeatInterval: 0.05))

@@ -6,8 +6,9 @@ import ServiceLifecycle
 /// to-do state changed, so that it fetches fresh content.
 ///
 /// Every change event has an `id:`; a reconnecting `EventSource` sends the
-/// last one it saw as `Last-Event-ID`, and when the list has moved since,
-/// the stream starts with the current state's event (the same id: nothing).
+/// last one it saw as `Last-Event-ID` (a page's first connection names the
+/// state it shows with `?since=`), and when the list has moved since, the
+/// stream starts with the current state's event (the same id: nothing).
 /// In team mode the stream ends when its session ends (signed out, ended by
 /// `rewind users`, or expired), checked with every heartbeat.
 struct EventsController {
@@ -32,7 +33,7 @@ struct EventsController {
             let broadcaster = self.broadcaster
             // After subscribing, so that a change in between is not missed.
             var resumed: ServerEvent?
-            if let seen = request.headers[.lastEventID] {
+            if let seen = Query.eventsSeen(request) {
                 let current = await broadcaster.currentEvent(mark: await todos.updateMark())
                 if current.id != seen { resumed = current }
             }

@@ -102,7 +102,7 @@ struct ListsController {
         // Subscribing checks membership (404) before anything is sent.
         let updates = try await lists.updates(of: id)
         let seq = try await lists.items(of: id).seq
-        let first = request.headers[.lastEventID].flatMap { $0 == String(seq) ? nil : seq }
+        let first = Query.eventsSeen(request).flatMap { $0 == String(seq) ? nil : seq }
         return try stream(first: first.map(Self.event(seq:)), limit: limit, lists: lists) { continuation in
             let forward = Task {
                 for await update in updates { continuation.yield(Self.event(seq: update.seq)) }
@@ -127,7 +127,7 @@ struct ListsController {
             store: lists.store, person: try lists.person,
             recheckInterval: .milliseconds(Int((min(max(listsRecheckInterval, 0.1), 86_400) * 1000).rounded())))
         let current = await watch.id
-        let first = request.headers[.lastEventID].flatMap { $0 == current ? nil : current }
+        let first = Query.eventsSeen(request).flatMap { $0 == current ? nil : current }
         return try stream(first: first.map(Self.listsEvent(id:)), limit: limit, lists: lists) { continuation in
             let forward = Task {
                 await watch.start()

@@ -7,6 +7,9 @@ import Todos
 struct PageController {
     let service: TodoService
     let csrfToken: String
+    /// The id `/events` gives the state now (``EventBroadcaster/currentEvent(mark:)``):
+    /// read before a page's state, for its ``Layout/eventsSince``.
+    let eventID: @Sendable () async -> String?
 
     /// The list's regions as `request` asks for them (`filter`, `sort`,
     /// `search`, `steps`, `rows`).
@@ -24,8 +27,10 @@ struct PageController {
             Responses.html(LandingPage(csrfToken: csrfToken).render())
         }
         router.get("/todos") { request, _ in
+            // Before the read: a change in between is told again, never missed.
+            let since = await eventID()
             let view = try await listView(request)
-            return await Responses.html { TodoPage(view: view, csrfToken: csrfToken).render() }
+            return await Responses.html { TodoPage(view: view, csrfToken: csrfToken, eventsSince: since).render() }
         }
         router.get("/todos/fragment") { request, _ in
             let view = try await listView(request)
@@ -33,7 +38,9 @@ struct PageController {
         }
         router.get("/todos/items/{id}") { request, context in
             let (id, steps) = (try Query.itemID(context), try Query.historySteps(request))
-            let page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken, historySteps: steps)
+            let since = await eventID()
+            var page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken, historySteps: steps)
+            page.eventsSince = since
             return Responses.html(page.render())
         }
         router.get("/todos/items/{id}/fragment") { request, context in

@@ -33,6 +33,14 @@ enum Query {
         try listID(context.parameters.get("list") ?? "")
     }
 
+    /// The id of the last state an event stream's client saw: the
+    /// `Last-Event-ID` a reconnecting `EventSource` sends, or else `?since=`,
+    /// the state a page showed when it opened its first stream; `nil`
+    /// without either.
+    static func eventsSeen(_ request: Request) -> String? {
+        request.headers[.lastEventID] ?? request.uri.queryParameters.get("since")
+    }
+
     /// `?max=N` of an event stream: end it after N change events (for
     /// scripts and tests); `nil` without it.
     ///

@@ -30,6 +30,11 @@ struct Layout {
     /// The token that the script sends with state-changing requests: the
     /// server's; in team mode the signed-in session's replaces it.
     var csrfToken: String
+    /// The id of the state the page shows, as its event stream names it
+    /// (`<meta name="rewind-events-since">`): the script opens the stream
+    /// with `?since=` it, so that a change made between the page's read and
+    /// the stream's start is told; `nil` on a page without a stream.
+    var eventsSince: String? = nil
 
     /// The whole document around `content`.
     ///
@@ -45,6 +50,7 @@ struct Layout {
                     html.void("meta", [.name("viewport"), Attribute("content", "width=device-width, initial-scale=1")])
                     html.void("meta", [.name("color-scheme"), Attribute("content", "light dark")])
                     html.void("meta", [.name("rewind-csrf"), Attribute("content", SignedIn.csrfToken(server: csrfToken))])
+                    if let eventsSince { html.void("meta", [.name("rewind-events-since"), Attribute("content", eventsSince)]) }
                     html.element("title") { $0.text(title) }
                     html.void("link", [Attribute("rel", "stylesheet"), .href(Assets.stylesheetPath)])
                     html.void("link", [Attribute("rel", "icon"), .href(Assets.iconPath)])

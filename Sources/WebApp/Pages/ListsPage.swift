@@ -28,7 +28,7 @@ struct ListsPage {
 
     /// The whole document.
     func render() -> HTML {
-        Layout(title: "Lists · Rewind", page: .lists, csrfToken: csrfToken).render { html in
+        Layout(title: "Lists · Rewind", page: .lists, csrfToken: csrfToken, eventsSince: ListsOverviewWatch.id(of: lists)).render { html in
             html.element("main", [.class("lists-page")]) { html in
                 html.element("h1") { $0.text("Lists") }
                 html.element("form", [.class("new-list"), Attribute("autocomplete", "off")]) { html in

@@ -73,7 +73,7 @@ struct SharedListPage {
     /// The whole document.
     func render() -> HTML {
         let title = "\(summary.name) · Rewind"
-        return Layout(title: title, page: .sharedList, csrfToken: csrfToken).render(capacity: 16_384 + 300 * rows.count) {
+        return Layout(title: title, page: .sharedList, csrfToken: csrfToken, eventsSince: String(items.seq)).render(capacity: 16_384 + 300 * rows.count) {
             html in
             html.element("main", [.class("todos-page"), .data("list", summary.id.uuidString)]) { html in
                 html.element("p", [.class("back-link-line")]) { html in

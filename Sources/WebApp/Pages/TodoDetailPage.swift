@@ -26,6 +26,9 @@ struct TodoDetailPage {
     var calendar: DayCalendar
     /// The token for the page's script.
     var csrfToken: String
+    /// The id of the state the page shows, as its event stream names it
+    /// (``Layout/eventsSince``); `nil` leaves it out.
+    var eventsSince: String?
     /// How many steps the history panel lists.
     var historySteps: Int
 
@@ -91,7 +94,7 @@ struct TodoDetailPage {
             [.data("list", list.id.uuidString), .data("api", itemAPI),
              .data("fragment", "/lists/\(list.id.uuidString)/items/\(item.id.uuidString)/fragment")]
         } ?? []
-        return Layout(title: title, page: list == nil ? .todoDetail : .sharedItem, csrfToken: csrfToken).render { html in
+        return Layout(title: title, page: list == nil ? .todoDetail : .sharedItem, csrfToken: csrfToken, eventsSince: eventsSince).render { html in
             html.element("main", attributes: [.class("detail-page"), .data("id", uuid: item.id)] + shared) { html in
                 html.element("a", [.class("back-link"), .href(listPage)]) { $0.text("← " + (list?.name ?? "All to-dos")) }
                 html.element("div", [.class("todos-layout")]) { html in

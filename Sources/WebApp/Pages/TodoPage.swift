@@ -5,6 +5,8 @@ struct TodoPage {
     var view: TodoListView
     /// The token for the page's script.
     var csrfToken: String
+    /// The id of the state `view` shows, as `/events` names it (``Layout/eventsSince``).
+    var eventsSince: String? = nil
 
     /// The confirmation of "Delete all items…".
     static let deleteAllCard = ModalCard(
@@ -17,7 +19,7 @@ struct TodoPage {
 
     /// The whole document.
     func render() -> HTML {
-        Layout(title: "To-dos · Rewind", page: .todos, csrfToken: csrfToken).render(capacity: view.estimatedSize) { html in
+        Layout(title: "To-dos · Rewind", page: .todos, csrfToken: csrfToken, eventsSince: eventsSince).render(capacity: view.estimatedSize) { html in
             html.element("main", [.class("todos-page")]) { html in
                 html.element("div", [.class("todos-layout")]) { html in
                     html.element("div", [.class("todos-column")]) { html in

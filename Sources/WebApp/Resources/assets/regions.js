@@ -101,6 +101,11 @@ export function makeRefresher(load) {
 // opens; the page then catches up with what it missed.
 export function listenForChanges(refresh, path, name) {
   if (!window.EventSource) { return; }
+  // The state the page was drawn at: a change made before the stream
+  // starts is told at once (a first connection sends no Last-Event-ID).
+  var since = document.querySelector('meta[name="rewind-events-since"]');
+  var url = path || '/events';
+  if (since) { url += (url.indexOf('?') < 0 ? '?' : '&') + 'since=' + encodeURIComponent(since.content); }
   var delay = 1000;
   var longest = 60000;
   var retry = null;
@@ -108,7 +113,7 @@ export function listenForChanges(refresh, path, name) {
   var source = connect(false);
 
   function connect(again) {
-    var stream = new EventSource(path || '/events');
+    var stream = new EventSource(url);
     var opened = false;
     var seenID = false;
     stream.addEventListener(name || 'todos', function (event) {
