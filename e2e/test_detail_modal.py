@@ -529,3 +529,34 @@ def test_typing_after_save_is_not_lost_to_the_refresh(driver, base_url, api):
     wait_item(api, item["id"], lambda i: i["title"] == "Buy oat milk", "the title should be saved")
     wait_for_live_refresh(driver, events)
     assert field(driver, "details").get_attribute("value") == "the organic one"
+
+
+def test_a_save_sends_only_what_was_changed_here_and_keeps_what_another_window_changed(driver, base_url, api):
+    item = api.add("Apples")
+    open_detail(driver, base_url, item["id"])
+    field(driver, "details").send_keys("the green ones")
+    # Renamed elsewhere while this form has typing in it (so the form is not redrawn).
+    api.request("PATCH", f"/api/todos/{item['id']}", {"title": "Green apples"})
+    time.sleep(0.5)
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["details"] == "the green ones", "the details should be saved")
+    assert changed["title"] == "Green apples", "the save should not write the form's old title back"
+    wait_until(driver, lambda d: css(d, "h1.detail-title").text == "Green apples", "the heading to show the other title")
+
+
+def test_a_due_date_written_as_text_in_another_time_zone_is_not_moved_by_a_save(driver, base_url, api):
+    # The browser far from the server's time zone (UTC+14), as a person travelling.
+    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Pacific/Kiritimati"})
+    item = api.add("Dentist")
+    api.request("PATCH", f"/api/todos/{item['id']}", {"due": {"kind": "date", "date": "2031-05-06T18:00:00.000Z"}})
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "dueKind", "text")
+    wait_until(driver, lambda d: field(d, "dueText").is_displayed(), "the text input to show for 'Type it'")
+    assert field(driver, "dueText").get_attribute("value"), "the page should write the due date as text"
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(driver, lambda d: css(d, "#form-status").text == "Nothing changed to save.", "the page to say nothing changed")
+    # With another part changed, the due date the page wrote still stays where it was.
+    field(driver, "details").send_keys("bring the card")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["details"] == "bring the card", "the details should be saved")
+    assert changed["due"] == {"kind": "date", "date": "2031-05-06T18:00:00.000Z"}

@@ -23,6 +23,10 @@ var typedSinceSave = false;
 var savedAt = 0;
 // What the account's last undo or redo left alone (a shared list's item), said after the refresh.
 var leftAlone = '';
+// Each part of the form (title, details, completed, due, location) as it
+// was drawn: Save sends only the parts the person changed, so that what
+// someone else changed meanwhile in the others is not written back.
+var drawn = null;
 
 function form() { return document.getElementById('detail-form'); }
 
@@ -66,9 +70,15 @@ var refresh = makeRefresher(function () {
     // Typing after Save wins over the saved form, whenever it happened.
     var force = refresh.force && !typedSinceSave;
     refresh.force = false;
-    swapRegions(html, function (name) { return name === 'detail' && dirty && !force; });
+    var redrawn = false;
+    swapRegions(html, function (name) {
+      var keep = name === 'detail' && dirty && !force;
+      if (name === 'detail' && !keep) { redrawn = true; }
+      return keep;
+    });
     if (force || !dirty) { dirty = false; }
     prepare();
+    if (redrawn) { drawn = parts(form()); }
     showSaved();
     var status = document.getElementById('form-status');
     if (status && leftAlone) { status.textContent = leftAlone; status.classList.remove('error'); leftAlone = ''; }
@@ -147,6 +157,36 @@ function collect(current) {
   return body;
 }
 
+// The form's parts as JSON texts, to compare (`null` when the form does
+// not hold a valid item, as while a field is half typed).
+function parts(current) {
+  if (!current) { return null; }
+  var body;
+  try { body = collect(current); } catch (e) { return null; }
+  return {
+    title: JSON.stringify(body.title), details: JSON.stringify(body.details), completed: JSON.stringify(body.completed),
+    due: JSON.stringify([body.due, body.dueText]), location: JSON.stringify(body.location)
+  };
+}
+
+// The parts of `body` that differ from the form as drawn. A due date
+// typed as text that is still the text the page wrote is not a change
+// (the page wrote it in the server's time zone, which the browser's may
+// not be).
+function changes(current, body) {
+  var now = parts(current);
+  var keys = { title: ['title'], details: ['details'], completed: ['completed'], due: ['due', 'dueText', 'timeZone'], location: ['location'] };
+  var text = current.elements.namedItem('dueText');
+  var untouchedText = body.dueText !== undefined && text && text.value === text.defaultValue && text.defaultValue !== '';
+  var changed = {};
+  Object.keys(keys).forEach(function (part) {
+    if (drawn && now && now[part] === drawn[part]) { return; }
+    if (part === 'due' && untouchedText) { return; }
+    keys[part].forEach(function (key) { if (body[key] !== undefined) { changed[key] = body[key]; } });
+  });
+  return changed;
+}
+
 document.addEventListener('input', function (event) {
   if (event.target.closest('#detail-form')) { dirty = true; typedSinceSave = true; }
 });
@@ -163,7 +203,11 @@ document.addEventListener('submit', function (event) {
   event.preventDefault();
   var status = document.getElementById('form-status');
   var body;
-  try { body = collect(current); } catch (error) { showError(error); return; }
+  try { body = changes(current, collect(current)); } catch (error) { showError(error); return; }
+  if (Object.keys(body).length === 0) {
+    if (status) { status.textContent = 'Nothing changed to save.'; status.classList.remove('error'); }
+    return;
+  }
   typedSinceSave = false;
   enqueue(function () { return api('PATCH', itemAPI, body); }).then(function () {
     savedAt = Date.now();
@@ -193,5 +237,6 @@ if (list) {
   setUpHistory(afterUndo, refresh);
 }
 setUpModals(function () { refresh(); });
-if (list) { listenForChanges(refresh, '/lists/' + list + '/events', 'list'); } else { listenForChanges(refresh); }
 prepare();
+drawn = parts(form());
+if (list) { listenForChanges(refresh, '/lists/' + list + '/events', 'list'); } else { listenForChanges(refresh); }
