@@ -619,3 +619,30 @@ def test_a_shared_lists_item_opens_in_its_detail_page_and_changes_as_the_account
     css(driver, "#list-undo").click()
     wait_for_titles(driver, ["Post office", "Bank"])
     assert "1 Jun 2040" in css_all(driver, ".todo-list li")[1].text
+
+
+def test_a_refused_share_is_said_until_the_next_change_goes_through_and_a_long_name_fits_the_item_page(
+    driver, team_server
+):
+    base = team_server.url
+    long_name = "L" * 200
+    path = ann_makes_a_list(driver, base, long_name, "Nails")
+    # A name with no space in it wraps on the item's page too (its "← list" link).
+    driver.execute_script("document.querySelector('.todo-list li a.item-details').click()")
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "the item's page")
+    assert driver.execute_script(
+        "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    ), "the item's page should not scroll sideways"
+
+    driver.get(base + "/lists")
+    share = css(driver, ".list-row .share-list input[name=account]")
+    share.send_keys("nobody")
+    css(driver, ".list-row .share-list button[type=submit]").click()
+    wait_until(driver, lambda d: "nobody" in css(d, "#todo-error").text, "the refusal to be said")
+    rename = css(driver, ".list-row .rename-list input[name=name]")
+    rename.clear()
+    rename.send_keys("Hardware")
+    css(driver, ".list-row .rename-list button[type=submit]").click()
+    wait_until(driver, lambda d: css(d, ".list-row .list-name").text == "Hardware", "the rename to show")
+    wait_until(driver, lambda d: css(d, "#todo-error").text == "", "the old refusal to be gone", timeout=2)
+    assert path.startswith("/lists/")

@@ -141,6 +141,26 @@ def test_clears_the_input_at_once_when_an_item_is_added(driver, base_url):
     assert has_class(focused(driver), "new-todo"), "the new-todo field should keep the focus"
 
 
+def test_an_add_that_fails_puts_its_title_back_and_an_edit_cannot_be_longer_than_a_title(driver, base_url, api):
+    open_todos(driver, base_url)
+    # The server unreachable for the add (the request fails as on a network error).
+    driver.execute_script(
+        "var original = window.fetch;"
+        "window.fetch = function (url, options) {"
+        "  if (options && options.method === 'POST') { return Promise.reject(new TypeError('Failed to fetch')); }"
+        "  return original.apply(this, arguments);"
+        "};"
+    )
+    field = css(driver, "input.new-todo")
+    field.send_keys(TODO_ITEM_ONE, Keys.ENTER)
+    wait_until(driver, lambda d: field.get_attribute("value") == TODO_ITEM_ONE, "the title to be put back in the field")
+    assert api.titles() == []
+    driver.refresh()
+    add_and_wait(driver, TODO_ITEM_TWO)
+    # The inline editor takes no more than a title may hold, as the new-item field.
+    assert css(driver, ".todo-list li .edit").get_attribute("maxlength") == css(driver, "input.new-todo").get_attribute("maxlength")
+
+
 def test_appends_new_items_to_the_bottom_of_the_list(driver, base_url):
     three_todos(driver, base_url)
     wait_for_count_text(driver, "3 items left")

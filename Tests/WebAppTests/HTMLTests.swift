@@ -236,7 +236,7 @@ struct HTMLTests {
                 #expect(html.contains(#"<button class="destroy" aria-labelledby="tx t0"></button>"#))
                 #expect(html.contains(#"<button class="move" type="button" aria-labelledby="tm t0" aria-describedby="move-help"></button></div>"#))
                 #expect(html.contains(#"<span id="tm">Move</span><span id="move-help">Drag to move the item"#))
-                #expect(html.contains(#"<input class="edit" value="One" aria-labelledby="te t0"></li>"#))
+                #expect(html.contains(#"<input class="edit" value="One" maxlength="500" aria-labelledby="te t0"></li>"#))
                 #expect(html.contains(#"<label id="t1">Two</label>"#))
                 #expect(html.contains(#"<div hidden><span id="tc">Complete</span><span id="td">Details of</span>"#))
                 #expect(html.contains(#"</div><input class="edit" value="One""#))

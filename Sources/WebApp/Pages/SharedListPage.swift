@@ -179,7 +179,7 @@ struct SharedListPage {
                 html.element("button", [.class("destroy"), .ariaLabel("Delete " + item.title)])
                 TodoListView.moveHandle(named: .ariaLabel("Move " + item.title), into: &html)
             }
-            html.void("input", [.class("edit"), .value(item.title), .ariaLabel("Edit " + item.title)])
+            html.void("input", [.class("edit"), .value(item.title), Attribute("maxlength", "500"), .ariaLabel("Edit " + item.title)])
         }
     }
 

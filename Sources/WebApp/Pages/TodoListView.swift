@@ -140,7 +140,9 @@ struct TodoListView: Sendable {
                 html.element("button", [Attribute("class", literal: "destroy"), .ariaLabelledBy("tx ", label)])
                 if rowsMove { Self.moveHandle(named: .ariaLabelledBy("tm ", label), into: &html) }
             }
-            html.void("input", [Attribute("class", literal: "edit"), .value(item.title), .ariaLabelledBy("te ", label)])
+            html.void(
+                "input",
+                [Attribute("class", literal: "edit"), .value(item.title), Attribute("maxlength", literal: "500"), .ariaLabelledBy("te ", label)])
         }
     }
 

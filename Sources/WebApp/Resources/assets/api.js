@@ -50,6 +50,15 @@ export function api(method, path, body) {
   });
 }
 
+// Takes away what showError said (a change that went through since).
+export function clearError() {
+  var box = document.getElementById('todo-error') || document.getElementById('form-status');
+  if (!box || !box.classList.contains('error')) { return; }
+  clearTimeout(showError.timer);
+  box.textContent = '';
+  box.classList.remove('error');
+}
+
 export function showError(error) {
   var box = document.getElementById('todo-error') || document.getElementById('form-status');
   var message = error && error.message ? error.message : String(error);

@@ -4,7 +4,7 @@
 // person or another tab changes (names, members, counts, lists shared with
 // the account) shows without a reload, keeping what is typed.
 
-import { api, enqueue, showError } from './api.js';
+import { api, clearError, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { setUpModals, watchDialog } from './modal-card.js';
 
@@ -61,7 +61,7 @@ var refresh = makeRefresher(function () {
 
 function change(method, path, body) {
   return enqueue(function () { return api(method, path, body); })
-    .then(function (data) { refresh(); return data; }, function (error) { showError(error); refresh(); throw error; });
+    .then(function (data) { clearError(); refresh(); return data; }, function (error) { showError(error); refresh(); throw error; });
 }
 
 function listID(element) {

@@ -54,9 +54,18 @@ function say(messages) {
 }
 
 // `then` gets the answer before the refresh.
-function change(method, path, body, then) {
+// `failed` (optional) runs after a refused or failed change is said.
+function change(method, path, body, then, failed) {
   return enqueue(function () { return api(method, path, body); })
-    .then(function (data) { if (then) { then(data); } refresh(); return data; }, function (error) { showError(error); refresh(); });
+    .then(function (data) { if (then) { then(data); } refresh(); return data; }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
+}
+
+// A refused or failed add puts its title back into the empty field, so
+// that nothing typed is lost (the field is emptied at once, for the next).
+function restoreTyped(title) {
+  return function () {
+    if (newTodo.value === '') { newTodo.value = title; }
+  };
 }
 
 function itemID(element) {
@@ -69,7 +78,7 @@ newTodo.addEventListener('keydown', function (event) {
   var title = newTodo.value.trim();
   if (!title) { return; }
   newTodo.value = '';
-  change('POST', base + '/todos', { title: title }, function (data) { keepShown(data && data.item && data.item.id); });
+  change('POST', base + '/todos', { title: title }, function (data) { keepShown(data && data.item && data.item.id); }, restoreTyped(title));
 });
 
 document.addEventListener('change', function (event) {

@@ -34,9 +34,18 @@ var refresh = makeRefresher(function () {
 });
 
 // `then` gets the answer before the refresh.
-function change(method, path, body, then) {
+// `failed` (optional) runs after a refused or failed change is said.
+function change(method, path, body, then, failed) {
   return enqueue(function () { return api(method, path, body); })
-    .then(function (data) { if (then) { then(data); } refresh(); }, function (error) { showError(error); refresh(); });
+    .then(function (data) { if (then) { then(data); } refresh(); }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
+}
+
+// A refused or failed add puts its title back into the empty field, so
+// that nothing typed is lost (the field is emptied at once, for the next).
+function restoreTyped(title) {
+  return function () {
+    if (newTodo.value === '') { newTodo.value = title; }
+  };
 }
 
 function itemID(element) {
@@ -50,7 +59,7 @@ newTodo.addEventListener('keydown', function (event) {
   if (!title) { return; }
   newTodo.value = '';
   var body = { title: title };
-  change('POST', '/api/todos', body, function (item) { keepShown(item && item.id); });
+  change('POST', '/api/todos', body, function (item) { keepShown(item && item.id); }, restoreTyped(title));
 });
 
 document.addEventListener('change', function (event) {
