@@ -560,3 +560,21 @@ def test_a_due_date_written_as_text_in_another_time_zone_is_not_moved_by_a_save(
     save(driver)
     changed = wait_item(api, item["id"], lambda i: i["details"] == "bring the card", "the details should be saved")
     assert changed["due"] == {"kind": "date", "date": "2031-05-06T18:00:00.000Z"}
+
+
+def test_numbers_are_read_as_written_or_refused_with_a_message(driver, base_url, api):
+    item = api.add("Somewhere")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "locationKind", "coordinate")
+    type_into(driver, "latitude", "0x10")
+    type_into(driver, "longitude", "9")
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(driver, lambda d: "latitude must be a number" in css(d, "#form-status").text, "the latitude to be refused")
+    choose(driver, "locationKind", "none")
+    choose(driver, "dueKind", "duration")
+    set_value(driver, "durationStart", "2031-05-06T09:30")
+    type_into(driver, "durationAmount", "1.5")
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(driver, lambda d: "duration must be a whole number" in css(d, "#form-status").text, "the fraction to be refused")
+    saved = api.get(f"/api/todos/{item['id']}")
+    assert saved["location"]["kind"] == "unknown" and saved["due"]["kind"] == "unknown"

@@ -186,6 +186,9 @@ struct TodoAPITests {
 
         @Test(arguments: [
             (#"{"title": "#, "malformed JSON"),
+            // A number its field cannot take, rather than "not valid JSON".
+            (#"{"title": "x", "due": {"kind": "duration", "start": "2031-01-01T00:00:00Z", "amount": 1.5, "unit": "day"}}"#,
+             "a field that takes a whole number got a fraction or a number too large"),
             // What was expected, not a bare word.
             ("not json", "at byte 1: expected “null”"),
             (#"{"title": 1.}"#, "expected a digit after the decimal point"),

@@ -12,7 +12,11 @@ enum JSONBody {
         switch error {
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return "malformed JSON: the request body is not valid JSON"
+                // The body was checked to be JSON before it was decoded
+                // (``validate(_:)``): what Foundation's decoder calls "not
+                // valid JSON" without a field is a number that its field
+                // cannot take (1.5 or 1e30 where a whole number goes).
+                return "invalid number: a field that takes a whole number got a fraction or a number too large"
             }
             return "invalid \(path(context.codingPath)): \(context.debugDescription)"
         case .keyNotFound(let key, let context):

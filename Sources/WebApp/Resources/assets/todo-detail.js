@@ -102,6 +102,13 @@ function timeZone() {
   try { return Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return undefined; }
 }
 
+// A decimal number as a person writes one ("50.73", "-7,1"), or null:
+// Number() alone would take "0x10", "1e2" and "Infinity".
+function decimal(text) {
+  var written = text.trim().replace(',', '.');
+  return /^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)$/.test(written) ? Number(written) : null;
+}
+
 function collect(current) {
   var field = function (name) { return current.elements.namedItem(name); };
   var body = {
@@ -121,12 +128,15 @@ function collect(current) {
       if (!body.due.start) { throw new ApiError('Choose when the time span starts.'); }
       break;
     case 'duration':
+      var amount = field('durationAmount').value.trim();
       body.due = {
-        kind: 'duration', start: isoFrom(field('durationStart')),
-        amount: parseInt(field('durationAmount').value, 10), unit: field('durationUnit').value
+        kind: 'duration', start: isoFrom(field('durationStart')), amount: Number(amount), unit: field('durationUnit').value
       };
       if (!body.due.start) { throw new ApiError('Choose when the duration starts.'); }
-      if (isNaN(body.due.amount)) { throw new ApiError('The duration must be a whole number.'); }
+      // Digits only: parseInt would read "1.5" as 1 and "2x" as 2.
+      if (!/^[0-9]+$/.test(amount) || !Number.isSafeInteger(body.due.amount)) {
+        throw new ApiError('The duration must be a whole number, such as 3.');
+      }
       break;
     case 'text':
       body.dueText = field('dueText').value;
@@ -143,10 +153,10 @@ function collect(current) {
       };
       break;
     case 'coordinate':
-      var latitude = Number(field('latitude').value.replace(',', '.'));
-      var longitude = Number(field('longitude').value.replace(',', '.'));
-      if (field('latitude').value.trim() === '' || isNaN(latitude)) { throw new ApiError('The latitude must be a number between -90 and 90.'); }
-      if (field('longitude').value.trim() === '' || isNaN(longitude)) { throw new ApiError('The longitude must be a number between -180 and 180.'); }
+      var latitude = decimal(field('latitude').value);
+      var longitude = decimal(field('longitude').value);
+      if (latitude === null) { throw new ApiError('The latitude must be a number between -90 and 90, such as 50.73.'); }
+      if (longitude === null) { throw new ApiError('The longitude must be a number between -180 and 180, such as 7.10.'); }
       body.location = { kind: 'coordinate', latitude: latitude, longitude: longitude };
       break;
     case 'directions':
