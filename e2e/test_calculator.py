@@ -272,3 +272,35 @@ def test_serve_takes_a_calculator_configuration(rewind_bin, driver, tmp_path):
         driver.get("about:blank")
     finally:
         custom.stop()
+
+
+def test_the_tape_shows_its_newest_line_and_a_key_the_server_did_not_take_is_said(driver, base_url):
+    open_calculator(driver, base_url)
+    # A hundred calculations through the page's own calculator (its cookie), then the page again.
+    status = driver.execute_async_script(
+        "var done = arguments[arguments.length - 1];"
+        "var keys = []; for (var i = 0; i < 100; i++) { keys.push('1', '+', '1', '='); }"
+        "fetch('/api/calculator/keys', {method: 'POST', credentials: 'same-origin', headers: {"
+        "  'Content-Type': 'application/json',"
+        "  'X-Rewind-CSRF': document.querySelector('meta[name=rewind-csrf]').content},"
+        "  body: JSON.stringify({keys: keys})}).then(function (r) { done(r.status); });"
+    )
+    assert status == 200
+    open_calculator(driver, base_url)
+    newest_shown = (
+        "var t = document.getElementById('calc-tape'); var last = t.lastElementChild.getBoundingClientRect();"
+        "var box = t.getBoundingClientRect(); return t.scrollHeight > t.clientHeight && last.bottom <= box.bottom + 1;"
+    )
+    assert driver.execute_script(newest_shown), "the tape should show its newest line on load"
+    click_keys(driver, "2", "+", "2", "=")
+    wait_until(driver, lambda d: tape(d)[-1].endswith("= 4"), "the new line")
+    assert driver.execute_script(newest_shown), "the tape should show the line just made"
+
+    # The server unreachable (the request fails as on a network error): said under the display.
+    driver.execute_script(
+        "var original = window.fetch;"
+        "window.fetch = function () { return Promise.reject(new TypeError('Failed to fetch')); };"
+    )
+    click_keys(driver, "3")
+    wait_until(driver, lambda d: "cannot be reached" in css(d, "#calc-error").text, "the failure to be said")
+    assert css(driver, "#calc-error").is_displayed()

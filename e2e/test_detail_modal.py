@@ -578,3 +578,17 @@ def test_numbers_are_read_as_written_or_refused_with_a_message(driver, base_url,
     wait_until(driver, lambda d: "duration must be a whole number" in css(d, "#form-status").text, "the fraction to be refused")
     saved = api.get(f"/api/todos/{item['id']}")
     assert saved["location"]["kind"] == "unknown" and saved["due"]["kind"] == "unknown"
+
+
+def test_a_search_of_too_many_words_is_said_and_changes_neither_the_list_nor_the_address(driver, base_url, api):
+    api.add("Buy milk")
+    api.add("Water plants")
+    open_todos(driver, base_url)
+    css(driver, "#search").send_keys("milk")
+    wait_for_titles(driver, ["Buy milk"])
+    address = driver.current_url
+    css(driver, "#search").send_keys(" " + " ".join(f"word{n}" for n in range(21)))
+    wait_until(driver, lambda d: "at most 20 different words" in css(d, "#todo-error").text, "the limit to be said")
+    assert driver.current_url == address, "the address should keep the last search that was made"
+    driver.refresh()
+    wait_for_titles(driver, ["Buy milk"])

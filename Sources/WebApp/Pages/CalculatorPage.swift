@@ -20,6 +20,8 @@ struct CalculatorPage {
                         [.class("calc-display"), .id("calc-display"), Attribute("aria-live", "polite"),
                          .data("error", state.snapshot.error ?? "")]
                     ) { $0.text(state.snapshot.display) }
+                    // What went wrong with a key the server did not take (unreachable, refused).
+                    html.element("p", [.class("calc-error"), .id("calc-error"), Attribute("role", "alert"), .hidden(true)]) { _ in }
                     UndoRedoBar(
                         canUndo: state.snapshot.canUndo, canRedo: state.snapshot.canRedo,
                         undoTitle: state.undoTitle, redoTitle: state.redoTitle, idPrefix: "calc"

@@ -16,7 +16,7 @@ struct SearchField {
             html.void(
                 "input",
                 [.id("search"), .type("search"), .value(search?.text ?? ""), .placeholder("Words of a title, details or place"),
-                 Attribute("maxlength", String(TodoSearch.longestText))]
+                 Attribute("maxlength", String(TodoSearch.longestText)), .data("most-words", String(TodoSearch.mostWords))]
             )
         }
     }

@@ -21,6 +21,10 @@ export function ApiError(message, status) {
   this.status = status;
 }
 
+// What a request that never reached the server says (status 0), rather
+// than the browser's "Failed to fetch".
+export var unreachable = 'The server cannot be reached, so nothing was changed. Try again in a moment.';
+
 function send(method, path, body) {
   var headers = { 'Accept': 'application/json', 'X-Rewind-CSRF': csrfToken };
   var init = { method: method, headers: headers, credentials: 'same-origin' };
@@ -28,7 +32,7 @@ function send(method, path, body) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  return fetch(path, init);
+  return fetch(path, init).catch(function () { throw new ApiError(unreachable, 0); });
 }
 
 export function api(method, path, body) {

@@ -10,6 +10,7 @@ var redo = document.getElementById('calc-redo');
 var tape = document.getElementById('calc-tape');
 var tapeEmpty = document.querySelector('.tape-empty');
 var dropped = document.getElementById('calc-dropped');
+var failure = document.getElementById('calc-error');
 var keypad = document.querySelector('.keypad');
 var keys = Array.prototype.slice.call(keypad.querySelectorAll('.key'));
 // The keypad's width comes from its button configuration (1 to 12 columns).
@@ -55,14 +56,31 @@ function render(state) {
     tape.appendChild(item);
   });
   tapeEmpty.hidden = state.tape.length > 0;
+  showNewestLine();
   dropped.hidden = !state.droppedSteps;
   dropped.textContent = 'The oldest ' + state.droppedSteps + ' step' + (state.droppedSteps === 1 ? ' was' : 's were') +
     ' dropped to save memory: Undo goes back no further.';
 }
 
+// The tape shows its newest line, where the calculation just made is.
+function showNewestLine() {
+  tape.scrollTop = tape.scrollHeight;
+}
+
+// What went wrong with a key the server did not take, said under the
+// display (the display alone turned red, and the key seemed lost).
+function sayFailure(message) {
+  failure.textContent = message;
+  failure.hidden = !message;
+}
+
 function post(path, body) {
-  return enqueue(function () { return api('POST', path, body); }).then(render, function (error) {
+  return enqueue(function () { return api('POST', path, body); }).then(function (state) {
+    sayFailure('');
+    render(state);
+  }, function (error) {
     if (error.status !== 409) {
+      sayFailure(error.status === 0 ? 'The server cannot be reached: that key was not taken. Try again in a moment.' : error.message);
       display.setAttribute('data-error', error.message);
       fitDisplay();
     }
@@ -134,3 +152,5 @@ document.addEventListener('keydown', function (event) {
 });
 window.addEventListener('resize', fitDisplay);
 fitDisplay();
+
+showNewestLine();

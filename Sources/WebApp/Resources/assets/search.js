@@ -3,6 +3,7 @@
 // (?search=), so that a reload or a bookmark shows the same items; "/"
 // goes to the field when no text field has the focus.
 
+import { showError } from './api.js';
 import { isTextField } from './keys.js';
 
 var field = document.getElementById('search');
@@ -31,6 +32,14 @@ export function setUpSearch(refresh) {
   field.addEventListener('input', function () {
     window.clearTimeout(timer);
     timer = window.setTimeout(function () {
+      // More words than a search takes: said here, and neither the list
+      // nor the address changes (a reload of it would be refused).
+      var most = Number(field.getAttribute('data-most-words'));
+      var words = differentWords(searchWords());
+      if (most && words > most) {
+        showError('A search takes at most ' + most + ' different words; this one has ' + words + '.');
+        return;
+      }
       var parameters = new URLSearchParams(window.location.search);
       if (searchWords()) { parameters.set('search', searchWords()); } else { parameters.delete('search'); }
       var query = parameters.toString();
@@ -38,4 +47,11 @@ export function setUpSearch(refresh) {
       refresh();
     }, 200);
   });
+}
+
+// How many different words `text` has, without regard to case.
+function differentWords(text) {
+  var seen = {};
+  text.toLowerCase().split(/\s+/).forEach(function (word) { if (word) { seen[word] = true; } });
+  return Object.keys(seen).length;
 }
