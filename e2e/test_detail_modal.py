@@ -592,3 +592,21 @@ def test_a_search_of_too_many_words_is_said_and_changes_neither_the_list_nor_the
     assert driver.current_url == address, "the address should keep the last search that was made"
     driver.refresh()
     wait_for_titles(driver, ["Buy milk"])
+
+
+def test_back_from_an_items_page_finds_the_list_where_it_was_left(driver, base_url, api):
+    for n in range(60):
+        api.add(f"Item {n:02d}")
+    open_todos(driver, base_url)
+    wait_until(driver, lambda d: len(css_all(d, ".todo-list li")) == 60, "the 60 rows")
+    target = css_all(driver, ".todo-list li")[50]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+    scrolled = driver.execute_script("return window.scrollY")
+    assert scrolled > 500
+    driver.execute_script("arguments[0].querySelector('a.item-details').click()", target)
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "the item's page")
+    driver.back()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".todo-list li"), "the list again")
+    time.sleep(0.5)
+    assert abs(driver.execute_script("return window.scrollY") - scrolled) < 50, "the list should be where it was left"
+    assert focused(driver).get_attribute("class") == "new-todo"

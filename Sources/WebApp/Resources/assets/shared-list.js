@@ -164,4 +164,5 @@ setUpMoreRows(refresh);
 setUpFilters(refresh, function () { change('POST', base + '/todos/clear-completed'); });
 listenForChanges(refresh, '/lists/' + list + '/events', 'list');
 if (filter() !== 'all') { refresh(); }
-newTodo.focus();
+// Without scrolling: coming Back from an item, the browser puts the list where it was.
+newTodo.focus({ preventScroll: true });

@@ -166,4 +166,5 @@ setUpHistory(function () { refresh(); }, refresh);
 setUpModals(function () { refresh(); });
 listenForChanges(refresh);
 if (filter() !== 'all' || sort() !== 'list') { refresh(); }
-newTodo.focus();
+// Without scrolling: coming Back from an item, the browser puts the list where it was.
+newTodo.focus({ preventScroll: true });
