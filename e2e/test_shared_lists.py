@@ -646,3 +646,23 @@ def test_a_refused_share_is_said_until_the_next_change_goes_through_and_a_long_n
     wait_until(driver, lambda d: css(d, ".list-row .list-name").text == "Hardware", "the rename to show")
     wait_until(driver, lambda d: css(d, "#todo-error").text == "", "the old refusal to be gone", timeout=2)
     assert path.startswith("/lists/")
+
+
+def test_a_member_leaves_a_list_after_confirming_and_it_stays_for_its_owner(driver, second_driver, team_server):
+    base = team_server.url
+    ann_makes_a_list(driver, base, "Garden", "Rake leaves")
+    driver.get(base + "/lists")
+    css(driver, ".list-row .share-list input[name=account]").send_keys("bob")
+    css(driver, ".list-row .share-list button[type=submit]").click()
+    wait_until(driver, lambda d: "bob" in css(d, ".list-row .list-access").text, "Garden shared with bob")
+    bob = second_driver
+    sign_in(bob, base, "bob")
+    wait_until(bob, lambda d: css(d, ".list-row .list-name").text == "Garden", "bob's lists page to show Garden")
+    assert not bob.find_elements(By.CSS_SELECTOR, ".list-row .rename-list"), "a member has no Rename"
+    css(bob, ".list-row .leave-list").click()
+    wait_until(bob, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the confirmation")
+    css(bob, "dialog[open] button.destructive").click()
+    wait_until(bob, lambda d: not d.find_elements(By.CSS_SELECTOR, ".list-row"), "Garden gone from bob's lists")
+    # Ann's page follows: not shared any more, and her list is as it was.
+    wait_until(driver, lambda d: css(d, ".list-row .list-access").text == "Yours · not shared", "ann's page to follow")
+    assert css(driver, ".list-row .list-counts").text == "1 item left"

@@ -813,13 +813,27 @@ struct SharedListStoreTests {
     }
 
     @Test(arguments: SharedStoreKind.tested)
+    func aMemberLeavesAListAndItStaysAsItIsForTheOthers(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        let (bob, cem) = (try Team.bob, try Team.cem)
+        let left = try await store.unshare(list, with: bob, by: bob)
+        #expect(left.access.members == [cem])
+        await #expect(throws: AccountError.listNotFound) { try await store.items(of: list, as: bob) }
+        #expect(try await fixture.open().lists(of: bob).isEmpty)
+        #expect(try await Self.titles(store, list) == ["Milk"])
+        #expect(try await store.lists(of: cem).map(\.id) == [list])
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
     func onlyTheOwnerSharesUnsharesRenamesAndDeletes(_ kind: SharedStoreKind) async throws {
         let fixture = try SharedStoreFixture(kind)
         let store = try await fixture.open()
         let list = try await Self.list(["Milk"], in: store)
         let (ann, bob, eve) = (try Team.ann, try Team.bob, try Team.eve)
         await #expect(throws: AccountError.ownerOnly(action: "share")) { try await store.share(list, with: eve, by: bob) }
-        await #expect(throws: AccountError.ownerOnly(action: "share")) { try await store.unshare(list, with: Team.cem, by: bob) }
+        await #expect(throws: AccountError.ownerOnly(action: "stop sharing")) { try await store.unshare(list, with: Team.cem, by: bob) }
         await #expect(throws: AccountError.ownerOnly(action: "rename")) { try await store.rename(list, to: "Bob's", by: bob) }
         await #expect(throws: AccountError.ownerOnly(action: "delete")) { try await store.delete(list, by: bob) }
         await #expect(throws: AccountError.alreadyMember("bob")) { try await store.share(list, with: bob, by: ann) }

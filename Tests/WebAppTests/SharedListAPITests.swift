@@ -211,7 +211,7 @@ struct SharedListAPITests {
             #expect(try await Self.call(client, bob, .patch, "/api/lists/\(id)", json: #"{"name": "Mine"}"#).status == .forbidden)
             #expect(try await Self.call(client, bob, .delete, "/api/lists/\(id)").status == .forbidden)
             #expect(
-                try await Self.call(client, bob, .delete, "/api/lists/\(id)/members/bob").status == .forbidden)
+                try await Self.call(client, bob, .delete, "/api/lists/\(id)/members/ann").status == .forbidden)
 
             // What the owner may not do either, each with its reason.
             let nobody = try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "nobody"}"#)
@@ -662,6 +662,24 @@ struct SharedListEventTests {
             let text = try await current.text
             #expect(!text.contains("id: 2\n"))
             #expect(text.contains("event: list\nid: 3\n"))
+        }
+    }
+
+    @Test func aMemberLeavesAListFromTheListsPageButRemovesNoOneElse() async throws {
+        let server = try await SignInTests.server(["ann", "bob", "cem"])
+        try await server.test { client in
+            let ann = try await API.signIn("ann", client, server: server)
+            let bob = try await API.signIn("bob", client, server: server)
+            let cem = try await API.signIn("cem", client, server: server)
+            let list = try await API.makeList("Groceries", client, as: ann, sharedWith: [bob, cem])
+            let page = try await client.get("/lists", headers: SignInTests.session(bob.session)).text
+            #expect(page.contains(#"data-opens-modal="confirm-leave-\#(list.uppercased())">Leave…</button>"#))
+            #expect(page.contains("/api/lists/\(list.uppercased())/members/bob"))
+            let other = try await API.call(client, bob, .delete, "/api/lists/\(list)/members/cem")
+            #expect(other.status == .forbidden)
+            #expect(try await API.call(client, bob, .delete, "/api/lists/\(list)/members/bob").status == .ok)
+            #expect(try await API.call(client, bob, .get, "/api/lists/\(list)").status == .notFound)
+            #expect(try await API.call(client, cem, .get, "/api/lists/\(list)").status == .ok)
         }
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// the accounts it is shared with.
 ///
 /// Every member may read and change the list, and undo and redo their own
-/// steps; only the owner may share, unshare, rename or delete it. Anyone
+/// steps; only the owner may share, unshare, rename or delete it (a member
+/// may leave it: ``unshare(with:by:)`` of themselves). Anyone
 /// else is told the list does not exist (``AccountError/listNotFound``), so
 /// another account's list ids give nothing away.
 ///
@@ -67,12 +68,15 @@ public struct ListAccess: Equatable, Hashable, Sendable {
         members.insert(account)
     }
 
-    /// Stops sharing the list with `account`, asked by `person`.
+    /// Stops sharing the list with `account`, asked by `person`: its owner,
+    /// or a member who leaves it (`account` is `person`).
     ///
-    /// - Throws: ``AccountError``: only the owner may unshare; an account
-    ///   that is not a member is refused.
+    /// - Throws: ``AccountError``: only the owner may stop sharing it with
+    ///   someone else (``AccountError/ownerOnly(action:)`` “stop sharing”);
+    ///   an account that is not a member is refused.
     public mutating func unshare(with account: AccountName, by person: AccountName) throws(AccountError) {
-        try check(.share, by: person)
+        guard canOpen(person) else { throw .listNotFound }
+        guard person == owner || person == account else { throw .ownerOnly(action: "stop sharing") }
         guard members.remove(account) != nil else { throw .notMember(account.text) }
     }
 }

@@ -26,6 +26,20 @@ struct ListsPage {
         )
     }
 
+    /// The confirmation that leaving `list`, shared with `person`, asks for.
+    static func leaveCard(for list: SharedListSummary, person: AccountName) -> ModalCard {
+        ModalCard(
+            id: "confirm-leave-\(list.id.uuidString)",
+            title: "Leave “\(list.name)”",
+            message: "Please confirm that you leave \(list.owner.text)'s list “\(list.name)”. It stays as it is for the "
+                + "others; only \(list.owner.text) can share it with you again.",
+            primary: .destructive(
+                "Leave list",
+                action: .request(method: "DELETE", path: "/api/lists/\(list.id.uuidString)/members/\(person.key)")),
+            secondary: .cancel("Stay")
+        )
+    }
+
     /// The whole document.
     func render() -> HTML {
         Layout(title: "Lists · Rewind", page: .lists, csrfToken: csrfToken, eventsSince: ListsOverviewWatch.id(of: lists)).render { html in
@@ -56,7 +70,9 @@ struct ListsPage {
             html.element("ul", [.class("list-of-lists")]) { html in
                 for (list, counts) in lists { row(list, counts: counts, into: &html) }
             }
-            for (list, _) in lists where list.owner == person { Self.deleteCard(for: list).render(into: &html) }
+            for (list, _) in lists {
+                (list.owner == person ? Self.deleteCard(for: list) : Self.leaveCard(for: list, person: person)).render(into: &html)
+            }
         }
     }
 
@@ -68,7 +84,15 @@ struct ListsPage {
             html.element("span", [.class("list-access")]) { html in
                 html.text(Self.access(of: list, for: person))
             }
-            guard list.owner == person else { return }
+            guard list.owner == person else {
+                html.element("div", [.class("list-actions")]) { html in
+                    html.element(
+                        "button",
+                        [.type("button"), .class("leave-list button"), .data("opens-modal", "confirm-leave-\(id)")]
+                    ) { $0.text("Leave…") }
+                }
+                return
+            }
             html.element("div", [.class("list-actions")]) { html in
                 html.element("form", [.class("rename-list"), Attribute("autocomplete", "off")]) { html in
                     html.void(

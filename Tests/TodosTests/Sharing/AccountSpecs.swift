@@ -79,6 +79,15 @@ struct AccountSpecs {
             #expect(throws: AccountError.listNotFound) { try access.check(.read, by: bob) }
             #expect(throws: AccountError.notMember("bob")) { try access.unshare(with: bob, by: ann) }
         }
+
+        @Test func aMemberLeavesButStopsSharingWithNoOneElse() throws {
+            var access = ListAccess(owner: ann, members: [bob, cem])
+            #expect(throws: AccountError.ownerOnly(action: "stop sharing")) { try access.unshare(with: cem, by: bob) }
+            #expect(throws: AccountError.ownerOnly(action: "stop sharing")) { try access.unshare(with: ann, by: bob) }
+            try access.unshare(with: bob, by: bob)
+            #expect(access.members == [cem])
+            #expect(throws: AccountError.listNotFound) { try access.unshare(with: bob, by: bob) }
+        }
     }
 
     @Suite("the sign-in throttle")
