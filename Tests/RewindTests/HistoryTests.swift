@@ -485,7 +485,7 @@ struct HistoryTests {
 
         @Test func errorsSayWhatIsAllowed() {
             #expect(HistoryError.positionOutOfRange(9, valid: 0...4).description
-                == "There is no step 9: positions run from 0 to 4.")
+                == "There is no position 9 in the history: positions run from 0 to 4.")
             #expect(HistoryError.groupOpen(name: "Typing").description.contains("Typing"))
         }
     }

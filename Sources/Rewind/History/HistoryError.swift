@@ -28,7 +28,7 @@ extension HistoryError: CustomStringConvertible {
         case .noOpenGroup:
             "There is no open group to end."
         case .positionOutOfRange(let position, let valid):
-            "There is no step \(position): positions run from \(valid.lowerBound) to \(valid.upperBound)."
+            "There is no position \(position) in the history: positions run from \(valid.lowerBound) to \(valid.upperBound)."
         case .invalidRestoredPosition(let position, let count):
             "A history of \(count) steps cannot be at position \(position): it must lie in 0...\(count)."
         case .stepNotFound(let number):
