@@ -310,6 +310,8 @@ def driver(_browser, request):
     """The session's browser, reset for this test: desktop size, no cookies."""
     _browser.set_window_size(*DESKTOP)
     _browser.delete_all_cookies()
+    # The machine's time zone again, should an earlier test have set another.
+    _browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
     try:
         # Drop console messages left by earlier tests (a page whose server an
         # earlier test stopped on purpose), so this test reads only its own.
