@@ -54,6 +54,15 @@ export function api(method, path, body) {
   });
 }
 
+// What a refused or failed add runs: puts `text` back into `field`
+// when it is still empty (it was emptied at once, for the next item), so
+// that nothing typed is lost.
+export function putBack(field, text) {
+  return function () {
+    if (field.value === '') { field.value = text; }
+  };
+}
+
 // Takes away what showError said (a change that went through since).
 export function clearError() {
   var box = document.getElementById('todo-error') || document.getElementById('form-status');

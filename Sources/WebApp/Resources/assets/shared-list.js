@@ -6,7 +6,7 @@
 // on demand; the Find field (search.js); "Show more" under a long list
 // (rows.js); and the live refresh when anyone changes the list.
 
-import { ApiError, api, enqueue, showError } from './api.js';
+import { ApiError, api, enqueue, putBack, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
@@ -60,14 +60,6 @@ function change(method, path, body, then, failed) {
     .then(function (data) { if (then) { then(data); } refresh(); return data; }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
 }
 
-// A refused or failed add puts its title back into the empty field, so
-// that nothing typed is lost (the field is emptied at once, for the next).
-function restoreTyped(title) {
-  return function () {
-    if (newTodo.value === '') { newTodo.value = title; }
-  };
-}
-
 function itemID(element) {
   var li = element.closest('li[data-id]');
   return li ? li.getAttribute('data-id') : null;
@@ -78,7 +70,7 @@ newTodo.addEventListener('keydown', function (event) {
   var title = newTodo.value.trim();
   if (!title) { return; }
   newTodo.value = '';
-  change('POST', base + '/todos', { title: title }, function (data) { keepShown(data && data.item && data.item.id); }, restoreTyped(title));
+  change('POST', base + '/todos', { title: title }, function (data) { keepShown(data && data.item && data.item.id); }, putBack(newTodo, title));
 });
 
 document.addEventListener('change', function (event) {

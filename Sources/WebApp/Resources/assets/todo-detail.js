@@ -78,7 +78,7 @@ var refresh = makeRefresher(function () {
     });
     if (force || !dirty) { dirty = false; }
     prepare();
-    if (redrawn) { drawn = parts(form()); }
+    if (redrawn) { drawn = drawnParts(form()); }
     showSaved();
     var status = document.getElementById('form-status');
     if (status && leftAlone) { status.textContent = leftAlone; status.classList.remove('error'); leftAlone = ''; }
@@ -167,16 +167,25 @@ function collect(current) {
   return body;
 }
 
-// The form's parts as JSON texts, to compare (`null` when the form does
-// not hold a valid item, as while a field is half typed).
-function parts(current) {
+// The form's parts, each with the keys of the body it sets.
+var partKeys = {
+  title: ['title'], details: ['details'], completed: ['completed'], due: ['due', 'dueText', 'timeZone'], location: ['location']
+};
+
+// Each part of `body` as a JSON text, to compare.
+function partsOf(body) {
+  var texts = {};
+  Object.keys(partKeys).forEach(function (part) {
+    texts[part] = JSON.stringify(partKeys[part].map(function (key) { return body[key]; }));
+  });
+  return texts;
+}
+
+// The parts of the form as it is drawn (`null` when it does not hold a
+// valid item).
+function drawnParts(current) {
   if (!current) { return null; }
-  var body;
-  try { body = collect(current); } catch (e) { return null; }
-  return {
-    title: JSON.stringify(body.title), details: JSON.stringify(body.details), completed: JSON.stringify(body.completed),
-    due: JSON.stringify([body.due, body.dueText]), location: JSON.stringify(body.location)
-  };
+  try { return partsOf(collect(current)); } catch (e) { return null; }
 }
 
 // The parts of `body` that differ from the form as drawn. A due date
@@ -184,15 +193,14 @@ function parts(current) {
 // (the page wrote it in the server's time zone, which the browser's may
 // not be).
 function changes(current, body) {
-  var now = parts(current);
-  var keys = { title: ['title'], details: ['details'], completed: ['completed'], due: ['due', 'dueText', 'timeZone'], location: ['location'] };
+  var now = partsOf(body);
   var text = current.elements.namedItem('dueText');
   var untouchedText = body.dueText !== undefined && text && text.value === text.defaultValue && text.defaultValue !== '';
   var changed = {};
-  Object.keys(keys).forEach(function (part) {
-    if (drawn && now && now[part] === drawn[part]) { return; }
+  Object.keys(partKeys).forEach(function (part) {
+    if (drawn && now[part] === drawn[part]) { return; }
     if (part === 'due' && untouchedText) { return; }
-    keys[part].forEach(function (key) { if (body[key] !== undefined) { changed[key] = body[key]; } });
+    partKeys[part].forEach(function (key) { if (body[key] !== undefined) { changed[key] = body[key]; } });
   });
   return changed;
 }
@@ -248,5 +256,5 @@ if (list) {
 }
 setUpModals(function () { refresh(); });
 prepare();
-drawn = parts(form());
+drawn = drawnParts(form());
 if (list) { listenForChanges(refresh, '/lists/' + list + '/events', 'list'); } else { listenForChanges(refresh); }

@@ -3,7 +3,7 @@
 // smart, due date), the Find field (search.js), "Show more" under a long
 // list (rows.js), and the live refresh of the list.
 
-import { api, enqueue, showError } from './api.js';
+import { api, enqueue, putBack, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
@@ -40,14 +40,6 @@ function change(method, path, body, then, failed) {
     .then(function (data) { if (then) { then(data); } refresh(); }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
 }
 
-// A refused or failed add puts its title back into the empty field, so
-// that nothing typed is lost (the field is emptied at once, for the next).
-function restoreTyped(title) {
-  return function () {
-    if (newTodo.value === '') { newTodo.value = title; }
-  };
-}
-
 function itemID(element) {
   var li = element.closest('li[data-id]');
   return li ? li.getAttribute('data-id') : null;
@@ -59,7 +51,7 @@ newTodo.addEventListener('keydown', function (event) {
   if (!title) { return; }
   newTodo.value = '';
   var body = { title: title };
-  change('POST', '/api/todos', body, function (item) { keepShown(item && item.id); }, restoreTyped(title));
+  change('POST', '/api/todos', body, function (item) { keepShown(item && item.id); }, putBack(newTodo, title));
 });
 
 document.addEventListener('change', function (event) {
