@@ -158,6 +158,18 @@ struct TodoCommandTests {
             #expect(try await directory.titles(["--sort", "created"]) == ["First", "Second", "Third"])
         }
 
+        @Test func anEditThatChangesNothingSaysSoAndMakesNoStep() async throws {
+            let directory = try TodoDirectory()
+            let ref = try await directory.add("Buy milk", ["--details", "Oat"])
+            let run = try await directory.succeed(["edit", ref, "--title", " Buy milk ", "--details", "Oat"])
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == "Nothing to change: \(ref) “Buy milk” already has these values.\n")
+            let history = try await directory.succeed(["history"])
+            #expect(!history.stdout.contains("Edit"), "\(history.stdout)")
+            try await directory.succeed(["edit", ref, "--title", "Buy milk", "--details", "Soy"])
+            #expect(try await directory.items().first?["details"] as? String == "Soy")
+        }
+
         @Test func listJSONHasNumbersReferencesAndCounts() async throws {
             let directory = try TodoDirectory()
             let ref = try await directory.add("Buy milk")

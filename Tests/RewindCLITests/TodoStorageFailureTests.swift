@@ -70,6 +70,28 @@ struct TodoStorageFailureTests {
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs setpriv to run as another user"))
+    func aDataDirectoryItsUserMayNotWriteToCanBeReadNotChanged() async throws {
+        // Root may write any folder: the commands run as nobody, on nobody's folder.
+        let directory = try TodoDirectory()
+        try await directory.add("Buy milk")
+        for path in [directory.url.path, directory.url.appendingPathComponent("rewind.sqlite").path] {
+            try FileManager.default.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.url.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.url.path) }
+        func runAsNobody(_ arguments: [String]) async throws -> RewindRun {
+            try await Self.runAsNobody(arguments, in: directory)
+        }
+        let list = try await runAsNobody(["list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("Buy milk"))
+        #expect(try await runAsNobody(["export"]).stdout.contains("Buy milk"))
+        let add = try await runAsNobody(["add", "Call Anna"])
+        #expect(add.status == 1)
+        #expect(add.stderr == "rewind todo: The change could not be saved: The data directory \(directory.url.path) is read-only: the list can be shown and exported, not changed.\n")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs setpriv to run as another user"))
     func aLeftoverShmFileThatCannotBeWrittenIsNamed() async throws {
         // Root may write any file: the commands run as nobody, on nobody's folder.
         let directory = try TodoDirectory()
@@ -81,10 +103,7 @@ struct TodoStorageFailureTests {
             try FileManager.default.setAttributes([.ownerAccountID: 65534, .groupOwnerAccountID: 65534], ofItemAtPath: path)
         }
         func runAsNobody(_ arguments: [String]) async throws -> RewindRun {
-            try await runProcess(
-                URL(fileURLWithPath: "/usr/bin/setpriv"),
-                ["--reuid=65534", "--regid=65534", "--clear-groups", try rewindBinaryURL().path, "todo"]
-                    + arguments + ["--data-dir", directory.url.path])
+            try await Self.runAsNobody(arguments, in: directory)
         }
         let list = try await runAsNobody(["list"])
         #expect(list.status == 0, "\(list.stderr)")
@@ -92,5 +111,14 @@ struct TodoStorageFailureTests {
         let add = try await runAsNobody(["add", "Call Anna"])
         #expect(add.status == 1)
         #expect(add.stderr == "rewind todo: The change could not be saved: \(shm) cannot be written (its permissions): the list can be shown and exported, not changed. A leftover -shm or -wal file can be removed when no Rewind is running.\n")
+    }
+
+    /// Runs `rewind todo arguments` on `directory` as the user nobody
+    /// (65534), for whom the permissions of its files count (root's do not).
+    private static func runAsNobody(_ arguments: [String], in directory: TodoDirectory) async throws -> RewindRun {
+        try await runProcess(
+            URL(fileURLWithPath: "/usr/bin/setpriv"),
+            ["--reuid=65534", "--regid=65534", "--clear-groups", try rewindBinaryURL().path, "todo"]
+                + arguments + ["--data-dir", directory.url.path])
     }
 }

@@ -330,6 +330,17 @@ struct SQLiteStoreTests {
         #expect(try await reopened.state().todos.items.last?.title == "Last")
     }
 
+    @Test func theFileAndItsWALAndSharedMemoryAreTheOwnersOnlyFromTheStart() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let store = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        try await store.change(.add(try TodoItem(id: UUID(), title: "Buy milk", created: .now)))
+        for suffix in ["", "-wal", "-shm"] {
+            let path = fixture.fileURL.path + suffix
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(path): \(String(mode ?? 0, radix: 8))")
+        }
+    }
+
     @Test func twoStoresOnOneFileSeeEachOthersChanges() async throws {
         let fixture = try StoreFixture(.sqlite)
         let server = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
@@ -346,6 +357,36 @@ struct SQLiteStoreTests {
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
         #expect(try await reopened.history().steps.map(\.name) == ["Add “Buy milk”", "Add “Buy bread”"])
         #expect(try await reopened.history().position == 0)
+    }
+
+    /// A server (the list in memory, no poll here) reads what another
+    /// process acknowledged at its next read: the item, the history, the
+    /// positions, and its subscribers are told. Its own changes are not
+    /// taken for another's.
+    @Test(.timeLimit(.minutes(1)))
+    func aReadFromMemoryPicksUpAnotherProcesssChangeAtOnce() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let server = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let cli = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
+        var told = server.updates().makeAsyncIterator()
+        #expect(try await server.state().todos.isEmpty)
+        let milk = try TodoItem(id: UUID(), title: "Buy milk", created: .now)
+        try await cli.change(.add(milk))
+        #expect(try await server.items(withIDs: [milk.id]) == [milk])
+        _ = await told.next()
+        try await cli.change([.todos(.update(milk.id, [.title(to: "Buy oat milk")], at: .now))], named: nil)
+        #expect(try await server.state().todos[id: milk.id]?.title == "Buy oat milk")
+        #expect(try await server.history().steps.count == 2)
+        let bread = try TodoItem(id: UUID(), title: "Buy bread", created: .now)
+        try await cli.change(.insert(bread, at: 0))
+        #expect(try await server.positions(of: [milk.id]).positions[milk.id] == 1)
+        #expect(try await server.items(in: nil, now: .now).items.map(\.title) == ["Buy bread", "Buy oat milk"])
+        #expect(try await server.historyTree().steps.count == 3)
+        // The server's own change, then a read: the list as it left it.
+        try await server.change(.remove(bread.id))
+        #expect(try await server.state().todos.items.map(\.title) == ["Buy oat milk"])
+        #expect(try await cli.undo() == "Delete “Buy bread”")
+        #expect(try await server.state().todos.items.map(\.title) == ["Buy bread", "Buy oat milk"])
     }
 }
 

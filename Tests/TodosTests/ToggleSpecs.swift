@@ -19,6 +19,16 @@ struct ToggleSpecs {
         #expect(completed.deciding([.title(to: "Oat milk")]) == [.title(to: "Oat milk")])
     }
 
+    @Test("an edit keeps only the changes that alter the item, as it is saved")
+    func effectiveChanges() throws {
+        let milk = try Fixtures.item("Buy milk", 1)
+        #expect(milk.effective([.title(to: "  Buy milk "), .details(to: milk.details), .due(to: milk.due)]).isEmpty)
+        #expect(milk.effective([.title(to: "Buy oat milk"), .reopen, .complete]) == [.title(to: "Buy oat milk"), .complete])
+        #expect(milk.effective([.title(to: "Oat"), .title(to: "Buy milk")]) == [.title(to: "Oat"), .title(to: "Buy milk")])
+        #expect(milk.effective([.toggle, .toggle]) == [.toggle, .toggle])
+        #expect(milk.effective([.title(to: "   ")]) == [.title(to: "   ")], "an invalid value is kept, to be refused")
+    }
+
     @Test("a toggle applied flips the state, and its inverse restores it exactly")
     func appliedAndReverted() throws {
         var item = try Fixtures.fullItem()

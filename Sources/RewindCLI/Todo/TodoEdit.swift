@@ -80,29 +80,46 @@ extension RewindCommand.Todo {
             try checkInput()
             try await reportingErrors {
                 let now = Date()
-                let changes = try changes(now: now)
+                let asked = try changes(now: now)
                 let updated: [TodoItem]
                 let references: ShortReferences
+                var unchanged: TodoItem?
                 if let target {
                     let shared = try await SharedTodoSession.open(options: options, target: target)
                     let items = try await shared.items()
-                    guard let id = try shared.resolve([reference], in: items).first else {
+                    guard let id = try shared.resolve([reference], in: items).first, let item = items[id: id] else {
                         throw TodoCommandError("no item matches “\(reference)”")
                     }
-                    try await shared.perform([.update(id, changes, at: now)], on: items)
-                    let after = try await shared.items()
-                    updated = after[id: id].map { [$0] } ?? []
-                    references = ShortReferences(list: after)
+                    let changes = item.effective(asked)
+                    if changes.isEmpty {
+                        (unchanged, updated, references) = (item, [item], ShortReferences(list: items))
+                    } else {
+                        try await shared.perform([.update(id, changes, at: now)], on: items)
+                        let after = try await shared.items()
+                        updated = after[id: id].map { [$0] } ?? []
+                        references = ShortReferences(list: after)
+                    }
                 } else {
                     let session = try await TodoSession.open(options: options)
                     guard let id = try await session.resolve([reference]).first else {
                         throw TodoCommandError("no item matches “\(reference)”")
                     }
-                    updated = try await session.app.send(.alter(id, changes))
-                    references = try await session.references(for: [id])
+                    let (current, currentReferences) = try await session.items([id])
+                    guard let item = current.first else { throw TodoCommandError("no item matches “\(reference)”") }
+                    let changes = item.effective(asked)
+                    if changes.isEmpty {
+                        (unchanged, updated, references) = (item, [item], currentReferences)
+                    } else {
+                        updated = try await session.app.send(.alter(id, changes))
+                        references = try await session.references(for: [id])
+                    }
                 }
                 if json { return try JSONOutput.print(JSONOutput.items(updated, references: references).first) }
                 let text = ItemText(terminal: .standardOutput(), now: now)
+                if let unchanged {
+                    // Said, and not a failure (as `done` of a completed item): no step is made.
+                    return TodoTerminal.note("Nothing to change: " + text.named(unchanged, references: references) + " already has these values.")
+                }
                 TodoTerminal.print(lines: updated.map { "Changed " + text.named($0, references: references) })
             }
         }

@@ -97,7 +97,9 @@ enum DatabaseFile {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             _ = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") }
             return queue
-        } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL].contains(error.resultCode) {
+        } catch let error as DatabaseError
+            where [.SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_READONLY].contains(error.resultCode)
+        {
             let pendingWAL = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
             guard pendingWAL == 0 else { throw error }
             var escaped = path.replacingOccurrences(of: "%", with: "%25")

@@ -28,8 +28,9 @@ import Todos
 /// ```
 ///
 /// A change committed by another process is picked up before this store's
-/// next operation, and within a quarter of a second by a poll of SQLite's
-/// `data_version`, which then tells the ``updated(_:)`` subscribers.
+/// next operation, a read from memory included (``OtherWritesWatch``), and
+/// within a quarter of a second by a poll of SQLite's `data_version`; either
+/// then tells the ``updated(_:)`` subscribers.
 public final class SQLiteStore: Sendable {
     let database: TodoDatabase
     private let log: HistoryLog
@@ -47,6 +48,11 @@ public final class SQLiteStore: Sendable {
     /// The check of every page that runs after open (``Items/inMemoryAfterOpen``);
     /// `nil` when opening checked them, or was not asked to.
     let integrity: IntegrityCheck?
+    /// What tells a read that another process changed the list since memory
+    /// was read (``catchUpBeforeReading()``); `nil` when the items are read
+    /// from their rows (``Items/onDemand``), which are always current, and
+    /// for a file opened for reading only.
+    private let othersWrites: OtherWritesWatch?
 
     /// What is in memory: the list, when it is kept there, and where the
     /// log stands.
@@ -149,6 +155,7 @@ public final class SQLiteStore: Sendable {
             try database.queue.read { db in try Self.load(db, path: path, list: items == .inMemory) }
         })
         integrity = items == .inMemoryAfterOpen ? IntegrityCheck(path: path) : nil
+        othersWrites = items == .onDemand || database.readOnlyError != nil ? nil : OtherWritesWatch(path: path)
         if let pollInterval { startPolling(every: pollInterval) }
         if items == .inMemoryAfterOpen {
             // First in the queue: the operations asked for meanwhile find the list read.
@@ -191,6 +198,7 @@ public final class SQLiteStore: Sendable {
     /// - Throws: What `body` throws, or ``StoreError`` when the list cannot be read.
     public func read<Result: Sendable>(_ body: (AppState) throws -> Result) throws -> Result {
         try integrity?.refuseIfFailed()
+        catchUpBeforeReading()
         while true {
             let reading: Reading<Result> = try memory.withLock { loaded in
                 guard let list = loaded.list else { return .listNotInMemory }
@@ -214,6 +222,7 @@ public final class SQLiteStore: Sendable {
     /// - Complexity: O(*k*) rows read by key for *k* ids.
     public func items(withIDs ids: [UUID]) throws -> [TodoItem] {
         try integrity?.refuseIfFailed()
+        catchUpBeforeReading()
         if let items = memory.withLock({ $0.list.map { list in ids.compactMap { list.state.todos[id: $0] } } }) {
             return items
         }
@@ -231,6 +240,7 @@ public final class SQLiteStore: Sendable {
     /// another row).
     public func positions(of ids: [UUID]) throws -> ListPositions {
         try integrity?.refuseIfFailed()
+        catchUpBeforeReading()
         if let inMemory = memory.withLock({ $0.list.map { ListPositions(of: ids, in: $0.state.todos) } }) {
             return inMemory
         }
@@ -249,6 +259,7 @@ public final class SQLiteStore: Sendable {
         in state: TodoItem.State?, dueOnly: Bool = false, now: Date
     ) throws -> (items: [TodoItem], counts: TodoCounts) {
         try integrity?.refuseIfFailed()
+        catchUpBeforeReading()
         let inMemory = memory.withLock { loaded in
             loaded.list.map { list in
                 let items = list.state.todos.items.filter { item in
@@ -290,6 +301,7 @@ public final class SQLiteStore: Sendable {
     /// - Complexity: O(*s*) for *s* steps shown the first time, O(1) after.
     public func history() throws -> HistoryOverview {
         try integrity?.refuseIfFailed()
+        catchUpBeforeReading()
         if let shown = memory.withLock({ $0.history.shown }) { return shown }
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
@@ -381,6 +393,7 @@ public final class SQLiteStore: Sendable {
     /// - Complexity: O(*r*) for *r* rows of the log; no change is decoded.
     public func historyTree() throws -> HistoryTree {
         try integrity?.refuseIfFailed()
+        catchUpBeforeReading()
         if let tree = memory.withLock({ $0.history.tree }) { return tree }
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
@@ -704,6 +717,21 @@ public final class SQLiteStore: Sendable {
             forgetMemory()
         }
         if changed { subscribers.notify() }
+    }
+
+    /// Reads again what is in memory, and tells the subscribers, when
+    /// another process committed a change of the list since it was read,
+    /// before a read answers from memory: what another process has
+    /// acknowledged is then never missing from an answer, nor from what is
+    /// decided on one (the poll would only see it within its interval).
+    /// Costs a read of `data_version` on a connection of its own, which
+    /// does not wait for this store's writer.
+    private func catchUpBeforeReading() {
+        guard let othersWrites else { return }
+        let others = (try? othersWrites.othersWrote {
+            memory.withLock { ($0.head.lastSeq, $0.epoch) }
+        }) ?? true
+        if others { lookForOtherProcessesChanges() }
     }
 
     /// Drops what memory holds of the file (the list, the steps shown, the

@@ -139,11 +139,11 @@ struct TodoDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
         }
         do {
+            Self.keepToOwner(url.path)
             let queue = try DatabaseQueue(path: url.path, configuration: configuration)
             // An up-to-date file is only read: migrating it anyway would be a
             // write transaction, and a wait for the disk, on every open.
             if !upToDate { try Self.migrate(queue, path: url.path) }
-            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
             self.queue = queue
             readOnlyError = nil
         } catch let error as DatabaseError {
@@ -152,6 +152,21 @@ struct TodoDatabase: Sendable {
             guard upToDate, failure == .diskFull(path: url.path) else { throw failure }
             queue = try DatabaseFile.openForReading(url.path)
             readOnlyError = failure
+        }
+    }
+
+    /// Makes the database at `path` readable and writable by its owner
+    /// only, before SQLite opens it: a new file is created so (SQLite would
+    /// make it 0644), an existing one is set so, and so are its `-wal` and
+    /// `-shm` files where they exist; SQLite gives the ones it makes the
+    /// permissions of the database. A new file is created only where none
+    /// is (`O_EXCL`), so that no descriptor of this process is ever closed
+    /// on a file its SQLite connections hold locks on.
+    private static func keepToOwner(_ path: String) {
+        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if created >= 0 { close(created) }
+        for file in [path, path + "-wal", path + "-shm"] {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         }
     }
 

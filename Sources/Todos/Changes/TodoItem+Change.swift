@@ -99,6 +99,25 @@ extension TodoItem {
     public func deciding(_ changes: [Change]) -> [Change] {
         Change.deciding(changes, completed: isCompleted).changes
     }
+
+    /// Those of `changes` that alter this item, in order: a change that
+    /// sets a field to the value it has then (a title as it is saved,
+    /// trimmed) is left out, so that saving an unchanged form makes no
+    /// step. A ``Change/toggle`` always alters; a change with an invalid
+    /// value is kept, so that applying it says what is wrong.
+    ///
+    /// ```swift
+    /// milk.effective([.title(to: " Buy milk "), .complete])   // [.complete] when milk is active
+    /// ```
+    public func effective(_ changes: [Change]) -> [Change] {
+        var item = self
+        return changes.filter { change in
+            var altered = item
+            guard (try? altered.set(change)) != nil else { return true }
+            defer { item = altered }
+            return altered != item
+        }
+    }
 }
 
 extension TodoItem.Change {

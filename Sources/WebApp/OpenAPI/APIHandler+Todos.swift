@@ -149,36 +149,28 @@ extension APIHandler {
     }
 
     /// The changes an edit asks for (of an item of the list, or of a
-    /// shared list's), leaving out fields that already have the asked
-    /// value, so that saving an unchanged form records no step.
-    /// `nulls` are the fields the body gave as `null`: `due` and `location`
-    /// are cleared by it, the others are left as they are.
+    /// shared list's), leaving out those that set a field to the value it
+    /// has (``TodoItem/effective(_:)``), so that saving an unchanged form
+    /// records no step. `nulls` are the fields the body gave as `null`:
+    /// `due` and `location` are cleared by it, the others are left as they are.
     func changes(
         from edit: Components.Schemas.ItemEdit, nulls: Set<String>, to item: TodoItem
     ) throws -> [TodoItem.Change] {
         var changes: [TodoItem.Change] = []
-        if let title = edit.title, title.trimmingCharacters(in: .whitespacesAndNewlines) != item.title {
-            changes.append(.title(to: title))
-        }
-        if let details = edit.details, details != item.details {
-            changes.append(.details(to: details))
-        }
+        if let title = edit.title { changes.append(.title(to: title)) }
+        if let details = edit.details { changes.append(.details(to: details)) }
         let clearsDue = nulls.contains("due")
         if edit.dueText != nil, edit.due != nil || clearsDue {
             throw APIError.invalidField("give either “due” or “dueText”, not both")
         }
         if edit.dueText != nil || edit.due != nil || clearsDue {
-            let due = try dueDate(edit.due, text: edit.dueText, timeZone: edit.timeZone) ?? .unknown
-            if due != item.due { changes.append(.due(to: due)) }
+            changes.append(.due(to: try dueDate(edit.due, text: edit.dueText, timeZone: edit.timeZone) ?? .unknown))
         }
         if edit.location != nil || nulls.contains("location") {
-            let location = edit.location ?? .unknown
-            if location != item.location { changes.append(.location(to: location)) }
+            changes.append(.location(to: edit.location ?? .unknown))
         }
-        if let completed = edit.completed, completed != item.isCompleted {
-            changes.append(completed ? .complete : .reopen)
-        }
-        return changes
+        if let completed = edit.completed { changes.append(completed ? .complete : .reopen) }
+        return item.effective(changes)
     }
 
     /// The item with `id` among the `updated` ones.
