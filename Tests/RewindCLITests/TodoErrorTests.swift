@@ -80,6 +80,12 @@ struct TodoErrorTests {
         try await Self.expectFailure(
             ["edit", "1", "--due", "2026-02-30"], status: 64,
             stderr: "“2026-02-30” is not a due date: 2026-02-30 is not a day of the calendar. \(forms)")
+        // An empty value (a variable that was not set) clears nothing.
+        for empty in ["", "  "] {
+            try await Self.expectFailure(
+                ["edit", "1", "--due", empty], status: 64,
+                stderr: "--due needs a date, such as tomorrow, fri 14:30 or 2026-12-01; --due none removes one")
+        }
     }
 
     @Test func aBadCoordinate() async throws {

@@ -213,8 +213,13 @@ struct TodoUndoTests {
             let run = try await copy.succeed(["import", file])
             #expect(run.stdout == "Imported 3 items from \(file), replacing the list (undo with: rewind todo undo)\n")
             #expect(try await copy.export() == (try source.export()))
+            let again = try await copy.succeed(["import", file])
+            #expect(again.stderr == "Nothing to change: the list already holds these 3 items as they are.\n")
             #expect(try await copy.succeed(["undo"]).stdout == "Undid: Import 3 items\n")
             #expect(try await copy.titles().isEmpty)
+            let folder = try await copy.run(["import", source.url.path])
+            #expect(folder.status == 1)
+            #expect(folder.stderr == "rewind todo: cannot read \(source.url.path): it is a folder; give a to-do document, such as a file `rewind todo export` wrote\n")
         }
 
         @Test func importFromStandardInputReplacesTheList() async throws {

@@ -240,6 +240,15 @@ struct AppDomainSpecs {
         #expect(try await items == [i1])
         #expect(await store.history().undoActionName == "Import 1 item")
         await #expect(throws: TodoFailure.invalid(.duplicateItem(i1.id))) { try await app.send(.replaceAll([i1, i1])) }
+        // An import of what the list already is makes no step.
+        let steps = await store.history().steps.count
+        await #expect(throws: TodoFailure.nothingToChange("the list already holds this item as it is")) {
+            try await app.send(.replaceAll([i1]))
+        }
+        await #expect(throws: TodoFailure.nothingToChange("the list already holds this item as it is")) {
+            try await app.send(.merge([i1]))
+        }
+        #expect(await store.history().steps.count == steps)
         try await app.send(.undo)
         try await app.send(.undo)
         #expect(try await items == [i0])

@@ -35,9 +35,14 @@ struct ItemOptions: ParsableArguments {
     /// The due date given, read relative to `now` in the local time zone;
     /// `nil` when `--due` is absent.
     ///
-    /// - Throws: ``DueDateError`` listing the accepted forms.
+    /// - Throws: ``DueDateError`` listing the accepted forms;
+    ///   ``TodoCommandError`` for an empty value.
     func dueDate(now: Date = Date()) throws -> TodoDate? {
         guard let due else { return nil }
+        // An empty value is more likely a variable that was not set than a wish to clear.
+        guard due.contains(where: { !$0.isWhitespace }) else {
+            throw TodoCommandError.usage("--due needs a date, such as tomorrow, fri 14:30 or 2026-12-01; --due none removes one")
+        }
         return try DueDateParser(now: now, timeZone: .current).parse(due)
     }
 

@@ -117,7 +117,14 @@ extension RewindCommand.Todo {
                 progress.show(.saving(items.count))
                 defer { progress.clear() }
                 let session = try await TodoSession.open(options: options)
-                let count = try await session.app.send(merge ? .merge(items) : .replaceAll(items))
+                let count: Int
+                do {
+                    count = try await session.app.send(merge ? .merge(items) : .replaceAll(items))
+                } catch TodoFailure.nothingToChange(let reason) {
+                    // Said, and not a failure (as `done` of a completed item): no step is made.
+                    progress.clear()
+                    return TodoTerminal.note("Nothing to change: \(reason).")
+                }
                 progress.clear()
                 let how = merge ? "merged into the list" : "replacing the list"
                 TodoTerminal.print("Imported \(count) item\(count == 1 ? "" : "s") from \(file), \(how) (undo with: rewind todo undo)")
@@ -134,8 +141,12 @@ extension RewindCommand.Todo {
                 handle = FileHandle.standardInput
             } else {
                 let path = DataDirectory.expandingTilde(in: file)
-                guard FileManager.default.fileExists(atPath: path) else {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                     throw TodoCommandError("cannot read \(file): there is no such file")
+                }
+                guard !isDirectory.boolValue else {
+                    throw TodoCommandError("cannot read \(file): it is a folder; give a to-do document, such as a file `rewind todo export` wrote")
                 }
                 guard let opened = FileHandle(forReadingAtPath: path) else {
                     throw TodoCommandError("cannot read \(file): \(String(cString: strerror(errno)))")

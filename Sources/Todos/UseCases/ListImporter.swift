@@ -9,6 +9,13 @@ public struct ListImporter: UseCase {
         case replaceAll([TodoItem])
         /// Replaces the items whose ids are known and appends the others.
         case merge([TodoItem])
+
+        /// The items imported.
+        var items: [TodoItem] {
+            switch self {
+            case .replaceAll(let items), .merge(let items): items
+            }
+        }
     }
 
     /// What is answered: how many items were imported.
@@ -22,20 +29,31 @@ public struct ListImporter: UseCase {
     }
 
     /// Imports the items and returns how many.
+    ///
+    /// - Throws: ``TodoFailure/nothingToChange(_:)``, and makes no step,
+    ///   when the list already is (or, for a merge, already holds) the
+    ///   items as imported.
     public func request(to request: Request) async throws(TodoFailure) -> Int {
         let items: [TodoItem]
         let changes: [AppState.Change]
+        let count = request.items.count
+        let holds = "the list already holds " + (count == 1 ? "this item as it is" : "these \(count) items as they are")
         switch request {
         case .replaceAll(let all):
             items = all
+            let list: TodoList
             do {
-                changes = [.setting(.todos(try TodoList(items: all)))]
+                list = try TodoList(items: all)
             } catch {
                 throw .invalid(error)
             }
+            if try await store.reading({ $0.todos == list }) { throw .nothingToChange(holds) }
+            changes = [.setting(.todos(list))]
         case .merge(let merged):
             items = merged
-            let known = try await store.reading { state in Set(merged.lazy.map(\.id).filter(state.todos.contains(id:))) }
+            let stored = try await store.items(merged.map(\.id))
+            if stored == merged { throw .nothingToChange(holds) }
+            let known = Set(stored.map(\.id))
             let replaced = merged.filter { known.contains($0.id) }
             changes = (replaced.isEmpty ? [] : [.todos(.replace(replaced))])
                 + merged.filter { !known.contains($0.id) }.map { .add($0) }
