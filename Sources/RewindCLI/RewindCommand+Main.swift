@@ -20,7 +20,7 @@ extension RewindCommand {
 /// Hands a negative number to the `rewind todo` commands that take a
 /// number, so that they say what is allowed: swift-argument-parser reads
 /// `-1` as an unknown option, and `rewind todo undo -1` said only
-/// "Unknown option '-1'".
+/// "Unknown option '-1'" (`rewind todo done -1`: "Missing expected argument").
 ///
 /// ```
 /// todo undo -1              →  todo undo -- -1
@@ -35,8 +35,9 @@ extension RewindCommand {
 enum NegativeNumbers {
     /// The options of `rewind todo` whose value is a number.
     static let numericOptions: Set<String> = ["--limit", "--before", "--after"]
-    /// The commands of `rewind todo` whose argument is a number of steps.
-    static let countCommands: Set<String> = ["undo", "redo"]
+    /// The commands of `rewind todo` whose argument is a number: of steps,
+    /// or of an item in the last list (where `-1` is then named as no item).
+    static let countCommands: Set<String> = ["undo", "redo", "done", "undone", "rm", "show", "edit", "move"]
 
     /// `arguments` (without the program name) with each negative number
     /// after a numeric option joined to it, and, for a command that takes a

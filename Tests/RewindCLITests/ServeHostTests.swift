@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// `rewind serve --host`: an empty value or one that holds a control
@@ -17,5 +18,40 @@ struct ServeHostTests {
         let run = try await runRewind(["serve", "--port", "0", "--in-memory", "--host", "  "], timeout: 60)
         #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr.contains("--host must not be empty"), "\(run.stderr)")
+    }
+}
+
+/// What `rewind serve` says when it cannot start: one line that names the
+/// problem and what to do, not a system call's text or the top usage.
+@Suite("rewind serve start failures")
+struct ServeStartFailureTests {
+    @Test func aPortInUseIsNamedAsSuch() async throws {
+        // The port a listening socket of this test holds.
+        #if canImport(Glibc)
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let holder = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, length) == 0 && listen(holder, 1) == 0 && getsockname(holder, $0, &length) == 0
+            }
+        }
+        #expect(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let run = try await runRewind(["serve", "--port", String(port), "--in-memory"], timeout: 60)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr == "rewind serve: cannot serve on 127.0.0.1:\(port): the port is in use: another program (perhaps another rewind serve) listens on it; stop it, or choose another port with --port\n")
+    }
+
+    @Test func aKeypadThatCannotBeReadIsOneLineWithStatus64() async throws {
+        let run = try await runRewind(["serve", "--port", "0", "--in-memory", "--calculator-config", "/nonexistent/keys.json"], timeout: 60)
+        #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr == "rewind serve: Invalid button configuration /nonexistent/keys.json: cannot be read (no such file)\n")
     }
 }

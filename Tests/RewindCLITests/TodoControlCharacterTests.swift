@@ -29,6 +29,17 @@ struct TodoControlCharacterTests {
             #expect(TypedText.visible("a\u{0}b\u{85}c") == "a^@b<U+0085>c")
         }
 
+        @Test func directionControlsBecomeCodePoints() {
+            #expect(TypedText.visible("Pay \u{202E}tner\u{202C} now \u{2067}x\u{2069}") == "Pay <U+202E>tner<U+202C> now <U+2067>x<U+2069>")
+        }
+
+        @Test func wideCharactersTakeTwoCellsOfATableColumn() {
+            #expect(ItemText.cells("Buy milk") == 8)
+            #expect(ItemText.cells("牛乳を買う") == 10)
+            #expect(ItemText.cells("Café") == 4)
+            #expect(ItemText.cells("Cafe\u{301} 🥛") == 7)
+        }
+
         @Test func lineBreaksAndTabsBecomeSpacesOnOneLine() {
             #expect(TypedText.visible("one\ntwo\r\nthree\tfour") == "one two three four")
         }

@@ -157,6 +157,12 @@ struct TodoErrorTests {
         // A negative number is the count, not an unknown option.
         try await Self.expectFailure(["undo", "-1"], status: 64, stderr: "the number of steps must be 1 or more; -1 is not")
         try await Self.expectFailure(["redo", "--json", "-12"], status: 64, stderr: "the number of steps must be 1 or more; -12 is not")
+        // And an item's number: named as no item (it said "Missing expected argument").
+        for command in ["done", "rm", "show"] {
+            try await Self.expectFailure(
+                [command, "-1"], status: 1,
+                stderr: "no item matches “-1”; use the number from the last `rewind todo list` or the start of an item's id (at least 4 hex digits)")
+        }
     }
 
     @Test func aTitleWordThatIsANegativeNumberIsPartOfTheTitle() async throws {

@@ -78,6 +78,8 @@ struct DueDateSpecs {
         (wholeDay(2026, 12, 1), "Tue 1 Dec"),
         (wholeDay(2027, 1, 4), "4 Jan 2027"),
         (.date(day(2026, 6, 2, 14, 30)), "tomorrow 14:30"),
+        // A moment at midnight is not the whole day.
+        (.date(day(2026, 6, 1)), "today 00:00"),
         (wholeDay(2026, 12, 1, days: 3), "Tue 1 Dec – Thu 3 Dec"),
         (.timeSpan(.start(.from(day(2026, 12, 1)), .to(day(2026, 12, 4)))), "Tue 1 Dec – Thu 3 Dec"),
         (.timeSpan(.start(.from(day(2026, 6, 5)), .unknown)), "from Fri"),

@@ -38,6 +38,16 @@ struct TypedTextSpecs {
         #expect(TypedText.name(of: 0x9F) == "U+009F")
     }
 
+    @Test("a quoted title closes the runs in another direction it opens, so the quote stays after it")
+    func quotedTitleClosesDirections() throws {
+        #expect(TypedText.quoted("Buy milk") == "“Buy milk”")
+        #expect(TypedText.quoted("\u{202E}klim") == "“\u{202E}klim\u{202C}”")
+        #expect(TypedText.quoted("\u{2067}a\u{202B}b") == "“\u{2067}a\u{202B}b\u{202C}\u{2069}”")
+        #expect(TypedText.quoted("\u{202E}a\u{202C}") == "“\u{202E}a\u{202C}”", "a closed run is left as it is")
+        let item = try TodoItem(id: UUID(), title: "\u{202E}klim", created: .now)
+        #expect(AppState().stepName(for: [.add(item)]) == "Add “\u{202E}klim\u{202C}”")
+    }
+
     @Test("creating an item with NUL in its title is refused with a message that names the field and the character")
     func createWithNul() async throws {
         await #expect(throws: TodoFailure.invalid(.controlCharacter(field: "the title", scalar: 0))) {

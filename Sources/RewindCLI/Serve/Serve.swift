@@ -129,7 +129,9 @@ extension RewindCommand {
                 do {
                     calculatorConfiguration = try ButtonConfiguration.load(contentsOf: URL(fileURLWithPath: DataDirectory.expandingTilde(in: calculatorConfig)))
                 } catch {
-                    throw ValidationError(error.description)
+                    // One line, as for the other options read here (not the top command's usage).
+                    FileHandle.standardError.write(Data("rewind serve: \(error.description)\n".utf8))
+                    throw ExitCode.validationFailure
                 }
             } else {
                 calculatorConfiguration = try Self.installed { () throws(ConfigurationError) in try .shipped() }
@@ -207,7 +209,8 @@ extension RewindCommand {
                 FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
                 throw ExitCode.failure
             } catch {
-                FileHandle.standardError.write(Data("rewind serve: cannot serve on \(host):\(port): \(error)\n".utf8))
+                let why = ListenFailure.explanation(of: error) ?? "\(error)"
+                FileHandle.standardError.write(Data("rewind serve: cannot serve on \(host):\(port): \(why)\n".utf8))
                 throw ExitCode.failure
             }
         }

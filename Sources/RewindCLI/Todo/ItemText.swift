@@ -55,8 +55,8 @@ struct ItemText {
         }
         let numberWidth = rows.last?.number.count ?? 1
         let referenceWidth = rows.map(\.reference.count).max() ?? ShortReferences.length
-        let titleWidth = rows.map(\.title.count).max() ?? 0
-        let dueWidth = rows.map(\.due.count).max() ?? 0
+        let titleWidth = rows.map { Self.cells($0.title) }.max() ?? 0
+        let dueWidth = rows.map { Self.cells($0.due) }.max() ?? 0
         return rows.map { row in
             let mark = row.item.isCompleted ? terminal.styled("[x]", .green) : "[ ]"
             let title = row.item.isCompleted ? terminal.styled(row.title, .dim) : row.title
@@ -64,11 +64,11 @@ struct ItemText {
                 + terminal.styled(Self.pad(row.reference, to: referenceWidth), .yellow) + "  "
                 + mark + " " + title
             if dueWidth > 0 || !row.location.isEmpty {
-                line += String(repeating: " ", count: titleWidth - row.title.count)
+                line += String(repeating: " ", count: titleWidth - Self.cells(row.title))
             }
             if dueWidth > 0 {
                 let due = row.item.isOverdue(at: now) ? terminal.styled(row.due, .red) : row.due
-                line += "  " + due + String(repeating: " ", count: dueWidth - row.due.count)
+                line += "  " + due + String(repeating: " ", count: dueWidth - Self.cells(row.due))
             }
             if !row.location.isEmpty { line += "  " + row.location }
             return Self.trimmingTrailingSpaces(line)
@@ -124,8 +124,34 @@ struct ItemText {
         return String(line.prefix(length - 1)) + "…"
     }
 
+    /// How many cells of a terminal `text` takes, so that the columns
+    /// after it line up: two for a wide character (CJK ideographs, kana,
+    /// Hangul, fullwidth forms, an emoji shown as a picture), one for any
+    /// other (a letter with its combining marks is one).
+    ///
+    /// - Complexity: O(*n*); ASCII text is counted by its bytes.
+    static func cells(_ text: String) -> Int {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.utf8.count }
+        return text.reduce(0) { width, character in
+            guard let first = character.unicodeScalars.first else { return width }
+            return width + (isWide(first) || character.unicodeScalars.contains(where: \.properties.isEmojiPresentation) ? 2 : 1)
+        }
+    }
+
+    /// Whether `scalar` is East Asian Wide or Fullwidth (the blocks that
+    /// hold such characters).
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            true
+        default:
+            false
+        }
+    }
+
     private static func pad(_ text: String, to width: Int, left: Bool = false) -> String {
-        let padding = String(repeating: " ", count: max(0, width - text.count))
+        let padding = String(repeating: " ", count: max(0, width - cells(text)))
         return left ? padding + text : text + padding
     }
 

@@ -42,7 +42,10 @@ final class OtherWritesWatch: Sendable {
     ///   meanwhile is counted).
     /// - Complexity: O(1): two rows read by key, and only after a commit.
     func othersWrote(memory: () -> (lastSeq: Int64, epoch: Int64)) throws -> Bool {
-        try queue.read { db in
+        // Each statement in a read transaction of its own (no BEGIN and
+        // COMMIT around them: most calls run one statement). A reset between
+        // the two reads shows as another epoch.
+        try queue.inDatabase { db in
             let version = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
             if seen.withLock({ $0 == version }) { return false }
             let lastSeq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM step")) ?? 0

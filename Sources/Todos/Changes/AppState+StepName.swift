@@ -96,7 +96,7 @@ private struct StepPhrase {
         if count == 1, let title {
             let shown = title.count > Self.longestQuotedTitle
                 ? String(title.prefix(Self.longestQuotedTitle - 1)) + "…" : title
-            return "\(verb) “\(shown)”"
+            return "\(verb) " + TypedText.quoted(shown)
         }
         return "\(verb) \(count) \(noun)\(count == 1 ? "" : "s")"
     }

@@ -39,7 +39,8 @@ public struct DueDateFormatter: Sendable {
 
     // MARK: Display
 
-    /// A short text for a list row: "" for no due date, "today", "tomorrow 14:30",
+    /// A short text for a list row: "" for no due date, "today", "tomorrow 14:30"
+    /// (a moment always with its time, "today 00:00" too),
     /// "Fri" within the coming week, "Fri 4 Dec" this year, "4 Dec 2027" otherwise;
     /// spans as "Fri 4 Dec – Sun 6 Dec", "today 14:00 for 2 hours" or "from Fri 4 Dec".
     public func display(_ due: TodoDate) -> String {
@@ -47,7 +48,8 @@ public struct DueDateFormatter: Sendable {
         case .unknown:
             return ""
         case .date(let date):
-            return point(date)
+            // A moment, even at midnight ("today 00:00"): a whole day is a span.
+            return dayName(date) + " " + clock(date)
         case .timeSpan(.start(.from(let start), .unknown)):
             return "from " + point(start)
         case .timeSpan(.start(.from(let start), .to(let end))):

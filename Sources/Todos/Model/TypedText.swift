@@ -43,13 +43,17 @@ public enum TypedText {
     /// terminal, so that a title cannot retitle, recolour or clear it.
     ///
     /// C0 controls and DEL appear in caret notation (ESC as `^[`, BEL as
-    /// `^G`, a lone CR as `^M`, DEL as `^?`), C1 controls as `<U+009B>`.
+    /// `^G`, a lone CR as `^M`, DEL as `^?`), C1 controls as `<U+009B>`,
+    /// and so do the controls that turn the direction of the text after
+    /// them (embeddings, overrides and isolates, U+202A–U+202E and
+    /// U+2066–U+2069, as `<U+202E>`), which would otherwise turn around
+    /// what a line prints after a title, in a terminal that follows them.
     /// With `keepingLineBreaks`, line breaks (LF, and CR LF as one LF) and
     /// tabs stay; otherwise each is one space.
     ///
     /// - Complexity: O(*n*); text without control characters is returned as it is.
     public static func visible(_ text: String, keepingLineBreaks: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard text.unicodeScalars.contains(where: { isControl($0) || isDirectionControl($0) }) else { return text }
         var result = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         var pending = scalars.next()
@@ -64,13 +68,42 @@ public enum TypedText {
             case 0x00..<0x20, 0x7F:
                 result.append("^")
                 result.append(Unicode.Scalar(UInt8(scalar.value ^ 0x40)))
-            case 0x80...0x9F:
-                result.append(contentsOf: "<U+00\(String(scalar.value, radix: 16, uppercase: true))>".unicodeScalars)
+            case 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069:
+                result.append(contentsOf: "<\(name(of: scalar.value))>".unicodeScalars)
             default:
                 result.append(scalar)
             }
         }
         return String(result)
+    }
+
+    /// `text` in quotes, “text”, with every run in another direction it
+    /// opens (U+202A–U+202E, U+2066–U+2068) closed before the closing
+    /// quote, so that a title in a sentence cannot turn the quote and the
+    /// rest of the sentence around.
+    ///
+    /// ```swift
+    /// TypedText.quoted("\u{202E}klim")   // "“\u{202E}klim\u{202C}”"
+    /// ```
+    public static func quoted(_ text: String) -> String {
+        var closers: [Unicode.Scalar] = []
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x202A...0x202B, 0x202D...0x202E: closers.append("\u{202C}")
+            case 0x2066...0x2068: closers.append("\u{2069}")
+            case 0x202C: if let last = closers.lastIndex(of: "\u{202C}") { closers.remove(at: last) }
+            case 0x2069: if let last = closers.lastIndex(of: "\u{2069}") { closers.remove(at: last) }
+            default: break
+            }
+        }
+        return "“" + text + String(String.UnicodeScalarView(closers.reversed())) + "”"
+    }
+
+    /// Whether `scalar` opens or closes a run of text in another direction
+    /// (U+202A–U+202E, U+2066–U+2069): allowed in text, shown by
+    /// ``visible(_:keepingLineBreaks:)``.
+    public static func isDirectionControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// Whether `scalar` is a control character: C0 (tabs and line breaks

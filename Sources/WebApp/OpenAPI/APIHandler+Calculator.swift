@@ -17,6 +17,9 @@ extension APIHandler {
             throw APIError.badRequest("invalid field “key”: expected a string, found null")
         }
         let labels = (body.keys ?? []) + (body.key.map { [$0] } ?? [])
+        if body.keys?.isEmpty == true, body.key == nil {
+            throw APIError.badRequest("invalid field “keys”: an empty list presses nothing; give the labels to press, such as {\"keys\": [\"1\", \"+\"]}")
+        }
         guard !labels.isEmpty else {
             throw APIError.badRequest("missing field “keys”: give the labels to press, such as {\"keys\": [\"1\", \"+\"]}")
         }
