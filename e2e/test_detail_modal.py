@@ -607,6 +607,10 @@ def test_back_from_an_items_page_finds_the_list_where_it_was_left(driver, base_u
     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "the item's page")
     driver.back()
     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".todo-list li"), "the list again")
-    time.sleep(0.5)
-    assert abs(driver.execute_script("return window.scrollY") - scrolled) < 50, "the list should be where it was left"
+    # The browser restores the scroll once the page has loaded: a moment
+    # later on a busy machine. (Before the fix, focusing the new-item
+    # field sent it to the top, where it stayed.)
+    wait_until(driver, lambda d: abs(d.execute_script("return window.scrollY") - scrolled) < 50,
+               lambda: f"the list to be where it was left ({scrolled}), it is at {driver.execute_script('return window.scrollY')}",
+               timeout=5)
     assert focused(driver).get_attribute("class") == "new-todo"
