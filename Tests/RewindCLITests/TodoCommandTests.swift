@@ -158,6 +158,21 @@ struct TodoCommandTests {
             #expect(try await directory.titles(["--sort", "created"]) == ["First", "Second", "Third"])
         }
 
+        @Test func wideCharactersLineUpTheColumnsOfTheListAndTheHistory() async throws {
+            let directory = try TodoDirectory()
+            let wide = try await directory.add("牛乳を買う", ["--due", "2030-01-15"])
+            let milk = try await directory.add("Buy milk", ["--due", "2030-01-15"])
+            #expect(try await directory.succeed(["list"]).lines.prefix(2) == [
+                "1  \(wide)  [ ] 牛乳を買う  15 Jan 2030",
+                "2  \(milk)  [ ] Buy milk    15 Jan 2030",
+            ])
+            // The history's dates start in one column: “牛乳を買う” takes ten cells, “Buy milk” eight.
+            let history = try await directory.succeed(["history"]).lines
+            #expect(history.count == 3)
+            #expect(history.dropFirst().first?.contains("Add “牛乳を買う”  ") == true, "\(history)")
+            #expect(history.last?.contains("Add “Buy milk”    ") == true, "\(history)")
+        }
+
         @Test func anEditThatChangesNothingSaysSoAndMakesNoStep() async throws {
             let directory = try TodoDirectory()
             let ref = try await directory.add("Buy milk", ["--details", "Oat"])

@@ -117,12 +117,12 @@ extension RewindCommand.Lists {
                     return TodoTerminal.print(
                         "\(team.person.text) has no lists yet; make one with `rewind lists create NAME --as \(team.person.text)`.")
                 }
-                let width = lists.map { ItemText.cut($0.list.name, to: 40).count }.max() ?? 0
+                let width = lists.map { ItemText.cells(ItemText.cut($0.list.name, to: 40)) }.max() ?? 0
                 TodoTerminal.print(lines: lists.map { list, counts in
                     let name = ItemText.cut(list.name, to: 40)
                     let members = list.members.isEmpty ? "not shared" : "shared with " + list.members.map(\.text).joined(separator: ", ")
                     return TeamSession.shortID(list) + "  " + TypedText.visible(name)
-                        + String(repeating: " ", count: width - name.count) + "  owner " + list.owner.text + ", " + members
+                        + String(repeating: " ", count: width - ItemText.cells(name)) + "  owner " + list.owner.text + ", " + members
                         + " · " + counts.summary
                 })
             }

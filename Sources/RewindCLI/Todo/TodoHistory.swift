@@ -105,13 +105,13 @@ extension RewindCommand.Todo.History {
                 var rows: [(number: Int, name: String, date: String)] = []
                 if shown.lowerBound == 0, !Self.isAfter(page) { rows.append((0, "Start", "")) }
                 rows += shown.map { ($0 + 1, ItemText.cut(history.steps[$0].name, to: 60), dates.display(.date(history.steps[$0].date))) }
-                let nameWidth = rows.map(\.name.count).max() ?? 0
+                let nameWidth = rows.map { ItemText.cells($0.name) }.max() ?? 0
                 var lines = rows.map { row in
                     let marker = row.number == history.position ? terminal.styled("→", .bold) : " "
                     let padding = String(repeating: " ", count: max(0, width - String(row.number).count))
                     var line = "\(marker) \(padding)\(row.number)  " + row.name
                     if !row.date.isEmpty {
-                        line += String(repeating: " ", count: nameWidth - row.name.count) + "  " + terminal.styled(row.date, .dim)
+                        line += String(repeating: " ", count: nameWidth - ItemText.cells(row.name)) + "  " + terminal.styled(row.date, .dim)
                     }
                     return row.number > history.position ? terminal.styled(line, .dim) + "  (undone)" : line
                 }
@@ -182,13 +182,13 @@ extension RewindCommand.Todo.History.Steps {
             }
             rows.append((tree.current == step.number, step.number, name, dates.display(.date(step.date)), note))
         }
-        let nameWidth = rows.map(\.name.count).max() ?? 0
+        let nameWidth = rows.map { ItemText.cells($0.name) }.max() ?? 0
         let lines = rows.map { row in
             let marker = row.marker ? terminal.styled("→", .bold) : " "
             let padding = String(repeating: " ", count: width - String(row.number).count)
             var line = "\(marker) \(padding)\(row.number)  " + row.name
             if !row.date.isEmpty {
-                line += String(repeating: " ", count: nameWidth - row.name.count) + "  " + terminal.styled(row.date, .dim)
+                line += String(repeating: " ", count: nameWidth - ItemText.cells(row.name)) + "  " + terminal.styled(row.date, .dim)
             }
             return row.note.isEmpty ? line : terminal.styled(line, .dim) + "  " + row.note
         }
