@@ -147,6 +147,10 @@ struct UndoRedoSpecs {
             let cleared = state
             #expect(throws: TodoError.nothingToChange("no item is completed")) { try state.apply(.todos(.removeCompleted)) }
             #expect(state == cleared)
+            // On an empty list, completing or reopening every item names the list's emptiness.
+            var empty = AppState()
+            #expect(throws: TodoError.nothingToChange("the list has no items")) { try empty.apply(.todos(.completeAll(at: UndoRedoSpecs.at))) }
+            #expect(throws: TodoError.nothingToChange("the list has no items")) { try empty.apply(.todos(.reopenAll(at: UndoRedoSpecs.at))) }
             _ = try state.apply(.setting(.todos(before.todos)))
             #expect(state == before)
         }

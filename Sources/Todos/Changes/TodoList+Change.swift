@@ -179,6 +179,7 @@ extension TodoList: Reversible {
     }
 
     private mutating func setState(_ state: TodoItem.State, at date: Date) throws(TodoError) -> Change {
+        guard count > 0 else { throw .nothingToChange("the list has no items") }
         let changing = ids.compactMap { itemsByID[$0] }.filter { $0.state != state }
         guard !changing.isEmpty else {
             throw .nothingToChange(state == .completed ? "every item is completed" : "no item is completed")

@@ -66,7 +66,7 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             guard let host, isAllowed(host: host) else {
                 throw APIError(
                     .misdirectedRequest,
-                    "the Host header must be one name[:port] of this server (localhost or 127.0.0.1), port 1–65535"
+                    "the Host header must be one name[:port] of this server (\(namesOfThisServer)), port 1–65535"
                 )
             }
         }
@@ -74,6 +74,13 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             try checkSameOrigin(request)
         }
         return try await next(request, context)
+    }
+
+    /// The names a request's `Host` may give, for the refusal of another:
+    /// the allowed hosts and the public origins' hosts, in order.
+    private var namesOfThisServer: String {
+        let names = allowedHosts.union(publicOrigins.map(\.host)).sorted()
+        return names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
     }
 
     /// The path of the health check (`GET /healthz`), answered whatever
