@@ -51,9 +51,12 @@ public struct ListImporter: UseCase {
             changes = [.setting(.todos(list))]
         case .merge(let merged):
             items = merged
-            let stored = try await store.items(merged.map(\.id))
-            if stored == merged { throw .nothingToChange(holds) }
-            let known = Set(stored.map(\.id))
+            // One read of the list (a merge of many items replaces many rows, which reads it anyway).
+            let (known, unchanged) = try await store.reading { state in
+                let known = Set(merged.lazy.map(\.id).filter(state.todos.contains(id:)))
+                return (known, known.count == merged.count && merged.allSatisfy { state.todos[id: $0.id] == $0 })
+            }
+            if unchanged { throw .nothingToChange(holds) }
             let replaced = merged.filter { known.contains($0.id) }
             changes = (replaced.isEmpty ? [] : [.todos(.replace(replaced))])
                 + merged.filter { !known.contains($0.id) }.map { .add($0) }
