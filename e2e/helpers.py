@@ -1,9 +1,15 @@
 """Waits and small page helpers shared by the browser tests."""
 
 import subprocess
+import time
 from contextlib import contextmanager
 
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
+from selenium.common.exceptions import (
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+    TimeoutException,
+    WebDriverException,
+)
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -81,31 +87,40 @@ def chord(driver, key, ctrl=True, shift=False):
     actions.perform()
 
 
+# What chromedriver says of an element a live refresh replaced between finding
+# it and using it: stale, or, when the swap comes in the middle of typing,
+# not interactable.
+REPLACED = (StaleElementReferenceException, ElementNotInteractableException)
+
+
+def again_while_replaced(steps, what, tries=10):
+    """Runs `steps` (which find what they touch afresh) and runs them again
+    when a live refresh replaced an element between two of them; returns
+    what `steps` returns."""
+    for _ in range(tries):
+        try:
+            return steps()
+        except REPLACED:
+            time.sleep(0.1)
+    raise AssertionError(f"{what} kept being replaced")
+
+
 def click_css(driver, selector, index=0):
     """Clicks the element found afresh (the page swaps in new regions after
     every change, which makes old references stale)."""
-    for attempt in range(10):
-        try:
-            elements = driver.find_elements(By.CSS_SELECTOR, selector)
-            if len(elements) <= index:
-                raise AssertionError(f"no element #{index} for {selector!r}")
-            elements[index].click()
-            return
-        except StaleElementReferenceException:
-            continue
-    raise AssertionError(f"{selector!r} kept being replaced")
+    def click():
+        elements = driver.find_elements(By.CSS_SELECTOR, selector)
+        if len(elements) <= index:
+            raise AssertionError(f"no element #{index} for {selector!r}")
+        elements[index].click()
+
+    again_while_replaced(click, repr(selector))
 
 
 def send_keys_css(driver, selector, keys):
     """Types `keys` into the element found afresh, as click_css clicks it (a
     live refresh may swap the region between finding and typing)."""
-    for attempt in range(10):
-        try:
-            css(driver, selector).send_keys(keys)
-            return
-        except StaleElementReferenceException:
-            continue
-    raise AssertionError(f"{selector!r} kept being replaced")
+    again_while_replaced(lambda: css(driver, selector).send_keys(keys), repr(selector))
 
 
 def focused(driver):

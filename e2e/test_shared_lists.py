@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import ARTIFACTS, Server
-from helpers import LIVE_TIMEOUT, add_account, blur_text_fields, browser_errors, chord, css, css_all, wait_until
+from helpers import LIVE_TIMEOUT, add_account, again_while_replaced, blur_text_fields, browser_errors, chord, css, css_all, wait_until
 
 PASSWORD = "correct horse battery"
 
@@ -237,31 +237,27 @@ def test_the_lists_page_counts_each_lists_items_and_follows_changes_live_keeping
     sign_in(second_driver, base, "bob")
     wait_for_counts(second_driver, ["Errands: 1 item left, 1 completed", "Chores: No items"])
     # A live refresh may replace the row between two steps: done again then.
-    for _ in range(5):
-        try:
-            field(driver, "rename-list", "name").clear()
-            field(driver, "rename-list", "name").send_keys("Weekend errands")
-            css(driver, ".list-row .rename-list button[type=submit]").click()
-            break
-        except StaleElementReferenceException:
-            time.sleep(0.2)
+    def rename_errands():
+        field(driver, "rename-list", "name").clear()
+        field(driver, "rename-list", "name").send_keys("Weekend errands")
+        css(driver, ".list-row .rename-list button[type=submit]").click()
+
+    again_while_replaced(rename_errands, "the rename form")
     wait_for_counts(second_driver, ["Weekend errands: 1 item left, 1 completed", "Chores: No items"])
     css(second_driver, ".new-list input[name=name]").send_keys("Garden")
     css(second_driver, ".new-list button[type=submit]").click()
     wait_until(second_driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the new list's page")
     add(second_driver, "Water the roses")
     second_driver.get(base + "/lists")
-    for _ in range(5):
-        try:
-            rows = second_driver.find_elements(By.CSS_SELECTOR, ".list-row")
-            garden = [r for r in rows if r.find_element(By.CSS_SELECTOR, ".list-name").text == "Garden"][0]
-            share = garden.find_element(By.CSS_SELECTOR, ".share-list input[name=account]")
-            share.clear()
-            share.send_keys("ann")
-            garden.find_element(By.CSS_SELECTOR, ".share-list button[type=submit]").click()
-            break
-        except StaleElementReferenceException:
-            time.sleep(0.2)
+    def share_garden_with_ann():
+        rows = second_driver.find_elements(By.CSS_SELECTOR, ".list-row")
+        garden = [r for r in rows if r.find_element(By.CSS_SELECTOR, ".list-name").text == "Garden"][0]
+        share = garden.find_element(By.CSS_SELECTOR, ".share-list input[name=account]")
+        share.clear()
+        share.send_keys("ann")
+        garden.find_element(By.CSS_SELECTOR, ".share-list button[type=submit]").click()
+
+    again_while_replaced(share_garden_with_ann, "Garden's share form")
     wait_for_counts(
         driver, ["Weekend errands: 1 item left, 1 completed", "Chores: No items", "Garden: 1 item left"]
     )
@@ -461,12 +457,7 @@ def test_the_lists_pages_have_no_accessibility_violations(driver, team_server):
     wait_until(driver, lambda d: "shared with bob" in css(d, ".list-of-lists").text, "the list shared with bob")
     problems += violations(driver, "lists")
     # The share's own refresh and its event's may replace the row between two steps.
-    for _ in range(5):
-        try:
-            css(driver, ".delete-list").click()
-            break
-        except StaleElementReferenceException:
-            time.sleep(0.2)
+    again_while_replaced(lambda: css(driver, ".delete-list").click(), "the delete button")
     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the delete card")
     problems += violations(driver, "lists with the delete card open")
     assert not problems, "\n".join(problems)
@@ -658,16 +649,13 @@ def test_a_refused_share_is_said_until_the_next_change_goes_through_and_a_long_n
 
     def fill_and_submit(form, name, text):
         # A live refresh may replace the row between two steps: done again then.
-        for _ in range(5):
-            try:
-                field = css(driver, f".list-row .{form} input[name={name}]")
-                field.clear()
-                field.send_keys(text)
-                field.find_element(By.XPATH, "ancestor::form//button[@type='submit']").click()
-                return
-            except StaleElementReferenceException:
-                time.sleep(0.2)
-        raise AssertionError(f"the {form} form kept being replaced")
+        def steps():
+            field = css(driver, f".list-row .{form} input[name={name}]")
+            field.clear()
+            field.send_keys(text)
+            field.find_element(By.XPATH, "ancestor::form//button[@type='submit']").click()
+
+        again_while_replaced(steps, f"the {form} form")
 
     fill_and_submit("share-list", "account", "nobody")
     wait_until(driver, lambda d: "nobody" in css(d, "#todo-error").text, "the refusal to be said")

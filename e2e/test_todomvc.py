@@ -1,13 +1,12 @@
 """The to-do page follows the TodoMVC app specification: markup, classes,
 behaviour and keyboard, as TodoMVC's own test suites check them."""
 
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from helpers import (
-    add_and_wait, add_todos, blur_text_fields, classes, css, css_all, focused, has_class,
+    add_and_wait, add_todos, again_while_replaced, blur_text_fields, classes, css, css_all, focused, has_class,
     open_todos, rendered_titles, row, row_by_title, visible_titles, wait_for_count_text, wait_for_titles,
     wait_until,
 )
@@ -25,13 +24,7 @@ def three_todos(driver, base_url):
 def toggle(driver, index):
     """Clicks the toggle of the `index`th row (found afresh: the page swaps in
     new rows after every change)."""
-    for attempt in range(5):
-        try:
-            row(driver, index).find_element(By.CSS_SELECTOR, "input.toggle").click()
-            return
-        except StaleElementReferenceException:
-            continue
-    raise AssertionError(f"row {index} kept being replaced")
+    again_while_replaced(lambda: row(driver, index).find_element(By.CSS_SELECTOR, "input.toggle").click(), f"row {index}")
 
 
 def wait_completed(driver, expected):
