@@ -388,6 +388,79 @@ struct SQLiteStoreTests {
         #expect(try await cli.undo() == "Delete “Buy bread”")
         #expect(try await server.state().todos.items.map(\.title) == ["Buy bread", "Buy oat milk"])
     }
+
+    /// Another process's changes reach a server's list by the rows they
+    /// touched, not by reading the list again: after each, the server's
+    /// list (and the order of its rows, which its own next change uses)
+    /// is the file's.
+    @Test func anotherProcesssChangesAreAppliedToTheListInMemoryRowByRow() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let server = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let cli = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
+        func item(_ title: String) throws -> TodoItem { try TodoItem(id: UUID(), title: title, created: .now) }
+        func expectServerHoldsTheFile(_ context: String) async throws {
+            let file = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+            #expect(try await server.state() == file.state(), "\(context)")
+            #expect(try await server.history() == file.history(), "\(context)")
+        }
+        let (milk, bread, eggs) = (try item("Buy milk"), try item("Buy bread"), try item("Buy eggs"))
+        try await server.change(.add(milk))
+        try await cli.change(.add(bread))
+        try await expectServerHoldsTheFile("an add")
+        try await cli.change([.insert(eggs, at: 0), .move(milk.id, to: 2)], named: "Two at once")
+        try await expectServerHoldsTheFile("an insert and a move")
+        try await cli.change([.update(bread.id, [.title(to: "Buy rye bread"), .complete], at: .now)], named: nil)
+        try await expectServerHoldsTheFile("an edit")
+        try await cli.change([.todos(.completeAll(at: .now))], named: "Complete all")
+        try await expectServerHoldsTheFile("every item completed (its inverse names them)")
+        _ = try await cli.undo()
+        _ = try await cli.undo()
+        _ = try await cli.redo()
+        try await expectServerHoldsTheFile("undo, undo, redo")
+        try await cli.change(.remove(eggs.id))
+        try await expectServerHoldsTheFile("a delete")
+        // The server's own change lands where the file's ranks say.
+        try await server.change(.insert(try item("Call mum"), at: 1))
+        try await expectServerHoldsTheFile("the server's insert after them")
+        #expect(server.listsReadAgain.load(ordering: .relaxed) == 0)
+        // It knew the ranks of the rows the others wrote: no row was numbered again.
+        let renumberings = try await DatabaseQueue(path: fixture.fileURL.path).read { db in try TodoDatabase.renumberings(db) }
+        #expect(renumberings == 0)
+    }
+
+    /// What the log's rows cannot say makes the server read the list
+    /// again: a renumbering of every row, a reset, too many rows behind.
+    @Test func aRenumberingAResetOrALongWayBehindHaveTheListReadAgain() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let server = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let cli = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, durability: .processCrash, items: .onDemand)
+        func item(_ title: String) throws -> TodoItem { try TodoItem(id: UUID(), title: title, created: .now) }
+        func expectServerHoldsTheFile(_ context: String) async throws {
+            let file = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+            #expect(try await server.state() == file.state(), "\(context)")
+        }
+        try await server.change(.add(try item("Last")))
+        try await server.change(.insert(try item("First"), at: 0))
+        // Halving the gap 100 times runs out of double precision: the rows are numbered again.
+        for index in 0..<100 {
+            try await cli.change(.insert(try item("\(index)"), at: 1))
+        }
+        try await expectServerHoldsTheFile("after the renumbering")
+        #expect(server.listsReadAgain.load(ordering: .relaxed) == 1)
+        try await server.change(.insert(try item("Second"), at: 1))
+        try await expectServerHoldsTheFile("the server's insert after a renumbering")
+
+        try await cli.reset()
+        try await cli.change(.add(try item("After the reset")))
+        #expect(try await server.state().todos.items.map(\.title) == ["After the reset"])
+        #expect(server.listsReadAgain.load(ordering: .relaxed) == 2)
+
+        for index in 0...SQLiteStore.catchUpLimit {
+            try await cli.change(.add(try item("Item \(index)")))
+        }
+        try await expectServerHoldsTheFile("more rows behind than it applies")
+        #expect(server.listsReadAgain.load(ordering: .relaxed) == 3)
+    }
 }
 
 @Suite("Data directory")

@@ -59,6 +59,16 @@ struct HistoryLog {
         try record(db, sql: "SELECT * FROM step WHERE seq = ?", seq)
     }
 
+    /// The changes the rows after `seq` through `last` applied, in the
+    /// log's order: as many as there are such rows still in the log.
+    ///
+    /// - Throws: ``StoreError/corrupt(path:detail:)`` naming a row whose
+    ///   changes do not decode.
+    func forwardChanges(after seq: Int64, through last: Int64, _ db: Database) throws -> [[AppState.Change]] {
+        let statement = try db.cachedStatement(sql: "SELECT * FROM step WHERE seq > ? AND seq <= ? ORDER BY seq")
+        return try StepRecord.fetchAll(statement, arguments: [seq, last]).map { try changes($0.forward, of: $0) }
+    }
+
     private func record(_ db: Database, sql: String, _ argument: Int64) throws -> StepRecord? {
         do {
             return try StepRecord.fetchOne(db.cachedStatement(sql: sql), arguments: [argument])

@@ -75,6 +75,19 @@ struct ItemRecord: Equatable, FetchableRecord, PersistableRecord {
     /// `SELECT` of every column in the order ``init(row:)`` reads them.
     static let selection = "id, rank, title, details, state, created, changed, due, location"
 
+    /// The saved ranks of those of `ids` that have a row.
+    ///
+    /// - Complexity: One row read by key per id.
+    static func ranks(of ids: Set<UUID>, _ db: Database) throws -> [UUID: Double] {
+        let statement = try db.cachedStatement(sql: "SELECT rank FROM item WHERE id = ?")
+        var ranks: [UUID: Double] = [:]
+        ranks.reserveCapacity(ids.count)
+        for id in ids {
+            if let rank = try Double.fetchOne(statement, arguments: [id.uuidString]) { ranks[id] = rank }
+        }
+        return ranks
+    }
+
     /// Inserts the row with a statement prepared once per connection
     /// (GRDB's `insert` builds the row's column dictionary and looks the
     /// statement up by its SQL on every call).

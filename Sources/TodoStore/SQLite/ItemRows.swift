@@ -10,9 +10,19 @@ struct ItemRows {
     /// Where each saved row lies, and the plan of what to write.
     private var ranks: ItemRanks
     private let encoder = TodoJSON.makeEncoder()
+    /// How many times every row was numbered again, as `meta` counts them
+    /// (this store's renumberings included).
+    private(set) var renumberings: Int64
 
-    init(ranks: [UUID: Double]) {
+    init(ranks: [UUID: Double], renumberings: Int64) {
         self.ranks = ItemRanks(ranks: ranks)
+        self.renumberings = renumberings
+    }
+
+    /// Takes the ranks another process saved for the `touched` items:
+    /// `saved` holds those still in the list.
+    mutating func adopt(_ saved: [UUID: Double], touched: Set<UUID>) {
+        ranks.adopt(saved, touched: touched)
     }
 
     /// Writes the rows of the `touched` items (all of them when `nil`).
@@ -21,7 +31,14 @@ struct ItemRows {
     ///   statement per row written or deleted.
     mutating func write(touched: Set<UUID>?, list: TodoList, _ db: Database) throws {
         let writes = ranks.writes(touched: touched, list: list)
-        if writes.replacesAll { try db.execute(sql: "DELETE FROM item") }
+        if writes.replacesAll {
+            // Counted, so that other processes read every rank again.
+            try db.execute(sql: """
+                DELETE FROM item;
+                INSERT INTO meta (key, value) VALUES ('renumberings', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1
+                """)
+            renumberings += 1
+        }
         for id in writes.deletions {
             try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id.uuidString])
         }

@@ -96,6 +96,13 @@ struct TodoDatabase: Sendable {
         migrator.registerMigration("v8-calculators") { db in
             try createCalculatorTables(db)
         }
+        // v9-renumberings: `meta` counts the times every item row was
+        // numbered again, so that a server that keeps the list in memory
+        // brings it up to another process's change by the rows that change
+        // touched; a version that would not count them must not write here.
+        migrator.registerMigration("v9-renumberings") { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('renumberings', 0)")
+        }
         return migrator
     }
 
@@ -214,6 +221,8 @@ struct TodoDatabase: Sendable {
         var state: AppState
         var ranks: [UUID: Double]
         var head: LogHead
+        /// How many times every item row was numbered again (``renumberings(_:)``).
+        var renumberings: Int64
     }
 
     /// Reads the items and where the history stands; the history's steps
@@ -282,7 +291,15 @@ struct TodoDatabase: Sendable {
         } catch {
             throw StoreError.corrupt(path: path, detail: "\(error)")
         }
-        return Snapshot(state: AppState(todos: list), ranks: ranks, head: try head(db, path: path))
+        return Snapshot(
+            state: AppState(todos: list), ranks: ranks, head: try head(db, path: path), renumberings: try renumberings(db))
+    }
+
+    /// How many times every item row was numbered again (`meta`'s
+    /// `renumberings`): the ranks of items no log row names change only
+    /// then, or at a reset.
+    static func renumberings(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'renumberings'")) ?? 0
     }
 
     /// Where the history stands, from the newest row of the log, after
