@@ -544,9 +544,41 @@ def test_a_save_sends_only_what_was_changed_here_and_keeps_what_another_window_c
     wait_until(driver, lambda d: css(d, "h1.detail-title").text == "Green apples", "the heading to show the other title")
 
 
+def browser_in(driver, base_url, zone):
+    """Puts the browser in `zone` and waits until the pages are written in it:
+    the first page sets the cookie that names it and loads once more."""
+    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": zone})
+    driver.get(f"{base_url}/todos")
+    wait_until(
+        driver,
+        lambda d: d.execute_script(
+            "var m = document.querySelector('meta[name=\"rewind-time-zone\"]');"
+            "return document.readyState === 'complete' && !!m && m.content === arguments[0];", zone),
+        f"the page to be written in {zone}",
+    )
+
+
+def test_a_browser_in_another_time_zone_reads_and_writes_its_own_times(driver, base_url, api):
+    # The server in its zone (UTC here), the browser at UTC+14: the first
+    # visit writes the page in the server's zone, then once more in the browser's.
+    item = api.add("Dentist", due={"kind": "date", "date": "2031-05-06T18:00:00.000Z"})
+    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Pacific/Kiritimati"})
+    driver.get(f"{base_url}/todos")
+    wait_until(driver, lambda d: css(d, ".todo-list time.due").text == "7 May 2031 08:00", "the row to show 08:00 on 7 May")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "dueKind", "date")
+    assert field(driver, "dueDate").get_attribute("value") == "2031-05-07T08:00"
+    # A day later, same time: the moment moves by a day, not by the zones' difference.
+    set_value(driver, "dueDate", "2031-05-08T08:00")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["due"]["date"] != "2031-05-06T18:00:00.000Z", "the due date should be saved")
+    assert changed["due"] == {"kind": "date", "date": "2031-05-07T18:00:00.000Z"}
+    assert browser_errors(driver) == []
+
+
 def test_a_due_date_written_as_text_in_another_time_zone_is_not_moved_by_a_save(driver, base_url, api):
     # The browser far from the server's time zone (UTC+14), as a person travelling.
-    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Pacific/Kiritimati"})
+    browser_in(driver, base_url, "Pacific/Kiritimati")
     item = api.add("Dentist")
     api.request("PATCH", f"/api/todos/{item['id']}", {"due": {"kind": "date", "date": "2031-05-06T18:00:00.000Z"}})
     open_detail(driver, base_url, item["id"])

@@ -81,6 +81,7 @@ extension WebApp {
         let router = Router(context: RewindRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middleware applies to the routes added after it.
         router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: PageTimeZoneMiddleware())
         router.add(middleware: ErrorMiddleware(showsStoreDetails: teamMode == nil))
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         // In team mode the session is found first: the guard checks the

@@ -277,6 +277,44 @@ struct HTMLTests {
             }
         }
 
+        /// A page writes its dates in the zone the browser's cookie names:
+        /// the row's text, the history, the item page's date fields (which
+        /// the browser reads back as its own times) and the zone in the
+        /// page's `<meta>`. A cookie naming no zone this server knows is
+        /// the server's zone, not an error.
+        @Test func datesAreWrittenInTheBrowsersTimeZone() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let due = try #require(ISO8601DateFormatter().date(from: "2031-05-06T18:00:00Z"))
+                let added = try await client.send(
+                    .post, "/api/todos", json: #"{"title": "Dentist", "due": {"kind": "date", "date": "2031-05-06T18:00:00.000Z"}}"#,
+                    token: server.token)
+                let id = try #require(added.object["id"] as? String)
+                func cookie(_ value: String) -> HTTPFields { [.cookie: "\(PageTimeZone.cookieName)=\(value)"] }
+                func shown(in zone: TimeZone) -> String {
+                    DueDateFormatter(now: Date(), timeZone: zone).display(.date(due))
+                }
+                let far = try #require(TimeZone(identifier: "Pacific/Kiritimati"))
+                #expect(shown(in: far) != shown(in: .current), "the test needs two zones that show the date differently")
+                for path in ["/todos", "/todos/fragment"] {
+                    let html = try await client.get(path, headers: cookie("Pacific%2FKiritimati")).text
+                    #expect(html.contains(">\(HTML.escape(shown(in: far)))<"), "\(path)")
+                }
+                var page = try await client.get("/todos/items/\(id)", headers: cookie("Pacific%2FKiritimati")).text
+                #expect(page.contains(#"<meta name="rewind-time-zone" content="Pacific/Kiritimati">"#))
+                #expect(page.contains(#"value="2031-05-07T08:00""#), "UTC+14")
+                // Names this server does not know, or that are too long: its own zone.
+                for value in ["Nowhere%2FLand", String(repeating: "A", count: 300), "%ZZ", ""] {
+                    page = try await client.get("/todos/items/\(id)", headers: cookie(value)).text
+                    #expect(page.contains(#"<meta name="rewind-time-zone" content="\#(TimeZone.current.identifier)">"#), "\(value)")
+                    #expect(page.contains(HTML.escape(shown(in: .current))), "\(value)")
+                }
+                // The API writes moments, whatever the cookie.
+                let api = try await client.get("/api/todos/\(id)", headers: cookie("Pacific%2FKiritimati"))
+                #expect((api.object["due"] as? [String: Any])?["date"] as? String == "2031-05-06T18:00:00.000Z")
+            }
+        }
+
         /// A long list is a page of its first rows, the rest a click away;
         /// an item the page added past them is shown after them.
         @Test func aLongListShowsItsFirstRowsShowMoreAndWhatThePageAddedAfterThem() async throws {

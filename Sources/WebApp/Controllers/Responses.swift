@@ -16,12 +16,15 @@ enum Responses {
     /// dispatch pool: a long list takes milliseconds to write, which would
     /// hold one of the few threads of Swift's cooperative pool (and the
     /// requests waiting for it).
-    /// The signed-in session (team mode) goes along to the other thread.
+    /// The signed-in session (team mode) and the page's time zone go along
+    /// to the other thread.
     static func html(rendering render: @escaping @Sendable () -> HTML) async -> Response {
-        let signedIn = SignedIn.current
+        let (signedIn, zone) = (SignedIn.current, PageTimeZone.current)
         let html = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: SignedIn.$current.withValue(signedIn) { render() })
+                continuation.resume(returning: SignedIn.$current.withValue(signedIn) {
+                    PageTimeZone.$current.withValue(zone) { render() }
+                })
             }
         }
         return Responses.html(html)

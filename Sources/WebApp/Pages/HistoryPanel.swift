@@ -22,7 +22,7 @@ struct HistoryPanel {
     /// The most steps a page may ask for.
     static let largestWindow = 1_000_000
     /// Names the day of a step made before today.
-    var dates = DueDateFormatter(now: Date(), timeZone: .current)
+    var dates = DueDateFormatter(now: Date(), timeZone: PageTimeZone.current)
     /// The deepest indentation drawn; deeper branches are drawn at this one.
     static let deepestLevel = 6
 

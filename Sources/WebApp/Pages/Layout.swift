@@ -51,6 +51,8 @@ struct Layout {
                     html.void("meta", [.name("color-scheme"), Attribute("content", "light dark")])
                     html.void("meta", [.name("rewind-csrf"), Attribute("content", SignedIn.csrfToken(server: csrfToken))])
                     if let eventsSince { html.void("meta", [.name("rewind-events-since"), Attribute("content", eventsSince)]) }
+                    // The zone the page's dates are written in (`time-zone.js`).
+                    html.void("meta", [.name("rewind-time-zone"), Attribute("content", PageTimeZone.current.identifier)])
                     html.element("title") { $0.text(title) }
                     html.void("link", [Attribute("rel", "stylesheet"), .href(Assets.stylesheetPath)])
                     html.void("link", [Attribute("rel", "icon"), .href(Assets.iconPath)])

@@ -41,7 +41,7 @@ struct SharedListPage {
     var csrfToken: String
     /// Writes the items' due dates and names the day of a step made before
     /// today.
-    var dates = DueDateFormatter(now: Date(), timeZone: .current)
+    var dates = DueDateFormatter(now: Date(), timeZone: PageTimeZone.current)
 
     /// The most steps the history panel lists.
     static let historyLength = 50

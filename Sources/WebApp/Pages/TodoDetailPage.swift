@@ -34,7 +34,7 @@ struct TodoDetailPage {
 
     init(
         item: TodoItem, service: TodoService, csrfToken: String, historySteps: Int = HistoryPanel.defaultWindow,
-        timeZone: TimeZone = .current
+        timeZone: TimeZone = PageTimeZone.current
     ) async throws {
         self.item = item
         self.historySteps = historySteps
@@ -51,7 +51,7 @@ struct TodoDetailPage {
     /// account's Undo and Redo for `next`.
     init(
         item: TodoItem, list: SharedListSummary, next: SharedListNextSteps, now: Date, csrfToken: String,
-        timeZone: TimeZone = .current
+        timeZone: TimeZone = PageTimeZone.current
     ) {
         self.item = item
         self.list = list

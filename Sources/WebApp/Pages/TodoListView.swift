@@ -38,7 +38,7 @@ struct TodoListView: Sendable {
     /// Reads what the page shows from `service`.
     init(
         service: TodoService, filter: TodoFilter, sort: TodoSort, search: TodoSearch? = nil,
-        historySteps: Int = HistoryPanel.defaultWindow, window: RowWindow = RowWindow(), timeZone: TimeZone = .current
+        historySteps: Int = HistoryPanel.defaultWindow, window: RowWindow = RowWindow(), timeZone: TimeZone = PageTimeZone.current
     ) async throws {
         let now = service.now()
         self.window = window

@@ -7,6 +7,9 @@
 import { api, clearError, enqueue, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { setUpModals, watchDialog } from './modal-card.js';
+import { followBrowserTimeZone } from './time-zone.js';
+
+followBrowserTimeZone();
 
 // A field of a list's row, by the list, its form and its name: what a
 // refresh keeps across the swap.

@@ -14,6 +14,9 @@ import { searchQuery, setUpSearch } from './search.js';
 import { isDragging, setUpMoving } from './move.js';
 import { rowsQuery, setUpMoreRows, keepShown } from './rows.js';
 import { filter, setUpFilters } from './filters.js';
+import { followBrowserTimeZone } from './time-zone.js';
+
+followBrowserTimeZone();
 
 var main = document.querySelector('main[data-list]');
 var list = main.getAttribute('data-list');

@@ -10,6 +10,9 @@ import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regio
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals, watchDialog } from './modal-card.js';
 import { setUpSharedUndo } from './shared-undo.js';
+import { browserTimeZone, followBrowserTimeZone } from './time-zone.js';
+
+followBrowserTimeZone();
 
 var main = document.querySelector('main.detail-page');
 var id = main.getAttribute('data-id');
@@ -98,10 +101,6 @@ function isoFrom(input) {
   return isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-function timeZone() {
-  try { return Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return undefined; }
-}
-
 // A decimal number as a person writes one ("50.73", "-7,1"), or null:
 // Number() alone would take "0x10", "1e2" and "Infinity".
 function decimal(text) {
@@ -140,7 +139,7 @@ function collect(current) {
       break;
     case 'text':
       body.dueText = field('dueText').value;
-      body.timeZone = timeZone();
+      body.timeZone = browserTimeZone();
       break;
   }
   var locationKind = current.querySelector('input[name="locationKind"]:checked');

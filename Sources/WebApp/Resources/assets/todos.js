@@ -11,6 +11,9 @@ import { setUpModals } from './modal-card.js';
 import { isDragging, setUpMoving } from './move.js';
 import { rowsQuery, setUpMoreRows, keepShown } from './rows.js';
 import { searchQuery, setUpSearch } from './search.js';
+import { followBrowserTimeZone } from './time-zone.js';
+
+followBrowserTimeZone();
 
 var newTodo = document.querySelector('.new-todo');
 var deferredMain = false;
