@@ -230,6 +230,31 @@ def test_each_browser_keeps_its_own_calculator(driver, second_driver, base_url):
     wait_display(driver, "42")
 
 
+def test_a_second_tab_of_the_calculator_follows_the_first(driver, base_url):
+    open_calculator(driver, base_url)
+    first = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    second = driver.current_window_handle
+    try:
+        open_calculator(driver, base_url)
+        click_keys(driver, "1", "+", "2", "=")
+        wait_display(driver, "3")
+        # The first tab shows it without a reload: same browser, same calculator.
+        driver.switch_to.window(first)
+        wait_display(driver, "3")
+        wait_tape(driver, ["1 + 2 = 3"])
+        assert not css(driver, "#calc-undo").get_attribute("disabled")
+        css(driver, "#calc-undo").click()
+        wait_display(driver, "2")
+        driver.switch_to.window(second)
+        wait_display(driver, "2")
+        wait_until(driver, lambda d: not css(d, "#calc-redo").get_attribute("disabled"), "Redo to be offered in the second tab")
+    finally:
+        driver.switch_to.window(second)
+        driver.close()
+        driver.switch_to.window(first)
+
+
 def test_the_calculator_is_kept_across_a_restart_with_its_undo_and_redo(driver, server):
     open_calculator(driver, server.url)
     click_keys(driver, "1", "2", "+", "3", "=", "x", "2", "=")

@@ -1,5 +1,8 @@
 // The calculator page (/calculator): keys (clicked or typed) go to the
 // server, which answers with the calculator's state; undo, redo, the tape.
+// The browser's other tabs of the page show each state as it comes (one
+// calculator per browser: its cookie), and a tab coming back into view asks
+// for the state in case it missed one.
 
 import { api, enqueue } from './api.js';
 import { isTextField, undoRedoShortcut } from './keys.js';
@@ -74,10 +77,14 @@ function sayFailure(message) {
   failure.hidden = !message;
 }
 
+// The page's other tabs in this browser, where there is such a channel.
+var otherTabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('rewind-calculator') : null;
+
 function post(path, body) {
   return enqueue(function () { return api('POST', path, body); }).then(function (state) {
     sayFailure('');
     render(state);
+    if (otherTabs) { otherTabs.postMessage(state); }
   }, function (error) {
     if (error.status !== 409) {
       sayFailure(error.status === 0 ? 'The server cannot be reached: that key was not taken. Try again in a moment.' : error.message);
@@ -152,5 +159,14 @@ document.addEventListener('keydown', function (event) {
 });
 window.addEventListener('resize', fitDisplay);
 fitDisplay();
+
+// Another tab's key, undo or redo: its answer is this calculator's state too.
+if (otherTabs) {
+  otherTabs.addEventListener('message', function (event) { render(event.data); });
+}
+document.addEventListener('visibilitychange', function () {
+  if (document.visibilityState !== 'visible') { return; }
+  enqueue(function () { return api('GET', '/api/calculator'); }).then(render, function () {});
+});
 
 showNewestLine();
