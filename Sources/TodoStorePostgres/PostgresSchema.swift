@@ -532,7 +532,7 @@ enum PostgresSchema {
             // Another instance may migrate a large database for longer than
             // ``PostgresTodoDatabase/lockTimeout``: wait for it, however long.
             try await connection.answered("SET LOCAL lock_timeout = 0", logger: logger)
-            try await connection.answered("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            try await takeMigrationLock(connection, logger: logger)
             var applied: Set<String> = []
             let exists = try await connection.answered("SELECT to_regclass('rewind_schema') IS NOT NULL", logger: logger)
                 .decode(Bool.self).first { _ in true } ?? false
@@ -559,6 +559,20 @@ enum PostgresSchema {
         }
     }
 
-    /// The advisory lock the migrations hold (any number, the same for every instance).
+    /// Takes the lock the migrations of the connection's schema hold until
+    /// the transaction ends: instances over one schema take turns, and
+    /// those over other schemas of the database (each test has its own) do
+    /// not wait for them. `public` keeps the key of every version before.
+    static func takeMigrationLock(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.answered(
+            """
+            SELECT pg_advisory_xact_lock(CASE coalesce(current_schema(), 'public')
+                WHEN 'public' THEN \(lockKey) ELSE \(lockKey) # hashtext(current_schema())::int8 END)
+            """, logger: logger)
+    }
+
+    /// The advisory lock the migrations of the `public` schema hold (any
+    /// number, the same for every instance); another schema's is this one
+    /// mixed with a hash of its name.
     private static let lockKey: Int64 = 0x5265_7769_6e64  // "Rewind"
 }

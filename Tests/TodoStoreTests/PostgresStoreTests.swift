@@ -88,6 +88,44 @@ struct PostgresStoreTests {
         #expect(try await first.history().steps.map(\.name) == ["Add “Buy milk”", "Add “Buy bread”", "Delete “Buy bread”"])
     }
 
+    /// The migrations of a schema hold a lock of that schema's: a store
+    /// over another schema of the database opens meanwhile (the tests'
+    /// schemas once took turns, and a test that starts `rewind` waited
+    /// behind dozens of them), and one over the same schema waits for it.
+    @Test(.timeLimit(.minutes(1)))
+    func aSchemasMigrationsWaitOnlyForThatSchemas() async throws {
+        let fixture = try StoreFixture(.postgres)
+        _ = try await fixture.open()
+        let shared = try #require(fixture.postgresDatabase)
+        let logger = Logger(label: "test")
+        try await shared.database.client.withConnection { connection in
+            // As a migration of the fixture's schema in progress.
+            _ = try await connection.query("BEGIN", logger: logger)
+            try await PostgresSchema.takeMigrationLock(connection, logger: logger)
+            let other = try StoreFixture(.postgres)
+            let (otherOpened, opened) = (Locked(false), Locked(false))
+            let elsewhere = Task {
+                _ = try await other.open()
+                otherOpened.withLock { $0 = true }
+            }
+            let waiting = Task {
+                _ = try await fixture.open()
+                opened.withLock { $0 = true }
+            }
+            // At most 20 s, then the lock goes either way (a failure must not hang).
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !otherOpened.withLock({ $0 }) && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(otherOpened.withLock { $0 }, "a store over another schema opens meanwhile")
+            #expect(!opened.withLock { $0 }, "a store over the locked schema waits")
+            _ = try await connection.query("COMMIT", logger: logger)
+            try await elsewhere.value
+            try await waiting.value
+            #expect(opened.withLock { $0 })
+        }
+    }
+
     @Test func aDatabaseOfANewerSchemaIsRefusedAndLeftUnchanged() async throws {
         let fixture = try StoreFixture(.postgres)
         let store = try await fixture.open()
