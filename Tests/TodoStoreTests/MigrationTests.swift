@@ -70,7 +70,7 @@ struct MigrationTests {
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE due IS NOT NULL")
             )
         }
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-renumberings"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])
         #expect(columns == ["id", "rank", "title", "details", "state", "created", "changed", "due", "location"])
         // 13 changes, then the undo of the one left undone.
         #expect(kinds == Array(repeating: "do", count: 13) + ["undo"])

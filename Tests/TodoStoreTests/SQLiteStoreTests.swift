@@ -402,9 +402,12 @@ struct SQLiteStoreTests {
             let file = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
             #expect(try await server.state() == file.state(), "\(context)")
             #expect(try await server.history() == file.history(), "\(context)")
+            #expect(try await server.historyTree() == file.historyTree(), "\(context)")
         }
         let (milk, bread, eggs) = (try item("Buy milk"), try item("Buy bread"), try item("Buy eggs"))
         try await server.change(.add(milk))
+        // The history shown and the tree, kept from here on.
+        _ = try await (server.history(), server.historyTree())
         try await cli.change(.add(bread))
         try await expectServerHoldsTheFile("an add")
         try await cli.change([.insert(eggs, at: 0), .move(milk.id, to: 2)], named: "Two at once")
@@ -418,13 +421,21 @@ struct SQLiteStoreTests {
         _ = try await cli.redo()
         try await expectServerHoldsTheFile("undo, undo, redo")
         try await cli.change(.remove(eggs.id))
-        try await expectServerHoldsTheFile("a delete")
+        try await expectServerHoldsTheFile("a delete, which abandons the step undone")
         // The server's own change lands where the file's ranks say.
         try await server.change(.insert(try item("Call mum"), at: 1))
         try await expectServerHoldsTheFile("the server's insert after them")
         #expect(server.listsReadAgain.load(ordering: .relaxed) == 0)
+        #expect(server.historyReads.load(ordering: .relaxed) == 2, "the history was moved by the rows, not read again")
+        // A jump to the abandoned branch redoes a step that is not the newest
+        // undone one: the kept history cannot follow it, and is read again.
+        let abandoned = try #require(try await server.historyTree().steps.first { $0.branch == .abandoned }?.number)
+        try await cli.jump(toStep: abandoned)
+        try await expectServerHoldsTheFile("a jump across branches")
+        #expect(server.historyReads.load(ordering: .relaxed) == 4)
+        #expect(server.listsReadAgain.load(ordering: .relaxed) == 0)
         // It knew the ranks of the rows the others wrote: no row was numbered again.
-        let renumberings = try await DatabaseQueue(path: fixture.fileURL.path).read { db in try TodoDatabase.renumberings(db) }
+        let renumberings = try await DatabaseQueue(path: fixture.fileURL.path).read { db in try TodoDatabase.count(.renumberings, db) }
         #expect(renumberings == 0)
     }
 
@@ -460,6 +471,15 @@ struct SQLiteStoreTests {
         }
         try await expectServerHoldsTheFile("more rows behind than it applies")
         #expect(server.listsReadAgain.load(ordering: .relaxed) == 3)
+
+        // A store with a cap deletes the oldest rows: the history shown is read again.
+        let capped = try SQLiteStore(url: fixture.fileURL, limit: 3, pollInterval: nil, items: .onDemand)
+        #expect(try await server.history().steps.count == 1_002)
+        try await capped.change(.add(try item("Capped")))
+        let shown = try await server.history()
+        #expect(shown.steps.count == 3)
+        #expect(try await shown == SQLiteStore(url: fixture.fileURL, pollInterval: nil).history())
+        #expect(server.listsReadAgain.load(ordering: .relaxed) == 3, "the items were brought up by the row")
     }
 }
 

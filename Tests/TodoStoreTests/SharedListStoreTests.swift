@@ -1241,7 +1241,7 @@ struct SQLiteSharedListsMigrationTests {
                 DROP TABLE shared_writer; DROP TABLE shared_step; DROP TABLE shared_item; DROP TABLE shared_member;
                 DROP TABLE shared_list; DROP TABLE calculator_step; DROP TABLE calculator;
                 DELETE FROM grdb_migrations
-                WHERE identifier IN ('v5-shared-lists', 'v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators', 'v9-renumberings')
+                WHERE identifier IN ('v5-shared-lists', 'v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators', 'v9-meta-counts')
                 """)
         }
         try queue.close()
@@ -1251,7 +1251,7 @@ struct SQLiteSharedListsMigrationTests {
         let groceries = try await lists.create(name: "Groceries", owner: Team.ann)
 
         #expect(
-            try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-renumberings"])
+            try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])
         #expect(try await SQLiteSharedListStore.open(url: fixture.fileURL).lists(of: Team.ann) == [groceries])
         #expect(try await SQLiteAccountStore.open(url: fixture.fileURL).passwordHash(for: Team.ann) == "ann-1")
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
@@ -1270,7 +1270,7 @@ struct SQLiteSharedListsMigrationTests {
         try await queue.write { db in
             try db.execute(sql: """
                 DROP INDEX shared_step_head; DROP TABLE calculator_step; DROP TABLE calculator;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators', 'v9-renumberings')
+                DELETE FROM grdb_migrations WHERE identifier IN ('v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators', 'v9-meta-counts')
                 """)
         }
         try queue.close()
@@ -1278,7 +1278,7 @@ struct SQLiteSharedListsMigrationTests {
 
         let reopened = try SQLiteSharedListStore(url: fixture.fileURL)
         #expect(try await reopened.nextSteps(on: list.id, of: Team.ann).undo?.name == "Add “Milk”")
-        #expect(try await migrations(fixture.fileURL).last == "v9-renumberings")
+        #expect(try await migrations(fixture.fileURL).last == "v9-meta-counts")
         let check = try DatabaseQueue(path: fixture.fileURL.path)
         defer { try? check.close() }
         let plan = try await check.read { db in
@@ -1314,7 +1314,7 @@ struct SQLiteSharedListsMigrationTests {
                 ALTER TABLE shared_step_old RENAME TO shared_step;
                 CREATE INDEX shared_step_head ON shared_step (list, seq, author, kind, reverts, joins);
                 DROP TABLE calculator_step; DROP TABLE calculator;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v7-shared-step-rowid', 'v8-calculators', 'v9-renumberings')
+                DELETE FROM grdb_migrations WHERE identifier IN ('v7-shared-step-rowid', 'v8-calculators', 'v9-meta-counts')
                 """)
         }
         #expect(try await queue.read { db in try Self.logTable(db) }.contains("WITHOUT ROWID"))
@@ -1322,7 +1322,7 @@ struct SQLiteSharedListsMigrationTests {
 
         let reopened = try SQLiteSharedListStore(url: fixture.fileURL)
         #expect(try await reopened.savedRows(of: list.id) == rows)
-        #expect(try await migrations(fixture.fileURL).last == "v9-renumberings")
+        #expect(try await migrations(fixture.fileURL).last == "v9-meta-counts")
         #expect(try await reopened.undo(on: list.id, by: Team.bob, expecting: nil).kind == .undo(of: 2))
         #expect(try await reopened.items(of: list.id, as: Team.ann).list.items.allSatisfy { !$0.isCompleted })
         let check = try DatabaseQueue(path: fixture.fileURL.path)
@@ -1352,7 +1352,7 @@ struct SQLiteSharedListsMigrationTests {
         for identifier in ["v1", "v2", "v3", "v4", "v5"] { before.registerMigration(identifier) { _ in } }
         let bytes = try Data(contentsOf: fixture.fileURL)
         #expect(
-            throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-renumberings"])
+            throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])
         ) {
             try DatabaseFile.check(fixture.fileURL, migrator: before)
         }

@@ -85,7 +85,7 @@ struct StateNamesMigrationTests {
                 try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item'")
             )
         }
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-renumberings"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])
         #expect(states == ["completed", "completed", "active", "completed", "completed"])
         #expect(table?.contains("CHECK (state IN ('active', 'completed'))") == true)
         await #expect(throws: DatabaseError.self) {
@@ -105,7 +105,7 @@ struct StateNamesMigrationTests {
                 try String.fetchAll(db, sql: "SELECT state FROM item")
             )
         }
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-renumberings"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])
         #expect(states == ["active"])
     }
 }

@@ -59,19 +59,24 @@ struct HistoryLog {
         try record(db, sql: "SELECT * FROM step WHERE seq = ?", seq)
     }
 
-    /// The changes the rows after `seq` through `last` applied, in the
-    /// log's order: as many as there are such rows still in the log.
-    ///
-    /// - Throws: ``StoreError/corrupt(path:detail:)`` naming a row whose
-    ///   changes do not decode.
-    func forwardChanges(after seq: Int64, through last: Int64, _ db: Database) throws -> [[AppState.Change]] {
-        let statement = try db.cachedStatement(sql: "SELECT * FROM step WHERE seq > ? AND seq <= ? ORDER BY seq")
-        return try StepRecord.fetchAll(statement, arguments: [seq, last]).map { try changes($0.forward, of: $0) }
+    /// The rows after `seq` through `last`, in the log's order: as many
+    /// as there are such rows still in the log.
+    func rows(after seq: Int64, through last: Int64, _ db: Database) throws -> [StepRecord] {
+        try readingRows {
+            try StepRecord.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM step WHERE seq > ? AND seq <= ? ORDER BY seq"), arguments: [seq, last])
+        }
     }
 
     private func record(_ db: Database, sql: String, _ argument: Int64) throws -> StepRecord? {
+        try readingRows { try StepRecord.fetchOne(db.cachedStatement(sql: sql), arguments: [argument]) }
+    }
+
+    /// Runs `body`, which reads log rows, naming the file in SQLite's
+    /// errors; a row that does not decode is damage.
+    private func readingRows<Result>(_ body: () throws -> Result) throws -> Result {
         do {
-            return try StepRecord.fetchOne(db.cachedStatement(sql: sql), arguments: [argument])
+            return try body()
         } catch let error as DatabaseError {
             throw StoreError.database(error, path: path)
         } catch {
@@ -285,6 +290,8 @@ struct HistoryLog {
         }
         guard let oldestKept, try forwardStep(into: node, db) != nil else { return false }
         try db.cachedStatement(sql: "DELETE FROM step WHERE seq < ?").execute(arguments: [oldestKept])
+        // Counted, so that other processes read the history again.
+        try TodoDatabase.countOnce(.prunings, db)
         return true
     }
 }

@@ -32,11 +32,9 @@ struct ItemRows {
     mutating func write(touched: Set<UUID>?, list: TodoList, _ db: Database) throws {
         let writes = ranks.writes(touched: touched, list: list)
         if writes.replacesAll {
+            try db.execute(sql: "DELETE FROM item")
             // Counted, so that other processes read every rank again.
-            try db.execute(sql: """
-                DELETE FROM item;
-                INSERT INTO meta (key, value) VALUES ('renumberings', 1) ON CONFLICT (key) DO UPDATE SET value = value + 1
-                """)
+            try TodoDatabase.countOnce(.renumberings, db)
             renumberings += 1
         }
         for id in writes.deletions {

@@ -57,6 +57,9 @@ public final class SQLiteStore: Sendable {
     /// again rather than brought up to date by the rows it appended
     /// (``advance(_:)``): for the tests.
     let listsReadAgain = Atomic<Int>(0)
+    /// How many times the steps shown or the tree were read from the log
+    /// (``history()``, ``historyTree()``): for the tests.
+    let historyReads = Atomic<Int>(0)
 
     /// What is in memory: the list, when it is kept there, and where the
     /// log stands.
@@ -69,6 +72,9 @@ public final class SQLiteStore: Sendable {
         var dataVersion: Int
         /// The `epoch` of the file's `meta` table: counted up by each reset.
         var epoch: Int64
+        /// How many times the log was pruned, as `meta` counts them (this
+        /// store's prunings included).
+        var prunings: Int64
         /// The steps shown and the tree, once asked for (the page draws
         /// the tree at every request; reading it scans the log): moved by
         /// this store's own operations, forgotten when another process
@@ -310,6 +316,7 @@ public final class SQLiteStore: Sendable {
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
                 let head = try log.head(db)
+                historyReads.add(1, ordering: .relaxed)
                 let overview = try log.overview(head, db)
                 memory.withLock { loaded in if loaded.head == head { loaded.history.shown = overview } }
                 return overview
@@ -402,6 +409,7 @@ public final class SQLiteStore: Sendable {
         return try TodoDatabase.readingSaved(path: database.url.path) {
             try database.queue.read { db in
                 let head = try log.head(db)
+                historyReads.add(1, ordering: .relaxed)
                 let tree = try log.tree(head, db)
                 memory.withLock { loaded in if loaded.head == head { loaded.history.tree = tree } }
                 return tree
@@ -597,6 +605,7 @@ public final class SQLiteStore: Sendable {
     private func prune(_ loaded: inout Loaded, _ db: Database) throws {
         guard let limit, try log.prune(keepingSteps: limit, head: loaded.head, db) else { return }
         loaded.history.pruned(keepingNewest: limit)
+        loaded.prunings += 1
     }
 
     // MARK: Writing
@@ -674,7 +683,8 @@ public final class SQLiteStore: Sendable {
     /// the log rows another process appended since it was read, and taking
     /// the saved ranks of the items they touched: a cost that follows the
     /// change, not the list (reading 100,000 items again takes a third of a
-    /// second). `false` when the list must be read again instead: memory
+    /// second). The history kept is moved by the same rows (``follow(_:from:)``).
+    /// `false` when the list must be read again instead: memory
     /// was forgotten, the file was reset (another epoch) or numbered again,
     /// more than ``catchUpLimit`` rows behind, a row is missing or does not
     /// apply, a change touches every item, or the rows do not hold the
@@ -690,18 +700,20 @@ public final class SQLiteStore: Sendable {
         guard version != Loaded.forgotten, try Self.epoch(db) == startEpoch, behind >= 0, behind <= Self.catchUpLimit
         else { return false }
         let newVersion = try Self.dataVersion(db)
+        let prunings = try TodoDatabase.count(.prunings, db)
         guard let renumberings else {
             // Only where the log stands is in memory.
             memory.withLock { loaded in
                 loaded.head = head
                 loaded.dataVersion = newVersion
+                loaded.prunings = prunings
                 loaded.history.forget()
             }
             return true
         }
-        guard try TodoDatabase.renumberings(db) == renumberings,
-            let appended = try? log.forwardChanges(after: start.lastSeq, through: head.lastSeq, db),
-            appended.count == behind
+        guard try TodoDatabase.count(.renumberings, db) == renumberings,
+            let rows = try? log.rows(after: start.lastSeq, through: head.lastSeq, db), rows.count == behind,
+            let appended = try? rows.map({ try log.changes($0.forward, of: $0) })
         else { return false }
         return try memory.withLock { loaded in
             var touched = Set<UUID>()
@@ -719,8 +731,12 @@ public final class SQLiteStore: Sendable {
             loaded.list?.items.adopt(saved, touched: touched)
             loaded.head = head
             loaded.dataVersion = newVersion
-            // The history shown and the tree moved on too.
-            loaded.history.forget()
+            if prunings == loaded.prunings {
+                loaded.history.follow(rows, from: start)
+            } else {
+                loaded.prunings = prunings
+                loaded.history.forget()
+            }
             return true
         }
     }
@@ -752,11 +768,12 @@ public final class SQLiteStore: Sendable {
         guard list else {
             return Loaded(
                 list: nil, head: try TodoDatabase.readingSaved(path: path) { try TodoDatabase.head(db, path: path) },
-                dataVersion: try dataVersion(db), epoch: try epoch(db))
+                dataVersion: try dataVersion(db), epoch: try epoch(db), prunings: try TodoDatabase.count(.prunings, db))
         }
         let snapshot = try TodoDatabase.load(db, path: path)
         return Loaded(
-            list: ListInMemory(snapshot), head: snapshot.head, dataVersion: try dataVersion(db), epoch: try epoch(db))
+            list: ListInMemory(snapshot), head: snapshot.head, dataVersion: try dataVersion(db), epoch: try epoch(db),
+            prunings: try TodoDatabase.count(.prunings, db))
     }
 
     private func startPolling(every interval: TimeInterval) {
@@ -820,6 +837,31 @@ public final class SQLiteStore: Sendable {
 
     private static func dataVersion(_ db: Database) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+    }
+}
+
+extension KeptHistory {
+    /// Moves the history kept as the log `rows` another process appended
+    /// after `start` moved it: a change, an undo, a redo of the newest undone
+    /// step. A redo of another (a jump across branches) is not a move the
+    /// kept history can follow: it is forgotten, and read again when asked
+    /// for.
+    mutating func follow(_ rows: [StepRecord], from start: LogHead) {
+        var redoTop = start.redoTop
+        for row in rows {
+            switch StepRecord.Kind(rawValue: row.kind) {
+            case .do:
+                performed(number: row.seq, name: row.name, date: ItemRecord.date(row.date), undoneLeft: redoTop != nil)
+            case .undo:
+                undone()
+            case .redo where row.reverts == redoTop:
+                redone(row.node)
+            case .redo, nil:
+                forget()
+                return
+            }
+            redoTop = row.redoTop
+        }
     }
 }
 

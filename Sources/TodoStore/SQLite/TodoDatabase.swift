@@ -96,12 +96,16 @@ struct TodoDatabase: Sendable {
         migrator.registerMigration("v8-calculators") { db in
             try createCalculatorTables(db)
         }
-        // v9-renumberings: `meta` counts the times every item row was
-        // numbered again, so that a server that keeps the list in memory
-        // brings it up to another process's change by the rows that change
-        // touched; a version that would not count them must not write here.
-        migrator.registerMigration("v9-renumberings") { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO meta (key, value) VALUES ('renumberings', 0)")
+        // v9-meta-counts: `meta` counts the times every item row was
+        // numbered again and the times the log was pruned, so that a server
+        // that keeps the list and its history in memory brings them up to
+        // another process's change by the rows that change appended; a
+        // version that would not count them must not write here.
+        migrator.registerMigration("v9-meta-counts") { db in
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO meta (key, value) VALUES ('renumberings', 0);
+                INSERT OR IGNORE INTO meta (key, value) VALUES ('prunings', 0);
+                """)
         }
         return migrator
     }
@@ -221,7 +225,7 @@ struct TodoDatabase: Sendable {
         var state: AppState
         var ranks: [UUID: Double]
         var head: LogHead
-        /// How many times every item row was numbered again (``renumberings(_:)``).
+        /// How many times every item row was numbered again (``count(_:_:)``).
         var renumberings: Int64
     }
 
@@ -292,14 +296,30 @@ struct TodoDatabase: Sendable {
             throw StoreError.corrupt(path: path, detail: "\(error)")
         }
         return Snapshot(
-            state: AppState(todos: list), ranks: ranks, head: try head(db, path: path), renumberings: try renumberings(db))
+            state: AppState(todos: list), ranks: ranks, head: try head(db, path: path),
+            renumberings: try count(.renumberings, db))
     }
 
-    /// How many times every item row was numbered again (`meta`'s
-    /// `renumberings`): the ranks of items no log row names change only
-    /// then, or at a reset.
-    static func renumberings(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = 'renumberings'")) ?? 0
+    /// What `meta` counts besides the epoch (migration `v9-meta-counts`).
+    enum Count: String {
+        /// The times every item row was numbered again: the ranks of items
+        /// no log row names change only then, or at a reset.
+        case renumberings
+        /// The times the log's oldest rows were deleted (a store opened
+        /// with a cap): the history shown changes then without a row.
+        case prunings
+    }
+
+    /// How many times `meta` counted `key`; 0 in a file without the count.
+    static func count(_ key: Count, _ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM meta WHERE key = ?"), arguments: [key.rawValue]) ?? 0
+    }
+
+    /// Counts `key` once more.
+    static func countOnce(_ key: Count, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO meta (key, value) VALUES (?, 1) ON CONFLICT (key) DO UPDATE SET value = value + 1
+            """).execute(arguments: [key.rawValue])
     }
 
     /// Where the history stands, from the newest row of the log, after
