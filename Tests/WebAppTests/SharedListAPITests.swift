@@ -948,6 +948,19 @@ struct ListsPageEventTests {
         }
     }
 
+    /// `watch` started, and the ids it yields collected in `seen` by `reading`.
+    static func started(_ watch: ListsOverviewWatch) async -> (seen: Locked<[String]>, reading: Task<Void, Never>) {
+        await watch.start()
+        let seen = Locked<[String]>([])
+        return (seen, Task { for await id in watch.ids { seen.withLock { $0.append(id) } } })
+    }
+
+    /// Stops `watch` and what collects its ids.
+    static func stop(_ watch: ListsOverviewWatch, _ reading: Task<Void, Never>) {
+        reading.cancel()
+        Task { await watch.stop() }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aListSharedUnheardIsFoundAtTheNextRecheck() async throws {
         let inner = InMemorySharedListStore()
@@ -956,11 +969,8 @@ struct ListsPageEventTests {
         let list = try await inner.create(name: "Groceries", owner: ann).id
         let watch = try await ListsOverviewWatch(
             store: store, person: bob, recheckInterval: .milliseconds(100), burstInterval: .milliseconds(10))
-        await watch.start()
-        defer { Task { await watch.stop() } }
-        let seen = Locked<[String]>([])
-        let reading = Task { for await id in watch.ids { seen.withLock { $0.append(id) } } }
-        defer { reading.cancel() }
+        let (seen, reading) = await Self.started(watch)
+        defer { Self.stop(watch, reading) }
         #expect(await watch.id == Self.emptyID)
         // As an instance of an earlier version shares it: no news of it.
         try await inner.share(list, with: bob, by: ann)
@@ -968,10 +978,46 @@ struct ListsPageEventTests {
         #expect(seen.value == [ListsOverviewWatch.id(of: try await inner.overview(of: bob))])
     }
 
+    /// The lists page's watch reads the overview, then hears the lists it
+    /// found: a list shared with the account and changed in between (here
+    /// renamed, or unshared again, right before the watch asks to hear it)
+    /// is read once more, not left as it was until the next recheck.
+    @Test(.timeLimit(.minutes(1)), arguments: ["rename", "unshare"])
+    func aListChangedBetweenTheReadAndTheHearingIsReadAgain(change: String) async throws {
+        let inner = InMemorySharedListStore()
+        let store = Unheard(inner: inner, tellsOfNewLists: true)
+        let (ann, bob) = (try AccountName("ann"), try AccountName("bob"))
+        let list = try await inner.create(name: "Groceries", owner: ann).id
+        let watch = try await ListsOverviewWatch(
+            store: store, person: bob, recheckInterval: .seconds(600), burstInterval: .milliseconds(10))
+        let (seen, reading) = await Self.started(watch)
+        defer { Self.stop(watch, reading) }
+        // The read that starting begins has ended: the share's is the only one.
+        try await Task.sleep(for: .milliseconds(300))
+        store.beforeUpdates.withLock { hook in
+            hook = {
+                if change == "rename" {
+                    _ = try await inner.rename(list, to: "Weekend groceries", by: ann)
+                } else {
+                    _ = try await inner.unshare(list, with: bob, by: ann)
+                }
+            }
+        }
+        try await inner.share(list, with: bob, by: ann)
+        try await waitUntil("the watch to ask to hear the list") { store.beforeUpdates.withLock { $0 == nil } }
+        let expected = ListsOverviewWatch.id(of: try await inner.overview(of: bob))
+        try await waitUntil("the page to show the list as it is now") { seen.value.last == expected }
+        if change == "unshare" { #expect(expected == Self.emptyID) }
+    }
+
     /// A store that never tells of new lists, as an instance of an earlier
-    /// version does not: everything else is `inner`'s.
+    /// version does not (unless `tellsOfNewLists`), and that runs
+    /// `beforeUpdates` once, if set, before it lets a list be heard:
+    /// everything else is `inner`'s.
     struct Unheard: SharedListStore {
         let inner: InMemorySharedListStore
+        var tellsOfNewLists = false
+        let beforeUpdates = Locked<(@Sendable () async throws -> Void)?>(nil)
 
         func create(name: String, owner: AccountName) async throws -> SharedListSummary {
             try await inner.create(name: name, owner: owner)
@@ -1008,8 +1054,15 @@ struct ListsPageEventTests {
             try await inner.history(of: list, as: person, before: before, limit: limit)
         }
         func updates(of list: UUID, as person: AccountName) async throws -> AsyncStream<SharedListUpdate> {
-            try await inner.updates(of: list, as: person)
+            let hook = beforeUpdates.withLock { hook in
+                defer { hook = nil }
+                return hook
+            }
+            try await hook?()
+            return try await inner.updates(of: list, as: person)
         }
-        func newLists(for person: AccountName) async -> AsyncStream<Void> { AsyncStream { _ in } }
+        func newLists(for person: AccountName) async -> AsyncStream<Void> {
+            tellsOfNewLists ? await inner.newLists(for: person) : AsyncStream { _ in }
+        }
     }
 }

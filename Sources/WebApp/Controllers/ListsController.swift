@@ -36,7 +36,8 @@ struct ListsController {
             return Responses.html(HTML { page.regions(into: &$0) })
         }
         router.get("/lists/events") { request, _ in
-            try await listsEvents(request: request, limit: try Query.eventLimit(request))
+            let limit = try Query.eventLimit(request)
+            return try await reservingStream { try await listsEvents(request: request, limit: limit) }
         }
         router.get("/lists/{list}") { request, context in
             let page = try await listPage(request, context)
@@ -54,7 +55,8 @@ struct ListsController {
             return Responses.html(HTML { page.regions(into: &$0) })
         }
         router.get("/lists/{list}/events") { request, context in
-            try await events(of: try Query.listID(context), request: request, limit: try Query.eventLimit(request))
+            let (id, limit) = (try Query.listID(context), try Query.eventLimit(request))
+            return try await reservingStream { try await events(of: id, request: request, limit: limit) }
         }
     }
 
@@ -140,22 +142,36 @@ struct ListsController {
         }
     }
 
+    /// Takes one of the ``maxEventStreams`` streams before the stream's
+    /// first reads (a refused request costs no read of the store), and
+    /// gives it back when `body` throws; the stream gives it back when it
+    /// ends.
+    ///
+    /// - Throws: ``APIError`` 503 when ``maxEventStreams`` are open.
+    private func reservingStream(_ body: () async throws -> Response) async throws -> Response {
+        guard openStreams.open(limit: maxEventStreams) else {
+            throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
+        }
+        do {
+            return try await body()
+        } catch {
+            openStreams.close()
+            throw error
+        }
+    }
+
     /// An event stream of the signed-in session: `first` (when not `nil`),
     /// then what `feed` yields (it gets the stream's continuation and
     /// answers how to stop it), with a heartbeat comment every
     /// ``heartbeatInterval`` that also checks the session. It ends when the
     /// feed finishes, the session ends, after `limit` events, or at
-    /// shutdown.
-    ///
-    /// - Throws: ``APIError`` 503 when ``maxEventStreams`` are open.
+    /// shutdown. Its place among the ``maxEventStreams`` was taken by
+    /// ``reservingStream(_:)``, and is given back when it ends.
     private func stream(
         first: String?, limit: Int?, lists: SharedListService,
         feed: @escaping @Sendable (AsyncStream<String>.Continuation) -> @Sendable () -> Void
     ) throws -> Response {
         let session = SignedIn.current?.id
-        guard openStreams.open(limit: maxEventStreams) else {
-            throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
-        }
         let openStreams = openStreams
         let interval = heartbeatInterval
         let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]

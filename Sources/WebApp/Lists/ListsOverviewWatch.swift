@@ -65,7 +65,7 @@ actor ListsOverviewWatch {
         newLists = Task { [weak self] in
             for await _ in made { await self?.changed() }
         }
-        if let overview = try? await store.overview(of: person) { await hear(overview.map(\.list.id)) }
+        if let overview = try? await store.overview(of: person) { _ = await hear(overview.map(\.list.id)) }
         guard !stopped else { return }
         let interval = recheckInterval
         periodic = Task { [weak self] in
@@ -115,20 +115,25 @@ actor ListsOverviewWatch {
                     id = now
                     continuation.yield(now)
                 }
-                await hear(overview.map(\.list.id))
+                // A list first heard now may have changed between the read
+                // and the hearing, unheard: read once more.
+                if await hear(overview.map(\.list.id)) { again = true }
             }
         } while again && !stopped
         reading = false
     }
 
-    /// Hears the lists `ids`, and no longer those the account lost.
-    private func hear(_ ids: [UUID]) async {
+    /// Hears the lists `ids`, and no longer those the account lost; whether
+    /// it set out to hear a list it did not hear before.
+    private func hear(_ ids: [UUID]) async -> Bool {
+        var new = false
         let wanted = Set(ids)
         for (list, task) in heard where !wanted.contains(list) {
             task.cancel()
             heard[list] = nil
         }
         for list in ids where heard[list] == nil && !stopped {
+            new = true
             // A list deleted or unshared since the read is not heard; the
             // next read drops it.
             guard let updates = try? await store.updates(of: list, as: person) else { continue }
@@ -143,6 +148,7 @@ actor ListsOverviewWatch {
                 await self?.streamEnded(list)
             }
         }
+        return new
     }
 
     /// The stream of `list` ended: it is heard again if a later read finds it.
