@@ -439,6 +439,24 @@ struct SQLiteStoreTests {
         #expect(renumberings == 0)
     }
 
+    /// Rows that do not hold what the log says (an item row deleted behind
+    /// the log's back) have the server read the list again: it shows the
+    /// file, never a list half brought up to date.
+    @Test func rowsThatDisagreeWithTheLogHaveTheListReadAgain() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let server = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
+        let cli = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
+        let milk = try TodoItem(id: UUID(), title: "Buy milk", created: .now)
+        try await server.change(.add(milk))
+        let bread = try TodoItem(id: UUID(), title: "Buy bread", created: .now)
+        try await cli.change(.add(bread))
+        try await DatabaseQueue(path: fixture.fileURL.path).write { db in
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [bread.id.uuidString])
+        }
+        #expect(try await server.state().todos.items == [milk])
+        #expect(server.listsReadAgain.load(ordering: .relaxed) == 1)
+    }
+
     /// What the log's rows cannot say makes the server read the list
     /// again: a renumbering of every row, a reset, too many rows behind.
     @Test func aRenumberingAResetOrALongWayBehindHaveTheListReadAgain() async throws {

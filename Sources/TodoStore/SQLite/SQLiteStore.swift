@@ -668,8 +668,8 @@ public final class SQLiteStore: Sendable {
     /// log rows appended since, when it can (``advance(_:)``), else by
     /// reading the list again. Runs on the database queue.
     private func readOthersChanges(_ db: Database) throws {
-        if try advance(db) { return }
         let keepsList = memory.withLock { $0.list != nil }
+        if try advance(db) { return }
         if keepsList { listsReadAgain.add(1, ordering: .relaxed) }
         let fresh = try Self.load(db, path: database.url.path, list: keepsList)
         memory.withLock { $0 = fresh }
@@ -688,8 +688,9 @@ public final class SQLiteStore: Sendable {
     /// was forgotten, the file was reset (another epoch) or numbered again,
     /// more than ``catchUpLimit`` rows behind, a row is missing or does not
     /// apply, a change touches every item, or the rows do not hold the
-    /// items the changes leave. The list may then be left half changed.
-    /// Runs on the database queue, where memory changes.
+    /// items the changes leave. A list left half changed is dropped from
+    /// memory at once (under the lock), so that no read sees it. Runs on
+    /// the database queue, where memory changes.
     private func advance(_ db: Database) throws -> Bool {
         let path = database.url.path
         let (start, startEpoch, renumberings, version) = memory.withLock {
@@ -716,18 +717,31 @@ public final class SQLiteStore: Sendable {
             let appended = try? rows.map({ try log.changes($0.forward, of: $0) })
         else { return false }
         return try memory.withLock { loaded in
+            // Read again by the caller; meanwhile any read reads the file.
+            func dropped() -> Bool {
+                loaded.list = nil
+                loaded.history.forget()
+                loaded.dataVersion = Loaded.forgotten
+                return false
+            }
             var touched = Set<UUID>()
             for changes in appended {
-                guard let inverse = try? loaded.list?.state.apply(all: changes) else { return false }
+                guard let inverse = try? loaded.list?.state.apply(all: changes) else { return dropped() }
                 for change in inverse {
-                    guard let ids = change.touchedItemIDs else { return false }
+                    guard let ids = change.touchedItemIDs else { return dropped() }
                     touched.formUnion(ids)
                 }
             }
-            guard let list = loaded.list?.state.todos else { return false }
-            let saved = try ItemRecord.ranks(of: touched, db)
+            guard let list = loaded.list?.state.todos else { return dropped() }
+            let saved: [UUID: Double]
+            do {
+                saved = try ItemRecord.ranks(of: touched, db)
+            } catch {
+                _ = dropped()
+                throw error
+            }
             // The rows hold exactly the touched items that the list holds.
-            guard touched.allSatisfy({ list.contains(id: $0) == (saved[$0] != nil) }) else { return false }
+            guard touched.allSatisfy({ list.contains(id: $0) == (saved[$0] != nil) }) else { return dropped() }
             loaded.list?.items.adopt(saved, touched: touched)
             loaded.head = head
             loaded.dataVersion = newVersion
