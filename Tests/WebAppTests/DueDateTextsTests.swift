@@ -70,6 +70,12 @@ struct DueDateTextsTests {
         // 14:30 UTC tomorrow is 23:30 tomorrow in Tokyo.
         #expect(texts[items[0].due]?.display == "tomorrow 23:30")
         #expect(texts[items[0].due]?.display == formatter.display(items[0].due))
+        // Each zone keeps its own: pages written in turns for two browsers
+        // far apart format nothing again.
+        #expect(cache.count == 4)
+        let again = cache.texts(for: items, formatter: DueDateFormatter(now: Self.now, timeZone: Self.utc))
+        #expect(again[items[0].due]?.display == "tomorrow 14:30")
+        #expect(cache.count == 4)
     }
 
     @Test func noMoreThanTheCapacityIsKeptButEveryDateOfAPageIsAnswered() throws {

@@ -7,10 +7,11 @@ import Todos
 /// What a row shows for a due date ("tomorrow 14:30", "Fri 4 Dec") depends
 /// on the date, the current day and the time zone only, and Foundation's
 /// calendar arithmetic behind it costs tens of microseconds a date; so the
-/// texts are kept, shared by every request, and dropped all at once when
-/// the day or the time zone changes (or when more than ``capacity`` are
-/// kept). Whether an item is overdue depends on the moment, not the day,
-/// and is not kept.
+/// texts are kept, shared by every request, for each time zone the pages
+/// are written in (the browsers', ``PageTimeZone``; at most ``mostZones``),
+/// and a zone's are dropped all at once when its day changes (or when more
+/// than ``capacity`` are kept). Whether an item is overdue depends on the
+/// moment, not the day, and is not kept.
 final class DueDateTexts: Sendable {
     /// What a row writes for one due date.
     struct Text: Sendable, Equatable {
@@ -26,14 +27,15 @@ final class DueDateTexts: Sendable {
         }
     }
 
-    /// The most texts kept.
+    /// The most texts kept for one time zone.
     let capacity: Int
-    private let kept = Mutex<Kept?>(nil)
+    /// The most time zones whose texts are kept; past them, all are dropped.
+    static let mostZones = 8
+    private let kept = Mutex<[TimeZone: Kept]>([:])
 
     /// The texts of one day in one time zone.
     private struct Kept {
         var today: Date
-        var timeZone: TimeZone
         var texts: [TodoDate: Text]
     }
 
@@ -49,9 +51,10 @@ final class DueDateTexts: Sendable {
     /// - Complexity: O(*n*) lookups for *n* items; a date not kept for the
     ///   formatter's day and time zone is formatted once.
     func texts<Items: Collection<TodoItem>>(for items: Items, formatter: DueDateFormatter) -> [TodoDate: Text] {
+        let zone = formatter.timeZone
         let known = kept.withLock { kept -> [TodoDate: Text] in
-            guard let kept, kept.today == formatter.today, kept.timeZone == formatter.timeZone else { return [:] }
-            return kept.texts
+            guard let texts = kept[zone], texts.today == formatter.today else { return [:] }
+            return texts.texts
         }
         var missing: [TodoDate: Text] = [:]
         for index in items.indices {
@@ -61,26 +64,24 @@ final class DueDateTexts: Sendable {
         }
         guard !missing.isEmpty else { return known }
         return kept.withLock { kept in
-            var fresh = kept ?? Kept(today: formatter.today, timeZone: formatter.timeZone, texts: [:])
-            kept = nil
-            if fresh.today != formatter.today || fresh.timeZone != formatter.timeZone {
-                fresh = Kept(today: formatter.today, timeZone: formatter.timeZone, texts: [:])
-            }
+            var fresh = kept.removeValue(forKey: zone) ?? Kept(today: formatter.today, texts: [:])
+            if fresh.today != formatter.today { fresh = Kept(today: formatter.today, texts: [:]) }
+            if kept.count >= Self.mostZones { kept.removeAll() }
             guard fresh.texts.count + missing.count <= capacity else {
                 // Too many: start again with this page's texts, if they fit.
                 let page = known.merging(missing) { old, _ in old }
                 fresh.texts = page.count <= capacity ? page : [:]
-                kept = fresh
+                kept[zone] = fresh
                 return page
             }
             fresh.texts.merge(missing) { old, _ in old }
-            kept = fresh
+            kept[zone] = fresh
             return fresh.texts
         }
     }
 
-    /// How many texts are kept (for tests).
+    /// How many texts are kept, of every time zone (for tests).
     var count: Int {
-        kept.withLock { $0?.texts.count ?? 0 }
+        kept.withLock { $0.values.reduce(0) { $0 + $1.texts.count } }
     }
 }
