@@ -626,22 +626,32 @@ def test_a_search_of_too_many_words_is_said_and_changes_neither_the_list_nor_the
     wait_for_titles(driver, ["Buy milk"])
 
 
-def test_back_from_an_items_page_finds_the_list_where_it_was_left(driver, base_url, api):
+def sixty_rows(driver, base_url, api):
     for n in range(60):
         api.add(f"Item {n:02d}")
     open_todos(driver, base_url)
     wait_until(driver, lambda d: len(css_all(d, ".todo-list li")) == 60, "the 60 rows")
 
+
+def to_row_50s_page_and_back(driver):
+    """Scrolls to row 50, opens its page, goes Back; the scroll it left."""
+    target = css_all(driver, ".todo-list li")[50]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+    scrolled = driver.execute_script("return window.scrollY")
+    assert scrolled > 500
+    driver.execute_script("arguments[0].querySelector('a.item-details').click()", target)
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "the item's page")
+    driver.back()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".todo-list li"), "the list again")
+    return scrolled
+
+
+def test_back_from_an_items_page_finds_the_list_where_it_was_left(driver, base_url, api):
+    sixty_rows(driver, base_url, api)
+
     def there_and_back():
-        """Scrolls to row 50, opens its page, goes Back: the scroll it left, and the scroll found."""
-        target = css_all(driver, ".todo-list li")[50]
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
-        scrolled = driver.execute_script("return window.scrollY")
-        assert scrolled > 500
-        driver.execute_script("arguments[0].querySelector('a.item-details').click()", target)
-        wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "the item's page")
-        driver.back()
-        wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".todo-list li"), "the list again")
+        """Row 50's page and back: the scroll it left, and the scroll found."""
+        scrolled = to_row_50s_page_and_back(driver)
         # The browser restores the scroll once the page has loaded: a moment
         # later on a busy machine.
         try:
@@ -658,3 +668,14 @@ def test_back_from_an_items_page_finds_the_list_where_it_was_left(driver, base_u
         tries.append(there_and_back())
     assert abs(tries[-1][1] - tries[-1][0]) < 50, f"the list should be where it was left: (left, found) {tries}"
     assert focused(driver).get_attribute("class") == "new-todo"
+
+
+def test_back_finds_the_list_where_it_was_left_when_the_browser_does_not_restore_it(driver, base_url, api):
+    sixty_rows(driver, base_url, api)
+    # As when the browser does not restore the scroll: the page does.
+    driver.execute_script("history.scrollRestoration = 'manual'")
+    scrolled = to_row_50s_page_and_back(driver)
+    wait_until(
+        driver, lambda d: abs(d.execute_script("return window.scrollY") - scrolled) < 50,
+        lambda: f"the list to be scrolled to {scrolled} (it is at {driver.execute_script('return window.scrollY')})",
+    )

@@ -76,6 +76,33 @@ document.addEventListener('change', function (event) {
   }
 });
 
+// Where the list was scrolled, for the way back (Back from an item's page).
+// The browser restores it itself, but not always: a page loaded again on a
+// busy machine was once in a few times found at its top. Then this does.
+window.addEventListener('pagehide', function () {
+  try {
+    var at = { page: window.location.pathname + window.location.search, y: window.scrollY };
+    window.sessionStorage.setItem('rewind.todosScroll', JSON.stringify(at));
+  } catch (e) {
+    // Storage is off (a private window): the browser's own restore only.
+  }
+});
+
+function restoreScrollOnTheWayBack() {
+  var entries = window.performance && performance.getEntriesByType ? performance.getEntriesByType('navigation') : [];
+  if (!entries.length || entries[0].type !== 'back_forward') { return; }
+  var saved = null;
+  try { saved = JSON.parse(window.sessionStorage.getItem('rewind.todosScroll') || 'null'); } catch (e) { saved = null; }
+  if (!saved || saved.page !== window.location.pathname + window.location.search || !(saved.y > 0)) { return; }
+  // After the load, when the browser's own restore has had its turn.
+  window.addEventListener('load', function () {
+    setTimeout(function () {
+      if (window.scrollY === 0) { window.scrollTo(0, saved.y); }
+    }, 0);
+  });
+}
+restoreScrollOnTheWayBack();
+
 document.addEventListener('click', function (event) {
   var target = event.target;
   if (target.classList.contains('item-details')) {
