@@ -15,7 +15,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import ARTIFACTS, Server
-from helpers import LIVE_TIMEOUT, add_account, again_while_replaced, blur_text_fields, browser_errors, chord, css, css_all, wait_until
+from helpers import (
+    LIVE_TIMEOUT, add_account, again_while_replaced, blur_text_fields, browser_errors, chord, click_css, css, css_all, send_keys_css,
+    wait_until,
+)
 
 PASSWORD = "correct horse battery"
 
@@ -228,8 +231,8 @@ def test_the_lists_page_counts_each_lists_items_and_follows_changes_live_keeping
     assert driver.execute_script(
         "var a = document.activeElement; return a.name + ' ' + a.value + ' ' + a.selectionStart"
     ) == "account ca 2"
-    css(driver, ".list-row .share-list input[name=account]").send_keys("rl")
-    css(driver, ".list-row .share-list button[type=submit]").click()
+    send_keys_css(driver, ".list-row .share-list input[name=account]", "rl")
+    click_css(driver, ".list-row .share-list button[type=submit]")
     wait_until(driver, lambda d: "carl" in css(d, ".list-row .list-access").text, "Errands shared with carl")
     assert field(driver, "share-list", "account").get_attribute("value") == ""
 
@@ -316,14 +319,14 @@ def test_the_owner_renames_and_deletes_a_list_after_confirming_and_a_member_has_
     assert second_driver.find_elements(By.CSS_SELECTOR, ".delete-list, .rename-list, .share-list") == []
 
     # Cancel keeps the list; Delete list deletes it for both.
-    css(driver, ".delete-list").click()
+    click_css(driver, ".delete-list")
     dialog = css(driver, "dialog[open]")
     assert "Summer trip" in dialog.text
     assert driver.switch_to.active_element.text == "Keep it"
     dialog.find_element(By.CSS_SELECTOR, "[data-modal-role=cancel]").click()
     wait_until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the card to close")
     assert css(driver, ".list-name").text == "Summer trip"
-    css(driver, ".delete-list").click()
+    click_css(driver, ".delete-list")
     css(driver, "dialog[open] [data-modal-role=primary]").click()
     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".lists-empty"), "the list to be gone")
     second_driver.refresh()
@@ -344,7 +347,7 @@ def test_a_member_whose_open_list_is_deleted_is_told_so_in_place_of_the_list(
     wait_for_titles(second_driver, ["Bake bread"])
 
     # The owner deletes it in her browser: bob's page says so, live.
-    css(driver, ".delete-list").click()
+    click_css(driver, ".delete-list")
     css(driver, "dialog[open] [data-modal-role=primary]").click()
     wait_until(
         second_driver,
@@ -457,7 +460,7 @@ def test_the_lists_pages_have_no_accessibility_violations(driver, team_server):
     wait_until(driver, lambda d: "shared with bob" in css(d, ".list-of-lists").text, "the list shared with bob")
     problems += violations(driver, "lists")
     # The share's own refresh and its event's may replace the row between two steps.
-    again_while_replaced(lambda: css(driver, ".delete-list").click(), "the delete button")
+    click_css(driver, ".delete-list")
     wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the delete card")
     problems += violations(driver, "lists with the delete card open")
     assert not problems, "\n".join(problems)
@@ -673,14 +676,14 @@ def test_a_member_leaves_a_list_after_confirming_and_it_stays_for_its_owner(driv
     # page's load leaves the page deaf to the list's later changes (its
     # stream, read by hand, hears them). Shared once the page has settled.
     time.sleep(2)
-    css(driver, ".list-row .share-list input[name=account]").send_keys("bob")
-    css(driver, ".list-row .share-list button[type=submit]").click()
+    send_keys_css(driver, ".list-row .share-list input[name=account]", "bob")
+    click_css(driver, ".list-row .share-list button[type=submit]")
     wait_until(driver, lambda d: "bob" in css(d, ".list-row .list-access").text, "Garden shared with bob")
     bob = second_driver
     sign_in(bob, base, "bob")
     wait_until(bob, lambda d: css(d, ".list-row .list-name").text == "Garden", "bob's lists page to show Garden")
     assert not bob.find_elements(By.CSS_SELECTOR, ".list-row .rename-list"), "a member has no Rename"
-    css(bob, ".list-row .leave-list").click()
+    click_css(bob, ".list-row .leave-list")
     wait_until(bob, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the confirmation")
     css(bob, "dialog[open] button.destructive").click()
     wait_until(bob, lambda d: not d.find_elements(By.CSS_SELECTOR, ".list-row"), "Garden gone from bob's lists")
