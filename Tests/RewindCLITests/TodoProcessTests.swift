@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("rewind todo across processes and terminals")
 struct TodoProcessTests {
@@ -18,15 +19,13 @@ struct TodoProcessTests {
         let errors = titles.indices.map { directory.url.appendingPathComponent("stderr-\($0)") }
         let processes = try titles.indices.map { index in
             try Data().write(to: errors[index])
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["todo", "add", titles[index], "--data-dir", directory.url.path]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = try FileHandle(forWritingTo: errors[index])
-            try process.run()
-            return process
+            let error = try FileHandle(forWritingTo: errors[index])
+            defer { try? error.close() }
+            return try ChildProcess(
+                binary, ["todo", "add", titles[index], "--data-dir", directory.url.path],
+                standardOutput: .null, standardError: .handle(error))
         }
-        for process in processes { try await waitForExit(of: process, "rewind todo add", timeout: .seconds(30)) }
+        for process in processes { try await process.exited("rewind todo add", timeout: .seconds(30)) }
         return try processes.indices.filter { processes[$0].terminationStatus != 0 }
             .map { String(decoding: try Data(contentsOf: errors[$0]), as: UTF8.self) }
     }

@@ -12,7 +12,7 @@ struct ProcessTests {
     /// stay open in another child that a test running beside this one
     /// starts at the same moment, and its end of output then never comes).
     final class Probe: Sendable {
-        let process = Process()
+        let process: ChildProcess
         private let output: URL
 
         init(_ arguments: [String]) throws {
@@ -20,11 +20,9 @@ struct ProcessTests {
             guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
             }
-            process.executableURL = Products.storeProbe
-            process.arguments = arguments
-            process.standardOutput = try FileHandle(forWritingTo: output)
-            process.standardError = FileHandle.standardError
-            try process.run()
+            let handle = try FileHandle(forWritingTo: output)
+            defer { try? handle.close() }
+            process = try ChildProcess(Products.storeProbe, arguments, standardOutput: .handle(handle))
         }
 
         deinit {
@@ -49,15 +47,13 @@ struct ProcessTests {
         /// Waits until the probe exited, without holding one of the few
         /// threads the tests share.
         func exited(timeout: Duration = .seconds(30)) async throws {
-            try await waitUntil("the probe to exit", timeout: timeout) { !process.isRunning }
-            // It has exited: this only collects its status.
-            process.waitUntilExit()
+            try await process.exited("the probe", timeout: timeout)
         }
 
         /// Kills the probe and waits until it is gone: every line it wrote
         /// is then in the file.
         func kill() async throws {
-            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.terminate(SIGKILL)
             try await exited()
         }
     }

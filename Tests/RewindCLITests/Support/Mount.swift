@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A file system mounted for one test (a small tmpfs, or a read-only view of
 /// a folder), unmounted when the value goes away. Mounting needs root and a
@@ -49,14 +50,14 @@ final class Mount: @unchecked Sendable {
     /// takes milliseconds, and a deinitializer and the `canMount` trait
     /// cannot wait otherwise.
     private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
         let error = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = error
-        try process.run()
+        let process: ChildProcess
+        do {
+            defer { try? error.fileHandleForWriting.close() }
+            process = try ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/env"), arguments,
+                standardOutput: .null, standardError: .handle(error.fileHandleForWriting))
+        }
         let said = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {

@@ -12,7 +12,7 @@ import Darwin
 /// reads the terminal's settings.
 final class PseudoTerminal {
     /// The program.
-    let process = Process()
+    let process: ChildProcess
     /// The side the test types on and reads from.
     private let controller: Int32
     /// The side the program has as standard input, output and error.
@@ -30,15 +30,10 @@ final class PseudoTerminal {
         self.device = device
         // Reads take what is there and never wait: the test waits by polling.
         _ = fcntl(controller, F_SETFL, fcntl(controller, F_GETFL) | O_NONBLOCK)
-        let terminal = FileHandle(fileDescriptor: device, closeOnDealloc: false)
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = terminal
-        process.standardOutput = terminal
-        process.standardError = terminal
         do {
-            try process.run()
+            process = try ChildProcess(
+                executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                standardInput: .descriptor(device), standardOutput: .descriptor(device), standardError: .descriptor(device))
         } catch {
             close(controller)
             close(device)
@@ -48,7 +43,7 @@ final class PseudoTerminal {
 
     deinit {
         if process.isRunning {
-            process.terminate()
+            process.terminate(SIGKILL)
             process.waitUntilExit()
         }
         close(controller)
@@ -82,7 +77,7 @@ final class PseudoTerminal {
 
     /// Waits until the program exited; terminates it after `timeout`.
     func waitForExit(timeout: Duration = .seconds(10)) async throws {
-        try await RewindCLITests.waitForExit(of: process, "the program", timeout: timeout)
+        try await process.exited("the program", timeout: timeout)
     }
 
     private func readAvailable() {

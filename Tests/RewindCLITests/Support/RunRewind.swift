@@ -65,10 +65,6 @@ func runProcess(
         try Data().write(to: url)
     }
 
-    let process = Process()
-    process.executableURL = url
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let input = try FileHandle(forReadingFrom: inputURL)
     let output = try FileHandle(forWritingTo: outputURL)
     let error = try FileHandle(forWritingTo: errorURL)
@@ -77,36 +73,18 @@ func runProcess(
         try? output.close()
         try? error.close()
     }
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = error
-
-    try await ProcessSlots.shared.withSlot {
-        try process.run()
-        try await waitForExit(of: process, "\(url.lastPathComponent) \(arguments)", timeout: .seconds(timeout))
+    let status = try await ProcessSlots.shared.withSlot {
+        let child = try ChildProcess(
+            url, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            standardInput: .handle(input), standardOutput: .handle(output), standardError: .handle(error))
+        try await child.exited("\(url.lastPathComponent) \(arguments)", timeout: .seconds(timeout))
+        return child.terminationStatus
     }
     return RewindRun(
-        status: process.terminationStatus,
+        status: status,
         stdout: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
         stderr: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self)
     )
-}
-
-/// Waits until `process` (described by `name`) exited, without holding a
-/// thread: the tests share Swift's few cooperative threads, and a thread
-/// blocked here would starve the tests beside them (a server test whose
-/// 1 s timeout runs out while its task waits for a thread). Terminates the
-/// process and throws after `timeout`.
-func waitForExit(of process: Process, _ name: @autoclosure () -> String, timeout: Duration) async throws {
-    do {
-        try await waitUntil("\(name()) to exit", timeout: timeout) { !process.isRunning }
-    } catch {
-        process.terminate()
-        try? await waitUntil("\(name()) to end after SIGTERM") { !process.isRunning }
-        throw error
-    }
-    // It has exited: this only collects its status.
-    process.waitUntilExit()
 }
 
 /// How many programs the tests run at once: as many as there are
