@@ -60,11 +60,17 @@ struct HistoryLog {
     }
 
     /// The rows after `seq` through `last`, in the log's order: as many
-    /// as there are such rows still in the log.
+    /// as there are such rows still in the log. Their `inverse` is left
+    /// empty, unread: catching up applies what the rows did, and an undo's
+    /// inverse can be as large as the list.
     func rows(after seq: Int64, through last: Int64, _ db: Database) throws -> [StepRecord] {
         try readingRows {
             try StepRecord.fetchAll(
-                db.cachedStatement(sql: "SELECT * FROM step WHERE seq > ? AND seq <= ? ORDER BY seq"), arguments: [seq, last])
+                db.cachedStatement(sql: """
+                    SELECT seq, kind, name, date, author, groupKey, before, node, redoTop, redoNext, reverts, forward,
+                        '' AS inverse
+                    FROM step WHERE seq > ? AND seq <= ? ORDER BY seq
+                    """), arguments: [seq, last])
         }
     }
 

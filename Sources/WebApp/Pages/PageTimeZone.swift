@@ -42,7 +42,9 @@ struct PageTimeZoneMiddleware<Context: RequestContext>: RouterMiddleware {
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
-        guard !path.hasPrefix("/api/"), !path.hasPrefix("/assets/"), let zone = PageTimeZone.named(in: request) else {
+        guard !path.hasPrefix("/api/"), !path.hasPrefix("/assets/"), !path.hasSuffix("/events"),
+            let zone = PageTimeZone.named(in: request)
+        else {
             return try await next(request, context)
         }
         return try await PageTimeZone.$current.withValue(zone) { try await next(request, context) }
