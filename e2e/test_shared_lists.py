@@ -4,7 +4,6 @@ changes live, and a list that is not shared with someone is not theirs to
 open."""
 
 import subprocess
-import time
 import urllib.error
 import urllib.request
 
@@ -672,10 +671,6 @@ def test_a_member_leaves_a_list_after_confirming_and_it_stays_for_its_owner(driv
     base = team_server.url
     ann_makes_a_list(driver, base, "Garden", "Rake leaves")
     driver.get(base + "/lists")
-    # Known race, not mended yet: a share made within a moment of the lists
-    # page's load leaves the page deaf to the list's later changes (its
-    # stream, read by hand, hears them). Shared once the page has settled.
-    time.sleep(2)
     send_keys_css(driver, ".list-row .share-list input[name=account]", "bob")
     click_css(driver, ".list-row .share-list button[type=submit]")
     wait_until(driver, lambda d: "bob" in css(d, ".list-row .list-access").text, "Garden shared with bob")

@@ -3,19 +3,22 @@ import Todos
 
 /// What the lists page of one account shows (each list's name, owner,
 /// members and counts), watched for the page's event stream: it yields the
-/// overview's ``id`` each time the overview changes.
+/// overview's ``id`` after each change.
 ///
 /// It hears every list the account can open (a step, a rename, a change of
 /// members, the list's deletion, through any instance: the store's update
 /// streams tell them all) and every list made for or shared with the
-/// account (``SharedListStore/newLists(for:)``), and reads the overview
-/// again then; a step that changes no count (an edit, a move) makes no
-/// event. It also reads it every ``recheckInterval``, in case a change
-/// went unheard (an instance of an earlier version sends no news of new
-/// lists). After the reads of ``start()``, reads are at least
-/// ``burstInterval`` apart: the
-/// first change after a quiet while is read at once, those that follow
-/// within the interval together at its end.
+/// account (``SharedListStore/newLists(for:)``), reads the overview again
+/// then, and yields its id even when it is the one read before: the page
+/// may show a state in between, read by its own refresh after its own
+/// change (a share that another person's leaving took back within the
+/// burst interval), and compares the id with the one it shows. It also
+/// reads the overview every ``recheckInterval``, in case a change went
+/// unheard (an instance of an earlier version sends no news of new lists),
+/// and yields then only an id that changed. After the reads of
+/// ``start()``, reads are at least ``burstInterval`` apart: the first
+/// change after a quiet while is read at once, those that follow within
+/// the interval together at its end.
 actor ListsOverviewWatch {
     /// How often the overview is read again although no list was heard.
     let recheckInterval: Duration
@@ -33,6 +36,8 @@ actor ListsOverviewWatch {
     /// When the overview was last read (for the burst interval).
     private var lastRead: ContinuousClock.Instant?
     private var again = false
+    /// Whether a change was heard since the last read began.
+    private var news = false
     private var stopped = false
 
     /// The ids of the overview after each change, from ``start()`` on.
@@ -63,7 +68,7 @@ actor ListsOverviewWatch {
         let made = await store.newLists(for: person)
         guard !stopped, newLists == nil else { return }
         newLists = Task { [weak self] in
-            for await _ in made { await self?.changed() }
+            for await _ in made { await self?.changed(heard: true) }
         }
         if let overview = try? await store.overview(of: person) { _ = await hear(overview.map(\.list.id)) }
         guard !stopped else { return }
@@ -88,10 +93,12 @@ actor ListsOverviewWatch {
         continuation.finish()
     }
 
-    /// Something may have changed: the overview is read again, now or,
-    /// when a read runs, once more after it.
-    func changed() {
+    /// Something may have changed (`heard`: a list or the store told of a
+    /// change): the overview is read again, now or, when a read runs, once
+    /// more after it.
+    func changed(heard: Bool = false) {
         guard !stopped else { return }
+        if heard { news = true }
         guard !reading else {
             again = true
             return
@@ -108,10 +115,12 @@ actor ListsOverviewWatch {
             }
             // What changed until now, the read below sees.
             again = false
+            let told = news
+            news = false
             lastRead = .now
             if let overview = try? await store.overview(of: person), !stopped {
                 let now = Self.id(of: overview)
-                if now != id {
+                if now != id || told {
                     id = now
                     continuation.yield(now)
                 }
@@ -141,7 +150,7 @@ actor ListsOverviewWatch {
             // unread ends when it goes.
             guard !stopped, heard[list] == nil else { continue }
             heard[list] = Task { [weak self] in
-                for await _ in updates { await self?.changed() }
+                for await _ in updates { await self?.changed(heard: true) }
                 // Cancelled: no longer wanted. Else its stream ended (deleted,
                 // or no longer shared): heard again if the list comes back.
                 guard !Task.isCancelled else { return }
@@ -154,7 +163,7 @@ actor ListsOverviewWatch {
     /// The stream of `list` ended: it is heard again if a later read finds it.
     private func streamEnded(_ list: UUID) {
         heard[list] = nil
-        changed()
+        changed(heard: true)
     }
 
     /// A digest of what the page shows, the same on every instance: the

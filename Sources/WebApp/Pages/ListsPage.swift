@@ -59,9 +59,14 @@ struct ListsPage {
         }
     }
 
-    /// The part that changes: the lists, and the confirmation of each delete.
+    /// The part that changes: the lists, and the confirmation of each
+    /// delete. It names the digest of what it shows (`data-overview`, the
+    /// id of `/lists/events`), so that the page fetches it again only for
+    /// an event that names another.
     func regions(into html: inout HTMLWriter) {
-        html.element("div", [.class("lists"), .data("region", "lists")]) { html in
+        html.element(
+            "div", [.class("lists"), .data("region", "lists"), .data("overview", ListsOverviewWatch.id(of: lists))]
+        ) { html in
             if lists.isEmpty {
                 html.element("p", [.class("lists-empty")]) {
                     $0.text("No lists yet. Make one above; its owner can then share it with other accounts by name.")

@@ -113,7 +113,13 @@ document.addEventListener('click', function (event) {
 
 setUpModals(function () { refresh(); });
 
-listenForChanges(refresh, '/lists/events', 'lists');
+// An event names the digest of the lists as the server read them; the
+// region names the one it shows (its own refresh after a change may have
+// read a later state than the stream's last event).
+listenForChanges(refresh, '/lists/events', 'lists', function (id) {
+  var region = document.querySelector('[data-region="lists"]');
+  return region !== null && region.getAttribute('data-overview') === id;
+});
 
 // Coming back to the page (another tab, another window) shows the lists as
 // they are now, in case the event stream missed something while the page

@@ -91,7 +91,9 @@ export function makeRefresher(load) {
 }
 
 // `path` and `name`: the stream and its change event (the local list's by
-// default; a shared list's page passes its own).
+// default; a shared list's page passes its own). `shows`, if given, tells
+// whether the page already shows the state an event's id names: such an
+// event fetches nothing.
 //
 // A stream the server refuses (the list was deleted or is no longer
 // shared, the session ended, too many streams, a server shutting down, a
@@ -99,7 +101,7 @@ export function makeRefresher(load) {
 // browser: the page's own refresh meets the same answer and says so, and
 // a new stream is tried after 1 s, then 2, 4 … up to a minute, until one
 // opens; the page then catches up with what it missed.
-export function listenForChanges(refresh, path, name) {
+export function listenForChanges(refresh, path, name, shows) {
   if (!window.EventSource) { return; }
   // The state the page was drawn at: a change made before the stream
   // starts is told at once (a first connection sends no Last-Event-ID).
@@ -118,6 +120,7 @@ export function listenForChanges(refresh, path, name) {
     var seenID = false;
     stream.addEventListener(name || 'todos', function (event) {
       seenID = event.lastEventId !== '';
+      if (shows && seenID && shows(event.lastEventId)) { return; }
       refresh();
     });
     stream.addEventListener('open', function () {
