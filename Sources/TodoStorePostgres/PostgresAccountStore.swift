@@ -100,16 +100,24 @@ public struct PostgresAccountStore: SessionStore {
         return try rows.map { try account($0) }
     }
 
-    /// Removes an account and (by the sessions' foreign key) its sessions;
-    /// see ``AccountStore/remove(name:)``.
+    /// Removes an account, (by the sessions' foreign key) its sessions and
+    /// its calculator (``AccountCalculator``); see ``AccountStore/remove(name:)``.
     @discardableResult
     public func remove(name: AccountName) async throws -> Account {
         let key = name.key
+        let calculator = AccountCalculator.key(of: name)
         // Not tried again when the connection ends: a second try would not
         // find the row the first removed, and would say there was none.
         let removed: (String, Int64)? = try await query(again: false) { connection, logger in
             let rows = try await connection.answered(
-                "DELETE FROM rewind_account WHERE key = \(key) RETURNING name, created", logger: logger)
+                """
+                WITH removed AS (
+                    DELETE FROM rewind_account WHERE key = \(key) RETURNING name, created
+                ), calculator AS (
+                    DELETE FROM rewind_calculator WHERE key = \(calculator) AND EXISTS (SELECT 1 FROM removed)
+                )
+                SELECT name, created FROM removed
+                """, logger: logger)
             return try await Self.everyRow(rows.decode((String, Int64).self)).first
         }
         guard let removed else { throw AccountStoreError.noSuchAccount(name.text) }

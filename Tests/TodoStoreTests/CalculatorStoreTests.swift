@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import Todos
 @testable import TodoStore
 @testable import TodoStorePostgres
 
@@ -15,6 +16,9 @@ struct CalculatorStoreTests {
         let shared: SharedStoreFixture
         private var memory: InMemoryCalculatorStore?
         private var postgres: PostgresTestDatabase?
+
+        /// The PostgreSQL schema, once ``open()`` made it.
+        var postgresDatabase: PostgresTodoDatabase? { postgres?.database }
 
         init(_ kind: SharedStoreKind) throws {
             shared = try SharedStoreFixture(kind)
@@ -37,6 +41,46 @@ struct CalculatorStoreTests {
                 return try await PostgresCalculatorStore.open(postgres.database)
             }
         }
+    }
+
+    /// The accounts of the same file or database as ``open()``'s
+    /// calculators; `nil` for the memory kind, which keeps them apart.
+    func accounts(_ fixture: Fixture) async throws -> (any AccountStore)? {
+        switch fixture.shared.kind {
+        case .memory:
+            return nil
+        case .sqlite:
+            return try await SQLiteAccountStore.open(url: fixture.shared.fileURL)
+        case .postgres:
+            _ = try await fixture.open()
+            guard let database = fixture.postgresDatabase else { throw CancellationError() }
+            return try await PostgresAccountStore.open(database)
+        }
+    }
+
+    /// Removing an account forgets its calculator with its steps, so that
+    /// an account made later under the same name starts at 0; the others'
+    /// and the browsers' calculators stay.
+    @Test(arguments: SharedStoreKind.persistent)
+    func removingAnAccountForgetsItsCalculatorOnly(_ kind: SharedStoreKind) async throws {
+        let fixture = try Fixture(kind)
+        let store = try await fixture.open()
+        let accounts = try #require(try await accounts(fixture))
+        let (ann, bob) = (try AccountName("ann"), try AccountName("bob"))
+        for name in [ann, bob] { try await accounts.add(name: name, passwordHash: "hash") }
+        let save = CalculatorSave(version: 0, base: #"{"base":0}"#, droppedSteps: 0, keptThrough: 0, appended: ["1", "2"], position: 2)
+        for id in [AccountCalculator.id(of: ann), AccountCalculator.id(of: bob), Self.cookie] {
+            _ = try #require(try await store.save(id, save, at: Self.day))
+        }
+        try await accounts.remove(name: AccountName("ANN"))
+        #expect(try await fixture.open().calculator(AccountCalculator.id(of: ann)) == nil)
+        #expect(try await store.calculator(AccountCalculator.id(of: bob))?.steps == ["1", "2"])
+        #expect(try await store.calculator(Self.cookie)?.steps == ["1", "2"])
+        // Made again, the account starts afresh: no step of the old one is left under its key.
+        try await accounts.add(name: ann, passwordHash: "hash")
+        let fresh = CalculatorSave(version: 0, base: #"{"base":0}"#, droppedSteps: 0, keptThrough: 0, appended: ["7"], position: 1)
+        _ = try #require(try await store.save(AccountCalculator.id(of: ann), fresh, at: Self.day))
+        #expect(try await fixture.open().calculator(AccountCalculator.id(of: ann))?.steps == ["7"])
     }
 
     static let cookie = "0123456789abcdef0123456789abcdef"

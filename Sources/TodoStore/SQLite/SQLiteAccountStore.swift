@@ -74,7 +74,8 @@ public actor SQLiteAccountStore: SessionStore {
         }
     }
 
-    /// Removes an account and ends its sessions; see ``AccountStore/remove(name:)``.
+    /// Removes an account, ends its sessions and forgets its calculator
+    /// (``AccountCalculator``); see ``AccountStore/remove(name:)``.
     @discardableResult
     public func remove(name: AccountName) throws -> Account {
         try write { db in
@@ -83,6 +84,9 @@ public actor SQLiteAccountStore: SessionStore {
             let account = try self.account(row)
             try db.execute(sql: "DELETE FROM session WHERE account = ?", arguments: [name.key])
             try db.execute(sql: "DELETE FROM account WHERE key = ?", arguments: [name.key])
+            let calculator = AccountCalculator.key(of: name)
+            try db.execute(sql: "DELETE FROM calculator_step WHERE calculator = ?", arguments: [calculator])
+            try db.execute(sql: "DELETE FROM calculator WHERE key = ?", arguments: [calculator])
             return account
         }
     }

@@ -1,7 +1,8 @@
 import Calculator
 
 /// `/api/calculator…`: each browser's calculator, found by the session
-/// cookie that ``CalculatorCookieMiddleware`` reads and sets.
+/// cookie that ``CalculatorCookieMiddleware`` reads and sets (in team
+/// mode, the signed-in account's).
 extension APIHandler {
     func calculator(_ input: Operations.Calculator.Input) async throws -> Operations.Calculator.Output {
         .ok(.init(body: .json(.init(try await currentState()))))

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import OpenAPIRuntime
+import TodoStore
 
 /// Finds the browser's calculator session for the calculator operations:
 /// the id its HttpOnly, SameSite=Strict cookie names, or a new one, which
@@ -8,6 +9,11 @@ import OpenAPIRuntime
 /// (`GET /api/calculator`) makes no session and sets no cookie. Behind an
 /// `https` public origin the cookie is also `Secure`. When the calculators
 /// are kept in a store, every change sets the cookie again for a year.
+///
+/// In team mode the calculator is the signed-in account's
+/// (``AccountCalculator``), on every browser it signs in from, and no
+/// cookie is read or set: another account signed in later on the same
+/// browser does not see it.
 struct CalculatorCookieMiddleware: ServerMiddleware {
     /// Whether the cookie is `Secure` (sent over TLS only).
     var secure = false
@@ -22,6 +28,15 @@ struct CalculatorCookieMiddleware: ServerMiddleware {
         var id: String
         /// Whether the browser had no (well-formed) cookie.
         var isNew: Bool
+        /// Whether the cookie names it (not an account's calculator).
+        var byCookie = true
+    }
+
+    /// The calculator the request is for, if it has one yet: the signed-in
+    /// account's in team mode, else the one the browser's cookie names.
+    static func existingID(in fields: HTTPFields) -> String? {
+        if let signedIn = SignedIn.current { return AccountCalculator.id(of: signedIn.account) }
+        return cookie(in: fields)
     }
 
     /// The session of the calculator operation being handled, `nil` outside one.
@@ -42,12 +57,17 @@ struct CalculatorCookieMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard Self.operations.contains(operationID) else { return try await next(request, body, metadata) }
-        let cookie = Self.cookie(in: request.headerFields)
-        let session = Session(id: cookie ?? CalculatorSessions.makeID(), isNew: cookie == nil)
+        let session: Session
+        if let signedIn = SignedIn.current {
+            session = Session(id: AccountCalculator.id(of: signedIn.account), isNew: false, byCookie: false)
+        } else {
+            let cookie = Self.cookie(in: request.headerFields)
+            session = Session(id: cookie ?? CalculatorSessions.makeID(), isNew: cookie == nil)
+        }
         var (response, responseBody) = try await Self.$session.withValue(session) {
             try await next(request, body, metadata)
         }
-        if session.isNew || lifetime != nil, Self.changes.contains(operationID), response.status == .ok {
+        if session.byCookie, session.isNew || lifetime != nil, Self.changes.contains(operationID), response.status == .ok {
             let cookie = Cookie(
                 name: CalculatorSessions.cookieName, value: session.id, maxAge: lifetime, path: "/", secure: secure,
                 httpOnly: true, sameSite: .strict
