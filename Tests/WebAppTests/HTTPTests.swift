@@ -164,6 +164,12 @@ struct HTTPTests {
                 let item = try await client.get("/todos/items/00000000-0000-0000-0000-000000000099", headers: Self.navigation)
                 #expect(item.status == .notFound)
                 #expect(item.text.contains("There is no item with id 00000000-0000-0000-0000-000000000099."))
+
+                // A command the message names between backticks is shown as code, not with its backticks.
+                let lists = try await client.get("/lists", headers: Self.navigation)
+                #expect(lists.status == .notFound)
+                #expect(lists.text.contains("start the server with <code>rewind serve --accounts</code>."))
+                #expect(!lists.text.contains("`"))
             }
         }
 
@@ -314,11 +320,26 @@ struct HTTPTests {
             }
         }
 
+        /// Half a character cannot be kept in a title: the answer says so,
+        /// where, and how to write the whole one.
+        @Test(arguments: [#"{"title":"\ud800"}"#, #"{"title":"a","details":"x\udfff"}"#])
+        func aLoneSurrogateIsRefusedAsSuch(body: String) async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let response = try await client.send(.post, "/api/todos", json: body, token: server.token)
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage?.contains("half of a character (a UTF-16 surrogate) with no other half") == true, "\(response.text)")
+                #expect(try await server.store.state().todos.isEmpty)
+            }
+        }
+
         @Test(arguments: [
             ("0", true), ("-0.5e+10", true), ("[]", true), ("[1, [2, {}]]", true), (#""\ud83d\ude00""#, true),
             ("1.", false), ("-", false), ("1e", false), ("[1 2]", false), ("{\"a\" 1}", false), ("tru", false),
             ("\"abc", false), ("", false), ("[", false), (String(repeating: "[", count: 65) + String(repeating: "]", count: 65), false),
             (String(repeating: "[", count: 64) + String(repeating: "]", count: 64), true),
+            (#""\uD83D\uDE00""#, true), (#""\ud800""#, false), (#""\udc00""#, false), (#""\ud800x""#, false),
+            (#""\ud800\u0041""#, false), (#""\ud800\n""#, false),
         ])
         func theValidatorFollowsTheGrammar(text: String, valid: Bool) {
             var reader = StrictJSONReader(bytes: Array(text.utf8))

@@ -164,11 +164,24 @@ struct StrictJSONReader {
                     offset += 1
                 case UInt8(ascii: "u"):
                     offset += 1
-                    for _ in 0..<4 {
-                        guard let digit = current, Character(Unicode.Scalar(digit)).isHexDigit else {
-                            throw StrictJSONError(reason: "expected four hexadecimal digits after \\u")
+                    let start = offset - 2
+                    let unit = try readCodeUnit()
+                    if (0xDC00...0xDFFF).contains(unit) {
+                        offset = start
+                        throw StrictJSONError(reason: Self.loneSurrogate(unit))
+                    }
+                    if (0xD800...0xDBFF).contains(unit) {
+                        // A character beyond U+FFFF: a high surrogate, then a low one.
+                        guard current == UInt8(ascii: "\\"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u")
+                        else {
+                            offset = start
+                            throw StrictJSONError(reason: Self.loneSurrogate(unit))
                         }
-                        offset += 1
+                        offset += 2
+                        guard (0xDC00...0xDFFF).contains(try readCodeUnit()) else {
+                            offset = start
+                            throw StrictJSONError(reason: Self.loneSurrogate(unit))
+                        }
                     }
                 default:
                     throw StrictJSONError(reason: "expected an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX)")
@@ -181,6 +194,26 @@ struct StrictJSONReader {
             }
         }
         throw StrictJSONError(reason: "expected a closing double quote")
+    }
+
+    /// The four hexadecimal digits of a `\\u` escape, as a UTF-16 code unit.
+    private mutating func readCodeUnit() throws(StrictJSONError) -> UInt16 {
+        var unit: UInt16 = 0
+        for _ in 0..<4 {
+            guard let digit = current, let value = Character(Unicode.Scalar(digit)).hexDigitValue else {
+                throw StrictJSONError(reason: "expected four hexadecimal digits after \\u")
+            }
+            unit = unit << 4 | UInt16(value)
+            offset += 1
+        }
+        return unit
+    }
+
+    /// Why the surrogate `unit` cannot stand where it is.
+    private static func loneSurrogate(_ unit: UInt16) -> String {
+        let hex = String(unit, radix: 16, uppercase: true)
+        return "\\u\(hex) is half of a character (a UTF-16 surrogate) with no other half: a string holds whole characters; "
+            + "write one beyond U+FFFF as a pair, \\uD800–\\uDBFF then \\uDC00–\\uDFFF, or as itself in UTF-8"
     }
 
     private mutating func readLiteral(_ literal: String) throws(StrictJSONError) {

@@ -38,6 +38,23 @@ struct ErrorPage {
         return [".", "!", "?"].contains(text.last) ? text : text + "."
     }
 
+    /// Writes `sentence`, the commands between backticks in it (“start the
+    /// server with `rewind serve --accounts`”, as the API says it) as code.
+    static func write(_ sentence: String, into html: inout HTMLWriter) {
+        let parts = sentence.split(separator: "`", omittingEmptySubsequences: false)
+        guard parts.count > 1, parts.count % 2 == 1 else {
+            html.text(sentence)
+            return
+        }
+        for (index, part) in parts.enumerated() where !part.isEmpty {
+            if index % 2 == 1 {
+                html.element("code") { $0.text(String(part)) }
+            } else {
+                html.text(String(part))
+            }
+        }
+    }
+
     /// `text` cut to its first 60 characters, an ellipsis after: a query
     /// can be as long as a request allows.
     static func shortened(_ text: String) -> String {
@@ -54,7 +71,7 @@ struct ErrorPage {
         return Layout(title: "\(heading) · Rewind", page: .error, csrfToken: csrfToken).render { html in
             html.element("main", [.class("landing error-page")]) { html in
                 html.element("h1") { $0.text(heading) }
-                html.element("p", [.class("lead")]) { $0.text(Self.sentence(message)) }
+                html.element("p", [.class("lead")]) { Self.write(Self.sentence(message), into: &$0) }
                 if linksBack, query?.isEmpty == false, status == .badRequest || status == .unprocessableContent {
                     html.element("p") { html in
                         html.element("a", [.href(path)]) { $0.text("Open \(path)") }
