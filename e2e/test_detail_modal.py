@@ -150,8 +150,10 @@ def test_due_date_typed_as_text_goes_through_the_parser(driver, base_url, api):
     assert not has_class(due, "overdue")
 
 
-def test_a_due_text_the_parser_refuses_shows_an_error_and_changes_nothing(driver, base_url, api):
+def test_a_due_text_the_parser_refuses_shows_an_error_in_view_and_changes_nothing(driver, base_url, api):
     item = api.add("Call mum")
+    # A window lower than the form: the message under Save starts out of view.
+    driver.set_window_size(1280, 520)
     open_detail(driver, base_url, item["id"])
     choose(driver, "dueKind", "text")
     type_into(driver, "dueText", "the day after never")
@@ -160,7 +162,25 @@ def test_a_due_text_the_parser_refuses_shows_an_error_and_changes_nothing(driver
         driver, lambda d: css(d, "#form-status").text not in ("", "Saved."),
         "#form-status to show why the due date was refused",
     )
-    assert "not a due date" in css(driver, "#form-status").text or "never" in css(driver, "#form-status").text
+    said = css(driver, "#form-status").text
+    assert "not a due date" in said or "never" in said
+    # In the form's words: not the API's field name.
+    assert not said.startswith("invalid field"), said
+    top, bottom, height = driver.execute_script(
+        "var r = document.getElementById('form-status').getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight];")
+    assert 0 <= top and bottom <= height, f"the message is out of view: {top}–{bottom} in a window {height} high"
+    assert api.get(f"/api/todos/{item['id']}")["due"]["kind"] == "unknown"
+
+
+def test_a_time_span_that_ends_before_it_starts_is_refused_in_the_forms_words(driver, base_url, api):
+    item = api.add("Holiday")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "dueKind", "span")
+    set_value(driver, "spanStart", "2031-05-10T09:30")
+    set_value(driver, "spanEnd", "2031-05-05T09:30")
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(driver, lambda d: css(d, "#form-status").text == "The time span must end after it starts.",
+               lambda: f"the span to be refused; #form-status says {css(driver, '#form-status').text!r}")
     assert api.get(f"/api/todos/{item['id']}")["due"]["kind"] == "unknown"
 
 

@@ -125,6 +125,9 @@ function collect(current) {
     case 'span':
       body.due = { kind: 'span', start: isoFrom(field('spanStart')), end: isoFrom(field('spanEnd')) };
       if (!body.due.start) { throw new ApiError('Choose when the time span starts.'); }
+      if (body.due.end && Date.parse(body.due.end) <= Date.parse(body.due.start)) {
+        throw new ApiError('The time span must end after it starts.');
+      }
       break;
     case 'duration':
       var amount = field('durationAmount').value.trim();
@@ -214,13 +217,25 @@ document.addEventListener('change', function (event) {
   typedSinceSave = true;
   showChoices(current);
 });
+// A save refused, said under the form and scrolled into view (the form
+// can be taller than the window): in the form's words, without the API's
+// "invalid field “dueText”: " before the reason.
+function sayRefused(error) {
+  var status = document.getElementById('form-status');
+  if (!status) { showError(error); return; }
+  var message = String(error && error.message ? error.message : error).replace(/^invalid field “[^”]*”: /, '');
+  status.textContent = message.charAt(0).toUpperCase() + message.slice(1);
+  status.classList.add('error');
+  status.scrollIntoView({ block: 'nearest' });
+}
+
 document.addEventListener('submit', function (event) {
   var current = event.target.closest('#detail-form');
   if (!current) { return; }
   event.preventDefault();
   var status = document.getElementById('form-status');
   var body;
-  try { body = changes(current, collect(current)); } catch (error) { showError(error); return; }
+  try { body = changes(current, collect(current)); } catch (error) { sayRefused(error); return; }
   if (Object.keys(body).length === 0) {
     if (status) { status.textContent = 'Nothing changed to save.'; status.classList.remove('error'); }
     return;
@@ -232,9 +247,7 @@ document.addEventListener('submit', function (event) {
     dirty = typedSinceSave;
     refresh.force = !typedSinceSave;
     refresh();
-  }, function (error) {
-    if (status) { status.textContent = error.message; status.classList.add('error'); }
-  });
+  }, sayRefused);
 });
 
 // "← All to-dos" goes back to the list as it was left (its filter and
