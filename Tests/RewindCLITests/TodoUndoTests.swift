@@ -183,6 +183,7 @@ struct TodoUndoTests {
                 (["--limit", "501"], "--limit takes 1 to 500 steps a page; 501 is not"),
                 (["--before", "0"], "--before takes a step number of 1 or more (0 is the start); 0 is not"),
                 (["--after=-1"], "--after takes a step number of 0 (the start) or more; -1 is not"),
+                (["--after", "5", "--before", "2"], "--before must be above --after: the steps between them are listed, and none lies between 5 and 2"),
                 (["--all", "--limit", "5"], "--all lists every change of the tree: page the history without --all"),
             ] {
                 let run = try await directory.run(["history"] + arguments)

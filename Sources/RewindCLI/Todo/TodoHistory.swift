@@ -156,6 +156,8 @@ extension RewindCommand.Todo.History {
                     case .limit(let size): "--limit takes 1 to \(HistoryOverview.Page.largestLimit) steps a page; \(size) is not"
                     case .before(let before): "--before takes a step number of 1 or more (0 is the start); \(before) is not"
                     case .after(let after): "--after takes a step number of 0 (the start) or more; \(after) is not"
+                    case .range(let before, let after):
+                        "--before must be above --after: the steps between them are listed, and none lies between \(after) and \(before)"
                     }
                     throw TodoCommandError.usage(message)
                 }

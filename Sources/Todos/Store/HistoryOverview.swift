@@ -115,13 +115,15 @@ extension HistoryOverview {
 
         /// ``init(before:after:limit:)`` for options given by a person or
         /// a client: `limit` 1 to ``largestLimit``, `before` 1 or more,
-        /// `after` 0 or more.
+        /// `after` 0 or more, and, when both are given, `before` above
+        /// `after`.
         ///
         /// - Throws: ``PageError`` naming the first option outside that.
         public static func checked(before: Int?, after: Int?, limit: Int) throws(PageError) -> Page {
             guard (1...largestLimit).contains(limit) else { throw .limit(limit) }
             if let before, before < 1 { throw .before(before) }
             if let after, after < 0 { throw .after(after) }
+            if let before, let after, before <= after { throw .range(before: before, after: after) }
             return Page(before: before, after: after, limit: limit)
         }
 
@@ -134,6 +136,8 @@ extension HistoryOverview {
             case before(Int)
             /// An `after` below 0, the start.
             case after(Int)
+            /// A `before` not above the `after` given with it: no step lies between.
+            case range(before: Int, after: Int)
         }
 
         /// The page of the history that answers show unless asked for
