@@ -110,3 +110,29 @@ def test_a_long_shared_list_shows_its_first_rows_and_an_item_added_at_its_end(dr
     css(driver, ".show-more-rows").click()
     wait_for_rows(driver, 202, "Fresh chore")
     assert rendered_titles(driver)[200] == "Chore 201"
+
+
+def test_beside_a_long_list_the_history_stays_in_view_and_a_long_due_and_place_leave_the_title_room(driver, base_url, api):
+    for number in range(1, 41):
+        api.add(f"Item {number}")
+    api.add(
+        "Pick up the dry cleaning before the shop closes tonight",
+        due={"kind": "span", "start": "2031-05-06T09:00:00.000Z", "end": "2031-05-08T17:00:00.000Z"},
+        location={"kind": "address", "street": "1234 Extraordinarily Long Boulevard Name", "city": "Springfield"},
+    )
+    open_todos(driver, base_url)
+    wait_for_rows(driver, 41)
+    # Halfway down the list, the history panel beside it is still in view.
+    driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    wait_until(driver, lambda d: d.execute_script(
+        "var r = document.querySelector('.history-panel').getBoundingClientRect();"
+        " return window.scrollY > 500 && r.top >= 0 && r.top < window.innerHeight / 2;"),
+        lambda: "the history panel to stay in view: " + str(driver.execute_script(
+            "return [window.scrollY, document.querySelector('.history-panel').getBoundingClientRect().top]")))
+    # The title keeps a good part of its row; the span breaks after its dash, not inside a side.
+    title, row, due = driver.execute_script(
+        "var li = [...document.querySelectorAll('.todo-list li')].pop();"
+        " return [li.querySelector('label').getBoundingClientRect().width, li.querySelector('.view').getBoundingClientRect().width,"
+        " [...li.querySelectorAll('time.due > span')].map(function (s) { return s.getClientRects().length; })];")
+    assert title >= 0.35 * row, f"the title has {title:.0f} of {row:.0f} px"
+    assert due == [1, 1], f"each side of the span on one line: {due}"

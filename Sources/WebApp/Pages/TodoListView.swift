@@ -240,11 +240,17 @@ struct TodoListView: Sendable {
 
     /// A row's due date: "tomorrow 14:30", or "Overdue · Fri 4 Dec" in the
     /// overdue colour (a shared list's rows too); nothing for an empty text.
+    /// Each side of a span ("Tue 09:00 – Thu 17:00") is kept on one line:
+    /// a narrow row breaks it after the dash only.
     static func dueMark(_ due: DueDateTexts.Text, overdue: Bool, into html: inout HTMLWriter) {
         guard !due.display.isEmpty else { return }
         html.element("time", [.class(overdue ? "due overdue" : "due"), Attribute("datetime", due.datetime)]) { html in
-            if overdue { html.text("Overdue · ") }
-            html.text(due.display)
+            var parts = due.display.components(separatedBy: " – ")
+            if overdue { parts[0] = "Overdue · " + parts[0] }
+            for (index, part) in parts.enumerated() {
+                if index > 0 { html.text(" ") }
+                html.element("span") { $0.text(index < parts.count - 1 ? part + " –" : part) }
+            }
         }
     }
 
