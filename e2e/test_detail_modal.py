@@ -699,3 +699,13 @@ def test_back_finds_the_list_where_it_was_left_when_the_browser_does_not_restore
         driver, lambda d: abs(d.execute_script("return window.scrollY") - scrolled) < 50,
         lambda: f"the list to be scrolled to {scrolled} (it is at {driver.execute_script('return window.scrollY')})",
     )
+
+
+def test_a_title_with_a_line_break_shows_it_as_a_space_and_keeps_it_when_another_field_is_saved(driver, base_url, api):
+    item = api.add("two\nlines")
+    open_detail(driver, base_url, item["id"])
+    assert field(driver, "title").get_attribute("value") == "two lines"
+    field(driver, "details").send_keys("bring the card")
+    save(driver)
+    changed = wait_item(api, item["id"], lambda i: i["details"] == "bring the card", "the details should be saved")
+    assert changed["title"] == "two\nlines"

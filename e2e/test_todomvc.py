@@ -321,6 +321,28 @@ def test_saves_edits_on_blur(driver, base_url, api):
     wait_server(api, lambda items: items[1]["title"] == "buy some sausages", "the server should have the edit")
 
 
+def test_a_title_with_a_line_break_is_left_as_it_is_by_an_edit_that_changes_nothing(driver, base_url, api):
+    # A title made in the terminal or through the API may hold a line break; the one-line edit field shows it as a space.
+    item = api.add("two\nlines")
+    open_todos(driver, base_url)
+    edit = double_click_label(driver, 0)
+    assert edit.get_attribute("value") == "two lines"
+    edit.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: not has_class(row(d, 0), "editing"), "Enter to end editing")
+    edit = double_click_label(driver, 0)
+    blur_text_fields(driver)
+    wait_until(driver, lambda d: not has_class(row(d, 0), "editing"), "blur to end editing")
+    # Nothing saved: the title keeps its line break and no step was made.
+    api.add("after")
+    assert [i["title"] for i in api.items()] == ["two\nlines", "after"]
+    assert api.get(f"/api/todos/{item['id']}")["title"] == "two\nlines"
+    assert [step["name"] for step in api.get("/api/history")["steps"]][-1] == "Add “after”"
+    # An edit that changes it saves what the field showed, the break as a space.
+    edit = double_click_label(driver, 0)
+    edit.send_keys(" more", Keys.ENTER)
+    wait_server(api, lambda items: items[0]["title"] == "two lines more", "the server should have the edit")
+
+
 def test_trims_entered_text_when_editing(driver, base_url, api):
     three_todos(driver, base_url)
     edit = double_click_label(driver, 1)

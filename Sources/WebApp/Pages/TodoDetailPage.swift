@@ -165,6 +165,12 @@ struct TodoDetailPage {
         }
     }
 
+    /// `title` with each line break (`\r\n`, `\r` or `\n`) as one space.
+    static func oneLine(_ title: String) -> String {
+        title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+            .replacingOccurrences(of: "\n", with: " ")
+    }
+
     private func form(into html: inout HTMLWriter) {
         html.element(
             "form",
@@ -174,7 +180,8 @@ struct TodoDetailPage {
                 html.element("span") { $0.text("Title") }
                 html.void(
                     "input",
-                    [.name("title"), .value(item.title), Attribute("required", isOn: true), Attribute("maxlength", "500"),
+                    // A one-line field drops line breaks: they are shown as spaces, as a row's edit field shows them.
+                    [.name("title"), .value(Self.oneLine(item.title)), Attribute("required", isOn: true), Attribute("maxlength", "500"),
                      Attribute("autocomplete", "off")]
                 )
             }

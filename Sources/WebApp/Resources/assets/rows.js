@@ -15,6 +15,13 @@ var mostKept = 50;
 
 // The query of the page's fragment URLs for the list: '' until "Show more"
 // was pressed or an item was added or moved; `separator` is '?' or '&'.
+// A row's title as its one-line edit field holds it: a text field drops
+// line breaks, so they become spaces here, and an edit left as it began
+// saves nothing (it would join "two\nlines" into "twolines").
+export function editableTitle(label) {
+  return label.textContent.replace(/\r\n|[\r\n]/g, ' ');
+}
+
 export function rowsQuery(separator) {
   var parts = [];
   if (shownRows) { parts.push('rows=' + shownRows); }

@@ -12,7 +12,7 @@ import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { isDragging, setUpMoving } from './move.js';
-import { rowsQuery, setUpMoreRows, keepShown } from './rows.js';
+import { editableTitle, rowsQuery, setUpMoreRows, keepShown } from './rows.js';
 import { filter, setUpFilters } from './filters.js';
 import { followBrowserTimeZone } from './time-zone.js';
 
@@ -106,7 +106,7 @@ document.addEventListener('dblclick', function (event) {
   var li = label.closest('li');
   var input = li.querySelector('.edit');
   li.classList.add('editing');
-  input.value = label.textContent;
+  input.value = editableTitle(label);
   input.removeAttribute('data-cancelled');
   input.focus();
 });
@@ -122,7 +122,7 @@ function finishEditing(input, save) {
     if (!title) {
       li.hidden = true;
       change('DELETE', base + '/todos/' + id);
-    } else if (title !== label.textContent) {
+    } else if (title !== editableTitle(label).trim()) {
       label.textContent = title;
       change('PATCH', base + '/todos/' + id, { title: title });
     }

@@ -9,7 +9,7 @@ import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
 import { isDragging, setUpMoving } from './move.js';
-import { rowsQuery, setUpMoreRows, keepShown } from './rows.js';
+import { editableTitle, rowsQuery, setUpMoreRows, keepShown } from './rows.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { followBrowserTimeZone } from './time-zone.js';
 
@@ -134,7 +134,7 @@ function startEditing(li) {
   if (!input) { return; }
   document.querySelectorAll('.todo-list li.editing').forEach(function (other) { if (other !== li) { other.classList.remove('editing'); } });
   li.classList.add('editing');
-  input.value = li.querySelector('.view label').textContent;
+  input.value = editableTitle(li.querySelector('.view label'));
   input.removeAttribute('data-cancelled');
   input.focus();
   input.setSelectionRange(input.value.length, input.value.length);
@@ -151,7 +151,7 @@ function finishEditing(input, save) {
     if (!title) {
       li.hidden = true;
       change('DELETE', '/api/todos/' + id);
-    } else if (title !== label.textContent) {
+    } else if (title !== editableTitle(label).trim()) {
       label.textContent = title;
       change('PATCH', '/api/todos/' + id, { title: title });
     }
