@@ -24,6 +24,7 @@ extension RewindCommand {
 ///
 /// ```
 /// todo undo -1              →  todo undo -- -1
+/// todo history jump -1      →  todo history jump -- -1
 /// todo history --after -1   →  todo history --after=-1
 /// todo add -5 degrees --due tomorrow  →  todo add --due tomorrow -- -5 degrees
 /// ```
@@ -46,7 +47,8 @@ enum NegativeNumbers {
     static func passed(_ arguments: [String]) -> [String] {
         guard arguments.first == "todo", !arguments.contains("--") else { return arguments }
         if arguments.dropFirst().first == "add" { return titleAfterOptions(arguments) }
-        let takesCount = arguments.dropFirst().first.map(countCommands.contains) ?? false
+        let words = commandWords(arguments)
+        let takesCount = words.first.map(countCommands.contains) ?? false || words == ["history", "jump"]
         var kept: [String] = []
         var counts: [String] = []
         var index = 0
@@ -61,6 +63,28 @@ enum NegativeNumbers {
             index += 1
         }
         return counts.isEmpty ? kept : kept + ["--"] + counts
+    }
+
+    /// The options a person may give before the command's name
+    /// (`rewind todo --data-dir DIR undo -1`), each with a value.
+    static let leadingOptions: Set<String> = ["--data-dir", "--database", "--as", "--list"]
+
+    /// The first two words of `arguments` after `todo` that are no option
+    /// nor the value of one of ``leadingOptions``: the command's name, and
+    /// a subcommand's or its first argument.
+    static func commandWords(_ arguments: [String]) -> [String] {
+        var words: [String] = []
+        var index = 1
+        while index < arguments.count, words.count < 2 {
+            let argument = arguments[index]
+            if leadingOptions.contains(argument) {
+                index += 2
+                continue
+            }
+            if !argument.hasPrefix("-") { words.append(argument) }
+            index += 1
+        }
+        return words
     }
 
     /// The options of `todo add` that take no value.

@@ -147,6 +147,11 @@ struct TodoErrorTests {
             ["import", "--merge", "-"], status: 64,
             stderr: "- is not a to-do document: list: unknown field; the allowed fields are format, version, items",
             stdin: #"{"format":"rewind-todos","version":2,"list":"Groceries","items":[]}"#)
+        for empty in ["", " \n"] {
+            try await Self.expectFailure(
+                ["import", "-"], status: 64,
+                stderr: "standard input is empty: give a document that `rewind todo export` wrote; nothing was changed", stdin: empty)
+        }
         try await Self.expectFailure(
             ["import", "/nonexistent/todos.json"], status: 1,
             stderr: "cannot read /nonexistent/todos.json: there is no such file")
@@ -157,6 +162,14 @@ struct TodoErrorTests {
         // A negative number is the count, not an unknown option.
         try await Self.expectFailure(["undo", "-1"], status: 64, stderr: "the number of steps must be 1 or more; -1 is not")
         try await Self.expectFailure(["redo", "--json", "-12"], status: 64, stderr: "the number of steps must be 1 or more; -12 is not")
+        // With the data directory named before the command, as the help allows.
+        let directory = try TodoDirectory()
+        let leading = try await runRewind(["todo", "--data-dir", directory.url.path, "undo", "-1"])
+        #expect(leading.status == 64)
+        #expect(leading.stderr == "rewind todo: the number of steps must be 1 or more; -1 is not\n")
+        // A step of the history too (it said "Missing expected argument '<n>'").
+        try await Self.expectFailure(
+            ["history", "jump", "-1"], status: 1, stderr: "there is no step -1: the history has steps 0 (the start) to 1")
         // And an item's number: named as no item (it said "Missing expected argument").
         for command in ["done", "rm", "show"] {
             try await Self.expectFailure(

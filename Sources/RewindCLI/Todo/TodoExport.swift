@@ -94,6 +94,10 @@ extension RewindCommand.Todo {
             try team.refuse("import")
             try await reportingErrors {
                 let data = try read()
+                if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+                    let source = file == "-" ? "standard input" : file
+                    throw TodoCommandError.usage("\(source) is empty: give a document that `rewind todo export` wrote; nothing was changed")
+                }
                 let progress = ImportProgress(byteCount: data.count)
                 progress.show(.checking)
                 let state: AppState
