@@ -31,6 +31,9 @@ enum UnknownCommand {
         var path: [String] = []
         while let group = commandGroups[path], path.count < arguments.count {
             let word = arguments[path.count]
+            if path.isEmpty, let misplaced = misplacedOption(word, in: arguments, commands: group.configuration.subcommands) {
+                return (misplaced, [])
+            }
             if word.hasPrefix("-") || word == "help" { return nil }
             let commands = group.configuration.subcommands.map { $0._commandName }
             guard commands.contains(word) else {
@@ -40,6 +43,21 @@ enum UnknownCommand {
             path.append(word)
         }
         return nil
+    }
+
+    /// The options `rewind` itself takes.
+    static let ownOptions: Set<String> = ["--help", "-h", "--version", "--generate-completion-script", "--experimental-dump-help"]
+
+    /// Why `word`, an option given before a command's name
+    /// (`rewind --data-dir DIR todo list`), is refused, or `nil` when it is
+    /// no such option: the options belong to the commands, after their names.
+    static func misplacedOption(_ word: String, in arguments: [String], commands: [any ParsableCommand.Type]) -> String? {
+        let name = String(word.prefix { $0 != "=" })
+        guard name.hasPrefix("-"), !ownOptions.contains(name) else { return nil }
+        let names = Set(commands.map { $0._commandName })
+        guard let command = arguments.first(where: names.contains) else { return nil }
+        return "\(TypedText.visible(name)) is an option of a command, not of rewind: give it after the command's name, "
+            + "as in rewind \(command) \(name) …"
     }
 
     /// "unknown command “lst” (did you mean list?); the commands of rewind

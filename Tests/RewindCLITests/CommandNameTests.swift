@@ -46,6 +46,18 @@ struct UnknownCommandTests {
         #expect(UnknownCommand.nearest(to: "banana", among: todo) == nil)
     }
 
+    /// A command's option given before the command's name was only an
+    /// "Unknown option" of rewind; now the refusal says where it goes.
+    @Test func aCommandsOptionBeforeItsNameSaysWhereItGoes() async throws {
+        #expect(UnknownCommand.refusal(of: ["--data-dir", "/tmp/x", "todo", "list"])
+            == "--data-dir is an option of a command, not of rewind: give it after the command's name, as in rewind todo --data-dir …")
+        #expect(UnknownCommand.refusal(of: ["--port=9000", "serve"])?.hasSuffix("as in rewind serve --port …") == true)
+        #expect(UnknownCommand.refusal(of: ["--help", "todo"]) == nil)
+        let run = try await runRewind(["--data-dir", "/tmp/x", "todo", "list"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--data-dir is an option of a command, not of rewind"), "\(run.stderr)")
+    }
+
     @Test func commandsOptionsAndValuesPass() {
         for arguments in [
             [], ["todo", "add", "x"], ["calc", "2", "+", "3"], ["users"], ["users", "add", "ann"], ["lists", "--as", "ann", "create", "x"],
