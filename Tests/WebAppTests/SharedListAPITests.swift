@@ -1029,7 +1029,8 @@ struct ListsPageEventTests {
         _ = try await store.share(list, with: bob, by: ann)
         _ = try await store.unshare(list, with: bob, by: ann)
         try await waitUntil("an event after the changes", timeout: .seconds(5)) { !seen.value.isEmpty }
-        #expect(seen.value == [before])
+        // One, or on a slow machine one per change heard: each names what is there, the list as it was.
+        #expect(seen.value.allSatisfy { $0 == before }, "\(seen.value) after \(before)")
         #expect(before == ListsOverviewWatch.id(of: try await store.overview(of: ann)))
     }
 
