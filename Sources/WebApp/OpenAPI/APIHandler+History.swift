@@ -11,19 +11,23 @@ extension APIHandler {
     /// The page of the history that `before`, `after` and `limit` ask for:
     /// with both, the oldest steps between them.
     ///
-    /// - Throws: ``APIError`` 400 for a limit outside 1 to 500, a position
-    ///   below what the history can hold, or a `before` not above `after`.
+    /// - Throws: ``APIError`` 400 for a limit outside 1 to 500 or a position
+    ///   below what the history can hold; 422 for a `before` not above `after`.
     static func historyPage(before: Int?, after: Int?, limit: Int?) throws -> HistoryOverview.Page {
         do {
             return try .checked(before: before, after: after, limit: limit ?? HistoryOverview.Page.standardLimit)
         } catch {
+            if case .range(let before, let after) = error {
+                // Each parameter is valid on its own: the pair is what cannot be answered.
+                throw APIError.invalidField(
+                    "invalid query parameters “before” and “after”: “before” must be above “after”; no position lies between \(after) and \(before)")
+            }
             let message = switch error {
             case .limit(let limit):
                 "invalid query parameter “limit”: a page holds 1 to \(HistoryOverview.Page.largestLimit) steps, not \(limit)"
             case .before(let before): "invalid query parameter “before”: positions start at 1, so \(before) has none below it"
             case .after(let after): "invalid query parameter “after”: positions start at 0 (the start), not \(after)"
-            case .range(let before, let after):
-                "invalid query parameters “before” and “after”: “before” must be above “after”; no position lies between \(after) and \(before)"
+            case .range: "invalid query parameters “before” and “after”"
             }
             throw APIError.badRequest(message)
         }
