@@ -709,3 +709,15 @@ def test_a_title_with_a_line_break_shows_it_as_a_space_and_keeps_it_when_another
     save(driver)
     changed = wait_item(api, item["id"], lambda i: i["details"] == "bring the card", "the details should be saved")
     assert changed["title"] == "two\nlines"
+
+
+def test_a_duration_names_its_unit_after_the_amount(driver, base_url, api):
+    item = api.add("Trip", due={"kind": "duration", "start": "2031-08-01T10:00:00.000Z", "amount": 1, "unit": "days"})
+    open_detail(driver, base_url, item["id"])
+    unit = Select(field(driver, "durationUnit"))
+    assert unit.first_selected_option.text == "day"
+    assert [option.text for option in unit.options] == ["second", "minute", "hour", "day"]
+    type_into(driver, "durationAmount", "3")
+    wait_until(driver, lambda d: Select(field(d, "durationUnit")).first_selected_option.text == "days",
+               "the unit to read “days” after 3")
+    assert [option.get_attribute("value") for option in unit.options] == ["seconds", "minutes", "hours", "days"]

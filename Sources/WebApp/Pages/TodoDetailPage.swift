@@ -165,6 +165,12 @@ struct TodoDetailPage {
         }
     }
 
+    /// The name of `unit` after `amount`: "1 day", "3 days" (the page's
+    /// script names them again as the amount is typed).
+    static func unitName(_ unit: TodoDate.TimeSpan.Unit, amount: Int) -> String {
+        amount == 1 ? String(unit.rawValue.dropLast()) : unit.rawValue
+    }
+
     /// `title` with each line break (`\r\n`, `\r` or `\n`) as one space.
     static func oneLine(_ title: String) -> String {
         title.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\r", with: " ")
@@ -267,7 +273,7 @@ struct TodoDetailPage {
                             html.element(
                                 "option",
                                 [.value(candidate.rawValue), Attribute("selected", isOn: candidate == unit)]
-                            ) { $0.text(candidate.rawValue) }
+                            ) { $0.text(Self.unitName(candidate, amount: amount)) }
                         }
                     }
                 }

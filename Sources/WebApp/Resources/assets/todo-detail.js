@@ -207,8 +207,24 @@ function changes(current, body) {
   return changed;
 }
 
+// The units after the duration typed: "1 day", "3 days" (each option's
+// value is the plural).
+function nameUnits(current) {
+  var amount = current.elements.namedItem('durationAmount');
+  var unit = current.elements.namedItem('durationUnit');
+  if (!amount || !unit) { return; }
+  var one = amount.value.trim() === '1';
+  Array.prototype.forEach.call(unit.options, function (option) {
+    option.textContent = one ? option.value.slice(0, -1) : option.value;
+  });
+}
+
 document.addEventListener('input', function (event) {
-  if (event.target.closest('#detail-form')) { dirty = true; typedSinceSave = true; }
+  var current = event.target.closest('#detail-form');
+  if (!current) { return; }
+  dirty = true;
+  typedSinceSave = true;
+  if (event.target.name === 'durationAmount') { nameUnits(current); }
 });
 document.addEventListener('change', function (event) {
   var current = event.target.closest('#detail-form');
