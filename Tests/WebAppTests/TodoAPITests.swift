@@ -629,6 +629,22 @@ struct TodoAPITests {
                     #expect(response.status == .badRequest, "\(query)")
                     #expect(response.errorMessage?.contains(words) == true, "\(query): \(response.errorMessage ?? "")")
                 }
+                // A parameter given twice: the second was dropped without a word.
+                for query in ["limit=3&limit=4", "before=5&after=1&before=6"] {
+                    let response = try await client.get("/api/history?\(query)")
+                    #expect(response.status == .badRequest, "\(query)")
+                    #expect(response.errorMessage?.contains("is given more than once; give it once") == true, "\(query)")
+                }
+                let searched = try await client.get("/api/todos?search=milk&search=tea")
+                #expect(searched.status == .badRequest)
+                #expect(searched.errorMessage == "query parameter “search” is given more than once; give it once")
+                // A query that is not name=value pairs: 400 saying so (the decoder answered 500).
+                for query in ["a", "&filter=all", "filter=all&&limit=5"] {
+                    let response = try await client.get("/api/todos?\(query)")
+                    #expect(response.status == .badRequest, "\(query)")
+                    #expect(response.errorMessage?.hasPrefix("malformed query: ") == true, "\(query): \(response.text)")
+                }
+                #expect(try await client.get("/api/todos?filter=all&").status == .ok)
                 // Each valid on its own, the pair cannot be answered: 422.
                 for (query, words) in [("before=2&after=5", "“before” must be above “after”"), ("before=3&after=3", "between 3 and 3")] {
                     let response = try await client.get("/api/history?\(query)")

@@ -8,7 +8,9 @@ import OpenAPIRuntime
 /// `GET /api/todos` as the pages check them, and the whole numbers that
 /// page a history (`before`, `after`, `limit`) or a list's items
 /// (`offset`, `limit`), so that a wrong value is a 400 that names the
-/// parameter and what it allows.
+/// parameter and what it allows. A parameter given twice (`?search=milk&search=tea`)
+/// is refused for every operation: the generated decoder would take the
+/// first and drop the other without a word.
 struct QueryParameterMiddleware: ServerMiddleware {
     /// The whole-number parameters of each operation that pages.
     static let wholeNumbers: [String: [String]] = [
@@ -26,7 +28,13 @@ struct QueryParameterMiddleware: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let parameters = URI(request.path ?? "/").queryParameters
+        let uri = URI(request.path ?? "/")
+        try Self.checkPairs(uri.query)
+        let parameters = uri.queryParameters
+        var names = Set<Substring>()
+        for (name, _) in parameters where !name.isEmpty && !names.insert(name).inserted {
+            throw APIError.badRequest("query parameter “\(name)” is given more than once; give it once")
+        }
         if operationID == Operations.ListTodos.id {
             _ = try Query.filter(parameters)
             _ = try Query.sort(parameters)
@@ -38,5 +46,18 @@ struct QueryParameterMiddleware: ServerMiddleware {
             }
         }
         return try await next(request, body, metadata)
+    }
+
+    /// Refuses a query that is not `name=value` pairs joined by `&` (a
+    /// trailing `&` aside), which the generated decoder answered with 500:
+    /// `?a`, `?&filter=all`, `?filter=all&&limit=5`.
+    static func checkPairs(_ query: String?) throws {
+        guard let query, !query.isEmpty else { return }
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+        for (index, pair) in pairs.enumerated() where !pair.contains("=") {
+            if pair.isEmpty, index == pairs.count - 1 { continue }
+            let shown = pair.isEmpty ? "an empty parameter (“&&” or a leading “&”)" : "“\(pair.prefix(60))”"
+            throw APIError.badRequest("malformed query: \(shown) is not name=value; give each parameter as name=value, joined by &")
+        }
     }
 }
