@@ -65,7 +65,7 @@ extension PostgresStore {
 
     /// Commits the waiting changes in batches until none is left.
     private func commitWaitingChanges() async {
-        var closedWhenLent = 0
+        var retrying = RetryingWhenConnectionsEnd()
         while !waitingChanges.isEmpty {
             do {
                 // One connection for as long as batches follow one another.
@@ -74,13 +74,11 @@ extension PostgresStore {
                         guard await self.commitWaitingBatch(on: connection) else { return }
                     }
                 }
-                closedWhenLent = 0
-            } catch where PostgresTodoDatabase.connectionEnded(error) && closedWhenLent + 1 < PostgresTodoDatabase.attemptsWhenConnectionsEnd {
+                retrying = RetryingWhenConnectionsEnd()
+            } catch {
                 // The pool lent a connection the server had ended (it
                 // learns of that a moment later): nothing was sent on it.
-                closedWhenLent += 1
-                try? await Task.sleep(for: PostgresTodoDatabase.pauseWhenConnectionsEnd * (closedWhenLent - 1))
-            } catch {
+                if PostgresTodoDatabase.connectionEnded(error), await retrying.pause() { continue }
                 // No connection came: the changes waiting fail, saying why.
                 let batch = waitingChanges
                 waitingChanges.removeAll()

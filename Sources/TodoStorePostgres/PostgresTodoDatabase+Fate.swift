@@ -9,34 +9,47 @@ import Synchronization
 /// surely did not commit.
 extension PostgresTodoDatabase {
     /// What became of a transaction whose connection ended before its answer.
-    enum Fate { case committed, notCommitted, unknown }
+    enum Fate: Equatable {
+        case committed, notCommitted
+        /// Not known, for the reason given.
+        case unknown(String)
+    }
 
     /// What became of `transaction` (its number, `nil` when it was not
     /// learnt): not committed when it had not sent its `COMMIT` (the server
     /// rolls such a transaction back); else what the server says
-    /// (`txid_status`), asked on a fresh connection, waiting while the
-    /// transaction's backend is still ending; unknown when its number was
-    /// not learnt, or the server cannot be asked or no longer knows.
+    /// (`txid_status`), asked on a fresh connection, again while the
+    /// transaction's backend is still ending or the connection asked on
+    /// ends too, within ``retryWindowWhenConnectionsEnd``; unknown when its
+    /// number was not learnt, or the server cannot be asked or no longer
+    /// knows.
     func fate(of transaction: Int64?, committing: Bool, logger: Logger) async -> Fate {
         guard committing else { return .notCommitted }
-        guard let transaction else { return .unknown }
-        for _ in 0..<20 {
-            let status = try? await Self.whenConnectionsEnd {
-                try await withPooledConnection { connection in
+        guard let transaction else { return .unknown("its number was not learnt") }
+        var retrying = RetryingWhenConnectionsEnd()
+        while true {
+            let status: String?
+            do {
+                status = try await withPooledConnection { connection in
                     let rows = try await connection.answered("SELECT txid_status(\(transaction))", logger: logger)
                         .decode(String?.self)
                     for try await status in rows { return status }
                     return nil
                 }
+            } catch where Self.connectionEnded(error) {
+                guard await retrying.pause() else { return .unknown("the connections that asked the server ended too") }
+                continue
+            } catch {
+                return .unknown("asking the server failed: \(Self.explain(error))")
             }
             switch status {
             case "committed": return .committed
             case "aborted": return .notCommitted
-            case "in progress": try? await Task.sleep(for: .milliseconds(100))
-            default: return .unknown
+            case "in progress":
+                guard await retrying.pause() else { return .unknown("the server still had it under way") }
+            default: return .unknown("the server no longer knows it")
             }
         }
-        return .unknown
     }
 
     /// The number of the transaction that ``retriedTransaction(logger:isolation:_:)``
@@ -62,19 +75,20 @@ extension PostgresTodoDatabase {
     /// ``withPooledTransaction(logger:snapshot:isolation:_:)`` does; when the
     /// server ends the connection before the transaction's answer, runs it
     /// again on a fresh connection if it surely did not commit (it had not
-    /// sent its `COMMIT`, or the server says it was aborted), up to
-    /// ``attemptsWhenConnectionsEnd`` tries in all, and
-    /// answers what it answered if it did commit. The transaction's number
-    /// is what a statement of `body` noted in ``transactionNumber``; without
-    /// it, a transaction whose connection ended after its `COMMIT` was sent
-    /// fails.
+    /// sent its `COMMIT`, or the server says it was aborted), for as long as
+    /// ``retryWindowWhenConnectionsEnd`` lasts, and answers what it
+    /// answered if it did commit. The transaction's number is what a
+    /// statement of `body` noted in ``transactionNumber``.
+    ///
+    /// - Throws: ``CommitOutcomeUnknown`` when the connection ended after
+    ///   the `COMMIT` was sent and the server could not say what became of
+    ///   it; `body`'s and the server's other errors as they are.
     func retriedTransaction<Value: Sendable>(
         logger: Logger, isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
-        var attempts = 0
+        var retrying = RetryingWhenConnectionsEnd()
         while true {
-            attempts += 1
             let number = TransactionNumber()
             // Set once `body` is done: the COMMIT is sent, and may have landed.
             var done: Value?
@@ -91,38 +105,37 @@ extension PostgresTodoDatabase {
                 case .committed:
                     if let done { return done }
                     throw error
-                case .notCommitted where attempts < Self.attemptsWhenConnectionsEnd:
-                    try await Task.sleep(for: Self.pauseWhenConnectionsEnd * (attempts - 1))
-                case .notCommitted, .unknown:
-                    throw error
+                case .notCommitted:
+                    guard await retrying.pause() else { throw error }
+                case .unknown(let reason):
+                    throw CommitOutcomeUnknown(cause: error, reason: reason)
                 }
             }
         }
     }
 
-    /// How many times an operation is tried when the server ends its
-    /// connections.
-    static let attemptsWhenConnectionsEnd = 3
-    /// The pause before each try after the second, times the tries made
-    /// after the first: the pool learns of ended connections on its event
-    /// loop, a moment after the server ends them.
-    static let pauseWhenConnectionsEnd = Duration.milliseconds(100)
+    /// For how long an operation whose connection the server ended is
+    /// tried again, from its first failure, once
+    /// ``RetryingWhenConnectionsEnd/minimumPauses`` tries were made: the pool learns of an ended connection on its event
+    /// loop, a moment after the server ended it (longer on a busy
+    /// machine), and a backend that the server ends takes a moment to
+    /// roll its transaction back.
+    static let retryWindowWhenConnectionsEnd = Duration.seconds(5)
 
-    /// Runs `body` again, up to ``attemptsWhenConnectionsEnd`` times in
-    /// all, while it fails because the server ended its connection: a body
-    /// that commits nothing (a read, a question about a transaction), or
-    /// one that first looks whether an earlier try committed.
+    /// Runs `body` again while it fails because the server ended its
+    /// connection, within `window`: a body that commits nothing (a read, a
+    /// question about a transaction), or one that first looks whether an
+    /// earlier try committed.
     static func whenConnectionsEnd<Value>(
-        isolation: isolated (any Actor)? = #isolation,
+        within window: Duration = retryWindowWhenConnectionsEnd, isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
-        var attempts = 1
+        var retrying = RetryingWhenConnectionsEnd(within: window)
         while true {
             do {
                 return try await body()
-            } catch where connectionEnded(error) && attempts < attemptsWhenConnectionsEnd {
-                try await Task.sleep(for: pauseWhenConnectionsEnd * (attempts - 1))
-                attempts += 1
+            } catch where connectionEnded(error) {
+                guard await retrying.pause() else { throw error }
             }
         }
     }
@@ -139,5 +152,57 @@ extension PostgresTodoDatabase {
         guard let error = error as? PSQLError else { return false }
         if let state = error.serverInfo?[.sqlState] { return ["57P01", "57P02", "57P03"].contains(state) }
         return error.code == .serverClosedConnection || error.code == .clientClosedConnection
+    }
+}
+
+/// The pauses between the tries of an operation whose connection the
+/// server ended: 10 milliseconds at first, twice as long each time up to
+/// 200; at least ``minimumPauses`` of them however long each took (a busy
+/// machine may wake a task late), and more while the window they were
+/// given lasts, counted from the first.
+struct RetryingWhenConnectionsEnd {
+    /// How many pauses are made whatever the time.
+    static let minimumPauses = 4
+
+    private let window: Duration
+    private var deadline: ContinuousClock.Instant?
+    private var pauses = 0
+    private var next = Duration.milliseconds(10)
+
+    /// Pauses that end within `window` from the first, beyond the minimum.
+    init(within window: Duration = PostgresTodoDatabase.retryWindowWhenConnectionsEnd) {
+        self.window = window
+    }
+
+    /// Waits for the next pause and answers `true`; answers `false` at
+    /// once when the minimum was made and the window would be over by
+    /// then, or when the task is cancelled.
+    mutating func pause() async -> Bool {
+        let now = ContinuousClock.now
+        let deadline = deadline ?? now + window
+        self.deadline = deadline
+        guard pauses < Self.minimumPauses || now + next <= deadline else { return false }
+        do {
+            try await Task.sleep(for: next)
+        } catch {
+            return false
+        }
+        pauses += 1
+        next = min(next * 2, .milliseconds(200))
+        return true
+    }
+}
+
+/// The server ended the connection after a transaction's `COMMIT` was
+/// sent, and could not say whether it committed.
+struct CommitOutcomeUnknown: Error, CustomStringConvertible {
+    /// How the connection ended.
+    let cause: any Error
+    /// Why the server could not say.
+    let reason: String
+
+    var description: String {
+        "the connection to the server ended as the change was being committed (\(PostgresTodoDatabase.explain(cause))),"
+            + " and whether it was saved is not known (\(reason)); look before making it again"
     }
 }

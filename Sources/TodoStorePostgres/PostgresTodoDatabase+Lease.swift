@@ -15,11 +15,40 @@ extension PostgresTodoDatabase {
     /// ``connectTimeout``; `body` itself runs as long as it takes. The
     /// connection goes back to the pool when `body` returns or throws.
     ///
+    /// The pool may still lend a connection the server has just closed (it
+    /// learns of the close on its event loop, a moment later): such a one
+    /// is handed back unused, and another asked for, within the same wait.
+    ///
     /// - Throws: `body`'s errors; the pool's when it cannot lend one;
     ///   ``StoreError/io(path:detail:)`` when no connection came in time; or
-    ///   ``ConnectionClosedBeforeUse`` when the one lent is closed already.
+    ///   ``ConnectionClosedBeforeUse`` when the pool lent only closed ones
+    ///   until then.
     func withPooledConnection<Value: Sendable>(
         isolation: isolated (any Actor)? = #isolation,
+        _ body: (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let deadline = ContinuousClock.now + connectTimeout
+        var retrying = RetryingWhenConnectionsEnd(within: connectTimeout)
+        while true {
+            var lentClosed = false
+            do {
+                return try await withLeasedConnection(until: deadline, isolation: isolation) { connection in
+                    guard !connection.isClosed else {
+                        lentClosed = true
+                        throw ConnectionClosedBeforeUse()
+                    }
+                    return try await body(connection)
+                }
+            } catch is ConnectionClosedBeforeUse where lentClosed {
+                guard await retrying.pause() else { throw ConnectionClosedBeforeUse() }
+            }
+        }
+    }
+
+    /// Runs `body` with a connection of the pool, waiting for one until
+    /// `deadline`, as ``withPooledConnection(isolation:_:)`` says.
+    private func withLeasedConnection<Value: Sendable>(
+        until deadline: ContinuousClock.Instant, isolation: isolated (any Actor)?,
         _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
         let (leases, lease) = AsyncStream.makeStream(of: Result<PostgresConnection, any Error>.self)
@@ -39,8 +68,7 @@ extension PostgresTodoDatabase {
                 }
                 lease.finish()
             }
-            // The process's watch ends the wait at the limit.
-            let deadline = ContinuousClock.now + limit
+            // The process's watch ends the wait at the deadline.
             let watch = WaitWatch.shared.watch { now in
                 guard now >= deadline else { return false }
                 lease.finish()
@@ -60,12 +88,7 @@ extension PostgresTodoDatabase {
                     path: url.redacted,
                     detail: "no connection to the server within \(seconds) second\(seconds == 1 ? "" : "s"); is it running?")
             }
-            let connection = try leased.get()
-            // The pool may still lend a connection the server has just
-            // closed (it learns of the close a moment later); a query on it
-            // would never be answered, and hold up every operation after it.
-            guard !connection.isClosed else { throw ConnectionClosedBeforeUse() }
-            return try await body(connection)
+            return try await body(try leased.get())
         }
     }
 

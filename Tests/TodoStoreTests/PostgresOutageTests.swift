@@ -350,7 +350,50 @@ struct PostgresOutageTests {
             await database.fate(of: committed, committing: false, logger: logger) == .notCommitted,
             "no COMMIT sent: rolled back by the server")
         #expect(await database.fate(of: nil, committing: false, logger: logger) == .notCommitted)
-        #expect(await database.fate(of: nil, committing: true, logger: logger) == .unknown, "a COMMIT sent, its number not learnt")
+        #expect(
+            await database.fate(of: nil, committing: true, logger: logger) == .unknown("its number was not learnt"),
+            "a COMMIT sent, its number not learnt")
+    }
+
+    /// A transaction whose backend is still under way when its fate is
+    /// asked (a busy server, rolling back or committing slowly) is asked
+    /// about again until the server knows.
+    @Test func aTransactionStillUnderWayWhenAskedIsAskedAboutAgainUntilTheServerKnows() async throws {
+        let shared = try await PostgresTestDatabase.make()
+        let (numbers, number) = AsyncStream.makeStream(of: Int64.self)
+        let holding = Task {
+            try await shared.database.withDirectConnection { connection, logger in
+                try await connection.query("BEGIN", logger: logger)
+                for try await value in try await connection.query("SELECT txid_current()", logger: logger).decode(Int64.self) {
+                    number.yield(value)
+                }
+                try await Task.sleep(for: .seconds(3))
+                try await connection.query("COMMIT", logger: logger)
+            }
+        }
+        var waiting = numbers.makeAsyncIterator()
+        let transaction = try #require(await waiting.next())
+        #expect(await shared.database.fate(of: transaction, committing: true, logger: Logger(label: "test")) == .committed)
+        try await holding.value
+    }
+
+    /// A transaction whose connection ended in its `COMMIT`, and whose
+    /// number no statement noted, fails saying that whether it was saved
+    /// is not known, and not as a mere end of the connection.
+    @Test func aCommitWhoseFateCannotBeLearntFailsSayingSo() async throws {
+        let shared = try await PostgresTestDatabase.make()
+        try await shared.database.client.query("CREATE TABLE noted (n int)")
+        try await Self.endingTheFirstCommitThatAppendsTo("noted", shared)
+        let error = await #expect(throws: CommitOutcomeUnknown.self) {
+            try await shared.database.retriedTransaction(logger: Logger(label: "test")) { connection in
+                try await connection.query("INSERT INTO noted VALUES (1)", logger: Logger(label: "test"))
+            }
+        }
+        // How the connection ended is told as postgres-nio or the wait
+        // watch saw it first.
+        let description = error?.description ?? ""
+        #expect(description.hasPrefix("the connection to the server ended as the change was being committed ("))
+        #expect(description.hasSuffix("), and whether it was saved is not known (its number was not learnt); look before making it again"))
     }
 
     /// Runs `change` on the instance whose connections are named `name`
@@ -537,5 +580,51 @@ struct WaitWatchTests {
             return true
         }
         try await waitUntil("the new check called and done", timeout: .seconds(60)) { again.withLock { $0 } && watch.watched == 0 }
+    }
+}
+
+/// How long an operation is tried again after the server ended its
+/// connection: for a window of time, however many tries that takes.
+@Suite("Tries after the server ends a connection")
+struct RetryingWhenConnectionsEndTests {
+    @Test func anOperationIsTriedAgainWhileItsConnectionsEndWithinTheWindow() async throws {
+        let calls = Locked(0)
+        let answer = try await PostgresTodoDatabase.whenConnectionsEnd(within: .seconds(600)) {
+            let call = calls.withLock { calls in
+                calls += 1
+                return calls
+            }
+            if call <= 8 { throw ConnectionClosedBeforeUse() }
+            return 42
+        }
+        #expect(answer == 42)
+        #expect(calls.withLock { $0 } == 9)
+    }
+
+    /// However late a busy machine wakes the task, the minimum of tries
+    /// is made; and no more than fit in the window.
+    @Test(arguments: [Duration.zero, .milliseconds(300)])
+    func anOperationWhoseConnectionsKeepEndingFailsOnceTheWindowIsOver(window: Duration) async throws {
+        let calls = Locked(0)
+        await #expect(throws: ConnectionClosedBeforeUse.self) {
+            try await PostgresTodoDatabase.whenConnectionsEnd(within: window) {
+                calls.withLock { $0 += 1 }
+                throw ConnectionClosedBeforeUse()
+            }
+        }
+        // The first try and one after each of the four pauses made in any
+        // case (10, 20, 40 and 80 ms); a fifth of 160 ms ends after 300.
+        #expect(calls.withLock { $0 } == 1 + RetryingWhenConnectionsEnd.minimumPauses)
+    }
+
+    @Test func otherErrorsAreNotTriedAgain() async throws {
+        let calls = Locked(0)
+        await #expect(throws: StoreError.self) {
+            try await PostgresTodoDatabase.whenConnectionsEnd(within: .seconds(30)) {
+                calls.withLock { $0 += 1 }
+                throw StoreError.io(path: "postgres://db", detail: "no connection")
+            }
+        }
+        #expect(calls.withLock { $0 } == 1)
     }
 }
