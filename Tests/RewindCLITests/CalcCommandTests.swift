@@ -81,6 +81,37 @@ struct CalcCommandTests {
             #expect(try await runRewind(["calc"] + keys + ["undo"]).output == "50")
         }
 
+        /// `stop` without a recording is refused, and so is a line or an
+        /// argument list that fails part way: nothing of it is pressed.
+        @Test func stopWithoutARecordingIsRefusedAndNothingIsPressed() async throws {
+            let run = try await runRewind(["calc", "5", "+", "1", "stop", "="])
+            #expect(run.status == 1)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == "rewind calc: \"stop\" ends the recording of a macro, and none is being recorded; start one with \"record NAME\"\n")
+            let lines = try await runRewind(["calc"], stdin: "5 + 1\n= stop\n=\nplay nothing\n2 = play tax\n")
+            #expect(lines.status == 1)
+            #expect(lines.lines == ["1", "6"], "the failed lines pressed nothing: 5 + 1, then =")
+            #expect(lines.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 3)
+        }
+
+        /// A number with more digits than the calculator takes is refused,
+        /// not cut to its first 16 (which answered for another number).
+        @Test func aNumberWithMoreDigitsThanTheCalculatorTakesIsRefused() async throws {
+            let long = try await runRewind(["calc", "12345678901234567890", "+", "1", "="])
+            #expect(long.status == 1)
+            #expect(long.stdout.isEmpty)
+            #expect(long.stderr == "rewind calc: \"12345678901234567890\" has 20 digits; the calculator takes numbers of at most 16 digits\n")
+            let together = try await runRewind(["calc", "1+-12345678901234567="])
+            #expect(together.stderr == "rewind calc: \"12345678901234567\" in \"1+-12345678901234567=\" has 17 digits; the calculator takes numbers of at most 16 digits\n")
+            #expect(try await runRewind(["calc", "-12345678901234567"]).stderr.hasPrefix("rewind calc: \"-12345678901234567\" has 17 digits"))
+            // Sixteen digits, and zeros before the first other digit, are taken.
+            #expect(try await runRewind(["calc", "1234567890123456", "+", "1", "="]).output == "1234567890123457")
+            #expect(try await runRewind(["calc", "0000.0000000000000001", "x", "10", "="]).output == "1e-15")
+            // Key by key, as on a pocket calculator, the extra digits are ignored.
+            let keys = Array(repeating: "9", count: 17) + ["="]
+            #expect(try await runRewind(["calc"] + keys).output == "9999999999999999")
+        }
+
         @Test func keysWrittenTogetherArePressedOneByOne() async throws {
             #expect(try await runRewind(["calc", "1+2="]).output == "3")
             #expect(try await runRewind(["calc", "0.1+0.2="]).output == "0.3")

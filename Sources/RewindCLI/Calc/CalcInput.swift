@@ -41,23 +41,27 @@ enum CalcInput: Equatable {
         return inputs
     }
 
-    /// Does `inputs` in order on `session`.
+    /// Does `inputs` in order on `session`: all of them, or, when one
+    /// cannot be done, none.
     static func perform(
         _ inputs: [CalcInput],
         on session: inout CalculatorSession
     ) throws(CalcInputError) {
+        var changed = session
         for input in inputs {
             switch input {
             case .press(let label):
-                do { try session.press(label) } catch { throw .unknownLabel(error) }
-            case .undo: session.undo()
-            case .redo: session.redo()
-            case .record(let name): session.startRecording(named: name)
-            case .stop: session.stopRecording()
+                do { try changed.press(label) } catch { throw .unknownLabel(error) }
+            case .undo: changed.undo()
+            case .redo: changed.redo()
+            case .record(let name): changed.startRecording(named: name)
+            case .stop:
+                guard changed.stopRecording() != nil else { throw .notRecording }
             case .play(let name):
-                do { try session.play(named: name) } catch { throw .macro(error) }
+                do { try changed.play(named: name) } catch { throw .macro(error) }
             }
         }
+        session = changed
     }
 
     private static func presses(for word: String, factory: CommandFactory) throws(CalcInputError) -> [CalcInput] {
@@ -67,13 +71,35 @@ enum CalcInput: Equatable {
             guard let labels = keys(in: word, factory: factory) else {
                 throw .unknownLabel(UnknownLabelError(label: word, knownLabels: factory.labels))
             }
+            try checkNumbers(in: labels, of: word, factory: factory)
             return labels.map(CalcInput.press)
         }
         let labels = number.digits.map(String.init) + (number.isNegative ? ["±"] : [])
         for label in labels where !factory.knows(label) {
             throw .unknownLabel(UnknownLabelError(label: label, knownLabels: factory.labels))
         }
+        try checkNumbers(in: labels, of: word, factory: factory)
         return labels.map(CalcInput.press)
+    }
+
+    /// Refuses a number written in `word` (digits and points pressed one
+    /// after another in `labels`) with more digits than the calculator
+    /// takes: it would keep the first ones only, and answer for another
+    /// number without a word. Key by key, the extra digits are ignored, as
+    /// on a pocket calculator.
+    private static func checkNumbers(in labels: [String], of word: String, factory: CommandFactory) throws(CalcInputError) {
+        var number = ""
+        for label in labels + [""] {
+            let key = factory.canonicalLabel(for: label) ?? label
+            if key.count == 1, let character = key.first, character.isASCIIDigit || character == "." {
+                number.append(character)
+                continue
+            }
+            // A leading 0 is not counted, nor zeros typed before the first other digit.
+            let digits = number.drop { $0 == "0" }.filter(\.isASCIIDigit).count
+            if digits > Calculator.maximumTypedDigits { throw .tooManyDigits(number: number, word: word, count: digits) }
+            number = ""
+        }
     }
 
     /// The labels of `word` read as keys written together: at each place
@@ -128,12 +154,20 @@ enum CalcInputError: Error, CustomStringConvertible {
     case missingMacroName(after: String)
     /// `play` named a macro that was not recorded.
     case macro(MacroError)
+    /// `stop` came while no macro was being recorded.
+    case notRecording
+    /// A number written in `word` has more digits than the calculator takes.
+    case tooManyDigits(number: String, word: String, count: Int)
 
     var description: String {
         switch self {
         case .unknownLabel(let error): error.description
         case .missingMacroName(let word): "\"\(word)\" needs a macro name after it"
         case .macro(let error): error.description
+        case .notRecording: "\"stop\" ends the recording of a macro, and none is being recorded; start one with \"record NAME\""
+        case .tooManyDigits(let number, let word, let count):
+            "\([number, "-" + number].contains(word) ? "\"\(word)\"" : "\"\(number)\" in \"\(word)\"") has \(count) digits;"
+                + " the calculator takes numbers of at most \(Calculator.maximumTypedDigits) digits"
         }
     }
 }

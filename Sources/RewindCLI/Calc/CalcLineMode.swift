@@ -5,9 +5,10 @@ import Calculator
 /// keys (and pseudo-keys such as `undo`), and the display is printed after
 /// each line.
 ///
-/// A line with an unknown key is reported on standard error and none of its
-/// keys are pressed; the rest of the input is still read, and the exit
-/// status is then 1.
+/// A line that cannot be done (an unknown key, `play` of a macro never
+/// recorded, `stop` without a recording) is reported on standard error and
+/// none of its keys are pressed; the rest of the input is still read, and
+/// the exit status is then 1.
 struct CalcLineMode {
     var session: CalculatorSession
     let output: CalcOutput
