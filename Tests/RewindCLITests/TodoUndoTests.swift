@@ -218,6 +218,11 @@ struct TodoUndoTests {
             #expect(again.stderr == "Nothing to change: the list already holds these 3 items as they are.\n")
             #expect(try await copy.succeed(["undo"]).stdout == "Undid: Import 3 items\n")
             #expect(try await copy.titles().isEmpty)
+            // Items of the list that the document lacks go, and are counted.
+            try await copy.add("Extra")
+            #expect(try await copy.succeed(["import", file]).stdout
+                == "Imported 3 items from \(file), replacing the list; 1 item not in it removed (undo with: rewind todo undo)\n")
+            #expect(try await copy.succeed(["undo"]).stdout == "Undid: Import 3 items\n")
             let folder = try await copy.run(["import", source.url.path])
             #expect(folder.status == 1)
             #expect(folder.stderr == "rewind todo: cannot read \(source.url.path): it is a folder; give a to-do document, such as a file `rewind todo export` wrote\n")

@@ -121,17 +121,19 @@ extension RewindCommand.Todo {
                 progress.show(.saving(items.count))
                 defer { progress.clear() }
                 let session = try await TodoSession.open(options: options)
-                let count: Int
+                let outcome: ListImporter.Response
                 do {
-                    count = try await session.app.send(merge ? .merge(items) : .replaceAll(items))
+                    outcome = try await session.app.send(merge ? .merge(items) : .replaceAll(items))
                 } catch TodoFailure.nothingToChange(let reason) {
                     // Said, and not a failure (as `done` of a completed item): no step is made.
                     progress.clear()
                     return TodoTerminal.note("Nothing to change: \(reason).")
                 }
                 progress.clear()
+                let (count, removed) = (outcome.imported, outcome.removed)
                 let how = merge ? "merged into the list" : "replacing the list"
-                TodoTerminal.print("Imported \(count) item\(count == 1 ? "" : "s") from \(file), \(how) (undo with: rewind todo undo)")
+                let gone = removed == 0 ? "" : "; \(removed) item\(removed == 1 ? "" : "s") not in it removed"
+                TodoTerminal.print("Imported \(count) item\(count == 1 ? "" : "s") from \(file), \(how)\(gone) (undo with: rewind todo undo)")
             }
         }
 

@@ -61,9 +61,9 @@ public struct AppDomain: Sendable {
         try await send(request, to: todos.mover, as: .todos(.move(request)))
     }
 
-    /// Imports items and returns how many.
+    /// Imports items and says how many, and how many it removed.
     @discardableResult
-    public func send(_ request: ListImporter.Request) async throws(TodoFailure) -> Int {
+    public func send(_ request: ListImporter.Request) async throws(TodoFailure) -> ListImporter.Response {
         try await send(request, to: todos.importer, as: .todos(.import(request)))
     }
 

@@ -18,8 +18,20 @@ public struct ListImporter: UseCase {
         }
     }
 
-    /// What is answered: how many items were imported.
-    public typealias Response = Int
+    /// What is answered: how many items were imported, and how many of
+    /// the list went because the document that replaced it lacked them.
+    public struct Response: Equatable, Sendable {
+        /// How many items the document held.
+        public let imported: Int
+        /// How many items of the list the import removed (`0` for a merge).
+        public let removed: Int
+
+        /// An answer of `imported` items that removed `removed`.
+        public init(imported: Int, removed: Int = 0) {
+            self.imported = imported
+            self.removed = removed
+        }
+    }
 
     private let store: any AppStore
 
@@ -28,14 +40,15 @@ public struct ListImporter: UseCase {
         self.store = store
     }
 
-    /// Imports the items and returns how many.
+    /// Imports the items and says how many, and how many it removed.
     ///
     /// - Throws: ``TodoFailure/nothingToChange(_:)``, and makes no step,
     ///   when the list already is (or, for a merge, already holds) the
     ///   items as imported.
-    public func request(to request: Request) async throws(TodoFailure) -> Int {
+    public func request(to request: Request) async throws(TodoFailure) -> Response {
         let items: [TodoItem]
         let changes: [AppState.Change]
+        var removed = 0
         let count = request.items.count
         let holds = "the list already holds " + (count == 1 ? "this item as it is" : "these \(count) items as they are")
         switch request {
@@ -47,7 +60,11 @@ public struct ListImporter: UseCase {
             } catch {
                 throw .invalid(error)
             }
-            if try await store.reading({ $0.todos == list }) { throw .nothingToChange(holds) }
+            let (same, gone) = try await store.reading { state in
+                (state.todos == list, state.todos.items.count { !list.contains(id: $0.id) })
+            }
+            if same { throw .nothingToChange(holds) }
+            removed = gone
             changes = [.setting(.todos(list))]
         case .merge(let merged):
             items = merged
@@ -62,6 +79,6 @@ public struct ListImporter: UseCase {
                 + merged.filter { !known.contains($0.id) }.map { .add($0) }
         }
         _ = try await store.perform(changes, named: "Import \(items.count) item\(items.count == 1 ? "" : "s")")
-        return items.count
+        return Response(imported: items.count, removed: removed)
     }
 }
