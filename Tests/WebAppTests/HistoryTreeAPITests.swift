@@ -194,6 +194,8 @@ struct HistoryTreeAPITests {
         (#"{"step": null}"#, "invalid field “step”: expected a whole number, found null"),
         (#"{"step": 1.5}"#, "invalid field “step”: expected a whole number"),
         (#"{"position": 1e30}"#, "invalid field “position”: expected a whole number"),
+        (#"{"position": 1e400}"#, "invalid field “position”: expected a whole number"),
+        (#"{"step": -1e400}"#, "invalid field “step”: expected a whole number"),
         (#"{"stepp": 1}"#, "invalid field “stepp”: unknown field; the allowed fields are position, step"),
     ])
     func aJumpBodyWithoutExactlyOneWholeNumberIs400(_ body: String, _ message: String) async throws {

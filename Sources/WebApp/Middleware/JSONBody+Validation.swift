@@ -14,6 +14,8 @@ extension JSONBody {
         var name: String
         /// Whether its value is `null`.
         var isNull: Bool
+        /// Its value as written, when it is a number (`1e400`, `-2.5`).
+        var number: String? = nil
     }
 
     /// Checks that `bytes` are one RFC 8259 JSON text in UTF-8, without a
@@ -43,13 +45,16 @@ extension JSONBody {
         }
         return reader.topLevelMembers.map { member in
             let name = bytes[member.name]
+            let first = bytes[member.value.lowerBound]
+            let isNumber = first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+            let number = isNumber ? String(decoding: bytes[member.value], as: UTF8.self) : nil
             guard name.contains(UInt8(ascii: "\\")) else {
-                return Member(name: String(decoding: name, as: UTF8.self), isNull: member.isNull)
+                return Member(name: String(decoding: name, as: UTF8.self), isNull: first == UInt8(ascii: "n"), number: number)
             }
             // An escaped name (rare) is read by Foundation, quotes and all.
             let quoted = Data(bytes[(member.name.lowerBound - 1)..<(member.name.upperBound + 1)])
             let unescaped = (try? JSONDecoder().decode(String.self, from: quoted)) ?? String(decoding: name, as: UTF8.self)
-            return Member(name: unescaped, isNull: member.isNull)
+            return Member(name: unescaped, isNull: first == UInt8(ascii: "n"), number: number)
         }
     }
 }
@@ -68,8 +73,8 @@ struct StrictJSONReader {
     private(set) var offset = 0
     private var depth = 0
     /// The members of the top-level object read so far: where each name
-    /// lies between its quotes, and whether its value is `null`.
-    private(set) var topLevelMembers: [(name: Range<Int>, isNull: Bool)] = []
+    /// lies between its quotes, and where its value lies.
+    private(set) var topLevelMembers: [(name: Range<Int>, value: Range<Int>)] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -136,7 +141,7 @@ struct StrictJSONReader {
             }
             let value = offset
             try readValue()
-            if isTopLevelObject { topLevelMembers.append((name, bytes[value] == UInt8(ascii: "n"))) }
+            if isTopLevelObject { topLevelMembers.append((name, value..<offset)) }
             skipWhitespace()
             if current == UInt8(ascii: ",") {
                 offset += 1

@@ -60,25 +60,25 @@ struct RequestBodyMiddleware: ServerMiddleware {
                 try await next(request, HTTPBody(bytes), metadata)
             }
         } catch let error as ServerError where error.operationInput == nil {
-            throw Self.namingTheField(error, object: try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+            throw Self.namingTheField(error, members: members)
         }
     }
 
     /// `error`, or a 400 that names the field when Foundation's decoder
     /// refused a number without saying where. The body is RFC 8259 JSON by
     /// then, so such an error means a number that the field's integer type
-    /// cannot hold (`1.5`, `1e30`); every top-level number of this API's
-    /// bodies is a whole number.
-    private static func namingTheField(_ error: ServerError, object: [String: Any]?) -> any Error {
-        guard case .dataCorrupted(let context)? = error.underlyingError as? DecodingError, context.codingPath.isEmpty,
-            let object
-        else { return error }
-        let field = object.keys.sorted().first { key in
-            guard let number = object[key] as? NSNumber, !(object[key] is Bool) else { return false }
-            return Int64(exactly: number.doubleValue) == nil || number.doubleValue != number.doubleValue.rounded()
+    /// cannot hold (`1.5`, `1e30`, or `1e400`, beyond any number's range);
+    /// every top-level number of this API's bodies is a whole number.
+    private static func namingTheField(_ error: ServerError, members: [JSONBody.Member]) -> any Error {
+        guard case .dataCorrupted(let context)? = error.underlyingError as? DecodingError, context.codingPath.isEmpty else {
+            return error
+        }
+        let field = members.sorted { $0.name < $1.name }.first { member in
+            guard let number = member.number else { return false }
+            return Double(number).flatMap { Int64(exactly: $0) } == nil
         }
         guard let field else { return error }
-        return APIError.badRequest("invalid field “\(field)”: expected a whole number")
+        return APIError.badRequest("invalid field “\(field.name)”: expected a whole number")
     }
 
     /// Checks that a `Content-Type`, when there is one, is JSON in UTF-8.
