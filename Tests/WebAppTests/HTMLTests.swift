@@ -527,6 +527,26 @@ struct HTMLTests {
             }
         }
 
+        /// Whole days from midnight in the page's zone (what "tomorrow"
+        /// makes) open as words, not as a start at 00:00 and a duration.
+        @Test(arguments: [
+            (#"{"kind": "duration", "start": "2027-01-20T00:00:00.000Z", "amount": 3, "unit": "days"}"#, "text", "2027-01-20 for 3 days"),
+            (#"{"kind": "duration", "start": "2027-01-20T00:00:00.000Z", "amount": 1, "unit": "days"}"#, "text", "2027-01-20"),
+            (#"{"kind": "span", "start": "2027-01-20T00:00:00.000Z", "end": "2027-01-22T00:00:00.000Z"}"#, "text", "2027-01-20..2027-01-21"),
+            (#"{"kind": "duration", "start": "2027-01-20T09:00:00.000Z", "amount": 1, "unit": "days"}"#, "duration", "2027-01-20 09:00 for 1 day"),
+            (#"{"kind": "duration", "start": "2027-01-20T00:00:00.000Z", "amount": 24, "unit": "hours"}"#, "duration", "2027-01-20 for 24 hours"),
+        ])
+        func wholeDaysOpenAsTypedWords(due: String, kind: String, text: String) async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let added = try await client.send(.post, "/api/todos", json: #"{"title": "Trip", "due": \#(due)}"#, token: server.token)
+                let id = try #require(added.object["id"] as? String, "\(added.text)")
+                let html = try await client.get("/todos/items/\(id)").text
+                #expect(html.contains(#"<input type="radio" name="dueKind" value="\#(kind)" checked>"#))
+                #expect(html.contains(#"name="dueText" value="\#(text)""#))
+            }
+        }
+
         @Test func anUnknownItemIs404() async throws {
             let server = try TestServer()
             try await server.test { client in

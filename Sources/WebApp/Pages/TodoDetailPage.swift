@@ -228,11 +228,17 @@ struct TodoDetailPage {
         }
     }
 
+    /// The kind the form opens on. Whole days from midnight in the page's
+    /// time zone (what `tomorrow` or `2026-12-01 for 3 days` makes) open
+    /// as typed words, `2026-12-01 for 3 days`, not as times of 00:00.
     private var dueKind: DueKind {
-        switch item.due {
+        let midnight = { (date: Date) in calendar.startOfDay(for: date) == date }
+        return switch item.due {
         case .unknown: .none
         case .date: .date
+        case .timeSpan(.start(.from(let start), .to(let end))) where midnight(start) && midnight(end): .text
         case .timeSpan(.start): .span
+        case .timeSpan(.duration(.from(let start), _, .days)) where midnight(start): .text
         case .timeSpan(.duration): .duration
         }
     }
