@@ -983,7 +983,7 @@ public actor PostgresSharedListStore: SharedListStore {
         let rows = try await connection.answered(
             """
             SELECT seq, author, kind, reverts, name, date, coalescing_key, joins, skipped::text,
-                CASE WHEN kind = 'redo' THEN changes::text = '[]' ELSE false END
+                CASE WHEN kind IN ('undo', 'redo') THEN changes::text = '[]' ELSE false END
             FROM rewind_shared_step WHERE list_id = \(number) AND seq = ANY(\(numbers)) ORDER BY seq
             """, logger: logger)
         var summaries: [SharedStep.Summary] = []

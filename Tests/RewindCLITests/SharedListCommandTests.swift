@@ -236,8 +236,10 @@ struct SharedListCommandTests {
         #expect(try await team.titles(as: "bob") == ["Soy milk"])
         let history = team.succeed(try await team.todo(["history"], as: "bob")).stdout.split(separator: "\n").map(String.init)
         #expect(history.first?.contains("\(team.name("ann"))  undo of 2  Rename “Milk”") == true, "\(history)")
-        #expect(history.contains { $0.contains("Could not undo the rename of “Milk”") }, "\(history)")
-        #expect(history.last?.contains("\(team.name("ann"))  change  Add “Milk”") == true, "\(history)")
+        // Bob reads of his own rename as his.
+        #expect(history.contains { $0.contains("Could not undo the rename of “Milk”: you renamed it since.") }, "\(history)")
+        // The kinds padded to the widest, "undo of 2".
+        #expect(history.last?.contains("\(team.name("ann"))  change     Add “Milk”") == true, "\(history)")
     }
 
     @Test(arguments: Team.backends)
@@ -337,6 +339,41 @@ struct SharedListCommandTests {
         expectRefused(try await team.todo(["list"], as: "bob", list: "Weekly shop"), status: 1, prefix: "rewind todo: no list “Weekly shop” among \(bob)'s lists")
         team.succeed(try await team.lists(["rm", "weekly shop", "--yes"], as: "ann"))
         #expect(!team.succeed(try await team.lists(["--json"], as: "ann")).stdout.contains("Weekly"))
+    }
+
+    /// A member leaves a list (`leave`, or `unshare` naming itself, as the
+    /// API allows); the owner is told that an owner neither joins nor
+    /// leaves its list; a rename to the same name changes nothing; a
+    /// second list of one name is pointed out; and an account is named as
+    /// it was made, whatever the case it is typed in.
+    @Test(arguments: Team.backends)
+    func aMemberLeavesAndTheOwnerIsToldWhatAnOwnerDoes(_ backend: String) async throws {
+        let team = try Team(backend)
+        try await team.groceries()
+        let (ann, bob, carol) = (team.name("ann"), team.name("bob"), team.name("carol"))
+        let left = team.succeed(try await team.lists(["leave", "groceries"], as: "bob"))
+        #expect(left.stdout == "Left \(ann)'s list “Groceries”; it is no longer shared with \(bob).\n")
+        expectRefused(try await team.todo(["list"], as: "bob"), status: 1, prefix: "rewind todo: no list “Groceries” among \(bob)'s lists")
+        team.succeed(try await team.lists(["share", "groceries", bob.uppercased()], as: "ann"))
+        #expect(team.succeed(try await team.lists([], as: "ann")).stdout.contains("shared with \(bob) ·"), "the account's own spelling")
+        team.succeed(try await team.lists(["unshare", "groceries", bob], as: "bob"))
+        #expect(!team.succeed(try await team.lists(["--json"], as: "bob")).stdout.contains("Groceries"))
+
+        expectRefused(
+            try await team.lists(["share", "groceries", ann], as: "ann"), status: 1,
+            prefix: "rewind lists: \(ann) owns this list, and can open it already.")
+        expectRefused(
+            try await team.lists(["leave", "groceries"], as: "ann"), status: 1,
+            prefix: "rewind lists: \(ann) owns this list, and an owner does not leave it: delete it instead, or keep it.")
+        expectRefused(try await team.lists(["leave", "groceries"], as: "carol"), status: 1, prefix: "rewind lists: no list “groceries” among \(carol)'s lists")
+
+        let same = team.succeed(try await team.lists(["rename", "groceries", "Groceries"], as: "ann"))
+        #expect(same.stdout.isEmpty)
+        #expect(same.stderr == "Nothing to change: the list is already named “Groceries”.\n")
+        let second = team.succeed(try await team.lists(["create", "groceries"], as: "ann"))
+        #expect(second.stdout.hasPrefix("Made the list “groceries” ("), "\(second.stdout)")
+        #expect(second.stderr.hasPrefix("\(ann) has another list named so: “groceries” ("), "\(second.stderr)")
+        #expect(second.stderr.hasSuffix("; name them by id in commands.\n"), "\(second.stderr)")
     }
 
     @Test func badInputExits64WithOneLine() async throws {

@@ -550,12 +550,15 @@ struct SharedListStoreTests {
         try await store.perform([.remove(Team.id(0))], named: "Delete “Milk”", on: list, by: Team.bob)  // row 2
         let undo = try await store.undo(on: list, by: Team.ann, expecting: 1)  // row 3: left alone
         let redo = try await store.redo(on: list, by: Team.ann, expecting: 3)  // row 4: nothing to put back
+        let again = try await store.undo(on: list, by: Team.ann, expecting: 4)  // row 5: nothing to take back
         #expect(undo.messages.count == 1)
         #expect(redo.messages == [SharedStep.nothingToPutBack])
+        #expect(again.messages == [SharedStep.nothingToTakeBack])
         let reopened = try await fixture.open()
         let page = try await reopened.history(of: list, as: Team.bob, before: nil, limit: 10)
-        #expect(page.map(\.messages) == [redo.messages, undo.messages, [], []])
-        #expect(page == [redo.summary, undo.summary] + (try await store.history(of: list, as: Team.bob, before: 3, limit: 10)))
+        #expect(page.map(\.messages) == [again.messages, redo.messages, undo.messages, [], []])
+        #expect(
+            page == [again.summary, redo.summary, undo.summary] + (try await store.history(of: list, as: Team.bob, before: 3, limit: 10)))
     }
 
     /// A page of history asked for below any row number, even the smallest

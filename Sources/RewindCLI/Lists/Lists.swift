@@ -17,7 +17,7 @@ extension RewindCommand {
 
                 LIST: a list's name among the account's lists (compared without case), or its id \
                 or the start of its id (at least 4 hex digits). Only the owner renames, deletes, \
-                shares and unshares a list; its members read and change its items.
+                shares and unshares a list; its members read and change its items, and may leave it.
 
                 Exit status: 0 on success; 1 when the command could not be done (unknown account \
                 or list, not the owner, unreadable data); 64 when the input is wrong (a name \
@@ -29,7 +29,7 @@ extension RewindCommand {
                   rewind lists --as bob
                   rewind todo add Milk --as bob --list groceries
                 """,
-            subcommands: [Show.self, Create.self, Rename.self, Remove.self, Share.self, Unshare.self],
+            subcommands: [Show.self, Create.self, Rename.self, Remove.self, Share.self, Unshare.self, Leave.self],
             defaultSubcommand: Show.self
         )
 
@@ -153,6 +153,7 @@ extension RewindCommand.Lists {
             try await TeamSession.run(options: options, as: try account.name) { team in
                 let list = try await team.lists.create(name: name, owner: team.person)
                 TodoTerminal.print("Made the list \(TeamSession.label(list)).")
+                try await team.noteOtherLists(named: list)
             }
         }
     }
@@ -182,8 +183,12 @@ extension RewindCommand.Lists {
             try await TeamSession.run(options: options, as: try account.name) { team in
                 let list = try await team.list(reference)
                 try team.checkOwner(of: list, to: "rename")
+                guard list.name != name else {
+                    return TodoTerminal.note("Nothing to change: the list is already named “\(TypedText.visible(name))”.")
+                }
                 let renamed = try await team.lists.rename(list.id, to: name, by: team.person)
                 TodoTerminal.print("Renamed “\(TypedText.visible(list.name))” to “\(TypedText.visible(renamed.name))”.")
+                try await team.noteOtherLists(named: renamed)
             }
         }
     }
@@ -261,7 +266,7 @@ extension RewindCommand.Lists {
     struct Unshare: ActingCommand {
         static let configuration = CommandConfiguration(
             commandName: "unshare",
-            abstract: "Stop sharing a list with an account (its owner only).",
+            abstract: "Stop sharing a list with an account (its owner only; a member may name itself, as leave does).",
             discussion: """
                 Examples:
                   rewind lists unshare groceries bob --as ann
@@ -274,6 +279,34 @@ extension RewindCommand.Lists {
 
         mutating func run() async throws {
             try await membership.change(options: options, as: try account.name, sharing: false)
+        }
+    }
+
+    /// `rewind lists leave`: a member stops being one.
+    struct Leave: ActingCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "leave",
+            abstract: "Leave a list another account shared with this one.",
+            discussion: """
+                The list and its items stay with its owner and its other members; the owner may \
+                share it again. An owner does not leave a list: `rewind lists rm` deletes it.
+
+                Examples:
+                  rewind lists leave groceries --as bob
+                """
+        )
+
+        @OptionGroup var options: TodoOptions
+        @OptionGroup var account: ActingAccountOption
+
+        @Argument(help: ArgumentHelp("The list: its name or the start of its id.", valueName: "list"))
+        var list: String
+
+        mutating func run() async throws {
+            let reference = list
+            try await TeamSession.run(options: options, as: try account.name) { team in
+                try await team.leave(try await team.list(reference))
+            }
         }
     }
 }
@@ -292,10 +325,12 @@ struct MembershipArguments: ParsableArguments {
         let account = try reportingErrors(exitCode: .validationFailure, command: "lists") { try UsersSession.name(text) }
         try await TeamSession.run(options: options, as: person) { team in
             let list = try await team.list(reference)
+            // A member who names itself leaves the list, as the API allows.
+            if !sharing, account == team.person, list.owner != team.person { return try await team.leave(list) }
             try team.checkOwner(of: list, to: sharing ? "share" : "unshare")
             let name = TypedText.visible(list.name)
             if sharing {
-                try await team.checkExists(account)
+                let account = try await team.existing(account)
                 try await team.lists.share(list.id, with: account, by: team.person)
                 TodoTerminal.print("Shared “\(name)” with \(account.text).")
             } else {
@@ -303,6 +338,27 @@ struct MembershipArguments: ParsableArguments {
                 TodoTerminal.print("Stopped sharing “\(name)” with \(account.text).")
             }
         }
+    }
+}
+
+extension TeamSession {
+    /// Leaves `list`, which another account shared with the person.
+    ///
+    /// - Throws: ``AccountError/owner(_:sharing:)`` when the person owns it.
+    func leave(_ list: SharedListSummary) async throws {
+        try await lists.unshare(list.id, with: person, by: person)
+        TodoTerminal.print("Left \(list.owner.text)'s list “\(TypedText.visible(list.name))”; it is no longer shared with \(person.text).")
+    }
+
+    /// Says on standard error which other lists of the person have the
+    /// name of `list` (compared without case): a name then no longer
+    /// names one list in commands, its id does.
+    func noteOtherLists(named list: SharedListSummary) async throws {
+        let others = try await lists.lists(of: person).filter { $0.id != list.id && $0.name.lowercased() == list.name.lowercased() }
+        guard !others.isEmpty else { return }
+        TodoTerminal.note(
+            "\(person.text) has \(others.count == 1 ? "another list" : "\(others.count) other lists") named so: "
+                + ([list] + others).map { Self.label($0) }.joined(separator: ", ") + "; name them by id in commands.")
     }
 }
 

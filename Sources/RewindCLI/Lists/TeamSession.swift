@@ -35,18 +35,21 @@ struct TeamSession: Sendable {
             postgres: { database -> (any AccountStore, any SharedListStore) in
                 (try await PostgresAccountStore.open(database), try await PostgresSharedListStore.open(database))
             })
-        let session = TeamSession(directory: directory, person: person, accounts: stores.0, lists: stores.1)
-        try await session.checkExists(person)
-        return session
+        let found = TeamSession(directory: directory, person: person, accounts: stores.0, lists: stores.1)
+        // The name as the account was made, whatever its case in --as.
+        return TeamSession(directory: directory, person: try await found.existing(person), accounts: stores.0, lists: stores.1)
     }
 
-    /// Throws unless `account` exists.
+    /// The account named `account`, compared without case, as it was made
+    /// (`cat` is `Cat` when the account was made so).
     ///
-    /// - Throws: ``TodoCommandError`` (exit status 1) naming the account.
-    func checkExists(_ account: AccountName) async throws {
-        guard try await accounts.passwordHash(for: account) != nil else {
+    /// - Throws: ``TodoCommandError`` (exit status 1) naming the account
+    ///   when there is none.
+    func existing(_ account: AccountName) async throws -> AccountName {
+        guard let found = try await accounts.list().first(where: { $0.name == account }) else {
             throw TodoCommandError("there is no account “\(account.text)”; `rewind users add \(account.text)` makes it")
         }
+        return found.name
     }
 
     /// The list `reference` names among the person's lists: its name,

@@ -708,7 +708,7 @@ public actor SQLiteSharedListStore: SharedListStore {
             db,
             sql: """
                 SELECT seq, author, kind, reverts, name, date, coalescingKey, joins, skipped,
-                    CASE WHEN kind = 'redo' THEN changes = '[]' ELSE 0 END
+                    CASE WHEN kind IN ('undo', 'redo') THEN changes = '[]' ELSE 0 END
                 FROM shared_step WHERE list = ? AND seq IN (\(seqs.map { _ in "?" }.joined(separator: ","))) ORDER BY seq
                 """,
             arguments: [list.uuidString] + StatementArguments(seqs))

@@ -83,8 +83,8 @@ extension SharedStepColumns {
 
     /// The summary of a row from its columns: all of them but the changes
     /// and the patch, which a summary does not decode; `changedNothing`
-    /// says whether the changes are an empty array (only a redo's messages
-    /// depend on it, so a store need read it only for a redo).
+    /// says whether the changes are an empty array (only the messages of
+    /// an undo or a redo depend on it, so a store need read it only for those).
     ///
     /// - Throws: A sentence naming the row, when its kind does not match the
     ///   row it takes back or its skipped parts do not decode.

@@ -82,10 +82,14 @@ public enum AccountError: Error, Equatable, Hashable, Sendable, CustomStringConv
     case listNotFound
     /// The person is a member of the list, but only its owner may do this.
     case ownerOnly(action: String)
-    /// The list is already shared with this account, or the owner tried to share it with themselves.
+    /// The list is already shared with this account.
     case alreadyMember(String)
     /// The account is not a member of the list.
     case notMember(String)
+    /// The account owns the list: it is shared with no owner, and an owner
+    /// does not leave a list (``ListAccess/share(with:by:)``,
+    /// ``ListAccess/unshare(with:by:)``).
+    case owner(String, sharing: Bool)
 
     /// A sentence that says what was wrong and what is allowed.
     public var description: String {
@@ -95,6 +99,9 @@ public enum AccountError: Error, Equatable, Hashable, Sendable, CustomStringConv
         case .ownerOnly(let action): "Only the list's owner may \(action) it."
         case .alreadyMember(let name): "\(name) can already open this list."
         case .notMember(let name): "\(name) is not a member of this list."
+        case .owner(let name, sharing: true): "\(name) owns this list, and can open it already."
+        case .owner(let name, sharing: false):
+            "\(name) owns this list, and an owner does not leave it: delete it instead, or keep it."
         }
     }
 }

@@ -60,10 +60,12 @@ public struct ListAccess: Equatable, Hashable, Sendable {
 
     /// Shares the list with `account`, asked by `person`.
     ///
-    /// - Throws: ``AccountError``: only the owner may share; an account that
-    ///   can open the list already is refused.
+    /// - Throws: ``AccountError``: only the owner may share; the owner
+    ///   (``AccountError/owner(_:sharing:)``) and an account that can open
+    ///   the list already are refused.
     public mutating func share(with account: AccountName, by person: AccountName) throws(AccountError) {
         try check(.share, by: person)
+        guard account != owner else { throw .owner(owner.text, sharing: true) }
         guard !canOpen(account) else { throw .alreadyMember(account.text) }
         members.insert(account)
     }
@@ -73,10 +75,12 @@ public struct ListAccess: Equatable, Hashable, Sendable {
     ///
     /// - Throws: ``AccountError``: only the owner may stop sharing it with
     ///   someone else (``AccountError/ownerOnly(action:)`` “stop sharing”);
-    ///   an account that is not a member is refused.
+    ///   the owner (``AccountError/owner(_:sharing:)``) and an account that
+    ///   is not a member are refused.
     public mutating func unshare(with account: AccountName, by person: AccountName) throws(AccountError) {
         guard canOpen(person) else { throw .listNotFound }
         guard person == owner || person == account else { throw .ownerOnly(action: "stop sharing") }
+        guard account != owner else { throw .owner(owner.text, sharing: false) }
         guard members.remove(account) != nil else { throw .notMember(account.text) }
     }
 }

@@ -68,18 +68,23 @@ public struct SharedStep: Equatable, Sendable {
     }
 
     /// The messages of a row of `kind` that left `skipped` alone and
-    /// applied no change when `changedNothing`.
-    static func messages(kind: Kind, skipped: [SkippedPart], changedNothing: Bool) -> [String] {
+    /// applied no change when `changedNothing`, as `viewer` (an account
+    /// key) reads them: what `viewer` wrote is told as “you …”.
+    static func messages(kind: Kind, skipped: [SkippedPart], changedNothing: Bool, for viewer: String? = nil) -> [String] {
         switch kind {
         case .change: []
-        case .undo: skipped.map { $0.sentence(undoing: true) }
+        case .undo where skipped.isEmpty && changedNothing: [Self.nothingToTakeBack]
+        case .undo: skipped.map { $0.sentence(undoing: true, for: viewer) }
         case .redo where skipped.isEmpty && changedNothing: [Self.nothingToPutBack]
-        case .redo: skipped.map { $0.sentence(undoing: false) }
+        case .redo: skipped.map { $0.sentence(undoing: false, for: viewer) }
         }
     }
 
     /// What a redo of an undo that had changed nothing says.
     public static let nothingToPutBack = "Nothing to put back: the undo had changed nothing."
+    /// What an undo of a step that had changed nothing (a redo that put
+    /// nothing back) says.
+    public static let nothingToTakeBack = "Nothing to take back: the step had changed nothing."
 }
 
 extension SharedStep {
@@ -136,11 +141,16 @@ extension SharedStep {
         public let joins: Int?
         /// What the row's undo or redo left alone, in sentences
         /// (``SharedStep/messages``).
-        public let messages: [String]
+        public var messages: [String] { messages(for: nil) }
+        /// The parts the row's undo or redo left alone.
+        public let skipped: [SkippedPart]
+        /// Whether the row, an undo or a redo, applied no change (`false`
+        /// for a change).
+        public let changedNothing: Bool
 
         /// The summary of a row as a store read it back: `skipped` are the
         /// parts it left alone, and `changedNothing` says whether it applied
-        /// no change (only a redo's messages depend on it).
+        /// no change (only an undo's or a redo's messages depend on it).
         public init(
             seq: Int, author: String, name: String, kind: Kind, date: Date, coalescingKey: String?, joins: Int?,
             skipped: [SkippedPart], changedNothing: Bool
@@ -152,7 +162,15 @@ extension SharedStep {
             self.date = date
             self.coalescingKey = coalescingKey
             self.joins = joins
-            messages = SharedStep.messages(kind: kind, skipped: skipped, changedNothing: changedNothing)
+            self.skipped = skipped
+            // Only an undo's or a redo's messages depend on it.
+            self.changedNothing = kind != .change && changedNothing
+        }
+
+        /// The row's messages as the person with the account key `viewer`
+        /// reads them: “… you renamed it since.” for what they wrote.
+        public func messages(for viewer: String?) -> [String] {
+            SharedStep.messages(kind: kind, skipped: skipped, changedNothing: changedNothing, for: viewer)
         }
     }
 

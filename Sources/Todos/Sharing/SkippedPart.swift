@@ -34,9 +34,12 @@ public struct SkippedPart: Equatable, Hashable, Sendable {
     }
 
     /// The sentence for the person who pressed Undo (`undoing`) or Redo:
-    /// "Could not undo the rename of “Milk”: Bob renamed it since."
-    public func sentence(undoing: Bool) -> String {
+    /// "Could not undo the rename of “Milk”: Bob renamed it since.", or,
+    /// read by the one who wrote it since (the account key `viewer`),
+    /// "… you renamed it since."
+    public func sentence(undoing: Bool, for viewer: String? = nil) -> String {
         let verb = undoing ? "undo" : "redo"
+        let by = viewer == self.by ? "you" : self.by
         switch reason {
         case .keptAdded:
             return "Kept “\(title)”: \(by) changed it since."

@@ -106,7 +106,8 @@ struct SharedListService: Sendable {
         guard list.owner == person else { throw AccountError.ownerOnly(action: "share") }
         // The name as the account was made, whatever its case here.
         guard let existing = try await accounts.list().first(where: { $0.name.key == account.key }) else {
-            throw APIError.invalidField("there is no account “\(account.text)”; `rewind users add \(account.text)` makes it")
+            throw APIError.invalidField(
+                "there is no account “\(account.text)”; whoever runs the server makes accounts (`rewind users add \(account.text)`)")
         }
         return try await store.share(id, with: existing.name, by: person)
     }
@@ -287,7 +288,7 @@ extension APIError {
             switch error {
             case .listNotFound: return .notFound("there is no such list")
             case .ownerOnly: return APIError(.forbidden, error.description)
-            case .alreadyMember, .notMember: return .conflict(error.description)
+            case .alreadyMember, .notMember, .owner: return .conflict(error.description)
             case .invalidName, .weakPassword: return .invalidField(error.description)
             }
         case let error as SharedListError:

@@ -248,7 +248,7 @@ struct SharedListPage {
                         html.element("time", [Attribute("datetime", ISO8601Milliseconds.string(from: step.date))]) {
                             $0.text(HistoryPanel.when(step.date, dates))
                         }
-                        for message in step.messages {
+                        for message in step.messages(for: person.key) {
                             html.element("p", [.class("history-skipped")]) { $0.text(message) }
                         }
                     }

@@ -72,7 +72,8 @@ struct AccountSpecs {
             var access = ListAccess(owner: ann)
             try access.share(with: bob, by: ann)
             #expect(throws: AccountError.ownerOnly(action: "share")) { try access.share(with: cem, by: bob) }
-            #expect(throws: AccountError.alreadyMember("ann")) { try access.share(with: ann, by: ann) }
+            #expect(throws: AccountError.owner("ann", sharing: true)) { try access.share(with: ann, by: ann) }
+            #expect(throws: AccountError.owner("ann", sharing: false)) { try access.unshare(with: ann, by: ann) }
 
             try access.unshare(with: bob, by: ann)
 

@@ -64,10 +64,18 @@ struct SharedListSpecs {
             #expect(Sharing.titles(shared) == ["Soy milk"])
             #expect(undo.messages == ["Could not undo the rename of “Milk”: bob renamed it since."])
 
+            // Bob reads of his rename as his.
+            #expect(undo.summary.messages(for: "bob") == ["Could not undo the rename of “Milk”: you renamed it since."])
+            #expect(undo.summary.messages(for: "cem") == undo.messages)
+
             // The redo of that undo puts nothing back, and says so.
             let redo = try shared.redo(by: "ann", at: Sharing.later)
             #expect(Sharing.titles(shared) == ["Soy milk"])
             #expect(redo.messages == [SharedStep.nothingToPutBack])
+            // And the undo of that redo takes nothing back, and says so too.
+            let again = try shared.undo(by: "ann", at: Sharing.later)
+            #expect(Sharing.titles(shared) == ["Soy milk"])
+            #expect(again.messages == [SharedStep.nothingToTakeBack])
         }
 
         @Test func theSkippedStepStillCountsSoTheNextUndoIsTheOneBefore() throws {
