@@ -403,6 +403,41 @@ def rename(driver, old, new):
     field.send_keys(Keys.ENTER)
 
 
+def test_an_edited_title_keeps_its_caret_at_the_end_and_an_untouched_rename_of_a_list_changes_nothing(
+    driver, team_server, rewind_cli_bin, data_dir
+):
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    make_list(driver, "Bakery")
+    add(driver, "Bread")
+    wait_for_titles(driver, ["Bread"])
+    label = next(label for label in css_all(driver, ".todo-list li label") if label.text == "Bread")
+    ActionChains(driver).double_click(label).perform()
+    field = css(driver, ".todo-list li.editing .edit")
+    field.send_keys(" rolls")
+    field.send_keys(Keys.ENTER)
+    wait_for_titles(driver, ["Bread rolls"])
+
+    # A name with a line break, made in the terminal, shows it as a space in
+    # the Rename field; Rename pressed without a change renames nothing.
+    made = subprocess.run(
+        [rewind_cli_bin, "lists", "create", "Two\nlines", "--as", "ann", "--data-dir", str(data_dir)],
+        capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    driver.get(base + "/lists")
+    row = next(row for row in css_all(driver, ".list-row") if "Two" in row.text)
+    assert row.find_element(By.CSS_SELECTOR, ".rename-list input").get_attribute("value") == "Two lines"
+    row.find_element(By.CSS_SELECTOR, ".rename-list button").click()
+    css(driver, "#new-list-name").send_keys("   ")
+    css(driver, ".new-list button[type=submit]").click()
+    wait_until(driver, lambda d: "must not be empty" in css(d, "#todo-error").text, "the blank name refused on the page")
+    listed = subprocess.run(
+        [rewind_cli_bin, "lists", "--json", "--as", "ann", "--data-dir", str(data_dir)],
+        capture_output=True, text=True, timeout=60)
+    assert '"Two\\nlines"' in listed.stdout, listed.stdout
+    assert browser_errors(driver) == []
+
+
 def test_an_undo_that_meets_another_persons_later_rename_keeps_it_and_says_so(driver, second_driver, team_server):
     base = team_server.url
     ann, bob = driver, second_driver
@@ -465,17 +500,21 @@ def test_the_lists_pages_have_no_accessibility_violations(driver, team_server):
     assert not problems, "\n".join(problems)
 
 
-def test_the_lists_pages_fit_a_narrow_phone(driver, team_server):
+def test_the_lists_pages_fit_a_narrow_phone(driver, team_server, rewind_cli_bin, data_dir):
     # 320 pixels wide: the site's row wraps between its links, the list's
-    # forms wrap their fields and buttons; nothing scrolls sideways.
+    # forms wrap their fields and buttons, and an account name of 64
+    # letters wraps where it is shown; nothing scrolls sideways.
+    longest = "a" * 30 + "verylongaccountname" + "z" * 15
+    add_account(rewind_cli_bin, longest, PASSWORD, "--data-dir", data_dir)
     base = team_server.url
     sign_in(driver, base, "ann")
     make_list(driver, "Trip to the mountains with the whole family and the dog")
     driver.get(base + "/lists")
-    share = css(driver, ".share-list input[name=account]")
-    share.send_keys("bob")
-    share.send_keys(Keys.ENTER)
-    wait_until(driver, lambda d: "shared with bob" in css(d, ".list-of-lists").text, "the list shared with bob")
+    for account in ("bob", longest):
+        share = css(driver, ".share-list input[name=account]")
+        share.send_keys(account)
+        share.send_keys(Keys.ENTER)
+        wait_until(driver, lambda d: account in css(d, ".list-of-lists").text, f"the list shared with {account}")
     driver.set_window_size(320, 700)
     wait_until(driver, lambda d: d.execute_script("return window.innerWidth") <= 320, "the window to be 320 wide")
     for path in ("/lists", css(driver, ".list-name").get_dom_attribute("href")):

@@ -102,7 +102,8 @@ struct ListsPage {
                 html.element("form", [.class("rename-list"), Attribute("autocomplete", "off")]) { html in
                     html.void(
                         "input",
-                        [.name("name"), .value(list.name), .ariaLabel("New name of “\(list.name)”"),
+                        // A one-line field drops line breaks: they are shown as spaces.
+                        [.name("name"), .value(TodoDetailPage.oneLine(list.name)), .ariaLabel("New name of “\(list.name)”"),
                          Attribute("maxlength", "200"), Attribute("required", isOn: true)])
                     html.element("button", [.type("submit"), .class("button")]) { $0.text("Rename") }
                 }

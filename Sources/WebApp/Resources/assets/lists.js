@@ -67,6 +67,8 @@ function change(method, path, body) {
     .then(function (data) { clearError(); refresh(); return data; }, function (error) { showError(error); refresh(); throw error; });
 }
 
+var emptyName = "A list's name must not be empty.";
+
 function listID(element) {
   var row = element.closest('[data-list]');
   return row ? row.getAttribute('data-list') : null;
@@ -79,7 +81,7 @@ document.addEventListener('submit', function (event) {
     event.preventDefault();
     input = form.querySelector('input[name="name"]');
     var name = input.value.trim();
-    if (!name) { return; }
+    if (!name) { return showError(emptyName); }
     change('POST', '/api/lists', { name: name }).then(function (list) {
       input.value = '';
       window.location.assign('/lists/' + list.id);
@@ -87,12 +89,16 @@ document.addEventListener('submit', function (event) {
   } else if (form.classList.contains('rename-list')) {
     event.preventDefault();
     input = form.querySelector('input[name="name"]');
+    if (!input.value.trim()) { return showError(emptyName); }
+    // The field shows a name's line breaks as spaces: left as it began,
+    // it renames nothing (it would join "two\nlines" into "twolines").
+    if (input.value.trim() === input.defaultValue.trim()) { return clearError(); }
     change('PATCH', '/api/lists/' + listID(form), { name: input.value }).catch(function () {});
   } else if (form.classList.contains('share-list')) {
     event.preventDefault();
     input = form.querySelector('input[name="account"]');
     var account = input.value.trim();
-    if (!account) { return; }
+    if (!account) { return showError('Type the name of the account to share the list with.'); }
     // Emptied once shared; kept to be mended when refused (no such account).
     var key = fieldKey(input);
     change('POST', '/api/lists/' + listID(form) + '/members', { account: account })

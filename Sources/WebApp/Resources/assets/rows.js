@@ -13,8 +13,6 @@ var shownRows = Number.isInteger(fromAddress) && fromAddress > 0 ? fromAddress :
 var kept = [];
 var mostKept = 50;
 
-// The query of the page's fragment URLs for the list: '' until "Show more"
-// was pressed or an item was added or moved; `separator` is '?' or '&'.
 // A row's title as its one-line edit field holds it: a text field drops
 // line breaks, so they become spaces here, and an edit left as it began
 // saves nothing (it would join "two\nlines" into "twolines").
@@ -22,6 +20,22 @@ export function editableTitle(label) {
   return label.textContent.replace(/\r\n|[\r\n]/g, ' ');
 }
 
+// Opens the edit field of the row `li` (a double-click on its title, or
+// Enter on it), closing any other, with the caret after the title: typing
+// goes on where the title ends.
+export function startEditing(li) {
+  var input = li.querySelector('.edit');
+  if (!input) { return; }
+  document.querySelectorAll('.todo-list li.editing').forEach(function (other) { if (other !== li) { other.classList.remove('editing'); } });
+  li.classList.add('editing');
+  input.value = editableTitle(li.querySelector('.view label'));
+  input.removeAttribute('data-cancelled');
+  input.focus();
+  input.setSelectionRange(input.value.length, input.value.length);
+}
+
+// The query of the page's fragment URLs for the list: '' until "Show more"
+// was pressed or an item was added or moved; `separator` is '?' or '&'.
 export function rowsQuery(separator) {
   var parts = [];
   if (shownRows) { parts.push('rows=' + shownRows); }

@@ -12,7 +12,7 @@ import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { isDragging, setUpMoving } from './move.js';
-import { editableTitle, rowsQuery, setUpMoreRows, keepShown } from './rows.js';
+import { editableTitle, startEditing, rowsQuery, setUpMoreRows, keepShown } from './rows.js';
 import { filter, setUpFilters } from './filters.js';
 import { followBrowserTimeZone } from './time-zone.js';
 
@@ -103,12 +103,7 @@ document.addEventListener('click', function (event) {
 document.addEventListener('dblclick', function (event) {
   var label = event.target.closest('.todo-list li .view label');
   if (!label) { return; }
-  var li = label.closest('li');
-  var input = li.querySelector('.edit');
-  li.classList.add('editing');
-  input.value = editableTitle(label);
-  input.removeAttribute('data-cancelled');
-  input.focus();
+  startEditing(label.closest('li'));
 });
 
 function finishEditing(input, save) {

@@ -9,7 +9,7 @@ import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
 import { isDragging, setUpMoving } from './move.js';
-import { editableTitle, rowsQuery, setUpMoreRows, keepShown } from './rows.js';
+import { editableTitle, startEditing, rowsQuery, setUpMoreRows, keepShown } from './rows.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { followBrowserTimeZone } from './time-zone.js';
 
@@ -128,17 +128,6 @@ document.addEventListener('dblclick', function (event) {
   if (!label) { return; }
   startEditing(label.closest('li'));
 });
-
-function startEditing(li) {
-  var input = li.querySelector('.edit');
-  if (!input) { return; }
-  document.querySelectorAll('.todo-list li.editing').forEach(function (other) { if (other !== li) { other.classList.remove('editing'); } });
-  li.classList.add('editing');
-  input.value = editableTitle(li.querySelector('.view label'));
-  input.removeAttribute('data-cancelled');
-  input.focus();
-  input.setSelectionRange(input.value.length, input.value.length);
-}
 
 function finishEditing(input, save) {
   var li = input.closest('li');
