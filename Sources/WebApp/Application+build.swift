@@ -88,7 +88,7 @@ extension WebApp {
         // CSRF token bound to it.
         if let teamMode { router.add(middleware: SessionGateMiddleware(teamMode: teamMode, now: now)) }
         router.add(middleware: RequestGuardMiddleware(configuration: configuration, csrfToken: csrfToken))
-        router.add(middleware: ErrorPageMiddleware(csrfToken: csrfToken, showsStoreDetails: teamMode == nil))
+        router.add(middleware: ErrorPageMiddleware(csrfToken: csrfToken, showsStoreDetails: teamMode == nil, linksToLists: teamMode != nil))
         addRoutes(to: router)
         return router
     }

@@ -216,8 +216,20 @@ struct SharedListAPITests {
             // What the owner may not do either, each with its reason.
             let nobody = try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "nobody"}"#)
             #expect(nobody.status == .unprocessableContent)
-            #expect(nobody.errorMessage?.contains("no account “nobody”") == true)
+            #expect(nobody.errorMessage == "there is no account “nobody”; whoever runs the server makes accounts (`rewind users add nobody`)")
             #expect(try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "bob"}"#).status == .conflict)
+            let herself = try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "ann"}"#)
+            #expect(herself.status == .conflict)
+            #expect(herself.errorMessage == "ann owns this list, and can open it already.")
+            let leaving = try await Self.call(client, ann, .delete, "/api/lists/\(id)/members/ann")
+            #expect(leaving.status == .conflict)
+            #expect(leaving.errorMessage == "ann owns this list, and an owner does not leave it: delete it instead, or keep it.")
+            // A page of team mode that does not exist links to the lists.
+            var navigation = SignInTests.session(ann.session)
+            navigation.append(contentsOf: HTTPTests.NotFoundPages.navigation)
+            let missing = try await client.get("/lists/\(UUID().uuidString)", headers: navigation)
+            #expect(missing.status == .notFound)
+            #expect(missing.text.contains(#"Go to <a href="/lists">your lists</a>, the <a href="/todos">to-dos</a>"#), "\(missing.text)")
             let blank = try await Self.call(client, ann, .patch, "/api/lists/\(id)", json: #"{"name": "   "}"#)
             #expect(blank.status == .unprocessableContent)
 

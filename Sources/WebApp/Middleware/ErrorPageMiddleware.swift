@@ -14,6 +14,8 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether a store's failure says what failed (local mode), as
     /// ``ErrorMiddleware`` does.
     var showsStoreDetails = false
+    /// Whether the page links to the lists (team mode).
+    var linksToLists = false
 
     func handle(
         _ request: Request,
@@ -29,7 +31,8 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
             )
             let sentence = Self.isNoRoute(error) ? "There is no page at \(request.uri.path)." : message
             let page = ErrorPage(
-                status: status, message: sentence, path: request.uri.path, query: request.uri.query, csrfToken: csrfToken
+                status: status, message: sentence, path: request.uri.path, query: request.uri.query, csrfToken: csrfToken,
+                linksToLists: linksToLists
             )
             var response = Responses.html(page.render(), status: status)
             for field in (error as? HTTPError)?.headers ?? [:] { response.headers.append(field) }

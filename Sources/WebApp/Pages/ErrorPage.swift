@@ -18,6 +18,8 @@ struct ErrorPage {
     var query: String?
     /// The server's token for the layout (the page has no script).
     var csrfToken: String
+    /// Whether the page links to the lists (team mode).
+    var linksToLists = false
 
     /// The page's heading for `status`.
     static func heading(for status: HTTPResponse.Status) -> String {
@@ -84,7 +86,12 @@ struct ErrorPage {
                     }
                 }
                 html.element("p") { html in
-                    html.text("Go to the ")
+                    html.text("Go to ")
+                    if linksToLists {
+                        html.element("a", [.href("/lists")]) { $0.text("your lists") }
+                        html.text(", ")
+                    }
+                    html.text("the ")
                     html.element("a", [.href("/todos")]) { $0.text("to-dos") }
                     html.text(", the ")
                     html.element("a", [.href("/calculator")]) { $0.text("calculator") }
