@@ -438,6 +438,29 @@ def test_an_edited_title_keeps_its_caret_at_the_end_and_an_untouched_rename_of_a
     assert browser_errors(driver) == []
 
 
+def test_the_keyboard_keeps_its_place_after_an_undo_and_after_a_list_is_deleted(driver, team_server):
+    base = team_server.url
+    sign_in(driver, base, "ann")
+    make_list(driver, "Chores")
+    add(driver, "Sweep")
+    wait_for_titles(driver, ["Sweep"])
+    wait_until(driver, lambda d: not css(d, "#list-undo").get_property("disabled"), "Undo enabled")
+    driver.execute_script("document.getElementById('list-undo').focus()")
+    css(driver, "#list-undo").send_keys(Keys.ENTER)
+    wait_for_titles(driver, [])
+    # Nothing of ann's is left to undo: the focus goes to Redo, not the page's body.
+    wait_until(driver, lambda d: d.execute_script("return document.activeElement.id") == "list-redo", "the focus on Redo")
+
+    driver.get(base + "/lists")
+    click_css(driver, ".delete-list")
+    css(driver, "dialog[open] [data-modal-role=primary]").click()
+    wait_until(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".list-row"), "the list deleted")
+    wait_until(
+        driver, lambda d: d.execute_script("return document.activeElement.id") == "new-list-name",
+        "the focus on the field that makes a list")
+    assert browser_errors(driver) == []
+
+
 def test_an_undo_that_meets_another_persons_later_rename_keeps_it_and_says_so(driver, second_driver, team_server):
     base = team_server.url
     ann, bob = driver, second_driver

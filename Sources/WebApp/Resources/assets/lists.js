@@ -117,7 +117,15 @@ document.addEventListener('click', function (event) {
   change('DELETE', '/api/lists/' + listID(button) + '/members/' + encodeURIComponent(account)).catch(function () {});
 });
 
-setUpModals(function () { refresh(); });
+// A list left or deleted takes its buttons with it: the focus goes to the
+// first list's name, or to the field that makes one, not to the page's body.
+setUpModals(function () {
+  refresh().then(function () {
+    if (document.activeElement && document.activeElement !== document.body) { return; }
+    var target = document.querySelector('.list-name') || document.getElementById('new-list-name');
+    if (target) { target.focus(); }
+  });
+});
 
 // An event names the digest of the lists as the server read them; the
 // region names the one it shows (its own refresh after a change may have

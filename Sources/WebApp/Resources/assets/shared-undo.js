@@ -14,14 +14,29 @@ export function setUpSharedUndo(base, refresh, say) {
     var button = document.getElementById('list-' + kind);
     if (!button || button.disabled) { return; }
     var step = Number(button.getAttribute('data-step'));
+    // Disabled, the button loses the focus; the keyboard gets it back
+    // once the page shows what the press did.
+    var focused = document.activeElement === button;
     button.disabled = true;
     enqueue(function () { return api('POST', base + '/' + kind, { step: step }); }).then(function (data) {
       say(data.step && data.step.messages ? data.step.messages : []);
-      refresh();
+      return refresh();
     }, function (error) {
       if (error.status !== 409) { showError(error); }
-      refresh();
-    });
+      return refresh();
+    }).then(function () { if (focused) { refocus(kind); } });
+  }
+
+  // The same button when it is enabled again, else the other one, else
+  // the field that adds an item: never the page's body, where a keyboard
+  // user would have to start again from the top.
+  function refocus(kind) {
+    if (document.activeElement && document.activeElement !== document.body) { return; }
+    var other = kind === 'undo' ? 'redo' : 'undo';
+    var target = [document.getElementById('list-' + kind), document.getElementById('list-' + other)]
+      .find(function (candidate) { return candidate && !candidate.disabled; })
+      || document.querySelector('.new-todo');
+    if (target) { target.focus(); }
   }
 
   document.addEventListener('click', function (event) {
