@@ -366,6 +366,9 @@ struct SharedListCommandTests {
             try await team.lists(["leave", "groceries"], as: "ann"), status: 1,
             prefix: "rewind lists: \(ann) owns this list, and an owner does not leave it: delete it instead, or keep it.")
         expectRefused(try await team.lists(["leave", "groceries"], as: "carol"), status: 1, prefix: "rewind lists: no list “groceries” among \(carol)'s lists")
+        expectRefused(
+            try await team.todo(["list"], as: "ann", list: " "), status: 64,
+            prefix: "rewind todo: the list is named by its name or the start of its id, and this one is empty")
 
         let same = team.succeed(try await team.lists(["rename", "groceries", "Groceries"], as: "ann"))
         #expect(same.stdout.isEmpty)

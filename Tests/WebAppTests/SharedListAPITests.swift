@@ -459,7 +459,8 @@ struct SharedListAPITests {
     }
 
     @Test func theListPageNamesTheAccountsOwnNextStepsAndTheHistoryItsAuthors() async throws {
-        let server = try await SignInTests.server(["ann", "bob"])
+        // Bob's account was made as “Bob”; he signs in as “bob”.
+        let server = try await SignInTests.server(["ann", "Bob"])
         try await server.test { client in
             let ann = try await Self.signIn("ann", client, server: server)
             let bob = try await Self.signIn("bob", client, server: server)
@@ -473,7 +474,7 @@ struct SharedListAPITests {
             #expect(html.contains(#"id="list-undo""#))
             #expect(html.contains(#"data-step="1""#))
             #expect(html.contains("Undo your step: Add “Milk”"))
-            #expect(html.contains(#"<span class="history-author">bob</span>"#))
+            #expect(html.contains(#"<span class="history-author">Bob</span>"#), "the account as it was made")
             #expect(html.contains(#"<span class="history-author">you</span>"#))
             #expect(!html.contains("<script>alert(1)"))
             #expect(html.contains(#"href="/lists""#))
@@ -487,7 +488,7 @@ struct SharedListAPITests {
             #expect(!lists.text.contains("confirm-delete-"))
             let owners = try await client.get("/lists", headers: SignInTests.session(ann.session))
             #expect(owners.text.contains("confirm-delete-\(list)"))
-            #expect(owners.text.contains("Yours · shared with bob"))
+            #expect(owners.text.contains("Yours · shared with Bob"))
         }
     }
 

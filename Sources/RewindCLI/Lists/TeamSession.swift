@@ -58,10 +58,13 @@ struct TeamSession: Sendable {
     ///
     /// - Throws: ``TodoCommandError`` (exit status 1) when no list, or more
     ///   than one, matches. Another account's private list is answered as a
-    ///   list that does not exist.
+    ///   list that does not exist. An empty reference is exit status 64.
     func list(_ reference: String) async throws -> SharedListSummary {
-        let mine = try await lists.lists(of: person)
         let wanted = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !wanted.isEmpty else {
+            throw TodoCommandError.usage("the list is named by its name or the start of its id, and this one is empty")
+        }
+        let mine = try await lists.lists(of: person)
         let named = mine.filter { $0.name.lowercased() == wanted.lowercased() }
         if named.count == 1, let list = named.first { return list }
         guard named.isEmpty else {

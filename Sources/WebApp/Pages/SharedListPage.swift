@@ -241,7 +241,7 @@ struct SharedListPage {
                 for step in history {
                     html.element("li", [.class("shared-step"), .data("seq", String(step.seq))]) { html in
                         html.element("span", [.class("history-author")]) {
-                            $0.text(step.author == person.key ? "you" : step.author)
+                            $0.text(authorName(step.author))
                         }
                         html.text(" ")
                         html.element("span", [.class("history-name")]) { $0.text(Self.describe(step)) }
@@ -256,6 +256,14 @@ struct SharedListPage {
                 if olderSteps { HistoryPanel.more("… older steps", window: historySteps, into: &html) }
             }
         }
+    }
+
+    /// The author of a row (the log keeps account keys, in lower case) as
+    /// the account was made, “Cat”, when it owns or shares the list; “you”
+    /// for the reader.
+    private func authorName(_ key: String) -> String {
+        if key == person.key { return "you" }
+        return ([summary.access.owner] + Array(summary.access.members)).first { $0.key == key }?.text ?? key
     }
 
     /// “Add “Milk””, “undid Add “Milk””, “redid Add “Milk””.
