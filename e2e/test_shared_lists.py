@@ -356,6 +356,7 @@ def test_a_member_whose_open_list_is_deleted_is_told_so_in_place_of_the_list(
     )
     assert titles(second_driver) == []
     assert second_driver.find_elements(By.CSS_SELECTOR, "main a[href='/lists']")
+    assert second_driver.title == "List gone · Rewind", "the tab no longer names the list"
 
     # And when another process deletes a list: removing its owner with --delete-lists.
     make_list(driver, "Chores")

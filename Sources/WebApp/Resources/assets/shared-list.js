@@ -49,6 +49,8 @@ function showGone() {
   back.href = '/lists';
   back.textContent = '← All lists';
   main.replaceChildren(notice, back);
+  // The tab no longer names a list the account cannot open.
+  document.title = 'List gone · Rewind';
 }
 
 function say(messages) {
