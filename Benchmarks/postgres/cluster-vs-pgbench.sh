@@ -199,7 +199,7 @@ profile_round "$(cat "$REWIND_CLUSTER_DIR/A.pid")" "$address/api/todos" "$work/a
 ours_median="$(median "${ours[@]}")"
 theirs_median="$(median "${theirs[@]}")"
 print_table_head "Adds through nginx over two instances vs pgbench" \
-    "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s ($([ "$accounts" -gt 1 ] && echo "ours from $accounts accounts, each to a list of its own" || echo "ours to the team's list")) and pgbench -c $CONNECTIONS -j $THREADS -T $DURATION, $ROUNDS rounds in turns; $durability" \
+    "wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s ($([ "${ACCOUNTS:-1}" -gt 1 ] && echo "ours from ${ACCOUNTS:-1} accounts, each to a list of its own" || echo "ours to the team's list")) and pgbench -c $CONNECTIONS -j $THREADS -T $DURATION, $ROUNDS rounds in turns; $durability" \
     "$load_before" "$load_after"
 echo "| ours: adds/s through nginx (A + B) | ${ours[*]} | $ours_median |"
 echo "| ours: p99 | ${p99s[*]} | |"
