@@ -465,7 +465,7 @@ struct SharedListAPITests {
             let ann = try await Self.signIn("ann", client, server: server)
             let bob = try await Self.signIn("bob", client, server: server)
             let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
-            _ = try await Self.add("Milk", to: list, client, as: ann)
+            let milk = try await Self.add("Milk", to: list, client, as: ann)
             _ = try await Self.add(hostileTitle.replacingOccurrences(of: "\"", with: "\\\""), to: list, client, as: bob)
 
             let page = try await client.get("/lists/\(list)", headers: SignInTests.session(ann.session))
@@ -489,6 +489,15 @@ struct SharedListAPITests {
             let owners = try await client.get("/lists", headers: SignInTests.session(ann.session))
             #expect(owners.text.contains("confirm-delete-\(list)"))
             #expect(owners.text.contains("Yours · shared with Bob"))
+
+            // What an undo left alone names the others as their accounts were made, and the reader as “you”.
+            #expect(try await Self.call(client, ann, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": "Oat milk"}"#).status == .ok)
+            #expect(try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": "Soy milk"}"#).status == .ok)
+            #expect(try await Self.call(client, ann, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
+            let annsPage = try await client.get("/lists/\(list)", headers: SignInTests.session(ann.session)).text
+            #expect(annsPage.contains("Could not undo the rename of “Milk”: Bob renamed it since."), "\(annsPage)")
+            let bobsPage = try await client.get("/lists/\(list)", headers: SignInTests.session(bob.session)).text
+            #expect(bobsPage.contains("Could not undo the rename of “Milk”: you renamed it since."))
         }
     }
 

@@ -69,14 +69,18 @@ public struct SharedStep: Equatable, Sendable {
 
     /// The messages of a row of `kind` that left `skipped` alone and
     /// applied no change when `changedNothing`, as `viewer` (an account
-    /// key) reads them: what `viewer` wrote is told as “you …”.
-    static func messages(kind: Kind, skipped: [SkippedPart], changedNothing: Bool, for viewer: String? = nil) -> [String] {
+    /// key) reads them: what `viewer` wrote is told as “you …”, and the
+    /// others by what `naming` gives for their keys.
+    static func messages(
+        kind: Kind, skipped: [SkippedPart], changedNothing: Bool, for viewer: String? = nil,
+        naming: (String) -> String = { $0 }
+    ) -> [String] {
         switch kind {
         case .change: []
         case .undo where skipped.isEmpty && changedNothing: [Self.nothingToTakeBack]
-        case .undo: skipped.map { $0.sentence(undoing: true, for: viewer) }
+        case .undo: skipped.map { $0.sentence(undoing: true, for: viewer, naming: naming) }
         case .redo where skipped.isEmpty && changedNothing: [Self.nothingToPutBack]
-        case .redo: skipped.map { $0.sentence(undoing: false, for: viewer) }
+        case .redo: skipped.map { $0.sentence(undoing: false, for: viewer, naming: naming) }
         }
     }
 
@@ -168,9 +172,10 @@ extension SharedStep {
         }
 
         /// The row's messages as the person with the account key `viewer`
-        /// reads them: “… you renamed it since.” for what they wrote.
-        public func messages(for viewer: String?) -> [String] {
-            SharedStep.messages(kind: kind, skipped: skipped, changedNothing: changedNothing, for: viewer)
+        /// reads them: “… you renamed it since.” for what they wrote, and
+        /// others by what `naming` gives for their keys.
+        public func messages(for viewer: String?, naming: (String) -> String = { $0 }) -> [String] {
+            SharedStep.messages(kind: kind, skipped: skipped, changedNothing: changedNothing, for: viewer, naming: naming)
         }
     }
 

@@ -36,10 +36,11 @@ public struct SkippedPart: Equatable, Hashable, Sendable {
     /// The sentence for the person who pressed Undo (`undoing`) or Redo:
     /// "Could not undo the rename of “Milk”: Bob renamed it since.", or,
     /// read by the one who wrote it since (the account key `viewer`),
-    /// "… you renamed it since."
-    public func sentence(undoing: Bool, for viewer: String? = nil) -> String {
+    /// "… you renamed it since." `naming` gives the name to show for an
+    /// account key (the account as it was made, say).
+    public func sentence(undoing: Bool, for viewer: String? = nil, naming: (String) -> String = { $0 }) -> String {
         let verb = undoing ? "undo" : "redo"
-        let by = viewer == self.by ? "you" : self.by
+        let by = viewer == self.by ? "you" : naming(self.by)
         switch reason {
         case .keptAdded:
             return "Kept “\(title)”: \(by) changed it since."

@@ -248,7 +248,7 @@ struct SharedListPage {
                         html.element("time", [Attribute("datetime", ISO8601Milliseconds.string(from: step.date))]) {
                             $0.text(HistoryPanel.when(step.date, dates))
                         }
-                        for message in step.messages(for: person.key) {
+                        for message in step.messages(for: person.key, naming: authorName) {
                             html.element("p", [.class("history-skipped")]) { $0.text(message) }
                         }
                     }
