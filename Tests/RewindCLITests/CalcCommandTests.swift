@@ -104,6 +104,9 @@ struct CalcCommandTests {
             let together = try await runRewind(["calc", "1+-12345678901234567="])
             #expect(together.stderr == "rewind calc: \"12345678901234567\" in \"1+-12345678901234567=\" has 17 digits; the calculator takes numbers of at most 16 digits\n")
             #expect(try await runRewind(["calc", "-12345678901234567"]).stderr.hasPrefix("rewind calc: \"-12345678901234567\" has 17 digits"))
+            // However long, the number is named in one short line.
+            let huge = try await runRewind(["calc", String(repeating: "9", count: 5_000)])
+            #expect(huge.stderr == "rewind calc: \"\(String(repeating: "9", count: 40))…\" has 5000 digits; the calculator takes numbers of at most 16 digits\n")
             // Sixteen digits, and zeros before the first other digit, are taken.
             #expect(try await runRewind(["calc", "1234567890123456", "+", "1", "="]).output == "1234567890123457")
             #expect(try await runRewind(["calc", "0000.0000000000000001", "x", "10", "="]).output == "1e-15")

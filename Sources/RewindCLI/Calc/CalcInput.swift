@@ -166,9 +166,15 @@ enum CalcInputError: Error, CustomStringConvertible {
         case .macro(let error): error.description
         case .notRecording: "\"stop\" ends the recording of a macro, and none is being recorded; start one with \"record NAME\""
         case .tooManyDigits(let number, let word, let count):
-            "\([number, "-" + number].contains(word) ? "\"\(word)\"" : "\"\(number)\" in \"\(word)\"") has \(count) digits;"
+            "\([number, "-" + number].contains(word) ? "\"\(Self.cut(word))\"" : "\"\(Self.cut(number))\" in \"\(Self.cut(word))\"") has \(count) digits;"
                 + " the calculator takes numbers of at most \(Calculator.maximumTypedDigits) digits"
         }
+    }
+
+    /// `text`, or its first 40 characters and "…" when it is longer: an
+    /// error stays one readable line however long the number typed.
+    private static func cut(_ text: String) -> String {
+        text.count > 40 ? text.prefix(40) + "…" : text
     }
 }
 
