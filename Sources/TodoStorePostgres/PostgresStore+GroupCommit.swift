@@ -76,8 +76,8 @@ extension PostgresStore {
                 }
                 retrying = RetryingWhenConnectionsEnd()
             } catch {
-                // The pool lent a connection the server had ended (it
-                // learns of that a moment later): nothing was sent on it.
+                // The pool lent only connections the server had ended
+                // (it learns of that a moment later): nothing was sent.
                 if PostgresTodoDatabase.connectionEnded(error), await retrying.pause() { continue }
                 // No connection came: the changes waiting fail, saying why.
                 let batch = waitingChanges

@@ -116,10 +116,10 @@ extension PostgresTodoDatabase {
 
     /// For how long an operation whose connection the server ended is
     /// tried again, from its first failure, once
-    /// ``RetryingWhenConnectionsEnd/minimumPauses`` tries were made: the pool learns of an ended connection on its event
-    /// loop, a moment after the server ended it (longer on a busy
-    /// machine), and a backend that the server ends takes a moment to
-    /// roll its transaction back.
+    /// ``RetryingWhenConnectionsEnd/minimumPauses`` tries were made: the
+    /// pool learns of an ended connection on its event loop, a moment after
+    /// the server ended it (longer on a busy machine), and a backend that
+    /// the server ends takes a moment to roll its transaction back.
     static let retryWindowWhenConnectionsEnd = Duration.seconds(5)
 
     /// Runs `body` again while it fails because the server ended its

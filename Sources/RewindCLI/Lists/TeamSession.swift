@@ -35,9 +35,9 @@ struct TeamSession: Sendable {
             postgres: { database -> (any AccountStore, any SharedListStore) in
                 (try await PostgresAccountStore.open(database), try await PostgresSharedListStore.open(database))
             })
-        let found = TeamSession(directory: directory, person: person, accounts: stores.0, lists: stores.1)
         // The name as the account was made, whatever its case in --as.
-        return TeamSession(directory: directory, person: try await found.existing(person), accounts: stores.0, lists: stores.1)
+        let made = try await existing(person, in: stores.0)
+        return TeamSession(directory: directory, person: made, accounts: stores.0, lists: stores.1)
     }
 
     /// The account named `account`, compared without case, as it was made
@@ -46,6 +46,10 @@ struct TeamSession: Sendable {
     /// - Throws: ``TodoCommandError`` (exit status 1) naming the account
     ///   when there is none.
     func existing(_ account: AccountName) async throws -> AccountName {
+        try await Self.existing(account, in: accounts)
+    }
+
+    private static func existing(_ account: AccountName, in accounts: any AccountStore) async throws -> AccountName {
         guard let found = try await accounts.list().first(where: { $0.name == account }) else {
             throw TodoCommandError("there is no account “\(account.text)”; `rewind users add \(account.text)` makes it")
         }
