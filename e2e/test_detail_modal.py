@@ -721,3 +721,20 @@ def test_a_duration_names_its_unit_after_the_amount(driver, base_url, api):
     wait_until(driver, lambda d: Select(field(d, "durationUnit")).first_selected_option.text == "days",
                "the unit to read “days” after 3")
     assert [option.get_attribute("value") for option in unit.options] == ["seconds", "minutes", "hours", "days"]
+
+
+def test_the_focus_stays_on_save_and_in_a_field_after_a_save(driver, base_url, api):
+    item = api.add("Buy milk")
+    open_detail(driver, base_url, item["id"])
+    type_into(driver, "title", "Buy oat milk")
+    save(driver)
+    wait_item(api, item["id"], lambda i: i["title"] == "Buy oat milk", "the title should be saved")
+    wait_until(driver, lambda d: focused(d).get_attribute("id") == "save-item",
+               f"the focus on Save after the form came back; it is on {focused(driver).tag_name}")
+    # Enter in a field saves and leaves the caret in that field.
+    type_into(driver, "title", "Buy soy milk")
+    field(driver, "title").send_keys(Keys.ENTER)
+    wait_item(api, item["id"], lambda i: i["title"] == "Buy soy milk", "the title should be saved")
+    wait_until(driver, lambda d: css(d, "#form-status").text == "Saved.", "the save to be said")
+    wait_until(driver, lambda d: focused(d).get_attribute("name") == "title",
+               f"the focus in the title field; it is on {focused(driver).tag_name} {focused(driver).get_attribute('name')}")

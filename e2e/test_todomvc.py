@@ -583,3 +583,100 @@ def test_the_overdue_filter_lists_the_items_past_their_due_date(driver, base_url
     css(driver, "ul.filters a[href='#/']").click()
     wait_for_titles(driver, ["File the tax return", "Water the plants"])
     assert not driver.find_elements(By.CSS_SELECTOR, "ul.filters a[href='#/overdue']")
+
+
+# ---------------------------------------------------------------------------
+# A change the server never gets, and the keyboard's place
+# ---------------------------------------------------------------------------
+
+CUT_OFF = (
+    "window.realFetch = window.realFetch || window.fetch;"
+    "window.fetch = function () { return Promise.reject(new TypeError('Failed to fetch')); };"
+)
+RECONNECTED = "window.fetch = window.realFetch;"
+
+
+def error_box(driver):
+    """The page's error line: its text, and whether all of it lies inside the window."""
+    return driver.execute_script(
+        "var box = document.getElementById('todo-error'); var r = box.getBoundingClientRect();"
+        "return [box.textContent, r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0];"
+    )
+
+
+def test_a_change_the_server_never_gets_is_put_back_and_said_in_view(driver, base_url, api):
+    # A list longer than the window: the error line used to sit under it.
+    for number in range(30):
+        api.add(f"Item {number}")
+    open_todos(driver, base_url)
+    wait_until(driver, lambda d: len(visible_titles(d)) == 30, "the 30 items to show")
+    driver.execute_script(CUT_OFF)
+    toggle(driver, 0)
+    wait_until(driver, lambda d: "cannot be reached" in error_box(d)[0], f"the failure to be said; {error_box(driver)}")
+    assert error_box(driver)[1], "the error shows inside the window, not under the list"
+    wait_completed(driver, [False] * 30)
+    # × and an edited title are put back too.
+    li = row(driver, 1)
+    ActionChains(driver).move_to_element(li).perform()
+    li.find_element(By.CSS_SELECTOR, "button.destroy").click()
+    wait_until(driver, lambda d: len(visible_titles(d)) == 30, "the deleted row to come back")
+    edit = double_click_label(driver, 2)
+    edit.send_keys(Keys.CONTROL, "a")
+    edit.send_keys("Renamed", Keys.ENTER)
+    wait_until(driver, lambda d: visible_titles(d)[2] == "Item 2", f"the title to be put back; {visible_titles(driver)[:3]}")
+    assert [item["title"] for item in api.items()][:3] == ["Item 0", "Item 1", "Item 2"]
+    assert all(item["state"] == "active" for item in api.items())
+    # Once requests go through again, the next change clears what was said.
+    driver.execute_script(RECONNECTED)
+    toggle(driver, 3)
+    wait_until(driver, lambda d: error_box(d)[0] == "", f"the old error to go; {error_box(driver)}")
+    wait_server(api, lambda items: items[3]["state"] == "completed", "the server should have the item completed")
+
+
+def test_the_keyboard_stays_in_the_list_after_a_delete_or_an_edit(driver, base_url, api):
+    three_todos(driver, base_url)
+    # × pressed with Enter: the focus goes to the next row's ×.
+    destroy = row(driver, 1).find_element(By.CSS_SELECTOR, "button.destroy")
+    driver.execute_script("arguments[0].focus();", destroy)
+    destroy.send_keys(Keys.ENTER)
+    wait_for_titles(driver, [TODO_ITEM_ONE, TODO_ITEM_THREE])
+    wait_until(
+        driver, lambda d: d.execute_script(
+            "var e = document.activeElement; var li = e && e.closest('li[data-id]');"
+            "return e.classList.contains('destroy') && li.querySelector('label').textContent;") == TODO_ITEM_THREE,
+        "the focus on the next row's ×",
+    )
+    # The last row's ×: the row before it.
+    focused(driver).send_keys(Keys.ENTER)
+    wait_for_titles(driver, [TODO_ITEM_ONE])
+    wait_until(
+        driver, lambda d: d.execute_script(
+            "var li = document.activeElement.closest('li[data-id]');"
+            "return li && li.querySelector('label').textContent;") == TODO_ITEM_ONE,
+        "the focus on the remaining row",
+    )
+    # An edit ended with Enter or Escape leaves the focus on its row.
+    for key in (Keys.ENTER, Keys.ESCAPE):
+        edit = double_click_label(driver, 0)
+        edit.send_keys(" now", key)
+        wait_until(driver, lambda d: not has_class(row(d, 0), "editing"), "the edit to end")
+        wait_until(
+            driver, lambda d: d.execute_script("return document.activeElement.classList.contains('toggle');"),
+            "the focus on the row's checkbox",
+        )
+    wait_server(api, lambda items: [i["title"] for i in items] == [TODO_ITEM_ONE + " now"], "the edit saved once")
+
+
+def test_undo_and_redo_show_the_step_they_would_take_back(driver, base_url):
+    def text(d, kind):
+        # Read afresh: the toolbar is drawn again after every change.
+        return d.execute_script(f"return document.getElementById('todos-{kind}').innerText;")
+    open_todos(driver, base_url)
+    add_and_wait(driver, TODO_ITEM_ONE)
+    wait_until(driver, lambda d: text(d, "undo") == f"↶ Undo: Add “{TODO_ITEM_ONE}”",
+               f"the step on Undo; it reads {text(driver, 'undo')!r}")
+    assert text(driver, "redo") == "↷ Redo"
+    blur_text_fields(driver)
+    css(driver, "#todos-undo").click()
+    wait_until(driver, lambda d: text(d, "redo") == f"↷ Redo: Add “{TODO_ITEM_ONE}”",
+               f"the step on Redo; it reads {text(driver, 'redo')!r}")

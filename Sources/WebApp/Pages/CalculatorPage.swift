@@ -104,7 +104,10 @@ struct CalculatorPage {
 }
 
 /// Undo and Redo buttons, always shown, disabled when there is nothing to
-/// undo or redo, titled with the step they would undo or redo.
+/// undo or redo, titled with the step they would undo or redo; when given
+/// its name, a button also shows it after its label ("Undo: Add “Milk”"),
+/// cut to the button's width on a wide window and whole on a phone, where
+/// no tooltip shows.
 struct UndoRedoBar {
     var canUndo: Bool
     var canRedo: Bool
@@ -112,23 +115,28 @@ struct UndoRedoBar {
     var redoTitle: String
     /// Prefixes the buttons' ids: `todos-undo`, `calc-undo`.
     var idPrefix: String
+    /// The name of the step Undo would take back, shown on its button;
+    /// `nil` or empty shows the label alone.
+    var undoName: String? = nil
+    /// The name of the step Redo would make again, shown the same way.
+    var redoName: String? = nil
 
     func render(into html: inout HTMLWriter) {
         html.element("div", [.class("undo-bar"), .data("region", "undo-bar")]) { html in
             button(
-                "undo", "Undo", symbol: "↶ ", title: undoTitle, isEnabled: canUndo, shortcuts: "Control+Z Meta+Z",
-                into: &html
+                "undo", "Undo", symbol: "↶ ", title: undoTitle, name: undoName, isEnabled: canUndo,
+                shortcuts: "Control+Z Meta+Z", into: &html
             )
             button(
-                "redo", "Redo", symbol: "↷ ", title: redoTitle, isEnabled: canRedo,
+                "redo", "Redo", symbol: "↷ ", title: redoTitle, name: redoName, isEnabled: canRedo,
                 shortcuts: "Control+Shift+Z Meta+Shift+Z Control+Y", into: &html
             )
         }
     }
 
     private func button(
-        _ kind: String, _ label: String, symbol: String, title: String, isEnabled: Bool, shortcuts: String,
-        into html: inout HTMLWriter
+        _ kind: String, _ label: String, symbol: String, title: String, name: String?, isEnabled: Bool,
+        shortcuts: String, into html: inout HTMLWriter
     ) {
         html.element(
             "button",
@@ -137,6 +145,9 @@ struct UndoRedoBar {
         ) { html in
             html.element("span", [Attribute("aria-hidden", "true")]) { $0.text(symbol) }
             html.text(label)
+            if isEnabled, let name, !name.isEmpty {
+                html.element("span", [.class("undo-name")]) { $0.text(": \(name)") }
+            }
         }
     }
 }

@@ -97,7 +97,8 @@ struct HistoryPanel {
         let title = switch (isCurrent, branch) {
         case (true, _): "Current state"
         case (false, .abandoned): "Go to after “\(name)”, on a branch left by a change after an undo"
-        case (false, _): "Go back to after “\(name)”"
+        case (false, .undone): "Go forward to after “\(name)”"
+        case (false, .done): "Go back to after “\(name)”"
         }
         attributes.append(.title(title))
         let depth = min(level, Self.deepestLevel)

@@ -127,7 +127,8 @@ struct TodoDetailPage {
         html.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) { html in
             UndoRedoBar(
                 canUndo: history.canUndo, canRedo: history.canRedo,
-                undoTitle: history.undoTitle, redoTitle: history.redoTitle, idPrefix: "todos"
+                undoTitle: history.undoTitle, redoTitle: history.redoTitle, idPrefix: "todos",
+                undoName: history.undoActionName, redoName: history.redoActionName
             ).render(into: &html)
         }
     }
@@ -202,7 +203,7 @@ struct TodoDetailPage {
             dueFieldset(into: &html)
             locationFieldset(into: &html)
             html.element("div", [.class("detail-actions")]) { html in
-                html.element("button", [.type("submit"), .class("primary")]) { $0.text("Save") }
+                html.element("button", [.type("submit"), .class("primary"), .id("save-item")]) { $0.text("Save") }
                 html.element(
                     "button",
                     [.type("button"), .class("danger"), .id("delete-item"), .data("opens-modal", "confirm-delete-item")]

@@ -210,7 +210,8 @@ struct TodoListView: Sendable {
         html.element("div", [.class("todo-toolbar"), .data("region", "toolbar")]) { html in
             UndoRedoBar(
                 canUndo: history.canUndo, canRedo: history.canRedo,
-                undoTitle: history.undoTitle, redoTitle: history.redoTitle, idPrefix: "todos"
+                undoTitle: history.undoTitle, redoTitle: history.redoTitle, idPrefix: "todos",
+                undoName: history.undoActionName, redoName: history.redoActionName
             ).render(into: &html)
             html.element("div", [.class("toolbar")]) { html in
                 html.element("label", [.class("sort-order")]) { html in

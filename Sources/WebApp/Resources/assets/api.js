@@ -63,22 +63,47 @@ export function putBack(field, text) {
   };
 }
 
-// Takes away what showError said (a change that went through since).
-export function clearError() {
-  var box = document.getElementById('todo-error') || document.getElementById('form-status');
+// What a page's refresh that never reached the server says.
+export var outOfDate = 'The server cannot be reached, so the page may be out of date. It will catch up once the server answers.';
+
+function errorBox() {
+  return document.getElementById('todo-error') || document.getElementById('form-status');
+}
+
+// Whether an error is shown now.
+export function errorShown() {
+  var box = errorBox();
+  return Boolean(box && box.classList.contains('error') && box.textContent);
+}
+
+// Takes away what showError said (a change that went through since), or
+// with `onlyUnreachable`, only that the server could not be reached (a
+// request that reached it since).
+export function clearError(onlyUnreachable) {
+  var box = errorBox();
   if (!box || !box.classList.contains('error')) { return; }
+  if (onlyUnreachable && !box.hasAttribute('data-unreachable')) { return; }
   clearTimeout(showError.timer);
   box.textContent = '';
   box.classList.remove('error');
+  box.removeAttribute('data-unreachable');
 }
 
+// Says `error` (an ApiError or a sentence) for 6 s; that the page may be
+// out of date (a refresh that did not reach the server) stays until a
+// request reaches it (clearError).
 export function showError(error) {
-  var box = document.getElementById('todo-error') || document.getElementById('form-status');
+  var box = errorBox();
   var message = error && error.message ? error.message : String(error);
   if (!box) { return; }
   box.textContent = message;
   box.classList.add('error');
   clearTimeout(showError.timer);
+  if (message === outOfDate) {
+    box.setAttribute('data-unreachable', '');
+    return;
+  }
+  box.removeAttribute('data-unreachable');
   showError.timer = setTimeout(function () {
     if (box.textContent === message) { box.textContent = ''; box.classList.remove('error'); }
   }, 6000);

@@ -4,7 +4,7 @@
 // announced by a 'region-swapped' event on the document (detail: the
 // region's name and its new element).
 
-import { ApiError, enqueue, pending, showError } from './api.js';
+import { ApiError, clearError, enqueue, errorShown, outOfDate, pending, showError } from './api.js';
 
 export function swapRegions(html, skip) {
   var fresh = new DOMParser().parseFromString('<body>' + html + '</body>', 'text/html');
@@ -43,6 +43,11 @@ function restoreScroll(region, positions) {
 // Keeps the focus on "the same" control across a swap.
 function focusKey(element) {
   if (element.id) { return '#' + element.id; }
+  // A field of a form (the item's page), by its name (and a radio button's value).
+  if (element.form && element.form.id && element.name) {
+    var field = '#' + element.form.id + ' [name="' + element.name + '"]';
+    return element.type === 'radio' ? field + '[value="' + element.value + '"]' : field;
+  }
   var li = element.closest('li[data-id]');
   var step = element.getAttribute('data-step');
   if (step !== null) { return '.history-step[data-step="' + step + '"]'; }
@@ -58,7 +63,9 @@ function restoreFocus(selector) {
 }
 
 export function fetchHTML(path) {
-  return fetch(path, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } }).then(function (response) {
+  return fetch(path, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } }).catch(function () {
+    throw new ApiError(outOfDate, 0);
+  }).then(function (response) {
     if (!response.ok) {
       return response.json().catch(function () { return {}; }).then(function (data) {
         throw new ApiError(data.error || response.statusText, response.status);
@@ -78,13 +85,18 @@ export function makeRefresher(load) {
     return enqueue(function () {
       waiting = false;
       return load();
-    }).catch(function (error) {
+    }).then(function () {
+      // The server answered: what said it could not be reached is over.
+      clearError(true);
+    }, function (error) {
       // A session that ended: sign in again (the page says why), and come
       // back here.
       if (error instanceof ApiError && error.status === 401) {
         location.assign('/signin?ended=1&next=' + encodeURIComponent(location.pathname + location.search));
         return;
       }
+      // A change that failed just before said why already (that nothing was changed).
+      if (error instanceof ApiError && error.status === 0 && errorShown()) { return; }
       showError(error);
     });
   };
@@ -129,6 +141,8 @@ export function listenForChanges(refresh, path, name, shows) {
       // a page that saw no event yet, or whose stream is new, catches up
       // itself.
       if ((opened && !seenID) || (again && !opened)) { refresh(); }
+      // The server answers again: the page is no longer cut off from it.
+      clearError(true);
       opened = true;
       delay = 1000;
     });

@@ -74,3 +74,114 @@ export function setUpMoreRows(refresh) {
     });
   });
 }
+
+// Where the keyboard goes when the row `li` leaves the list (its × pressed,
+// its title emptied): the next row's ×, else the one before, else the field
+// that adds an item. A refresh that draws the list again keeps it there.
+function focusAfterRemoving(li) {
+  function shown(row, step) {
+    var other = row[step];
+    while (other && (other.hidden || !other.matches('li[data-id]'))) { other = other[step]; }
+    return other;
+  }
+  var row = shown(li, 'nextElementSibling') || shown(li, 'previousElementSibling');
+  var target = (row && row.querySelector('.destroy')) || document.querySelector('.new-todo');
+  if (target) { target.focus(); }
+}
+
+// The rows' own actions, the same on the to-do page and a shared list's:
+// the checkbox completes or reopens an item, × deletes it, a double-click
+// on a title edits it (Enter or leaving the field saves the trimmed title,
+// an empty one deletes, Escape cancels). Each shows at once, and is put
+// back as it was when the change fails (the server refused it or cannot
+// be reached). `change(method, path, body, then, failed)` sends a change;
+// `itemPath(id)` is an item's API path; `afterEditing()` runs when an edit
+// closes (the list's refresh waits while one is open).
+export function setUpRows(change, itemPath, afterEditing) {
+  function rowOf(element) { return element.closest('li[data-id]'); }
+
+  function remove(li) {
+    li.hidden = true;
+    change('DELETE', itemPath(li.getAttribute('data-id')), undefined, null, function () { li.hidden = false; });
+  }
+
+  document.addEventListener('change', function (event) {
+    var toggle = event.target;
+    if (!toggle.classList.contains('toggle')) { return; }
+    var li = rowOf(toggle);
+    if (!li) { return; }
+    var completed = toggle.checked;
+    li.classList.toggle('completed', completed);
+    change('PATCH', itemPath(li.getAttribute('data-id')), { completed: completed }, null, function () {
+      // Unless a refresh drew the row again since.
+      if (toggle.isConnected && toggle.checked === completed) {
+        toggle.checked = !completed;
+        li.classList.toggle('completed', !completed);
+      }
+    });
+  });
+
+  document.addEventListener('click', function (event) {
+    var button = event.target;
+    if (!button.classList.contains('destroy')) { return; }
+    var li = rowOf(button);
+    if (!li) { return; }
+    // Pressed from the keyboard (a click has a count): the keyboard stays in the list.
+    if (event.detail === 0) { focusAfterRemoving(li); }
+    remove(li);
+  });
+
+  document.addEventListener('dblclick', function (event) {
+    var label = event.target.closest('.todo-list li .view label');
+    if (!label) { return; }
+    startEditing(label.closest('li'));
+  });
+
+  function finishEditing(input, save) {
+    var li = input.closest('li');
+    if (!li || !li.classList.contains('editing')) { return; }
+    var label = li.querySelector('.view label');
+    li.classList.remove('editing');
+    if (save) {
+      var title = input.value.trim();
+      var before = label.textContent;
+      if (!title) {
+        remove(li);
+      } else if (title !== editableTitle(label).trim()) {
+        label.textContent = title;
+        change('PATCH', itemPath(li.getAttribute('data-id')), { title: title }, null, function () {
+          if (label.textContent === title) { label.textContent = before; }
+        });
+      }
+    }
+    afterEditing();
+  }
+
+  document.addEventListener('keydown', function (event) {
+    var input = event.target;
+    if (!input.classList || !input.classList.contains('edit')) { return; }
+    var li = input.closest('li');
+    if (event.key === 'Enter' && !event.isComposing) {
+      event.preventDefault();
+      finishEditing(input, true);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      input.setAttribute('data-cancelled', 'yes');
+      finishEditing(input, false);
+    } else {
+      return;
+    }
+    // The keyboard stays on the row (its checkbox), or goes on to the next
+    // when the row went with its title.
+    var toggle = li.querySelector('.toggle');
+    if (li.hidden) { focusAfterRemoving(li); } else if (toggle) { toggle.focus(); }
+  });
+
+  document.addEventListener('focusout', function (event) {
+    var input = event.target;
+    if (!input.classList || !input.classList.contains('edit')) { return; }
+    var cancelled = input.getAttribute('data-cancelled') === 'yes';
+    input.removeAttribute('data-cancelled');
+    finishEditing(input, !cancelled);
+  });
+}

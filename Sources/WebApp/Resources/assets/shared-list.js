@@ -6,13 +6,13 @@
 // on demand; the Find field (search.js); "Show more" under a long list
 // (rows.js); and the live refresh when anyone changes the list.
 
-import { ApiError, api, enqueue, putBack, showError } from './api.js';
+import { ApiError, api, clearError, enqueue, putBack, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { isDragging, setUpMoving } from './move.js';
-import { editableTitle, startEditing, rowsQuery, setUpMoreRows, keepShown } from './rows.js';
+import { rowsQuery, setUpMoreRows, setUpRows, keepShown } from './rows.js';
 import { filter, setUpFilters } from './filters.js';
 import { followBrowserTimeZone } from './time-zone.js';
 
@@ -62,12 +62,7 @@ function say(messages) {
 // `failed` (optional) runs after a refused or failed change is said.
 function change(method, path, body, then, failed) {
   return enqueue(function () { return api(method, path, body); })
-    .then(function (data) { if (then) { then(data); } refresh(); return data; }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
-}
-
-function itemID(element) {
-  var li = element.closest('li[data-id]');
-  return li ? li.getAttribute('data-id') : null;
+    .then(function (data) { clearError(); if (then) { then(data); } refresh(); return data; }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
 }
 
 newTodo.addEventListener('keydown', function (event) {
@@ -79,75 +74,12 @@ newTodo.addEventListener('keydown', function (event) {
 });
 
 document.addEventListener('change', function (event) {
-  var target = event.target;
-  if (target.id === 'toggle-all') {
-    change('POST', base + '/todos/toggle-all', { completed: target.checked });
-    return;
-  }
-  if (!target.classList.contains('toggle')) { return; }
-  var id = itemID(target);
-  if (id) { change('PATCH', base + '/todos/' + id, { completed: target.checked }); }
+  if (event.target.id === 'toggle-all') { change('POST', base + '/todos/toggle-all', { completed: event.target.checked }); }
 });
 
-document.addEventListener('click', function (event) {
-  var target = event.target;
-  if (target.classList.contains('destroy')) {
-    var id = itemID(target);
-    var li = target.closest('li');
-    if (li) { li.hidden = true; }
-    if (id) { change('DELETE', base + '/todos/' + id); }
-  }
-});
-
-
-// Editing: double-click a title; Enter or leaving the field saves,
-// Escape cancels, an empty title deletes.
-document.addEventListener('dblclick', function (event) {
-  var label = event.target.closest('.todo-list li .view label');
-  if (!label) { return; }
-  startEditing(label.closest('li'));
-});
-
-function finishEditing(input, save) {
-  var li = input.closest('li');
-  if (!li || !li.classList.contains('editing')) { return; }
-  var label = li.querySelector('.view label');
-  var id = li.getAttribute('data-id');
-  li.classList.remove('editing');
-  if (save) {
-    var title = input.value.trim();
-    if (!title) {
-      li.hidden = true;
-      change('DELETE', base + '/todos/' + id);
-    } else if (title !== editableTitle(label).trim()) {
-      label.textContent = title;
-      change('PATCH', base + '/todos/' + id, { title: title });
-    }
-  }
+setUpRows(change, function (id) { return base + '/todos/' + id; }, function () {
   if (deferredMain) { deferredMain = false; refresh(); }
-}
-
-document.addEventListener('keydown', function (event) {
-  var input = event.target;
-  if (!input.classList || !input.classList.contains('edit')) { return; }
-  if (event.key === 'Enter' && !event.isComposing) {
-    event.preventDefault();
-    finishEditing(input, true);
-  } else if (event.key === 'Escape') {
-    event.preventDefault();
-    input.setAttribute('data-cancelled', 'yes');
-    finishEditing(input, false);
-  }
 });
-
-document.addEventListener('focusout', function (event) {
-  var input = event.target;
-  if (!input.classList || !input.classList.contains('edit')) { return; }
-  var cancelled = input.getAttribute('data-cancelled') === 'yes';
-  input.removeAttribute('data-cancelled');
-  finishEditing(input, !cancelled);
-});
-
 setUpMoving(function (id, body) { keepShown(id); change('POST', base + '/todos/' + id + '/move', body); }, refresh);
 setUpSharedUndo(base, refresh, say);
 setUpShowMore(refresh);

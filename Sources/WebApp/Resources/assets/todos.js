@@ -3,13 +3,13 @@
 // smart, due date), the Find field (search.js), "Show more" under a long
 // list (rows.js), and the live refresh of the list.
 
-import { api, enqueue, putBack, showError } from './api.js';
+import { api, clearError, enqueue, putBack, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
 import { isDragging, setUpMoving } from './move.js';
-import { editableTitle, startEditing, rowsQuery, setUpMoreRows, keepShown } from './rows.js';
+import { rowsQuery, setUpMoreRows, setUpRows, keepShown } from './rows.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { followBrowserTimeZone } from './time-zone.js';
 
@@ -40,7 +40,7 @@ var refresh = makeRefresher(function () {
 // `failed` (optional) runs after a refused or failed change is said.
 function change(method, path, body, then, failed) {
   return enqueue(function () { return api(method, path, body); })
-    .then(function (data) { if (then) { then(data); } refresh(); }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
+    .then(function (data) { clearError(); if (then) { then(data); } refresh(); }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
 }
 
 function itemID(element) {
@@ -59,12 +59,7 @@ newTodo.addEventListener('keydown', function (event) {
 
 document.addEventListener('change', function (event) {
   var target = event.target;
-  if (target.classList.contains('toggle')) {
-    var id = itemID(target);
-    var li = target.closest('li');
-    if (li) { li.classList.toggle('completed', target.checked); }
-    if (id) { change('PATCH', '/api/todos/' + id, { completed: target.checked }); }
-  } else if (target.id === 'toggle-all') {
+  if (target.id === 'toggle-all') {
     change('POST', '/api/todos/toggle-all', { completed: target.checked });
   } else if (target.id === 'sort-order') {
     try {
@@ -113,62 +108,12 @@ document.addEventListener('click', function (event) {
     } catch (e) {
       // Storage is off (a private window): the link goes to /todos.
     }
-  } else if (target.classList.contains('destroy')) {
-    var id = itemID(target);
-    var li = target.closest('li');
-    if (li) { li.hidden = true; }
-    if (id) { change('DELETE', '/api/todos/' + id); }
   }
 });
 
-// Editing: double-click a label; Enter or blur saves the trimmed
-// title, an empty one deletes, Escape cancels.
-document.addEventListener('dblclick', function (event) {
-  var label = event.target.closest('.todo-list li .view label');
-  if (!label) { return; }
-  startEditing(label.closest('li'));
-});
-
-function finishEditing(input, save) {
-  var li = input.closest('li');
-  if (!li || !li.classList.contains('editing')) { return; }
-  var label = li.querySelector('.view label');
-  var id = li.getAttribute('data-id');
-  li.classList.remove('editing');
-  if (save) {
-    var title = input.value.trim();
-    if (!title) {
-      li.hidden = true;
-      change('DELETE', '/api/todos/' + id);
-    } else if (title !== editableTitle(label).trim()) {
-      label.textContent = title;
-      change('PATCH', '/api/todos/' + id, { title: title });
-    }
-  }
+setUpRows(change, function (id) { return '/api/todos/' + id; }, function () {
   if (deferredMain) { deferredMain = false; refresh(); }
-}
-
-document.addEventListener('keydown', function (event) {
-  var input = event.target;
-  if (!input.classList || !input.classList.contains('edit')) { return; }
-  if (event.key === 'Enter' && !event.isComposing) {
-    event.preventDefault();
-    finishEditing(input, true);
-  } else if (event.key === 'Escape') {
-    event.preventDefault();
-    input.setAttribute('data-cancelled', 'yes');
-    finishEditing(input, false);
-  }
 });
-
-document.addEventListener('focusout', function (event) {
-  var input = event.target;
-  if (!input.classList || !input.classList.contains('edit')) { return; }
-  var cancelled = input.getAttribute('data-cancelled') === 'yes';
-  input.removeAttribute('data-cancelled');
-  finishEditing(input, !cancelled);
-});
-
 setUpMoving(function (id, body) { keepShown(id); change('POST', '/api/todos/' + id + '/move', body); }, refresh);
 setUpSearch(refresh);
 setUpMoreRows(refresh);
