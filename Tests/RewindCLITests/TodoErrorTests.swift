@@ -73,7 +73,7 @@ struct TodoErrorTests {
     }
 
     @Test func aBadDueDate() async throws {
-        let forms = "Accepted forms: today, tomorrow, a weekday such as fri or friday (the next one after today), in 3 days, in 2 weeks, in 4 hours, in 30 minutes, 2026-12-01, 2026-12-01 14:30, fri 14:30, 2026-12-01..2026-12-03, 2026-12-01 09:00..2026-12-01 17:00, 2026-12-01.. (no end yet), 2026-12-01 for 3 days, 2026-12-01 14:00 for 2 hours, none."
+        let forms = "Accepted forms: today, tomorrow, yesterday, a weekday such as fri or friday (the next one after today), in 3 days, in 2 weeks, in 4 hours, in 30 minutes, 2026-12-01, 2026-12-01 14:30, fri 14:30, fri 2:30pm, tomorrow at 9am, 17:00 or 5pm (today), 2026-12-01..2026-12-03, 2026-12-01 09:00..2026-12-01 17:00, 2026-12-01.. (no end yet), 2026-12-01 for 3 days, 2026-12-01 14:00 for 2 hours, none."
         try await Self.expectFailure(
             ["add", "Call Anna", "--due", "someday"], status: 64,
             stderr: "“someday” is not a due date: “someday” is neither a known word nor a date like 2026-12-01. \(forms)")

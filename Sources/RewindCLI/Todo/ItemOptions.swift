@@ -8,7 +8,7 @@ struct ItemOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "When it is due: today, tomorrow, fri, fri 14:30, in 3 days, 2026-12-01, 2026-12-01 14:30, 2026-12-01..2026-12-03, 2026-12-01 for 2 hours, or none.",
+            "When it is due: today, tomorrow, fri, fri 14:30, fri 2:30pm, 5pm (today), in 3 days, 2026-12-01, 2026-12-01 14:30, 2026-12-01..2026-12-03, 2026-12-01 for 2 hours, or none.",
             valueName: "when"
         )
     )

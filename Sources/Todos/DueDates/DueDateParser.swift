@@ -12,9 +12,12 @@ import Foundation
 /// ```
 ///
 /// A day without a time means the whole day: `.timeSpan(.duration(.from(midnight), for: 1, .days))`,
-/// overdue once the day is over. A time of day makes a moment (`.date`).
-/// Weekday names mean the next such day after today ("fri" on a Friday is a
-/// week ahead); "today" is today. Words are English and case does not matter.
+/// overdue once the day is over. A time of day makes a moment (`.date`):
+/// "14:30", "2:30pm", "2 pm", "noon" or "midnight", after a day ("fri 2pm",
+/// "tomorrow at 9am") or alone (today at that time). Weekday names mean the
+/// next such day after today ("fri" on a Friday is a week ahead); "today"
+/// is today and "yesterday" the day before. Words are English and case does
+/// not matter.
 public struct DueDateParser: Sendable {
     /// The moment relative words are counted from.
     public let now: Date
@@ -87,17 +90,26 @@ public struct DueDateParser: Sendable {
     // MARK: Points
 
     /// A day expression optionally followed by a time: "fri 14:30",
-    /// "2026-12-01 14:30", "2026-12-01t14:30", "in 3 days".
+    /// "2026-12-01 14:30", "2026-12-01t14:30", "tomorrow at 2 pm",
+    /// "in 3 days"; or a time alone, today: "14:30", "2pm", "noon".
     private func point(_ text: String) throws(Problem) -> Point {
         var words = text.split(separator: " ").map(String.init)
         if words.count == 1, let t = words[0].firstIndex(of: "t"), words[0].first?.isNumber == true {
             words = [String(words[0][..<t]), String(words[0][words[0].index(after: t)...])]
         }
         guard !words.isEmpty else { throw Problem("a date is missing") }
+        // "2 pm" is one time, as "2pm" is; "at" before a time says nothing more.
+        if words.count >= 2, Self.meridiems.contains(words[words.count - 1]) {
+            words[words.count - 2] += words.removeLast()
+        }
+        if words.count >= 2, words[words.count - 2] == "at" { words.remove(at: words.count - 2) }
         if words.first == "next", words.count > 1 { words.removeFirst() }
         var day: Date
         var rest: ArraySlice<String>
-        if words.first == "in", words.count >= 3 {
+        if words.count == 1, Self.isTime(words[0]) {
+            day = calendar.startOfDay(for: now)
+            rest = words[0...]
+        } else if words.first == "in", words.count >= 3 {
             guard let amount = Int(words[1]), amount >= 0 else { throw Problem("“\(words[1])” is not a whole number") }
             let weeks: Bool
             switch words[2] {
@@ -125,6 +137,7 @@ public struct DueDateParser: Sendable {
         switch word {
         case "today": return today
         case "tomorrow", "tmr", "tom": return try addingDays(1, to: today)
+        case "yesterday": return try addingDays(-1, to: today)
         default: break
         }
         if let weekday = Self.weekdays.firstIndex(where: { $0.contains(word) }) {
@@ -152,11 +165,35 @@ public struct DueDateParser: Sendable {
         return date
     }
 
+    /// "am" and "pm" as they are written after a time.
+    private static let meridiems: Set<String> = ["am", "pm", "a.m.", "p.m."]
+
+    /// Whether `word` is written as a time of day rather than a day: it
+    /// holds a colon, ends in "am" or "pm", or is "noon" or "midnight".
+    private static func isTime(_ word: String) -> Bool {
+        word.contains(":") || word == "noon" || word == "midnight"
+            || (word.first?.isNumber == true && meridiems.contains { word.hasSuffix($0) })
+    }
+
     private func timeOfDay(_ word: String) throws(Problem) -> (Int, Int, Int) {
+        switch word {
+        case "noon": return (12, 0, 0)
+        case "midnight": return (0, 0, 0)
+        default: break
+        }
+        // A 12-hour time: "2pm", "2:30pm", "12am" (midnight), "12pm" (noon).
+        if let meridiem = Self.meridiems.first(where: { word.hasSuffix($0) }) {
+            let clock = word.dropLast(meridiem.count).split(separator: ":", omittingEmptySubsequences: false)
+            let minutes = clock.count == 2 ? clock[1] : "00"
+            guard (1...2).contains(clock.count), let hour = Int(clock[0]), (1...12).contains(hour),
+                  minutes.count == 2, let minute = Int(minutes), (0..<60).contains(minute)
+            else { throw Problem("“\(word)” is not a time like 2pm or 2:30pm (hours 1 to 12)") }
+            return (hour % 12 + (meridiem.hasPrefix("p") ? 12 : 0), minute, 0)
+        }
         let parts = word.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
         guard (2...3).contains(parts.count), let hour = parts[0], let minute = parts[1],
               (0..<24).contains(hour), (0..<60).contains(minute)
-        else { throw Problem("“\(word)” is not a time like 14:30") }
+        else { throw Problem("“\(word)” is not a time like 14:30 or 2:30pm") }
         let second = parts.count == 3 ? parts[2] : 0
         guard let second, (0..<60).contains(second) else { throw Problem("“\(word)” is not a time like 14:30:15") }
         return (hour, minute, second)
