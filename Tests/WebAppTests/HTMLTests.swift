@@ -502,6 +502,33 @@ struct HTMLTests {
 
     @Suite("The detail view")
     struct Detail {
+        @Test func theShortReferenceOfTheCommandLineOpensTheItemsPage() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                // Ids 00000000-0000-4000-8000-000000000001 and …0002 (IncrementingIDs).
+                try await client.send(.post, "/api/todos", json: #"{"title": "One"}"#, token: server.token)
+                try await client.send(.post, "/api/todos", json: #"{"title": "Two"}"#, token: server.token)
+                let two = "00000000-0000-4000-8000-000000000002"
+                // Its hex digits, in either case, with or without hyphens: to the item's own address.
+                for typed in ["00000000000040008000000000000002", "0000-0000-0000-4000-8000-0000-0000-0002", "00000000000040008000000000000002".uppercased()] {
+                    let response = try await client.get("/todos/items/\(typed)?steps=200")
+                    #expect(response.status == .seeOther)
+                    #expect(response.headers[.location] == "/todos/items/\(two)?steps=200")
+                }
+                // The start of both ids.
+                let both = try await client.get("/todos/items/00000000-0000-4000-8000-00000000000")
+                #expect(both.status == .badRequest)
+                #expect(both.text.contains("starts the ids of several items (000000000000, 000000000000): type more of the id."))
+                let none = try await client.get("/todos/items/ffff0000")
+                #expect(none.status == .notFound)
+                #expect(none.text.contains("No item's id starts with “ffff0000”."))
+                // Not hex digits, or too few of them: not an id, as before.
+                for typed in ["abc", "milk"] {
+                    #expect(try await client.get("/todos/items/\(typed)").status == .badRequest)
+                }
+            }
+        }
+
         @Test func showsEveryFieldAndTheDeleteConfirmation() async throws {
             let server = try TestServer()
             try await server.test { client in

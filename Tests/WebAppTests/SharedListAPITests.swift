@@ -597,6 +597,13 @@ struct SharedListAPITests {
                 "/lists/\(list)/items/00000000-0000-0000-0000-000000000099", headers: SignInTests.session(bob.session)
             )
             #expect(missing.status == .notFound)
+            // The start of the item's id, as `rewind todo --list … list` prints it: to its page.
+            let short = String(milk.replacingOccurrences(of: "-", with: "").prefix(8)).lowercased()
+            let byReference = try await client.get("/lists/\(list)/items/\(short)", headers: SignInTests.session(bob.session))
+            #expect(byReference.status == .seeOther)
+            #expect(byReference.headers[.location]?.lowercased() == "/lists/\(list)/items/\(milk)".lowercased())
+            let strangerByReference = try await client.get("/lists/\(list)/items/\(short)", headers: SignInTests.session(carl.session))
+            #expect(strangerByReference.status == .notFound, "a stranger learns nothing of the list's ids")
         }
     }
 

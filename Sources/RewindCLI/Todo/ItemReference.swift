@@ -12,7 +12,7 @@ import Todos
 /// errors that name the reference.
 struct ItemReferences {
     /// The fewest hex digits an id prefix must have.
-    static let minimumPrefixLength = 4
+    static let minimumPrefixLength = IDPrefix.minimumLength
 
     /// What to type instead, for error messages.
     static let hint = "use the number from the last `rewind todo list` or the start of an item's id (at least 4 hex digits)"
@@ -80,43 +80,6 @@ struct ItemReferences {
             let shown = matches.prefix(3).map { IDPrefix.hex($0, length: 12) }.joined(separator: ", ")
             let more = matches.count > 3 ? ", …" : ""
             throw TodoCommandError("“\(text)” is ambiguous: it matches \(shown)\(more); type more of the id")
-        }
-    }
-}
-
-/// The start of an id as typed: hex digits, hyphens and case ignored.
-struct IDPrefix {
-    private let nibbles: [UInt8]
-
-    /// Reads `text`; `nil` when it has a character that is neither a hex
-    /// digit nor a hyphen, or fewer than 4 hex digits, or more than 32.
-    init?(_ text: String) {
-        var nibbles: [UInt8] = []
-        for character in text.lowercased() where character != "-" {
-            guard let value = character.hexDigitValue, character.isASCII else { return nil }
-            nibbles.append(UInt8(value))
-        }
-        guard (ItemReferences.minimumPrefixLength...32).contains(nibbles.count) else { return nil }
-        self.nibbles = nibbles
-    }
-
-    /// The hex digits, in lower case, without hyphens.
-    var digits: String {
-        String(nibbles.map { Character(String($0, radix: 16)) })
-    }
-
-    /// The first `length` hex digits of `id`, in lower case.
-    static func hex(_ id: UUID, length: Int) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        let count = min(max(length, 0), 32)
-        return withUnsafeBytes(of: id.uuid) { bytes in
-            String(unsafeUninitializedCapacity: count) { buffer in
-                for index in 0..<count {
-                    let byte = bytes[index / 2]
-                    buffer[index] = digits[Int(index % 2 == 0 ? byte >> 4 : byte & 0x0F)]
-                }
-                return count
-            }
         }
     }
 }

@@ -47,8 +47,15 @@ struct ListsController {
             let page = try await listPage(request, context)
             return Responses.html(page.regions)
         }
-        router.get("/lists/{list}/items/{id}") { _, context in
-            Responses.html(try await itemPage(context).render())
+        router.get("/lists/{list}/items/{id}") { request, context in
+            let text = context.parameters.get("id") ?? ""
+            // The short reference `rewind todo --list … list` prints: to the item's own address.
+            if UUID(uuidString: text) == nil, let prefix = IDPrefix(text) {
+                let list = try Query.listID(context)
+                let matches = try await shared.items(of: list).list.ids(startingWith: prefix, limit: 4)
+                return try Query.itemAddress("/lists/\(list.uuidString)/items/", of: text, matching: matches, request)
+            }
+            return Responses.html(try await itemPage(context).render()).response(from: request, context: context)
         }
         router.get("/lists/{list}/items/{id}/fragment") { _, context in
             let page = try await itemPage(context)

@@ -37,11 +37,17 @@ struct PageController {
             return await Responses.html { view.regions }
         }
         router.get("/todos/items/{id}") { request, context in
+            let text = context.parameters.get("id") ?? ""
+            // The short reference `rewind todo list` prints: to the item's own address.
+            if UUID(uuidString: text) == nil, let prefix = IDPrefix(text) {
+                let matches = try await service.read { $0.todos.ids(startingWith: prefix, limit: 4) }
+                return try Query.itemAddress("/todos/items/", of: text, matching: matches, request)
+            }
             let (id, steps) = (try Query.itemID(context), try Query.historySteps(request))
             let since = await eventID()
             var page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken, historySteps: steps)
             page.eventsSince = since
-            return Responses.html(page.render())
+            return Responses.html(page.render()).response(from: request, context: context)
         }
         router.get("/todos/items/{id}/fragment") { request, context in
             let (id, steps) = (try Query.itemID(context), try Query.historySteps(request))

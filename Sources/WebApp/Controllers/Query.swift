@@ -106,6 +106,28 @@ enum Query {
         try itemID(context.parameters.get("id") ?? "")
     }
 
+    /// The way from an item's page named by the start of its id (`text`,
+    /// as `rewind todo list` prints it) to its own address: `base` and the
+    /// one id of `matches` (those that start so, up to four), with the
+    /// query of `request`.
+    ///
+    /// - Throws: ``APIError`` 404 when no id starts with `text`, 400 when
+    ///   several do (naming up to three of them).
+    static func itemAddress(_ base: String, of text: String, matching matches: [UUID], _ request: Request) throws -> Response {
+        switch matches.count {
+        case 0:
+            throw APIError.notFound("No item's id starts with “\(text)”.")
+        case 1:
+            let query = request.uri.query.map { "?" + $0 } ?? ""
+            return Response(status: .seeOther, headers: [.location: base + matches[0].uuidString + query])
+        default:
+            let shown = matches.prefix(3).map { IDPrefix.hex($0, length: 12) }.joined(separator: ", ")
+            throw APIError.badRequest(
+                "“\(text)” starts the ids of several items (\(shown)\(matches.count > 3 ? ", …" : "")): type more of the id."
+            )
+        }
+    }
+
     /// `?filter=all|active|completed|overdue`, `all` by default.
     static func filter(_ request: Request) throws -> TodoFilter {
         try filter(request.uri.queryParameters)
