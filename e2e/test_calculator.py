@@ -217,6 +217,35 @@ def test_a_long_number_shows_whole_on_the_display(driver, base_url, browser_fact
         assert display_fit(browser)["size"] == full
 
 
+def test_a_long_error_shows_whole_and_readable(driver, base_url, browser_factory):
+    for browser in (driver, browser_factory(size=PHONE)):
+        open_calculator(browser, base_url)
+        css(browser, "h1").click()
+        press(browser, Keys.ESCAPE, "4")
+        click_keys(browser, "±", "√")
+        wait_display(browser, "Invalid input: square root of a negative number")
+        fit = display_fit(browser)
+        assert fit["overflow"] <= 0 and fit["size"] >= 18, f"the error does not fit, or is shrunk: {fit}"
+        keypad_top = browser.execute_script("return document.querySelector('.keypad').getBoundingClientRect().top;")
+        press(browser, Keys.ESCAPE)
+        wait_display(browser, "0")
+        assert browser.execute_script("return document.querySelector('.keypad').getBoundingClientRect().top;") == keypad_top, \
+            "the keypad moved"
+
+
+def test_enter_on_a_link_follows_it_and_presses_no_key(driver, base_url):
+    open_calculator(driver, base_url)
+    click_keys(driver, "2", "+", "3")
+    wait_display(driver, "3")
+    link = css(driver, "nav.site-nav a[href='/todos']")
+    driver.execute_script("arguments[0].focus();", link)
+    link.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: d.current_url.endswith("/todos"), f"Enter to follow the link; the page is {driver.current_url}")
+    open_calculator(driver, base_url)
+    wait_display(driver, "3")
+    assert tape(driver) == [], "Enter on the link pressed ="
+
+
 def test_each_browser_keeps_its_own_calculator(driver, second_driver, base_url):
     open_calculator(driver, base_url)
     click_keys(driver, "4", "2")

@@ -11,6 +11,13 @@ import Foundation
 ///
 /// The range is a pocket calculator's: a result whose magnitude reaches
 /// 10^100 is an overflow, and a nonzero result smaller than 10^-99 becomes 0.
+///
+/// Results keep 38 digits, more than the display's 16, so that 1 ÷ 3 × 3
+/// shows 1. A sum or difference whose value lies below the last digit the
+/// display shows of both operands is 0: what is left there comes of an
+/// earlier rounding, not of anything typed (typed numbers have at most 16
+/// digits), and 1 ÷ 3 × 3 − 1 would otherwise show -1e-38 after a display
+/// of 1, and a tape reading "1 − 1 = -1e-38".
 enum Arithmetic {
     /// The largest order of magnitude a result may have (9.99…e99).
     static let maximumOrder = 99
@@ -82,6 +89,11 @@ enum Arithmetic {
             return left.order > right.order ? lhs : rhs
         }
         let sum = scaled(left, by: left.order - order) + scaled(right, by: right.order - order)
+        // Below the last digit the display shows of either operand: nothing
+        // but an earlier rounding is left (two typed numbers of at most 16
+        // digits never differ by less than that).
+        let lastShownOrder = min(left.order, right.order) - (DisplayFormat.significantDigits - 1)
+        if let parts = scientific(sum), parts.order + order < lastShownOrder { return 0 }
         return try compose(sum, order: order)
     }
 

@@ -55,6 +55,26 @@ struct ArithmeticTests {
         #expect(try Arithmetic.subtract(decimal("0.3"), decimal("0.3")) == 0)
     }
 
+    @Test func whatIsLeftOfAnEarlierRoundingBelowTheShownDigitsIsZero() throws {
+        // 1 ÷ 3 × 3 shows 1 (38 nines), and − 1 is then 0, not -1e-38.
+        let nines = try Arithmetic.multiply(Arithmetic.divide(1, 3), 3)
+        #expect(DisplayFormat.text(for: nines) == "1")
+        #expect(try Arithmetic.subtract(nines, 1) == 0)
+        #expect(try Arithmetic.add(-1, nines) == 0)
+        // √2 x² shows 2, and − 2 is 0 (not 5.43462e-33).
+        let root = try Arithmetic.squareRoot(2)
+        let square = try Arithmetic.multiply(root, root)
+        #expect(DisplayFormat.text(for: square) == "2")
+        #expect(try Arithmetic.subtract(square, 2) == 0)
+        // Typed numbers (16 digits at most) keep their smallest differences.
+        #expect(try Arithmetic.subtract(1, decimal("0.9999999999999999")) == decimal("1e-16"))
+        #expect(try Arithmetic.subtract(decimal("1234567890123456"), decimal("1234567890123455")) == 1)
+        #expect(try Arithmetic.subtract(decimal("1.000000000000001"), 1) == decimal("1e-15"))
+        #expect(try Arithmetic.add(decimal("1e-20"), decimal("-2e-20")) == decimal("-1e-20"))
+        // A difference that the display shows is kept.
+        #expect(DisplayFormat.text(for: try Arithmetic.subtract(nines, decimal("0.5"))) == "0.5")
+    }
+
     @Test func squareRootsAreExactWhereTheyCanBe() throws {
         #expect(try Arithmetic.squareRoot(9) == 3)
         #expect(try Arithmetic.squareRoot(decimal("0.0144")) == decimal("0.12"))

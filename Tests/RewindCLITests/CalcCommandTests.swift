@@ -115,6 +115,37 @@ struct CalcCommandTests {
             #expect(try await runRewind(["calc"] + keys).output == "9999999999999999")
         }
 
+        /// A second decimal point would be ignored, as key by key: "1.5.5"
+        /// would be 1.55. Written in one word, it is refused.
+        @Test func aNumberWithTwoPointsIsRefused() async throws {
+            let run = try await runRewind(["calc", "1.5.5", "+", "1", "="])
+            #expect(run.status == 1)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == "rewind calc: \"1.5.5\" has 2 decimal points; a number has at most one\n")
+            let together = try await runRewind(["calc", "2x1.5.5="])
+            #expect(together.stderr == "rewind calc: \"1.5.5\" in \"2x1.5.5=\" has 2 decimal points; a number has at most one\n")
+            #expect(try await runRewind(["calc", "1.5", "+", ".5", "="]).output == "2")
+            #expect(try await runRewind(["calc", "1", ".", "5", ".", "5", "="]).output == "1.55", "key by key, as on a pocket calculator")
+        }
+
+        /// Recording a second macro before `stop` would drop the first without a word.
+        @Test func aRecordingIsNotReplacedByAnotherUnstopped() async throws {
+            let run = try await runRewind(["calc", "record", "a", "1", "record", "b", "2", "stop", "play", "a"])
+            #expect(run.status == 1)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == "rewind calc: \"record b\" came while the macro \"a\" is being recorded; end it with \"stop\" first\n")
+            // Stopped first, both are kept: 1 + 2 = 3, then again by playing them.
+            let both = ["record", "a", "1", "stop", "+", "record", "b", "2", "stop", "=", "play", "a", "x", "play", "b", "x", "play", "a", "="]
+            #expect(try await runRewind(["calc"] + both).output == "2")
+        }
+
+        /// What an earlier rounding leaves below the digits shown is no result of its own.
+        @Test func aChainWhoseDisplayShowsOneLessOneIsZero() async throws {
+            #expect(try await runRewind(["calc", "1", "÷", "3", "=", "x", "3", "=", "-", "1", "="]).output == "0")
+            #expect(try await runRewind(["calc", "2", "√", "x²", "-", "2", "="]).output == "0")
+            #expect(try await runRewind(["calc", "1", "-", "0.9999999999999999", "="]).output == "1e-16")
+        }
+
         @Test func keysWrittenTogetherArePressedOneByOne() async throws {
             #expect(try await runRewind(["calc", "1+2="]).output == "3")
             #expect(try await runRewind(["calc", "0.1+0.2="]).output == "0.3")
@@ -206,6 +237,10 @@ struct CalcCommandTests {
             let run = try await runRewind(["calc", "--config", url.path, "1", "-", "1"])
             #expect(run.status != 0)
             #expect(run.stderr == "rewind calc: Unknown label \"-\"; known labels: 1 2 + * =\n")
+            // A negative number needs ±, which this keypad lacks: said as that, not as a key never typed.
+            let negative = try await runRewind(["calc", "--config", url.path, "-12", "*", "2", "="])
+            #expect(negative.status == 1)
+            #expect(negative.stderr == "rewind calc: \"-12\" is a negative number, and this keypad has no ± key to make one\n")
         }
 
         @Test(arguments: [

@@ -54,7 +54,9 @@ enum CalcInput: Equatable {
                 do { try changed.press(label) } catch { throw .unknownLabel(error) }
             case .undo: changed.undo()
             case .redo: changed.redo()
-            case .record(let name): changed.startRecording(named: name)
+            case .record(let name):
+                if let current = changed.recordingMacroName { throw .alreadyRecording(current, asked: name) }
+                changed.startRecording(named: name)
             case .stop:
                 guard changed.stopRecording() != nil else { throw .notRecording }
             case .play(let name):
@@ -76,6 +78,7 @@ enum CalcInput: Equatable {
         }
         let labels = number.digits.map(String.init) + (number.isNegative ? ["±"] : [])
         for label in labels where !factory.knows(label) {
+            if label == "±" { throw .noSignKey(word) }
             throw .unknownLabel(UnknownLabelError(label: label, knownLabels: factory.labels))
         }
         try checkNumbers(in: labels, of: word, factory: factory)
@@ -98,6 +101,9 @@ enum CalcInput: Equatable {
             // A leading 0 is not counted, nor zeros typed before the first other digit.
             let digits = number.drop { $0 == "0" }.filter(\.isASCIIDigit).count
             if digits > Calculator.maximumTypedDigits { throw .tooManyDigits(number: number, word: word, count: digits) }
+            // The calculator would ignore the second point: "1.5.5" would be 1.55.
+            let points = number.filter { $0 == "." }.count
+            if points > 1 { throw .severalPoints(number: number, word: word, count: points) }
             number = ""
         }
     }
@@ -158,6 +164,12 @@ enum CalcInputError: Error, CustomStringConvertible {
     case notRecording
     /// A number written in `word` has more digits than the calculator takes.
     case tooManyDigits(number: String, word: String, count: Int)
+    /// A number written in `word` has more than one decimal point.
+    case severalPoints(number: String, word: String, count: Int)
+    /// `record` came while the macro named first was being recorded.
+    case alreadyRecording(String, asked: String)
+    /// A negative number, on a keypad without the ± key that makes one.
+    case noSignKey(String)
 
     var description: String {
         switch self {
@@ -166,9 +178,20 @@ enum CalcInputError: Error, CustomStringConvertible {
         case .macro(let error): error.description
         case .notRecording: "\"stop\" ends the recording of a macro, and none is being recorded; start one with \"record NAME\""
         case .tooManyDigits(let number, let word, let count):
-            "\([number, "-" + number].contains(word) ? "\"\(Self.cut(word))\"" : "\"\(Self.cut(number))\" in \"\(Self.cut(word))\"") has \(count) digits;"
+            "\(Self.naming(number, in: word)) has \(count) digits;"
                 + " the calculator takes numbers of at most \(Calculator.maximumTypedDigits) digits"
+        case .severalPoints(let number, let word, let count):
+            "\(Self.naming(number, in: word)) has \(count) decimal points; a number has at most one"
+        case .noSignKey(let word):
+            "\"\(Self.cut(word))\" is a negative number, and this keypad has no ± key to make one"
+        case .alreadyRecording(let current, let asked):
+            "\"record \(asked)\" came while the macro \"\(current)\" is being recorded; end it with \"stop\" first"
         }
+    }
+
+    /// `"12.5.5"`, or `"1.5.5" in "2x1.5.5="` when the number is part of a longer word.
+    private static func naming(_ number: String, in word: String) -> String {
+        [number, "-" + number].contains(word) ? "\"\(cut(word))\"" : "\"\(cut(number))\" in \"\(cut(word))\""
     }
 
     /// `text`, or its first 40 characters and "…" when it is longer: an

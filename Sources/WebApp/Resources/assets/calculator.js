@@ -25,6 +25,8 @@ keypad.style.gridTemplateColumns = 'repeat(' + Number(keypad.getAttribute('data-
 // typed last and the exponent are.
 function fitDisplay() {
   display.style.fontSize = '';
+  // An error wraps onto a second line instead (app.css).
+  if (display.getAttribute('data-error')) { return; }
   var style = getComputedStyle(display);
   var padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
   var room = display.clientWidth - padding;
@@ -150,8 +152,9 @@ document.addEventListener('keydown', function (event) {
     return;
   }
   if (event.ctrlKey || event.metaKey || event.altKey || isTextField(event.target)) { return; }
-  // Enter or Space on a focused button presses that button.
-  if ((event.key === 'Enter' || event.key === ' ') && event.target.closest('button')) { return; }
+  // Enter or Space on a focused button presses that button, and Enter on
+  // a link (the top bar's, "Skip to content") follows it.
+  if ((event.key === 'Enter' || event.key === ' ') && event.target.closest('button, a[href], summary')) { return; }
   var label = labelFor(event.key);
   if (!label) { return; }
   event.preventDefault();
