@@ -233,6 +233,19 @@ def test_a_long_error_shows_whole_and_readable(driver, base_url, browser_factory
             "the keypad moved"
 
 
+def test_a_screen_reader_hears_the_operation_that_waits(driver, base_url):
+    def heard(d):
+        return d.execute_script("return document.getElementById('calc-spoken').textContent;")
+    open_calculator(driver, base_url)
+    click_keys(driver, "2", "+")
+    wait_until(driver, lambda d: heard(d) == "2 plus", lambda: f"“2 plus” to be said; it is {heard(driver)!r}")
+    assert css(driver, "#calc-display").get_attribute("aria-live") == "off", "the number is not said twice"
+    click_keys(driver, "3")
+    wait_until(driver, lambda d: heard(d) == "3", lambda: f"“3” to be said; it is {heard(driver)!r}")
+    click_keys(driver, "x")
+    wait_until(driver, lambda d: heard(d) == "5 times", lambda: f"“5 times” to be said; it is {heard(driver)!r}")
+
+
 def test_enter_on_a_link_follows_it_and_presses_no_key(driver, base_url):
     open_calculator(driver, base_url)
     click_keys(driver, "2", "+", "3")

@@ -74,6 +74,17 @@ def shoot(driver, name):
                     ".slice(0, 5).map(function (e) { return e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : ''); });"
                 )
                 problems.append(f"{name} {size_name} {scheme}: {overflow}px horizontal overflow from {wide}")
+            # Every control of a list's row stays inside the row (a long
+            # overdue date once pushed the move handle out, beside the list).
+            outside = driver.execute_script(
+                "return Array.from(document.querySelectorAll('.todo-list li[data-id]')).flatMap(function (li) {"
+                " var row = li.getBoundingClientRect();"
+                " return Array.from(li.querySelectorAll('.view > *')).filter(function (e) {"
+                "  var r = e.getBoundingClientRect(); return r.width > 0 && (r.right > row.right + 1 || r.left < row.left - 1); })"
+                "  .map(function (e) { return li.querySelector('label').textContent + ': ' + e.className; }); });"
+            )
+            if outside:
+                problems.append(f"{name} {size_name} {scheme}: outside their row: {outside}")
             driver.save_screenshot(str(ARTIFACTS / f"{name}-{size_name}-{scheme}.png"))
             (ARTIFACTS / f"{name}-{size_name}-{scheme}-full.png").write_bytes(full_page_png(driver))
             backgrounds[scheme] = background(driver)

@@ -36,6 +36,21 @@ struct CalculatorAPITests {
         }
     }
 
+    /// The display is seen; what a screen reader hears is the number and
+    /// the operation waiting for the next one, which the display never shows.
+    @Test func theDisplayIsHeardWithTheOperationThatWaits() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            let cookie = try #require(Self.sessionCookie(try await Self.press(["2", "÷"], client, server, cookie: nil)))
+            var html = try await client.get("/calculator", headers: [.cookie: cookie]).text
+            #expect(html.contains(#"<output class="calc-display" id="calc-display" aria-live="off" data-error="">2</output>"#))
+            #expect(html.contains(#"<p class="visually-hidden" id="calc-spoken" aria-live="polite">2 divided by</p>"#))
+            _ = try await Self.press(["3"], client, server, cookie: cookie)
+            html = try await client.get("/calculator", headers: [.cookie: cookie]).text
+            #expect(html.contains(#"id="calc-spoken" aria-live="polite">3</p>"#))
+        }
+    }
+
     /// Showing the page makes no session: another site's `<img
     /// src=".../calculator">` requests cannot push anyone's calculator out.
     @Test func lookingMakesNoSessionSoOtherSitesCannotEvictOne() async throws {

@@ -468,7 +468,7 @@ struct HTMLTests {
                     token: server.token
                 )
                 let html = try await client.get("/todos").text
-                #expect(html.contains(#"<time class="due overdue" datetime="2027-01-14T09:00:00.000Z""#))
+                #expect(html.contains(#"<time class="due overdue" datetime="2027-01-14T09:00:00.000Z"><span>Overdue ·</span> <span>"#))
                 #expect(html.contains(#"<time class="due" datetime="2027-02-14T09:00:00.000Z""#))
                 #expect(html.contains(#"<button type="button" id="delete-all" class="delete-all" data-opens-modal="confirm-delete-all">"#))
                 #expect(html.contains(#"<dialog class="modal-card" id="confirm-delete-all""#))

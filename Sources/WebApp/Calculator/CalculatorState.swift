@@ -25,6 +25,10 @@ struct CalculatorState: Sendable {
     /// (`+` in `9 +`), which the page shows as held down; `nil` when none
     /// waits.
     var pendingKey: String?
+    /// What a screen reader says of the display: the number, and the
+    /// operation that waits for it to be typed, in words ("9 plus"); the
+    /// number alone once the second number is being typed.
+    var spoken: String
 
     init(_ session: CalculatorSession) {
         snapshot = session.snapshot
@@ -35,6 +39,8 @@ struct CalculatorState: Sendable {
         columnCount = session.configuration.columnCount
         droppedSteps = session.droppedStepCount
         let pending = session.calculator.pendingOperation.map { Key.operation($0) }
-        pendingKey = pending.flatMap { pending in zip(labels, keys).first { $0.1 == pending }?.0 }
+        let waiting = session.calculator.isTyping ? nil : pending
+        spoken = session.snapshot.display + (waiting.map { " " + $0.spokenName } ?? "")
+        pendingKey = pending.flatMap { [labels, keys] pending in zip(labels, keys).first { $0.1 == pending }?.0 }
     }
 }

@@ -88,7 +88,7 @@ extension Components.Schemas.Calculator {
             canUndo: snapshot.canUndo, canRedo: snapshot.canRedo,
             undoTitle: state.undoTitle, redoTitle: state.redoTitle, tape: snapshot.tape,
             labels: state.labels, columnCount: state.columnCount, droppedSteps: state.droppedSteps,
-            pendingKey: state.pendingKey
+            pendingKey: state.pendingKey, spoken: state.spoken
         )
     }
 }

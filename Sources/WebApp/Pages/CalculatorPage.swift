@@ -15,11 +15,16 @@ struct CalculatorPage {
             html.element("main", [.class("calculator-page")]) { html in
                 html.element("h1", [.class("page-title")]) { $0.text("Calculator") }
                 html.element("section", [.class("calculator"), .ariaLabel("Calculator")]) { html in
+                    // Seen: the number. Heard (calc-spoken): the number and the
+                    // operation that waits for the next one ("2 plus").
                     html.element(
                         "output",
-                        [.class("calc-display"), .id("calc-display"), Attribute("aria-live", "polite"),
+                        [.class("calc-display"), .id("calc-display"), Attribute("aria-live", "off"),
                          .data("error", state.snapshot.error ?? "")]
                     ) { $0.text(state.snapshot.display) }
+                    html.element("p", [.class("visually-hidden"), .id("calc-spoken"), Attribute("aria-live", "polite")]) {
+                        $0.text(state.spoken)
+                    }
                     // What went wrong with a key the server did not take (unreachable, refused).
                     html.element("p", [.class("calc-error"), .id("calc-error"), Attribute("role", "alert"), .hidden(true)]) { _ in }
                     UndoRedoBar(

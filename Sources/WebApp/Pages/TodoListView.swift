@@ -246,8 +246,14 @@ struct TodoListView: Sendable {
     static func dueMark(_ due: DueDateTexts.Text, overdue: Bool, into html: inout HTMLWriter) {
         guard !due.display.isEmpty else { return }
         html.element("time", [.class(overdue ? "due overdue" : "due"), Attribute("datetime", due.datetime)]) { html in
-            var parts = due.display.components(separatedBy: " – ")
-            if overdue { parts[0] = "Overdue · " + parts[0] }
+            // Each part on one line, the parts on as many lines as the row
+            // needs: "Overdue ·" too, so that a long overdue date does not
+            // push the row's buttons out of it beside a title that keeps its room.
+            let parts = due.display.components(separatedBy: " – ")
+            if overdue {
+                html.element("span") { $0.text("Overdue ·") }
+                html.text(" ")
+            }
             for (index, part) in parts.enumerated() {
                 if index > 0 { html.text(" ") }
                 html.element("span") { $0.text(index < parts.count - 1 ? part + " –" : part) }

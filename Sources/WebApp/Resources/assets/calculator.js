@@ -8,6 +8,7 @@ import { api, enqueue } from './api.js';
 import { isTextField, undoRedoShortcut } from './keys.js';
 
 var display = document.getElementById('calc-display');
+var spoken = document.getElementById('calc-spoken');
 var undo = document.getElementById('calc-undo');
 var redo = document.getElementById('calc-redo');
 var tape = document.getElementById('calc-tape');
@@ -40,6 +41,8 @@ function fitDisplay() {
 
 function render(state) {
   display.textContent = state.display;
+  // What a screen reader hears: the number, and the operation that waits ("2 plus").
+  if (spoken) { spoken.textContent = state.spoken || state.display; }
   // The key of the operation waiting for its second number looks held down.
   keys.forEach(function (key) {
     var held = key.getAttribute('data-key') === state.pendingKey;
