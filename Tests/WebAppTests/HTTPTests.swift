@@ -196,7 +196,8 @@ struct HTTPTests {
 
                 let id = try await client.get("/todos/items/nope", headers: Self.navigation)
                 #expect(id.status == .badRequest)
-                #expect(id.text.contains("“nope” is not an item id"))
+                #expect(id.text.contains("“nope” is not an item id: an item&#39;s address holds its id"))
+                #expect(id.text.contains("<code>rewind todo list</code> prints it (at least 4 hex digits)"))
                 #expect(!id.text.contains("Open /todos/items/nope"), "no query to leave out")
 
                 let fragment = try await client.get("/todos/fragment?steps=0", headers: Self.navigation)

@@ -48,12 +48,11 @@ struct ListsController {
             return Responses.html(page.regions)
         }
         router.get("/lists/{list}/items/{id}") { request, context in
-            let text = context.parameters.get("id") ?? ""
             // The short reference `rewind todo --list … list` prints: to the item's own address.
-            if UUID(uuidString: text) == nil, let prefix = IDPrefix(text) {
+            if case .start(let prefix, let typed) = try Query.itemOnPage(context) {
                 let list = try Query.listID(context)
                 let matches = try await shared.items(of: list).list.ids(startingWith: prefix, limit: 4)
-                return try Query.itemAddress("/lists/\(list.uuidString)/items/", of: text, matching: matches, request)
+                return try Query.itemAddress("/lists/\(list.uuidString)/items/", of: typed, matching: matches, request)
             }
             return Responses.html(try await itemPage(context).render()).response(from: request, context: context)
         }

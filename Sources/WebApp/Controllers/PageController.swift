@@ -37,11 +37,10 @@ struct PageController {
             return await Responses.html { view.regions }
         }
         router.get("/todos/items/{id}") { request, context in
-            let text = context.parameters.get("id") ?? ""
             // The short reference `rewind todo list` prints: to the item's own address.
-            if UUID(uuidString: text) == nil, let prefix = IDPrefix(text) {
+            if case .start(let prefix, let typed) = try Query.itemOnPage(context) {
                 let matches = try await service.read { $0.todos.ids(startingWith: prefix, limit: 4) }
-                return try Query.itemAddress("/todos/items/", of: text, matching: matches, request)
+                return try Query.itemAddress("/todos/items/", of: typed, matching: matches, request)
             }
             let (id, steps) = (try Query.itemID(context), try Query.historySteps(request))
             let since = await eventID()

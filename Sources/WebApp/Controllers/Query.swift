@@ -106,6 +106,26 @@ enum Query {
         try itemID(context.parameters.get("id") ?? "")
     }
 
+    /// What the `{id}` of an item's page names: the item's id, or the start
+    /// of it as `rewind todo list` prints it (`text` as typed).
+    enum ItemOnPage {
+        case id(UUID)
+        case start(IDPrefix, typed: String)
+    }
+
+    /// The `{id}` of an item's page (`/todos/items/{id}`, `/lists/{list}/items/{id}`).
+    ///
+    /// - Throws: ``APIError`` 400 when it is neither an id nor the start of one.
+    static func itemOnPage(_ context: some RequestContext) throws -> ItemOnPage {
+        let text = context.parameters.get("id") ?? ""
+        if let id = UUID(uuidString: text) { return .id(id) }
+        if let prefix = IDPrefix(text) { return .start(prefix, typed: text) }
+        throw APIError.badRequest(
+            "“\(text)” is not an item id: an item's address holds its id, a UUID such as 0B7E4C1A-0000-4000-8000-000000000000, "
+                + "or the start of it as `rewind todo list` prints it (at least 4 hex digits)"
+        )
+    }
+
     /// The way from an item's page named by the start of its id (`text`,
     /// as `rewind todo list` prints it) to its own address: `base` and the
     /// one id of `matches` (those that start so, up to four), with the
