@@ -738,3 +738,65 @@ def test_the_focus_stays_on_save_and_in_a_field_after_a_save(driver, base_url, a
     wait_until(driver, lambda d: css(d, "#form-status").text == "Saved.", "the save to be said")
     wait_until(driver, lambda d: focused(d).get_attribute("name") == "title",
                f"the focus in the title field; it is on {focused(driver).tag_name} {focused(driver).get_attribute('name')}")
+
+
+def value_of(driver, name):
+    """A field's value, read afresh (the form is drawn again by each refresh)."""
+    return driver.execute_script(f"var f = document.querySelector(\"#detail-form [name='{name}']\"); return f ? f.value : null;")
+
+
+def status_of(driver):
+    return driver.execute_script("var s = document.getElementById('form-status'); return s ? s.innerText : '';")
+
+
+def test_a_form_touched_and_put_back_follows_the_item_again(driver, base_url, api):
+    item = api.add("Buy milk")
+    open_detail(driver, base_url, item["id"])
+    title = field(driver, "title")
+    title.send_keys("x")
+    title.send_keys(Keys.BACKSPACE)
+    api.request("PATCH", f"/api/todos/{item['id']}", {"title": "Buy oat milk"})
+    wait_until(driver, lambda d: value_of(d, "title") == "Buy oat milk",
+               f"the page to follow the item; the title field holds {value_of(driver, 'title')!r}")
+    # Typing that is kept is not thrown away by a change elsewhere, nor by an undo.
+    type_into(driver, "details", "Two litres")
+    api.request("PATCH", f"/api/todos/{item['id']}", {"completed": True})
+    blur_text_fields(driver)
+    undo_button(driver).click()
+    time.sleep(1)
+    assert value_of(driver, "details") == "Two litres", "the unsaved details were thrown away"
+
+
+def test_a_refused_due_date_marks_its_field_in_a_short_sentence(driver, base_url, api):
+    item = api.add("Call Anna")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "dueKind", "text")
+    type_into(driver, "dueText", "next blursday")
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(driver, lambda d: "is not a due date" in status_of(d), "the refusal to be said")
+    said = status_of(driver)
+    assert "Accepted forms" not in said, f"the forms are in the field's label; the page said {said!r}"
+    assert field(driver, "dueText").get_attribute("aria-invalid") == "true"
+    assert focused(driver).get_attribute("name") == "dueText"
+
+
+def test_a_gone_item_leaves_undo_and_the_history_following_the_list(driver, base_url, api):
+    item = api.add("Buy milk", details="\nafter an empty first line")
+    open_detail(driver, base_url, item["id"])
+    assert value_of(driver, "details") == "\nafter an empty first line"
+    api.request("DELETE", f"/api/todos/{item['id']}")
+    wait_until(driver, lambda d: "This item is gone" in status_of(d), "the page to say the item is gone")
+    wait_until(
+        driver, lambda d: d.execute_script("return document.getElementById('todos-undo').innerText;") == "↶ Undo: Delete “Buy milk”",
+        "Undo to name the delete",
+    )
+    # Undo brings it back, and Redo pressed until there is no more leaves the keyboard on Undo.
+    blur_text_fields(driver)
+    undo_button(driver).click()
+    wait_until(driver, lambda d: "This item is gone" not in status_of(d)
+               and value_of(d, "title") == "Buy milk", "the item to be back")
+    redo = css(driver, "#todos-redo")
+    driver.execute_script("arguments[0].focus();", redo)
+    redo.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: d.execute_script("return document.activeElement.id;") == "todos-undo",
+               f"the focus on Undo; it is on {driver.execute_script('return document.activeElement.tagName + document.activeElement.id;')}")

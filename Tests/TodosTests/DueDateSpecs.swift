@@ -73,6 +73,7 @@ struct DueDateSpecs {
         ("fri 2:60pm", "“2:60pm” is not a time like 2pm or 2:30pm (hours 1 to 12)"),
         ("fri at", "“at” is not a time like 14:30 or 2:30pm"),
         ("pm", "“pm” is neither a known word nor a date like 2026-12-01"),
+        ("10000-01-01", "10000-01-01 lies outside the years 1 to 9999, where dates must lie"),
         ("2026-12-03..2026-12-01", "the end lies before the start"),
         ("2026-12-01 for 0 days", "a duration must be positive"),
         ("2026-12-01 for 3 fortnights", "“fortnights” is not a unit: use seconds, minutes, hours, days or weeks"),

@@ -156,6 +156,9 @@ public struct DueDateParser: Sendable {
 
     private func isoDay(_ word: String) throws(Problem) -> Date {
         let parts = word.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count > 4, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber) {
+            throw Problem("\(word) lies outside the years 1 to 9999, where dates must lie")
+        }
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { throw Problem("“\(word)” is neither a known word nor a date like 2026-12-01") }

@@ -194,7 +194,7 @@ struct TodoDetailPage {
             }
             html.element("label", [.class("field")]) { html in
                 html.element("span") { $0.text("Details") }
-                html.element("textarea", [.name("details"), Attribute("rows", "5")]) { $0.text(item.details) }
+                html.element("textarea", [.name("details"), Attribute("rows", "5")]) { $0.text(Self.textareaText(item.details)) }
             }
             html.element("label", [.class("choice")]) { html in
                 html.void("input", [.type("checkbox"), .name("completed"), .checked(item.isCompleted)])
@@ -366,10 +366,17 @@ struct TodoDetailPage {
             html.element("div", [.data("location", "directions")]) { html in
                 html.element("label", [.class("field")]) { html in
                     html.element("span") { $0.text("Steps, one per line") }
-                    html.element("textarea", [.name("steps"), Attribute("rows", "4")]) { $0.text(steps) }
+                    html.element("textarea", [.name("steps"), Attribute("rows", "4")]) { $0.text(Self.textareaText(steps)) }
                 }
             }
         }
+    }
+
+    /// `text` as a textarea's content: the HTML parser drops one line
+    /// break right after `<textarea>`, so text that starts with one gets
+    /// another before it, and keeps its first, empty line.
+    static func textareaText(_ text: String) -> String {
+        text.hasPrefix("\n") || text.hasPrefix("\r") ? "\n" + text : text
     }
 
     private func textInput(

@@ -59,7 +59,15 @@ function focusKey(element) {
 
 function restoreFocus(selector) {
   var element = document.querySelector(selector);
-  if (element) { element.focus(); }
+  if (!element) { return; }
+  // Redo pressed until there is nothing left to redo: the keyboard goes to
+  // Undo beside it, not to the page's start.
+  if (element.disabled) {
+    var bar = element.closest('.undo-bar');
+    element = bar && bar.querySelector('button:not([disabled])');
+    if (!element) { return; }
+  }
+  element.focus();
 }
 
 export function fetchHTML(path) {

@@ -68,14 +68,32 @@ function showChoices(current) {
   });
 }
 
+// Whether the form holds something the person changed and did not save:
+// a field touched and put back as it was is no change (the page then goes
+// on following the item), a field that does not read as a valid item is.
+function edited() {
+  var current = form();
+  if (!dirty || !current) { return false; }
+  try { return Object.keys(changes(current, collect(current))).length > 0; } catch (e) { return true; }
+}
+
+// The page's regions but the item's, from the page the item belonged to:
+// Undo, Redo and the history go on following the list once the item is
+// gone (deleted, or taken back by an undo).
+function refreshAroundGoneItem() {
+  var around = list ? '/lists/' + list + '/fragment' : '/todos/fragment' + historyQuery('?');
+  return fetchHTML(around).then(function (html) { swapRegions(html, function (name) { return name === 'detail'; }); });
+}
+
 var refresh = makeRefresher(function () {
   return fetchHTML(fragment + (list ? '' : historyQuery('?'))).then(function (html) {
     // Typing after Save wins over the saved form, whenever it happened.
     var force = refresh.force && !typedSinceSave;
     refresh.force = false;
     var redrawn = false;
+    var keepForm = edited();
     swapRegions(html, function (name) {
-      var keep = name === 'detail' && dirty && !force;
+      var keep = name === 'detail' && keepForm && !force;
       if (name === 'detail' && !keep) { redrawn = true; }
       return keep;
     });
@@ -88,8 +106,11 @@ var refresh = makeRefresher(function () {
   }, function (error) {
     if (error.status === 404) {
       var status = document.getElementById('form-status');
-      if (status) { status.textContent = 'This item was deleted. Undo brings it back.'; }
-      return;
+      if (status) {
+        status.textContent = 'This item is gone: it was deleted, or an undo took back the step that made it. The history has the step that brings it back.';
+        status.classList.remove('error');
+      }
+      return refreshAroundGoneItem();
     }
     throw error;
   });
@@ -222,6 +243,7 @@ function nameUnits(current) {
 document.addEventListener('input', function (event) {
   var current = event.target.closest('#detail-form');
   if (!current) { return; }
+  event.target.removeAttribute('aria-invalid');
   dirty = true;
   typedSinceSave = true;
   if (event.target.name === 'durationAmount') { nameUnits(current); }
@@ -239,9 +261,20 @@ document.addEventListener('change', function (event) {
 function sayRefused(error) {
   var status = document.getElementById('form-status');
   if (!status) { showError(error); return; }
-  var message = String(error && error.message ? error.message : error).replace(/^invalid field “[^”]*”: /, '');
+  var text = String(error && error.message ? error.message : error);
+  var named = /^invalid field “([^”]*)”: /.exec(text);
+  // The accepted forms of a due date are in the field's label already.
+  var message = text.replace(/^invalid field “[^”]*”: /, '').replace(/ Accepted forms: .*$/, '');
   status.textContent = message.charAt(0).toUpperCase() + message.slice(1);
   status.classList.add('error');
+  var name = named ? named[1] : (/^A title /.test(text) ? 'title' : null);
+  var field = name && form() ? form().elements.namedItem(name) : null;
+  if (field && field.focus) {
+    // The field at fault, said to be, and described by the reason.
+    field.setAttribute('aria-invalid', 'true');
+    field.setAttribute('aria-describedby', 'form-status');
+    field.focus();
+  }
   status.scrollIntoView({ block: 'nearest' });
 }
 
@@ -254,6 +287,8 @@ document.addEventListener('submit', function (event) {
   try { body = changes(current, collect(current)); } catch (error) { sayRefused(error); return; }
   if (Object.keys(body).length === 0) {
     if (status) { status.textContent = 'Nothing changed to save.'; status.classList.remove('error'); }
+    // Nothing to keep: the form follows the item again at its next change.
+    dirty = false;
     return;
   }
   typedSinceSave = false;
@@ -275,7 +310,17 @@ if (backLink && cameFrom && cameFrom.id === id && /^\/todos(\?[^#]*)?(#.*)?$/.te
   backLink.href = cameFrom.url;
 }
 
-function afterUndo() { typedSinceSave = false; refresh.force = true; refresh(); }
+// After an undo or a redo the form shows the item as it is then, unless it
+// holds typing not saved yet, which it keeps (Save sends only that); what
+// the last save said is over.
+function afterUndo() {
+  savedAt = 0;
+  var status = document.getElementById('form-status');
+  if (status && status.textContent === 'Saved.') { status.textContent = ''; }
+  typedSinceSave = false;
+  refresh.force = !edited();
+  refresh();
+}
 if (list) {
   // What an undo left alone (someone else changed it since) is said under the form.
   setUpSharedUndo('/api/lists/' + list, afterUndo, function (messages) { leftAlone = messages.join(' '); });
