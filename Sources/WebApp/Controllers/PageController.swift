@@ -37,12 +37,16 @@ struct PageController {
             return await Responses.html { view.regions }
         }
         router.get("/todos/items/{id}") { request, context in
-            // The short reference `rewind todo list` prints: to the item's own address.
-            if case .start(let prefix, let typed) = try Query.itemOnPage(context) {
+            let id: UUID
+            switch try Query.itemOnPage(context) {
+            case .id(let named):
+                id = named
+            case .start(let prefix, let typed):
+                // The short reference `rewind todo list` prints: to the item's own address.
                 let matches = try await service.read { $0.todos.ids(startingWith: prefix, limit: 4) }
                 return try Query.itemAddress("/todos/items/", of: typed, matching: matches, request)
             }
-            let (id, steps) = (try Query.itemID(context), try Query.historySteps(request))
+            let steps = try Query.historySteps(request)
             let since = await eventID()
             var page = try await TodoDetailPage(item: service.item(id), service: service, csrfToken: csrfToken, historySteps: steps)
             page.eventsSince = since
