@@ -50,6 +50,32 @@ struct TodoProcessTests {
         #expect(failures == [])
     }
 
+    /// Runs `rewind ARGUMENTS` through `sh` with `redirection` after it
+    /// (`> /dev/full`, `>&-`).
+    static func runRedirected(_ arguments: [String], _ redirection: String) async throws -> RewindRun {
+        let command = ([try rewindBinaryURL().path] + arguments)
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        return try await runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", command + " " + redirection], environment: ["TZ": "UTC"])
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func aResultThatCannotBeWrittenSaysSoAndKeepsTheChange() async throws {
+        let directory = try TodoDirectory()
+        let full = try await Self.runRedirected(["todo", "add", "Buy milk", "--data-dir", directory.url.path], "> /dev/full")
+        #expect(full.status == 74)
+        #expect(full.stderr == "rewind: could not write to standard output (No space left on device); any change the command made is saved\n")
+        let closed = try await Self.runRedirected(["todo", "add", "Call mum", "--json", "--data-dir", directory.url.path], ">&-")
+        #expect(closed.status == 74)
+        #expect(!closed.stderr.contains("Fatal error"))
+        #expect(try await directory.titles() == ["Buy milk", "Call mum"])
+        for arguments in [["todo", "list"], ["todo", "export"], ["todo", "history", "--json"]] {
+            let run = try await Self.runRedirected(arguments + ["--data-dir", directory.url.path], "> /dev/full")
+            #expect(run.status == 74, "\(arguments)")
+        }
+        let calc = try await Self.runRedirected(["calc", "1", "+", "2", "="], "> /dev/full")
+        #expect(calc.status == 74)
+    }
+
     @Test func coloursOnlyWhenAskedAndNeverWithNoColor() async throws {
         let directory = try TodoDirectory()
         try await directory.add("Late", ["--due", "2020-01-01"])

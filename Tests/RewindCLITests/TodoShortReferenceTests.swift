@@ -44,4 +44,21 @@ struct TodoShortReferenceTests {
         for id in ids { #expect(fromIndex(id) == whole(id)) }
         #expect(ids.contains { fromIndex($0).count > ShortReferences.length }, "some references are longer than 8 digits")
     }
+
+    @Test func digitsThatAreANumberAndAnotherItemsIDStartAreRefusedAsAmbiguous() throws {
+        let first = try #require(UUID(uuidString: "AAAAAAAA-0000-0000-0000-000000000001"))
+        let second = try #require(UUID(uuidString: "00012345-0000-0000-0000-000000000002"))
+        let references = ItemReferences(index: SortedItemIDs([first, second])) { [first, second] }
+        #expect(try references.resolve(["1"]) == [first])
+        #expect(try references.resolve(["00012"]) == [second])
+        #expect(try references.resolve(["aaaa"]) == [first])
+        // "0001" is number 1 of the last list and the start of the second id.
+        let error = #expect(throws: TodoCommandError.self) { try references.resolve(["0001"]) }
+        #expect(error?.description.contains("ambiguous") == true)
+        #expect(error?.description.contains("aaaaaaaa") == true)
+        #expect(error?.description.contains("000123450000") == true)
+        // The number and the id's start naming one item is no ambiguity.
+        let same = ItemReferences(index: SortedItemIDs([second, first])) { [second, first] }
+        #expect(try same.resolve(["0001"]) == [second])
+    }
 }

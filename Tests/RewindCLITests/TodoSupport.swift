@@ -18,6 +18,10 @@ final class TodoDirectory: @unchecked Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
+    /// The option every run passes, as the CLI repeats it in the commands
+    /// it suggests: ` --data-dir DIR`.
+    var again: String { " --data-dir " + url.path }
+
     /// Runs `rewind todo ARGUMENTS --data-dir DIR` in the UTC time zone.
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws -> RewindRun {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import RewindCLI
 
 @Suite("rewind todo undo and redo")
 struct TodoUndoTests {
@@ -147,25 +148,25 @@ struct TodoUndoTests {
             // The steps around where the list is (at 4), with where the other pages start.
             let around = try await directory.succeed(["history", "--limit", "3"]).lines
             #expect(around.count == 5)
-            #expect(around[0] == "  … 2 earlier: rewind todo history --limit 3 --before 3")
+            #expect(around[0] == "  … 2 earlier: rewind todo history --limit 3 --before 3\(directory.again)")
             #expect(around[1].hasPrefix("  3  Add “Three”"))
             #expect(around[2].hasPrefix("→ 4  Add “Four”"))
             #expect(around[3].hasPrefix("  5  Add “Five”") && around[3].hasSuffix("(undone)"))
-            #expect(around[4] == "  … 1 later: rewind todo history --limit 3 --after 5")
+            #expect(around[4] == "  … 1 later: rewind todo history --limit 3 --after 5\(directory.again)")
             let before = try await directory.succeed(["history", "--limit", "3", "--before", "3"]).lines
             #expect(before.count == 4)
             #expect(before[0] == "  0  Start")
             #expect(before[1].hasPrefix("  1  Add “One”"))
             #expect(before[2].hasPrefix("  2  Add “Two”"))
-            #expect(before[3] == "  … 4 later: rewind todo history --limit 3 --after 2")
+            #expect(before[3] == "  … 4 later: rewind todo history --limit 3 --after 2\(directory.again)")
             let between = try await directory.succeed(["history", "--after", "1", "--before", "4"]).lines
             #expect(between.count == 4)
-            #expect(between[0] == "  … 1 earlier: rewind todo history --limit 20 --before 2")
+            #expect(between[0] == "  … 1 earlier: rewind todo history --limit 20 --before 2\(directory.again)")
             #expect(between[1].hasPrefix("  2  Add “Two”") && between[2].hasPrefix("  3  Add “Three”"))
-            #expect(between[3] == "  … 3 later: rewind todo history --limit 20 --after 3")
+            #expect(between[3] == "  … 3 later: rewind todo history --limit 20 --after 3\(directory.again)")
             let after = try await directory.succeed(["history", "--after", "5"]).lines
             #expect(after.count == 2)
-            #expect(after[0] == "  … 5 earlier: rewind todo history --limit 20 --before 6")
+            #expect(after[0] == "  … 5 earlier: rewind todo history --limit 20 --before 6\(directory.again)")
             #expect(after[1].hasPrefix("  6  Add “Six”") && after[1].hasSuffix("(undone)"))
             let json = try await TodoDirectory.object(try directory.succeed(["history", "--limit", "2", "--json"]).stdout)
             #expect(json["total"] as? Int == 6)
@@ -212,7 +213,7 @@ struct TodoUndoTests {
 
             let copy = try TodoDirectory()
             let run = try await copy.succeed(["import", file])
-            #expect(run.stdout == "Imported 3 items from \(file), replacing the list (undo with: rewind todo undo)\n")
+            #expect(run.stdout == "Imported 3 items from \(file), replacing the list (undo with: rewind todo undo\(copy.again))\n")
             #expect(try await copy.export() == (try source.export()))
             let again = try await copy.succeed(["import", file])
             #expect(again.stderr == "Nothing to change: the list already holds these 3 items as they are.\n")
@@ -221,11 +222,24 @@ struct TodoUndoTests {
             // Items of the list that the document lacks go, and are counted.
             try await copy.add("Extra")
             #expect(try await copy.succeed(["import", file]).stdout
-                == "Imported 3 items from \(file), replacing the list; 1 item not in it removed (undo with: rewind todo undo)\n")
+                == "Imported 3 items from \(file), replacing the list; 1 item not in it removed (undo with: rewind todo undo\(copy.again))\n")
             #expect(try await copy.succeed(["undo"]).stdout == "Undid: Import 3 items\n")
             let folder = try await copy.run(["import", source.url.path])
             #expect(folder.status == 1)
             #expect(folder.stderr == "rewind todo: cannot read \(source.url.path): it is a folder; give a to-do document, such as a file `rewind todo export` wrote\n")
+        }
+
+        @Test func theSuggestedUndoActsOnTheDataTheImportWent() async throws {
+            let directory = try TodoDirectory()
+            let document = todoDocument([("00000000-0000-4000-8000-000000000001", "Only")])
+            // Chosen by the environment: the suggestion needs no option.
+            let run = try await runRewind(["todo", "import", "-"], stdin: document, environment: ["REWIND_DATA_DIR": directory.url.path])
+            #expect(run.stdout == "Imported 1 item from -, replacing the list (undo with: rewind todo undo)\n")
+            // Chosen on the command line: the suggestion repeats it, quoted for a shell.
+            #expect(try TodoOptions.parse(["--data-dir", "/tmp/my lists/it's"]).repeated == #" --data-dir '/tmp/my lists/it'\''s'"#)
+            // A database URL is repeated without its password.
+            #expect(try TodoOptions.parse(["--database", "postgres://ann:secret@db.example:5432/todos"]).repeated
+                == " --database postgres://ann@db.example:5432/todos")
         }
 
         @Test func importFromStandardInputReplacesTheList() async throws {
@@ -242,7 +256,7 @@ struct TodoUndoTests {
             let second = todoDocument([("00000000-0000-4000-8000-000000000002", "Two, renamed"), ("00000000-0000-4000-8000-000000000003", "Three")])
             let run = try await directory.run(["import", "-", "--merge"], stdin: second)
             #expect(run.status == 0)
-            #expect(run.stdout == "Imported 2 items from -, merged into the list (undo with: rewind todo undo)\n")
+            #expect(run.stdout == "Imported 2 items from -, merged into the list (undo with: rewind todo undo\(directory.again))\n")
             #expect(try await directory.titles() == ["One", "Two, renamed", "Three"])
             try await directory.succeed(["undo"])
             #expect(try await directory.titles() == ["One", "Two"])

@@ -41,7 +41,7 @@ struct CalcInteractive {
         defer {
             write("\u{1B}[?25h\u{1B}[?1049l")
             terminal.restore()
-            print(session.display)
+            StandardStreams.output(session.display + "\n")
         }
         render()
         while let bytes = terminal.readKey() {
@@ -111,7 +111,7 @@ struct CalcInteractive {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStreams.output(text)
     }
 }
 

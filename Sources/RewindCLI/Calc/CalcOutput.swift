@@ -11,7 +11,7 @@ struct CalcOutput {
 
     /// Prints the display of `session`, or its snapshot as one line of JSON.
     func show(_ session: CalculatorSession) {
-        print(json ? Self.json(session.snapshot) : session.display)
+        StandardStreams.output((json ? Self.json(session.snapshot) : session.display) + "\n")
     }
 
     /// Writes `message` as one line on standard error and returns the exit
@@ -25,7 +25,7 @@ struct CalcOutput {
     /// characters (of keys typed, say) shown rather than acting on the terminal.
     func warn(_ message: String) {
         let line = "rewind calc: " + TypedText.visible(message) + "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStreams.error(line)
     }
 
     /// The snapshot as one line of JSON, keys in the documented order:

@@ -130,7 +130,7 @@ extension RewindCommand {
                     calculatorConfiguration = try ButtonConfiguration.load(contentsOf: URL(fileURLWithPath: DataDirectory.expandingTilde(in: calculatorConfig)))
                 } catch {
                     // One line, as for the other options read here (not the top command's usage).
-                    FileHandle.standardError.write(Data("rewind serve: \(error.description)\n".utf8))
+                    StandardStreams.error("rewind serve: \(error.description)\n")
                     throw ExitCode.validationFailure
                 }
             } else {
@@ -141,28 +141,28 @@ extension RewindCommand {
             do {
                 databaseURL = try DatabaseChoice.url(option: database, otherStoreChosen: inMemory || dataDir != nil)
             } catch {
-                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                StandardStreams.error("rewind serve: \(error)\n")
                 throw ExitCode.validationFailure
             }
             let sharedToken: String?
             do {
                 sharedToken = try SharedCSRFToken.token()
             } catch {
-                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                StandardStreams.error("rewind serve: \(error)\n")
                 throw ExitCode.validationFailure
             }
             let origins: [PublicOrigin]
             do {
                 origins = try PublicOriginOption.origins(options: publicOrigins)
             } catch {
-                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                StandardStreams.error("rewind serve: \(error)\n")
                 throw ExitCode.validationFailure
             }
             let proxies: Set<String>
             do {
                 proxies = try TrustedProxyOption.addresses(options: trustedProxies)
             } catch {
-                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                StandardStreams.error("rewind serve: \(error)\n")
                 throw ExitCode.validationFailure
             }
             let store: ServeStore
@@ -173,7 +173,7 @@ extension RewindCommand {
                 // is right; the data directory or database lacks an account).
                 teamMode = try await store.teamMode(asked: accounts)
             } catch {
-                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                StandardStreams.error("rewind serve: \(error)\n")
                 throw ExitCode.failure
             }
             defer { store.close() }
@@ -192,8 +192,9 @@ extension RewindCommand {
                 teamMode: teamMode,
                 calculatorStore: store.calculators,
                 onServerRunning: { port in
-                    FileHandle.standardOutput.write(Data("Rewind is running at \(configuration.url(port: port))\n".utf8))
-                    FileHandle.standardError.write(Data("To-dos: \(location). Press Ctrl+C to stop.\n".utf8))
+                    // A server whose standard output is closed keeps serving.
+                    _ = StandardStreams.write(Data("Rewind is running at \(configuration.url(port: port))\n".utf8), to: STDOUT_FILENO)
+                    StandardStreams.error("To-dos: \(location). Press Ctrl+C to stop.\n")
                 }
             )
             do {
@@ -206,11 +207,11 @@ extension RewindCommand {
                     while try await group.next() != nil {}
                 }
             } catch let error as StoreError {
-                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                StandardStreams.error("rewind serve: \(error)\n")
                 throw ExitCode.failure
             } catch {
                 let why = ListenFailure.explanation(of: error) ?? "\(error)"
-                FileHandle.standardError.write(Data("rewind serve: cannot serve on \(host):\(port): \(why)\n".utf8))
+                StandardStreams.error("rewind serve: cannot serve on \(host):\(port): \(why)\n")
                 throw ExitCode.failure
             }
         }
@@ -221,7 +222,7 @@ extension RewindCommand {
             do {
                 return try load()
             } catch {
-                FileHandle.standardError.write(Data("rewind serve: \(error)\n".utf8))
+                StandardStreams.error("rewind serve: \(error)\n")
                 throw ExitCode.failure
             }
         }

@@ -46,7 +46,7 @@ final class ImportProgress {
     }
 
     private func draw(_ text: String) {
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+        StandardStreams.error("\r\u{1B}[K" + text)
         isDrawn = !text.isEmpty
     }
 

@@ -6,8 +6,9 @@ import Todos
 /// last `list` showed, or by the start of an id.
 ///
 /// A reference of digits is a number of the last listing when that listing
-/// has such a number; anything else (and a number the listing does not have)
-/// is read as the start of an id: at least ``minimumPrefixLength`` hex
+/// has such a number (and no other item's id starts with those digits);
+/// anything else (and a number the listing does not have) is read as the
+/// start of an id: at least ``minimumPrefixLength`` hex
 /// digits, hyphens and case ignored. Unknown and ambiguous references are
 /// errors that name the reference.
 struct ItemReferences {
@@ -57,6 +58,16 @@ struct ItemReferences {
                 let id = ids[number - 1]
                 guard try index.contains(id) else {
                     throw TodoCommandError("item \(number) of the last list no longer exists; run `rewind todo list` to number the items again, or use an id prefix")
+                }
+                // Digits enough for an id's start may also be one: refused
+                // when that is another item, so that an id prefix always
+                // names the same item.
+                if text.count >= Self.minimumPrefixLength,
+                   let other = try index.ids(startingWith: text, limit: 2).first(where: { $0 != id }) {
+                    throw TodoCommandError(
+                        "“\(text)” is ambiguous: it is number \(number) of the last list (\(IDPrefix.hex(id, length: 8))) "
+                            + "and the start of the id \(IDPrefix.hex(other, length: 12))…; type that item's id instead, "
+                            + "or more of the other's")
                 }
                 return id
             }

@@ -46,7 +46,7 @@ extension RewindCommand.Todo {
                     }
                 }
                 guard let file, file != "-" else {
-                    return FileHandle.standardOutput.write(data + Data("\n".utf8))
+                    return StandardStreams.output(data + Data("\n".utf8))
                 }
                 let url = URL(fileURLWithPath: DataDirectory.expandingTilde(in: file))
                 do {
@@ -133,7 +133,7 @@ extension RewindCommand.Todo {
                 let (count, removed) = (outcome.imported, outcome.removed)
                 let how = merge ? "merged into the list" : "replacing the list"
                 let gone = removed == 0 ? "" : "; \(removed) item\(removed == 1 ? "" : "s") not in it removed"
-                TodoTerminal.print("Imported \(count) item\(count == 1 ? "" : "s") from \(file), \(how)\(gone) (undo with: rewind todo undo)")
+                TodoTerminal.print("Imported \(count) item\(count == 1 ? "" : "s") from \(file), \(how)\(gone) (undo with: rewind todo undo\(options.repeated))")
             }
         }
 

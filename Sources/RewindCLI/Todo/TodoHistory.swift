@@ -119,11 +119,11 @@ extension RewindCommand.Todo.History {
                     let limit = limit ?? Self.localPageSize
                     if shown.lowerBound > 0 {
                         lines.insert(terminal.styled(
-                            "  … \(shown.lowerBound) earlier: rewind todo history --limit \(limit) --before \(shown.lowerBound + 1)", .dim), at: 0)
+                            "  … \(shown.lowerBound) earlier: rewind todo history --limit \(limit) --before \(shown.lowerBound + 1)\(options.repeated)", .dim), at: 0)
                     }
                     if shown.upperBound < history.steps.count {
                         lines.append(terminal.styled(
-                            "  … \(history.steps.count - shown.upperBound) later: rewind todo history --limit \(limit) --after \(shown.upperBound)", .dim))
+                            "  … \(history.steps.count - shown.upperBound) later: rewind todo history --limit \(limit) --after \(shown.upperBound)\(options.repeated)", .dim))
                     }
                 }
                 TodoTerminal.print(lines: lines)

@@ -35,6 +35,28 @@ struct TodoOptions: ParsableArguments {
 }
 
 extension TodoOptions {
+    /// The options as typed again after a command the CLI suggests, so that
+    /// the suggestion acts on the same data: ` --data-dir DIR` or
+    /// ` --database URL` (without its password), quoted for a shell; empty
+    /// when neither was given.
+    var repeated: String {
+        if let dataDirectory { return " --data-dir " + Self.shellQuoted(dataDirectory) }
+        guard let database else { return "" }
+        var url = URLComponents(string: database)
+        url?.password = nil
+        return " --database " + Self.shellQuoted(url?.string ?? database)
+    }
+
+    /// `text` as a shell reads it back: as it is when it holds only
+    /// characters no shell treats specially, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@%=")
+        if !text.isEmpty, text.allSatisfy(plain.contains), !text.hasPrefix("-") { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+extension TodoOptions {
     /// The data directory, created if needed, and the PostgreSQL database
     /// of `--database` or `REWIND_DATABASE_URL` if one is chosen (`nil`:
     /// the SQLite file of the directory).

@@ -33,7 +33,7 @@ struct TodoTerminal: Sendable {
 
     /// Writes `text` and a line break on standard output in one write.
     static func print(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        StandardStreams.output(text + "\n")
     }
 
     /// Writes `lines` on standard output in one write.
@@ -52,6 +52,6 @@ struct TodoTerminal: Sendable {
     /// Writes `message` as one line on standard error, as it is.
     static func note(_ message: String) {
         let line = message.replacingOccurrences(of: "\n", with: " ") + "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStreams.error(line)
     }
 }

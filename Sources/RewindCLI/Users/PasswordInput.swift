@@ -108,7 +108,7 @@ enum PasswordInput {
             quiet.c_lflag |= tcflag_t(ECHONL)
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         }
-        if !prompt.isEmpty { FileHandle.standardError.write(Data(prompt.utf8)) }
+        if !prompt.isEmpty { StandardStreams.error(prompt) }
         defer {
             if hiding {
                 tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
