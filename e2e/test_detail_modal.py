@@ -494,6 +494,8 @@ def test_delete_all_items_asks_cancel_keeps_and_confirm_deletes(driver, base_url
     assert api.titles() == []
     wait_until(driver, lambda d: not css(d, "#delete-all").is_enabled(), "Delete all to be disabled on an empty list")
     wait_until(driver, lambda d: not css(d, "section.main").is_displayed(), "section.main to hide on an empty list")
+    # Delete all is disabled now: the keyboard goes to Undo, which takes it back.
+    wait_focus_on(driver, "#todos-undo")
     click_css(driver, "#todos-undo")
     wait_for_titles(driver, ["one", "two", "three"])
 

@@ -262,6 +262,55 @@ def test_clicking_an_abandoned_step_returns_the_list_to_it(driver, base_url, api
     assert api.titles() == ["a", "c"]
 
 
+def test_a_jump_onto_an_abandoned_step_redoes_what_its_branch_has_after_it(driver, base_url, api):
+    for title in ("a", "b", "c"):
+        api.add(title)
+    api.request("POST", "/api/history/undo")
+    api.request("POST", "/api/history/undo")
+    api.add("d")
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["a", "d"])
+    # d was made after a, not after c above it: it says so.
+    after = step_button(driver, "Add “d”").find_element(By.CSS_SELECTOR, ".history-after")
+    assert after.text == "after Add “a”"
+    assert not step_button(driver, "Add “c”").find_elements(By.CSS_SELECTOR, ".history-after")
+    click_step(driver, "Add “b”")
+    wait_for_titles(driver, ["a", "b"])
+    # c, undone after b before d was made, is what Redo makes again.
+    wait_for_redo_title(driver, "Redo Add “c”")
+    wait_until(driver, lambda d: has_class(step_button(d, "Add “c”"), "undone"), "c to be undone, not abandoned")
+    click_css(driver, "#todos-redo")
+    wait_for_titles(driver, ["a", "b", "c"])
+    assert api.titles() == ["a", "b", "c"]
+
+
+def test_the_shortcuts_undo_with_the_order_drop_down_focused(driver, base_url, api):
+    api.add("Buy milk")
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["Buy milk"])
+    css(driver, "#sort-order").click()
+    press(driver, Keys.ESCAPE)
+    assert focused(driver).get_attribute("id") == "sort-order"
+    chord(driver, "z")
+    wait_for_titles(driver, [])
+    chord(driver, "y")
+    wait_for_titles(driver, ["Buy milk"])
+
+
+def test_clear_completed_leaves_the_keyboard_on_undo(driver, base_url, api):
+    for title in ("a", "b"):
+        api.add(title)
+    item = api.items()[0]
+    api.request("PATCH", f"/api/todos/{item['id']}", {"completed": True})
+    open_todos(driver, base_url)
+    wait_until(driver, lambda d: css(d, ".clear-completed").is_displayed(), "Clear completed")
+    driver.execute_script("document.querySelector('.clear-completed').focus()")
+    press(driver, Keys.ENTER)
+    wait_for_titles(driver, ["b"])
+    wait_until(driver, lambda d: focused(d).get_attribute("id") == "todos-undo",
+               lambda: f"the focus on Undo; it is on {focused(driver).tag_name} {focused(driver).get_attribute('class')!r}")
+
+
 def test_history_survives_a_server_restart(driver, server, api):
     open_todos(driver, server.url)
     add_and_wait(driver, "Buy milk", "Buy eggs")
@@ -386,8 +435,12 @@ def test_show_more_lists_earlier_steps_and_the_panel_keeps_them_after_a_change(d
     problems = violations(driver, "a history panel with Show more")
     assert not problems, "\n".join(problems)
     driver.execute_script("document.querySelector('.history-panel .history-list').scrollTop = 0")
-    click_css(driver, ".history-panel .history-show-more")
+    driver.execute_script("document.querySelector('.history-panel .history-show-more').focus()")
+    press(driver, Keys.ENTER)
     wait_until(driver, lambda d: panel_state(d) == {"steps": 261, "more": []}, lambda: f"every step listed: {panel_state(driver)}")
+    # The keyboard goes on to the first step that came in, where the button was.
+    wait_until(driver, lambda d: focused(d).get_attribute("data-step") == "1",
+               lambda: f"the focus on step 1; it is on {focused(driver).tag_name} {focused(driver).get_attribute('data-step')!r}")
     # The list stayed at its top, where the button was: the steps now below it.
     assert current_step(driver)[2] < 100, "the list should stay where it was scrolled"
     # An old step, listed now, is a click away.

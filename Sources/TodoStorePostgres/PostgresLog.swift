@@ -264,6 +264,16 @@ struct PostgresLog: Sendable {
             """)
     }
 
+    /// The newest undo row that came back into `node` from one of its
+    /// children: its inverse goes forward again along the branch last left
+    /// there, and its `redo_next` holds what that branch had left to redo.
+    func newestUndo(into node: Int64, _ connection: PostgresConnection) async throws -> Row? {
+        try await row(connection, """
+            SELECT \(unescaped: Self.rowColumns) FROM rewind_step
+            WHERE list_id = \(list) AND node = \(node) AND kind = 'undo' ORDER BY seq DESC LIMIT 1
+            """)
+    }
+
     /// The changes of the rows after `seq` up to `last`, oldest first, as
     /// JSON arrays: what moved the list from one head to the other.
     func forwardChanges(after seq: Int64, through last: Int64, _ connection: PostgresConnection) async throws -> [String] {

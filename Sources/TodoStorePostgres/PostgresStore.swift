@@ -408,7 +408,8 @@ public actor PostgresStore: AppStore {
 
     /// Moves to the step numbered `number` of ``historyTree()``, on any
     /// branch: undoes the steps up to where its branch leaves the current
-    /// one, then redoes the steps down to it, in one transaction.
+    /// one, then redoes the steps down to it, in one transaction. A redo
+    /// there goes on along the branch last undone from the step.
     ///
     /// - Throws: ``HistoryError/stepNotFound(_:)`` when the tree holds no
     ///   such step; nothing changes then.
@@ -441,7 +442,9 @@ public actor PostgresStore: AppStore {
                     guard let undo = try await self.log.newestUndo(leaving: step, connection) else {
                         throw HistoryError.stepNotFound(number)
                     }
-                    try await self.cross(undo, as: "redo", toNode: step, redoTop: nil, connection, &loaded)
+                    // What is left to redo: the branch last undone from the step.
+                    let redoTop = try await self.log.newestUndo(into: step, connection)?.seq
+                    try await self.cross(undo, as: "redo", toNode: step, redoTop: redoTop, connection, &loaded)
                 }
             }
         }

@@ -382,5 +382,35 @@ struct StoreTreeSuiteTests {
             #expect(tree.steps.map(\.number) == [1, 2])
         }
     }
-}
 
+    @Test(arguments: StoreKind.tested.filter(\.keepsBranches))
+    func aJumpOntoAnAbandonedBranchRedoesWhatThatBranchHasAfterTheStep(_ kind: StoreKind) async throws {
+        let fixture = try StoreFixture(kind)
+        let store = try await fixture.open()
+        for title in ["A", "B", "C", "D"] { try await store.change(.add(try fixture.item(title))) }
+        try await store.undo()
+        try await store.undo()
+        try await store.change(.add(try fixture.item("E")))
+        // The tree: A, B, then C, D (abandoned), and E made after B.
+        var tree = try await store.historyTree()
+        #expect(tree.steps.map(\.branch) == [.done, .done, .abandoned, .abandoned, .done])
+        try await store.jump(toStep: tree.steps[2].number)
+        #expect(try await store.state().todos.items.map(\.title) == ["A", "B", "C"])
+        // What was undone after C waits to be redone, as it did before E.
+        tree = try await store.historyTree()
+        #expect(tree.steps.map(\.branch) == [.done, .done, .done, .undone, .abandoned])
+        #expect(try await store.history().canRedo)
+        #expect(try await store.redo() == "Add “D”")
+        #expect(try await store.state().todos.items.map(\.title) == ["A", "B", "C", "D"])
+        #expect(try await store.redo() == nil)
+        // Back onto E's branch, whose end is its own step: nothing to redo.
+        try await store.jump(toStep: tree.steps[4].number)
+        #expect(try await store.state().todos.items.map(\.title) == ["A", "B", "E"])
+        #expect(try await store.redo() == nil)
+        if kind.persists {
+            try await store.jump(toStep: tree.steps[2].number)
+            let reopened = try await fixture.open()
+            #expect(try await reopened.redo() == "Add “D”")
+        }
+    }
+}

@@ -781,6 +781,23 @@ struct HistoryPanelTests {
         #expect(undone.contains(#"data-step="2" title="Go forward to after “Add “2””""#))
         let order = ["data-step=\"0\"", "data-step=\"1\"", "data-step=\"2\"", "data-step=\"4\""].compactMap { html.range(of: $0)?.lowerBound }
         #expect(order.count == 4 && order == order.sorted(), "the steps are listed in the order they were made")
+        // Only the step not made after the one above it says what it was made after.
+        #expect(html.components(separatedBy: #"class="history-after""#).count == 2)
+        #expect(html.contains(#"data-step="4" aria-current="step" title="Current state"><span class="history-name">Add “4”</span><span class="history-after">after Add “1”</span>"#))
+        #expect(html.contains(#"data-step="0" title="Go back to the start, before every step""#))
+    }
+
+    @Test func branchesAfterOneStepAndAfterTheStartEachNameIt() {
+        // A, B; undo twice; C (after the start); undo; D (after the start);
+        // undo; jump to A; E (after A); a step whose parent was pruned.
+        let tree = HistoryTree(steps: [
+            step(1, after: 0, .done), step(2, after: 1, .abandoned), step(3, after: 0, .abandoned),
+            step(4, after: 0, .abandoned), step(5, after: 1, .done), step(6, after: 5, .done), step(9, after: 7, .abandoned),
+        ], current: 6)
+        let html = HistoryPanel(tree: tree).render().rendered
+        let afters = html.components(separatedBy: #"<span class="history-after">"#).dropFirst()
+            .map { $0.components(separatedBy: "</span>")[0] }
+        #expect(afters == ["after Start", "after Start", "after Add “1”", "after an earlier step"])
     }
 
     @Test func theWindowCentresOnTheCurrentStepOfATree() {

@@ -250,6 +250,13 @@ struct HistoryLog {
         try record(db, sql: "SELECT * FROM step WHERE before = ? AND kind = 'undo' ORDER BY seq DESC LIMIT 1", node)
     }
 
+    /// The newest undo row that came back into `node` from one of its
+    /// children: its inverse goes forward again along the branch last left
+    /// there, and its `redoNext` holds what that branch had left to redo.
+    func newestUndo(into node: Int64, _ db: Database) throws -> StepRecord? {
+        try record(db, sql: "SELECT * FROM step WHERE node = ? AND kind = 'undo' ORDER BY seq DESC LIMIT 1", node)
+    }
+
     // MARK: Crossing
 
     /// The changes of a row's `forward` or `inverse` column.

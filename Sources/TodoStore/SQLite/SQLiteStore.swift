@@ -420,7 +420,8 @@ public final class SQLiteStore: Sendable {
     /// Moves to the step numbered `number` of ``historyTree()``, on any
     /// branch: undoes the steps up to where its branch leaves the current
     /// one, then redoes the steps down to it, committed together. Off the
-    /// current branch the redo steps are left behind (they stay in the tree).
+    /// current branch the redo steps are left behind (they stay in the tree),
+    /// and a redo there goes on along the branch last undone from the step.
     ///
     /// - Throws: ``HistoryError/stepNotFound(_:)`` when the tree holds no
     ///   such step; nothing changes then.
@@ -451,7 +452,8 @@ public final class SQLiteStore: Sendable {
                     _ = try redoStep(db, &loaded)
                 } else {
                     guard let undo = try log.newestUndo(leaving: step, db) else { throw HistoryError.stepNotFound(number) }
-                    let next = LogHead(lastSeq: loaded.head.lastSeq + 1, node: step, redoTop: nil)
+                    // What is left to redo: the branch last undone from the step.
+                    let next = LogHead(lastSeq: loaded.head.lastSeq + 1, node: step, redoTop: try log.newestUndo(into: step, db)?.seq)
                     try cross(undo, as: .redo, to: next, redoNext: nil, db, &loaded)
                 }
             }

@@ -4,7 +4,9 @@ import Todos
 /// The history panel shared by the list and the detail view: "Start" and
 /// every step of the history tree in the order they were made, the current
 /// one marked, undone steps and abandoned branches set apart, each branch
-/// indented one level more (as `rewind todo history --all` prints it). Each
+/// indented one level more, and a step not made after the one listed above
+/// it naming the step it was (as `rewind todo history --all` prints "branch
+/// after N"). Each
 /// step is a button that jumps to it (`data-step`, the step's number for
 /// `POST /api/history/jump`). At most ``window`` steps are listed around the
 /// current one, so that a long history stays a short page; "Show more"
@@ -52,8 +54,12 @@ struct HistoryPanel {
                 if shown.lowerBound > 0 { Self.more("… \(Self.count(shown.lowerBound)) earlier", window: window, into: &html) }
                 for index in shown {
                     let entry = steps[index]
-                    let name = entry.name.isEmpty ? "Step \(entry.number)" : entry.name
-                    step(number: entry.number, name: name, date: entry.date, branch: entry.branch, level: levels[index], into: &html)
+                    // A step not made after the one above it says which it was made after.
+                    let above = index > 0 ? steps[index - 1].number : 0
+                    let after = entry.parent == above ? nil : parentName(of: entry)
+                    step(
+                        number: entry.number, name: Self.name(of: entry), date: entry.date, branch: entry.branch,
+                        level: levels[index], after: after, into: &html)
                 }
                 if shown.upperBound < steps.count {
                     Self.more("… \(Self.count(steps.count - shown.upperBound)) later", window: window, into: &html)
@@ -76,13 +82,34 @@ struct HistoryPanel {
         }
     }
 
+    /// The name a step is listed by.
+    static func name(of step: HistoryTree.Step) -> String {
+        step.name.isEmpty ? "Step \(step.number)" : step.name
+    }
+
+    /// The name of the step `step` was made after: "Start", a step's name,
+    /// or "an earlier step" when its row was pruned.
+    ///
+    /// - Complexity: O(log *n*): the steps are in the order of their numbers.
+    private func parentName(of step: HistoryTree.Step) -> String {
+        guard step.parent > 0 else { return "Start" }
+        let steps = tree.steps
+        var (low, high) = (0, steps.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if steps[middle].number < step.parent { low = middle + 1 } else { high = middle }
+        }
+        return low < steps.count && steps[low].number == step.parent ? Self.name(of: steps[low]) : "an earlier step"
+    }
+
     /// “1 step” or “2,000 steps”.
     static func count(_ steps: Int) -> String {
         steps == 1 ? "1 step" : steps.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US"))) + " steps"
     }
 
     private func step(
-        number: Int64, name: String, date: Date?, branch: HistoryTree.Branch, level: Int, into html: inout HTMLWriter
+        number: Int64, name: String, date: Date?, branch: HistoryTree.Branch, level: Int, after: String? = nil,
+        into html: inout HTMLWriter
     ) {
         let isCurrent = number == tree.current
         var classes = "history-step"
@@ -96,6 +123,7 @@ struct HistoryPanel {
         if isCurrent { attributes.append(Attribute("aria-current", "step")) }
         let title = switch (isCurrent, branch) {
         case (true, _): "Current state"
+        case (false, _) where number == 0: "Go back to the start, before every step"
         case (false, .abandoned): "Go to after “\(name)”, on a branch left by a change after an undo"
         case (false, .undone): "Go forward to after “\(name)”"
         case (false, .done): "Go back to after “\(name)”"
@@ -107,6 +135,9 @@ struct HistoryPanel {
                 html.element("span", [.class("history-name")]) { $0.text(name) }
                 if branch == .abandoned {
                     html.element("span", [.class("history-branch")]) { $0.text("abandoned") }
+                }
+                if let after {
+                    html.element("span", [.class("history-after")]) { $0.text("after " + after) }
                 }
                 if let date {
                     html.element("time", [Attribute("datetime", ISO8601Milliseconds.string(from: date))]) {

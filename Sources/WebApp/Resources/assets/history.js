@@ -25,6 +25,9 @@ export function showCurrentStep() {
 // was in the list while the steps before it come in.
 var shownSteps = null;
 var anchor = null;
+// After "Show more" pressed with the focus on it: the step listed just
+// before the button (null when none was), after which the new steps come in.
+var edge = null;
 
 // The query of the page's fragment URLs for the panel: '' until "Show
 // more" was pressed; `separator` is '?' or '&'.
@@ -45,6 +48,7 @@ function keepAnchor() {
 export function setUpShowMore(refreshPanel) {
   document.addEventListener('region-swapped', function (event) {
     if (event.detail.name === 'history' && anchor) { keepAnchor(); }
+    if (event.detail.name === 'history' && edge) { focusBeyondEdge(); }
   });
   document.addEventListener('click', function (event) {
     var button = event.target.closest('.history-show-more');
@@ -55,9 +59,26 @@ export function setUpShowMore(refreshPanel) {
     var steps = Array.prototype.slice.call(list.querySelectorAll('.history-step, .shared-step'));
     var first = steps.find(function (step) { return step.getBoundingClientRect().bottom > top; }) || steps[0];
     anchor = first ? { key: stepKey(first), offset: first.getBoundingClientRect().top - top } : null;
+    // The keyboard goes on to the first of the steps that come in where the button was.
+    var before = steps.filter(function (step) {
+      return step.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING;
+    }).pop();
+    edge = document.activeElement === button ? { key: before ? stepKey(before) : null } : null;
     shownSteps = Number(button.getAttribute('data-steps'));
     refreshPanel();
   });
+}
+
+// Puts the keyboard on the first step listed after the edge, where "Show
+// more" was, with no scrolling of its own (the list keeps its anchor).
+function focusBeyondEdge() {
+  var key = edge.key;
+  edge = null;
+  var step = key && document.querySelector(key);
+  var li = step ? step.closest('li').nextElementSibling : document.querySelector('.history-list > li');
+  while (li && !li.querySelector('.history-step, .shared-step')) { li = li.nextElementSibling; }
+  var next = li ? li.querySelector('.history-step, .shared-step') : step;
+  if (next) { next.focus({ preventScroll: true }); }
 }
 
 // A selector that finds `step` again in a fresh copy of the panel.

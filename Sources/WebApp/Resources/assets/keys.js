@@ -9,8 +9,11 @@ export function isTextField(element) {
   return ['checkbox', 'radio', 'button', 'submit', 'reset'].indexOf(element.type) < 0;
 }
 
+// A drop-down counts as a text field for typed letters (they pick an
+// option), not for these shortcuts, which it has no use for.
 export function undoRedoShortcut(event) {
-  if (!(event.ctrlKey || event.metaKey) || event.altKey || isTextField(event.target)) { return null; }
+  if (!(event.ctrlKey || event.metaKey) || event.altKey) { return null; }
+  if (isTextField(event.target) && event.target.tagName !== 'SELECT') { return null; }
   var key = event.key.toLowerCase();
   if (key === 'z') { return event.shiftKey ? 'redo' : 'undo'; }
   if (key === 'y' && event.ctrlKey && !event.shiftKey) { return 'redo'; }

@@ -13,12 +13,14 @@ export function swapRegions(html, skip) {
     var current = document.querySelector('[data-region="' + name + '"]');
     if (!current || (skip && skip(name, current))) { return; }
     if (current.querySelector('dialog[open]')) { return; }
-    var focusedID = document.activeElement && current.contains(document.activeElement) ? focusKey(document.activeElement) : null;
+    var hadFocus = document.activeElement && current.contains(document.activeElement);
+    var focusedID = hadFocus ? focusKey(document.activeElement, name) : null;
     var scrolled = scrollPositions(current);
     var fresher = document.importNode(replacement, true);
     current.replaceWith(fresher);
     restoreScroll(fresher, scrolled);
     if (focusedID) { restoreFocus(focusedID); }
+    if (hadFocus && (!document.activeElement || document.activeElement === document.body)) { focusNearby(); }
     document.dispatchEvent(new CustomEvent('region-swapped', { detail: { name: name, region: fresher } }));
   });
 }
@@ -40,8 +42,10 @@ function restoreScroll(region, positions) {
   });
 }
 
-// Keeps the focus on "the same" control across a swap.
-function focusKey(element) {
+// Keeps the focus on "the same" control across a swap: by its id, its
+// form field, its history step, its row, or else its first class in the
+// region `region`.
+function focusKey(element, region) {
   if (element.id) { return '#' + element.id; }
   // A field of a form (the item's page), by its name (and a radio button's value).
   if (element.form && element.form.id && element.name) {
@@ -54,7 +58,17 @@ function focusKey(element) {
   if (li && element.classList.length) {
     return 'li[data-id="' + li.getAttribute('data-id') + '"] .' + element.classList[0];
   }
+  if (element.classList.length) { return '[data-region="' + region + '"] .' + element.classList[0]; }
   return null;
+}
+
+// Where the keyboard goes when the control it was on is gone after a swap
+// ("Clear completed" once nothing is completed): Undo, which can take back
+// what just happened, else the field that adds an item, else the way back.
+function focusNearby() {
+  var target = document.querySelector('.undo-bar button:not([disabled])') ||
+    document.querySelector('.new-todo') || document.querySelector('.back-link');
+  if (target) { target.focus({ preventScroll: true }); }
 }
 
 function restoreFocus(selector) {
