@@ -749,3 +749,71 @@ def test_a_member_leaves_a_list_after_confirming_and_it_stays_for_its_owner(driv
     wait_until(driver, lambda d: css(d, ".list-row .list-access").text == "Yours · not shared",
                lambda: f"ann's page to follow, it shows {css(driver, '.list-row .list-access').text!r}; {driver.current_url}")
     assert css(driver, ".list-row .list-counts").text == "1 item left"
+
+
+def test_an_item_page_follows_its_item_going_and_coming_back_and_then_its_list_going(
+    driver, second_driver, team_server, rewind_cli_bin, data_dir
+):
+    def rewind(*arguments):
+        done = subprocess.run([rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    base = team_server.url
+    path = ann_makes_a_list(driver, base, "Weekend", "Bake bread")
+    rewind("lists", "share", "Weekend", "bob", "--as", "ann")
+    sign_in(second_driver, base, "bob", path)
+    wait_for_titles(second_driver, ["Bake bread"])
+    second_driver.execute_script("document.querySelector('.todo-list li a.item-details').click()")
+    wait_until(second_driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "bob on the item's page")
+    details = css(second_driver, "textarea[name=details]")
+    details.send_keys("bring flour")
+    # Ann deletes it: bob's page says it is gone, and what brings it back.
+    click_css(driver, ".todo-list li button.destroy")
+    wait_for_titles(driver, [])
+    wait_until(second_driver, lambda d: "This item is gone" in css(d, "#form-status").text,
+               lambda: f"the item gone on bob's page: {css(second_driver, '#form-status').text!r}", timeout=LIVE_TIMEOUT)
+    assert "If that step was yours, Undo brings it back." in css(second_driver, "#form-status").text
+    # Her undo brings it back: what said it was gone goes, and bob's typing stays.
+    click_css(driver, "#list-undo")
+    wait_for_titles(driver, ["Bake bread"])
+    wait_until(second_driver, lambda d: "gone" not in css(d, "#form-status").text,
+               lambda: f"the notice gone from bob's page: {css(second_driver, '#form-status').text!r}", timeout=LIVE_TIMEOUT)
+    assert css(second_driver, "textarea[name=details]").get_attribute("value") == "bring flour"
+    # A rename elsewhere reaches the tab's title too.
+    item = second_driver.execute_script("return location.pathname").rsplit("/", 1)[1][:8]
+    rewind("todo", "edit", item, "--title", "Bake rye bread", "--as", "ann", "--list", "Weekend")
+    wait_until(second_driver, lambda d: d.title == "Bake rye bread · Weekend · Rewind",
+               lambda: f"the tab renamed: {second_driver.title!r}", timeout=LIVE_TIMEOUT)
+    # The list deleted: the item's page says so in its place, as the list's page does.
+    rewind("lists", "rm", "Weekend", "--yes", "--as", "ann")
+    wait_until(second_driver, lambda d: "This list was deleted" in css(d, "main").text,
+               lambda: f"the list gone on bob's page: {css(second_driver, 'main').text!r}", timeout=LIVE_TIMEOUT)
+    assert not second_driver.find_elements(By.CSS_SELECTOR, "#detail-form")
+    assert second_driver.title == "List gone · Rewind"
+
+
+def test_a_title_edited_while_its_item_goes_says_so_by_name_and_the_counts_wait_with_the_rows(
+    driver, team_server, rewind_cli_bin, data_dir
+):
+    def rewind(*arguments):
+        done = subprocess.run([rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+
+    base = team_server.url
+    ann_makes_a_list(driver, base, "Weekend", "Zeta")
+    zeta = driver.execute_script("return document.querySelector('.todo-list li').dataset.id")[:8]
+    ActionChains(driver).double_click(css(driver, ".todo-list li label")).perform()
+    edit = css(driver, ".todo-list li.editing input.edit")
+    edit.send_keys(" edited")
+    # Added elsewhere while the title is edited: the rows and their count wait together.
+    rewind("todo", "add", "Delta", "--as", "ann", "--list", "Weekend")
+    wait_until(driver, lambda d: "Add “Delta”" in css(d, "#list-undo").get_attribute("title"), "the refresh", timeout=LIVE_TIMEOUT)
+    assert css(driver, ".todo-count").text.startswith("1 item"), css(driver, ".todo-count").text
+    rewind("todo", "rm", zeta, "--as", "ann", "--list", "Weekend")
+    edit.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: "“Zeta” is no longer on the list" in css(d, "#todo-error").text,
+               lambda: f"the edit's failure by name: {css(driver, '#todo-error').text!r}")
+    assert "0000" not in css(driver, "#todo-error").text.upper().replace("-", "")
+    wait_for_titles(driver, ["Delta"])
+    wait_until(driver, lambda d: css(d, ".todo-count").text.startswith("1 item"), lambda: css(driver, ".todo-count").text)

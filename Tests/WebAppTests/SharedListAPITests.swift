@@ -493,11 +493,42 @@ struct SharedListAPITests {
             // What an undo left alone names the others as their accounts were made, and the reader as “you”.
             #expect(try await Self.call(client, ann, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": "Oat milk"}"#).status == .ok)
             #expect(try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: #"{"title": "Soy milk"}"#).status == .ok)
-            #expect(try await Self.call(client, ann, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
+            let undone = try await Self.call(client, ann, .post, "/api/lists/\(list)/undo", json: "{}")
+            #expect(undone.status == .ok)
+            #expect(undone.text.contains("Bob renamed it since."), "the API names him as his account was made: \(undone.text)")
             let annsPage = try await client.get("/lists/\(list)", headers: SignInTests.session(ann.session)).text
             #expect(annsPage.contains("Could not undo the rename of “Milk”: Bob renamed it since."), "\(annsPage)")
             let bobsPage = try await client.get("/lists/\(list)", headers: SignInTests.session(bob.session)).text
             #expect(bobsPage.contains("Could not undo the rename of “Milk”: you renamed it since."))
+            // The API's answers name him so too, and the undo says nothing left to the one who asked.
+            let history = try await client.get("/api/lists/\(list)/history", headers: SignInTests.session(ann.session)).text
+            #expect(history.contains("Bob renamed it since."), "\(history)")
+            #expect(!history.contains("bob renamed"))
+            let none = try await Self.call(client, bob, .post, "/api/lists/\(list)/redo", json: "{}")
+            #expect(none.status == .conflict)
+            #expect(none.errorMessage == "You have no undone change of your own to redo on this list.")
+            // The tab's title is in every refresh of the page, from the heading.
+            let fragment = try await client.get("/lists/\(list)/fragment", headers: SignInTests.session(bob.session)).text
+            #expect(fragment.contains(#"data-page-title="Groceries · Rewind""#))
+        }
+    }
+
+    @Test func theShortIDOfTheCommandLineOpensTheListsPage() async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await Self.signIn("ann", client, server: server)
+            let bob = try await Self.signIn("bob", client, server: server)
+            let list = try await Self.makeList("Groceries", client, as: ann)
+            let short = String(list.lowercased().prefix(8))
+            let opened = try await client.get("/lists/\(short)?filter=active", headers: SignInTests.session(ann.session))
+            #expect(opened.status == .seeOther)
+            #expect(opened.headers[.location]?.lowercased() == "/lists/\(list.lowercased())?filter=active")
+            // Another account's list is no list of theirs.
+            let stranger = try await client.get("/lists/\(short)", headers: SignInTests.session(bob.session))
+            #expect(stranger.status == .notFound)
+            #expect(stranger.text.contains("No list's id starts with “\(short)”."))
+            // Not hex digits: not an id, as before.
+            #expect(try await client.get("/lists/milk", headers: SignInTests.session(ann.session)).status == .badRequest)
         }
     }
 

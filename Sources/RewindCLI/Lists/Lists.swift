@@ -335,7 +335,8 @@ struct MembershipArguments: ParsableArguments {
                 TodoTerminal.print("Shared “\(name)” with \(account.text).")
             } else {
                 try await team.lists.unshare(list.id, with: account, by: team.person)
-                TodoTerminal.print("Stopped sharing “\(name)” with \(account.text).")
+                // The member as the account was made, whatever case it was typed in.
+                TodoTerminal.print("Stopped sharing “\(name)” with \(list.access.name(of: account.key)).")
             }
         }
     }
@@ -358,7 +359,8 @@ extension TeamSession {
         guard !others.isEmpty else { return }
         TodoTerminal.note(
             "\(person.text) has \(others.count == 1 ? "another list" : "\(others.count) other lists") named so: "
-                + ([list] + others).map { Self.label($0) }.joined(separator: ", ") + "; name them by id in commands.")
+                + others.map { Self.label($0) }.joined(separator: ", ")
+                + "; name them by id in commands (this one is \(Self.shortID(list))).")
     }
 }
 

@@ -43,16 +43,17 @@ struct SharedHistoryPage {
         let dates = DueDateFormatter(now: Date(), timeZone: .current)
         let width = String(rows.first?.seq ?? 0).count
         // The columns lined up: authors and kinds padded to the widest shown.
-        let authorWidth = rows.map(\.author.count).max() ?? 0
+        let authors = rows.map { shared.list.access.name(of: $0.author) }
+        let authorWidth = authors.map(\.count).max() ?? 0
         let kindWidth = rows.map { Self.kind($0.kind).count }.max() ?? 0
         func padded(_ text: String, to width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         var lines: [String] = []
-        for row in rows {
+        for (row, author) in zip(rows, authors) {
             let padding = String(repeating: " ", count: width - String(row.seq).count)
             lines.append(
-                "\(padding)\(row.seq)  \(padded(row.author, to: authorWidth))  \(padded(Self.kind(row.kind), to: kindWidth))  "
+                "\(padding)\(row.seq)  \(padded(author, to: authorWidth))  \(padded(Self.kind(row.kind), to: kindWidth))  "
                     + TypedText.visible(ItemText.cut(row.name, to: 60)) + "  " + terminal.styled(dates.display(.date(row.date)), .dim))
-            lines += row.messages(for: shared.person.key).map { String(repeating: " ", count: width + 2) + TypedText.visible($0) }
+            lines += row.messages(for: shared.person.key, naming: shared.list.access.name).map { String(repeating: " ", count: width + 2) + TypedText.visible($0) }
         }
         if let more {
             lines.append(terminal.styled("Older rows: add --before \(more)", .dim))

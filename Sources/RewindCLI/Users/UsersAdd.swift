@@ -78,7 +78,9 @@ extension RewindCommand.Users {
                     throw AccountStoreError.noSuchAccount(name.text)
                 }
                 try await accounts.setPasswordHash(name: name, try await password.passwordHash(for: name))
-                TodoTerminal.print("Changed the password of “\(name.text)”.")
+                // The account as it was made, whatever case it was typed in.
+                let made = try await accounts.list().first { $0.name == name }?.name ?? name
+                TodoTerminal.print("Changed the password of “\(made.text)”.")
             }
         }
     }

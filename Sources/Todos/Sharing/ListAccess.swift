@@ -44,6 +44,14 @@ public struct ListAccess: Equatable, Hashable, Sendable {
         self.members = members.subtracting([owner])
     }
 
+    /// The account with the key `key` (a history row's author, say) as it
+    /// was made, “Bob”, when it owns or shares the list; else the key, as the
+    /// log keeps it (an account that left, or was removed).
+    public func name(of key: String) -> String {
+        if owner.key == key { return owner.text }
+        return members.first { $0.key == key }?.text ?? key
+    }
+
     /// Whether `person` can open the list.
     public func canOpen(_ person: AccountName) -> Bool {
         person == owner || members.contains(person)

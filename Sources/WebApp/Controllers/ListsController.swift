@@ -40,8 +40,12 @@ struct ListsController {
             return try await reservingStream { try await listsEvents(request: request, limit: limit) }
         }
         router.get("/lists/{list}") { request, context in
+            // The short id `rewind lists` prints: to the list's own address.
+            if let (prefix, typed) = Query.listStart(context) {
+                return try Query.listAddress(of: typed, matching: try await shared.lists(startingWith: prefix, limit: 4), request)
+            }
             let page = try await listPage(request, context)
-            return Responses.html(page.render())
+            return Responses.html(page.render()).response(from: request, context: context)
         }
         router.get("/lists/{list}/fragment") { request, context in
             let page = try await listPage(request, context)

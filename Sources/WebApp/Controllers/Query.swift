@@ -16,6 +16,14 @@ enum Query {
         return id
     }
 
+    /// The start of a list's id that the `{list}` of a list's page holds
+    /// instead of the whole id (as `rewind lists` prints it), if it does.
+    static func listStart(_ context: some RequestContext) -> (prefix: IDPrefix, typed: String)? {
+        let text = context.parameters.get("list") ?? ""
+        guard UUID(uuidString: text) == nil, let prefix = IDPrefix(text) else { return nil }
+        return (prefix, text)
+    }
+
     /// The list id `text` names.
     ///
     /// - Throws: ``APIError`` 400 when it is not a UUID.
@@ -134,16 +142,29 @@ enum Query {
     /// - Throws: ``APIError`` 404 when no id starts with `text`, 400 when
     ///   several do (naming up to three of them).
     static func itemAddress(_ base: String, of text: String, matching matches: [UUID], _ request: Request) throws -> Response {
+        try address(base, of: text, matching: matches, request, naming: ("item", "items"))
+    }
+
+    /// The way from a list's page named by the start of its id (`text`, as
+    /// `rewind lists` prints it) to its own address, as
+    /// ``itemAddress(_:of:matching:_:)`` for an item's.
+    static func listAddress(of text: String, matching matches: [UUID], _ request: Request) throws -> Response {
+        try address("/lists/", of: text, matching: matches, request, naming: ("list", "lists"))
+    }
+
+    private static func address(
+        _ base: String, of text: String, matching matches: [UUID], _ request: Request, naming noun: (one: String, many: String)
+    ) throws -> Response {
         switch matches.count {
         case 0:
-            throw APIError.notFound("No item's id starts with “\(text)”.")
+            throw APIError.notFound("No \(noun.one)'s id starts with “\(text)”.")
         case 1:
             let query = request.uri.query.map { "?" + $0 } ?? ""
             return Response(status: .seeOther, headers: [.location: base + matches[0].uuidString + query])
         default:
             let shown = matches.prefix(3).map { IDPrefix.hex($0, length: 12) }.joined(separator: ", ")
             throw APIError.badRequest(
-                "“\(text)” starts the ids of several items (\(shown)\(matches.count > 3 ? ", …" : "")): type more of the id."
+                "“\(text)” starts the ids of several \(noun.many) (\(shown)\(matches.count > 3 ? ", …" : "")): type more of the id."
             )
         }
     }

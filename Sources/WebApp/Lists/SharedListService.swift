@@ -68,6 +68,12 @@ struct SharedListService: Sendable {
         try await store.overview(of: person)
     }
 
+    /// The ids of the account's lists that start with `prefix`, at most
+    /// `limit`: what the short id `rewind lists` prints names.
+    func lists(startingWith prefix: IDPrefix, limit: Int) async throws -> [UUID] {
+        Array(try await store.lists(of: try person).map(\.id).filter(prefix.matches).sorted().prefix(limit))
+    }
+
     /// Makes a list the account owns.
     func create(name: String) async throws -> SharedListSummary {
         try await store.create(name: name, owner: person)
@@ -295,7 +301,10 @@ extension APIError {
             return .invalidField(error.description)
         case let error as SharingError:
             switch error {
-            case .nothingToUndo, .nothingToRedo, .notTheNextStep: return .conflict(error.description)
+            // Asked by the author: said to them, not by their account's key.
+            case .nothingToUndo: return .conflict("You have no change of your own to undo on this list.")
+            case .nothingToRedo: return .conflict("You have no undone change of your own to redo on this list.")
+            case .notTheNextStep: return .conflict(error.description)
             case .refused(.itemNotFound), .refused(.positionOutOfRange): return .notFound(error.description)
             case .refused(.nothingToChange): return .conflict(error.description)
             case .refused: return .invalidField(error.description)

@@ -35,7 +35,8 @@ extension APIHandler {
         let (rows, found) = items.list.page(matching: search, now: Date(), offset: offset, limit: limit)
         return .ok(.init(body: .json(.init(
             list: .init(summary), items: rows, found: found, seq: items.seq,
-            undo: next.undo.map(Components.Schemas.ListStep.init), redo: next.redo.map(Components.Schemas.ListStep.init)
+            undo: next.undo.map { Components.Schemas.ListStep($0, naming: summary.access.name) },
+            redo: next.redo.map { Components.Schemas.ListStep($0, naming: summary.access.name) }
         ))))
     }
 
@@ -109,7 +110,7 @@ extension APIHandler {
         let body = switch input.body { case .json(let json): json }
         try Self.refuseNulls(["step"])
         let step = try await shared.undo(on: id, expecting: body.step)
-        return .ok(.init(body: .json(.init(step: .init(step)))))
+        return .ok(.init(body: .json(.init(step: .init(step.summary, naming: try await shared.summary(of: id).access.name)))))
     }
 
     func redoListStep(_ input: Operations.RedoListStep.Input) async throws -> Operations.RedoListStep.Output {
@@ -117,7 +118,7 @@ extension APIHandler {
         let body = switch input.body { case .json(let json): json }
         try Self.refuseNulls(["step"])
         let step = try await shared.redo(on: id, expecting: body.step)
-        return .ok(.init(body: .json(.init(step: .init(step)))))
+        return .ok(.init(body: .json(.init(step: .init(step.summary, naming: try await shared.summary(of: id).access.name)))))
     }
 
     func listHistory(_ input: Operations.ListHistory.Input) async throws -> Operations.ListHistory.Output {
@@ -131,7 +132,8 @@ extension APIHandler {
             throw APIError.badRequest("invalid query parameter “before”: steps are numbered from 1, so \(before) names none")
         }
         let steps = try await shared.history(of: id, before: input.query.before, limit: limit)
-        return .ok(.init(body: .json(.init(steps: steps.map(Components.Schemas.ListStep.init)))))
+        let access = try await shared.summary(of: id).access
+        return .ok(.init(body: .json(.init(steps: steps.map { Components.Schemas.ListStep($0, naming: access.name) }))))
     }
 }
 
@@ -172,8 +174,9 @@ extension Components.Schemas.ListStep {
         self.init(step.summary)
     }
 
-    /// The step as its summary shows it.
-    init(_ step: SharedStep.Summary) {
+    /// The step as its summary shows it; `naming` gives the name its
+    /// messages show for an account key (the account as it was made).
+    init(_ step: SharedStep.Summary, naming: (String) -> String = { $0 }) {
         let (kind, takesBack): (KindPayload, Int?) = switch step.kind {
         case .change: (.change, nil)
         case .undo(let seq): (.undo, seq)
@@ -181,6 +184,6 @@ extension Components.Schemas.ListStep {
         }
         self.init(
             seq: step.seq, author: step.author, name: step.name, kind: kind, takesBack: takesBack, date: step.date,
-            messages: step.messages)
+            messages: step.messages(for: nil, naming: naming))
     }
 }

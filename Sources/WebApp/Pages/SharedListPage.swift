@@ -72,8 +72,7 @@ struct SharedListPage {
 
     /// The whole document.
     func render() -> HTML {
-        let title = "\(summary.name) · Rewind"
-        return Layout(title: title, page: .sharedList, csrfToken: csrfToken, eventsSince: String(items.seq)).render(capacity: 16_384 + 300 * rows.count) {
+        return Layout(title: pageTitle, page: .sharedList, csrfToken: csrfToken, eventsSince: String(items.seq)).render(capacity: 16_384 + 300 * rows.count) {
             html in
             html.element("main", [.class("todos-page"), .data("list", summary.id.uuidString)]) { html in
                 html.element("p", [.class("back-link-line")]) { html in
@@ -131,9 +130,13 @@ struct SharedListPage {
         }
     }
 
-    /// The list's name and who can open it.
+    /// The title of the browser's tab: the list's name and Rewind's.
+    var pageTitle: String { "\(summary.name) · Rewind" }
+
+    /// The list's name and who can open it (and the tab's title, which a
+    /// refresh takes from here: regions.js).
     func heading(into html: inout HTMLWriter) {
-        html.element("div", [.class("list-heading"), .data("region", "heading")]) { html in
+        html.element("div", [.class("list-heading"), .data("region", "heading"), .data("page-title", pageTitle)]) { html in
             html.element("h1", [.class("list-title")]) { $0.text(summary.name) }
             html.element("p", [.class("list-access")]) { $0.text(ListsPage.access(of: summary, for: person)) }
         }
@@ -262,8 +265,7 @@ struct SharedListPage {
     /// the account was made, “Cat”, when it owns or shares the list; “you”
     /// for the reader.
     private func authorName(_ key: String) -> String {
-        if key == person.key { return "you" }
-        return ([summary.access.owner] + Array(summary.access.members)).first { $0.key == key }?.text ?? key
+        key == person.key ? "you" : summary.access.name(of: key)
     }
 
     /// “Add “Milk””, “undid Add “Milk””, “redid Add “Milk””.

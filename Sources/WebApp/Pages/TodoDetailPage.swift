@@ -87,14 +87,13 @@ struct TodoDetailPage {
 
     /// The whole document.
     func render() -> HTML {
-        let title = "\(item.title) · \(list?.name ?? "To-dos") · Rewind"
         // A shared list's item: the script changes it through that list's
         // API and follows that list's events (todo-detail.js).
         let shared: [Attribute] = list.map { list in
             [.data("list", list.id.uuidString), .data("api", itemAPI),
              .data("fragment", "/lists/\(list.id.uuidString)/items/\(item.id.uuidString)/fragment")]
         } ?? []
-        return Layout(title: title, page: list == nil ? .todoDetail : .sharedItem, csrfToken: csrfToken, eventsSince: eventsSince).render { html in
+        return Layout(title: pageTitle, page: list == nil ? .todoDetail : .sharedItem, csrfToken: csrfToken, eventsSince: eventsSince).render { html in
             html.element("main", attributes: [.class("detail-page"), .data("id", uuid: item.id)] + shared) { html in
                 html.element("a", [.class("back-link"), .href(listPage)]) { $0.text("← " + (list?.name ?? "All to-dos")) }
                 html.element("div", [.class("todos-layout")]) { html in
@@ -106,6 +105,9 @@ struct TodoDetailPage {
             }
         }
     }
+
+    /// The title of the browser's tab: the item's, its list's and Rewind's.
+    var pageTitle: String { "\(item.title) · \(list?.name ?? "To-dos") · Rewind" }
 
     /// The history panel, with ``historySteps`` steps at most; none for
     /// a shared list's item (its list's page has the account's history).
@@ -136,7 +138,10 @@ struct TodoDetailPage {
     private func detail(into html: inout HTMLWriter) {
         let overdue = item.isOverdue(at: now)
         let due = dueFormatter.display(item.due)
-        html.element("section", [.class("detail"), .data("region", "detail"), .data("id", uuid: item.id)]) { html in
+        // The tab's title, which a refresh takes from here (regions.js), even while the form is kept.
+        html.element(
+            "section", [.class("detail"), .data("region", "detail"), .data("id", uuid: item.id), .data("page-title", pageTitle)]
+        ) { html in
             html.element("h1", [.class("detail-title")]) { $0.text(item.title) }
             html.element("p", [.class("detail-summary")]) { html in
                 html.text(item.isCompleted ? "Completed. " : "Active. ")

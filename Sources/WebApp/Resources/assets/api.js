@@ -94,7 +94,9 @@ export function clearError(onlyUnreachable) {
 // request reaches it (clearError).
 export function showError(error) {
   var box = errorBox();
-  var message = error && error.message ? error.message : String(error);
+  var text = error && error.message ? error.message : String(error);
+  // The API's reasons start in lower case (the CLI puts them after "rewind todo: "); a page's sentences do not.
+  var message = text.charAt(0).toUpperCase() + text.slice(1);
   if (!box) { return; }
   box.textContent = message;
   box.classList.add('error');

@@ -1,5 +1,6 @@
 // Regions: server-rendered parts marked data-region, replaced by fresh
-// copies from a fragment URL when /events says the state changed. Each swap
+// copies from a fragment URL when /events says the state changed (and the
+// tab's title, from a fresh part's data-page-title). Each swap
 // keeps the focus and the scroll of lists marked data-keep-scroll, and is
 // announced by a 'region-swapped' event on the document (detail: the
 // region's name and its new element).
@@ -8,6 +9,9 @@ import { ApiError, clearError, enqueue, errorShown, outOfDate, pending, showErro
 
 export function swapRegions(html, skip) {
   var fresh = new DOMParser().parseFromString('<body>' + html + '</body>', 'text/html');
+  // The tab follows a rename (of the list, of the item), also while a region is kept.
+  var titled = fresh.querySelector('[data-page-title]');
+  if (titled) { document.title = titled.getAttribute('data-page-title'); }
   fresh.querySelectorAll('[data-region]').forEach(function (replacement) {
     var name = replacement.getAttribute('data-region');
     var current = document.querySelector('[data-region="' + name + '"]');
@@ -82,6 +86,22 @@ function restoreFocus(selector) {
     if (!element) { return; }
   }
   element.focus();
+}
+
+// The list was deleted, or is no longer shared with this account, while
+// one of its pages (`main`: the list's, an item's) was open: say so in
+// place of what it showed, which is no longer theirs.
+export function showListGone(main) {
+  var notice = document.createElement('p');
+  notice.className = 'list-gone';
+  notice.setAttribute('role', 'status');
+  notice.textContent = 'This list was deleted, or it is no longer shared with you.';
+  var back = document.createElement('a');
+  back.href = '/lists';
+  back.textContent = '← All lists';
+  main.replaceChildren(notice, back);
+  // The tab no longer names a list the account cannot open.
+  document.title = 'List gone · Rewind';
 }
 
 export function fetchHTML(path) {

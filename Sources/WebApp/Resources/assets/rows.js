@@ -8,6 +8,9 @@
 // added at the end of a long list, or moved past the rows shown, is shown
 // after them, not hidden among those not shown.
 
+import { showError } from './api.js';
+import { isDragging } from './move.js';
+
 var fromAddress = Number(new URLSearchParams(window.location.search).get('rows'));
 var shownRows = Number.isInteger(fromAddress) && fromAddress > 0 ? fromAddress : null;
 var kept = [];
@@ -75,6 +78,21 @@ export function setUpMoreRows(refresh) {
   });
 }
 
+// What a refresh of the list's page leaves as it is (for `swapRegions`,
+// one per refresh) while a row's title is being edited or a row dragged:
+// the list, and its counts, which would not match the rows shown. Calls
+// `deferred` when it does, so that a refresh follows the edit.
+export function keepWhileEditing(deferred) {
+  var keptList = false;
+  return function (name, current) {
+    if (name === 'main' && (current.querySelector('li.editing') || isDragging())) {
+      keptList = true;
+      deferred();
+    }
+    return keptList && (name === 'main' || name === 'footer');
+  };
+}
+
 // Where the keyboard goes when the row `li` leaves the list (its × pressed,
 // its title emptied): the next row's ×, else the one before, else the field
 // that adds an item. A refresh that draws the list again keeps it there.
@@ -100,9 +118,20 @@ function focusAfterRemoving(li) {
 export function setUpRows(change, itemPath, afterEditing) {
   function rowOf(element) { return element.closest('li[data-id]'); }
 
+  // A change to a row whose item went meanwhile (someone deleted it, an
+  // undo took back its add) says so by the row's title, not by its id.
+  function sayIfGone(error, title) {
+    if (!error || error.status !== 404) { return; }
+    showError(new Error('“' + title + '” is no longer on the list: it was deleted, or an undo took back the step that made it. Your change was not saved.'));
+  }
+
   function remove(li) {
+    var title = editableTitle(li.querySelector('.view label')).trim();
     li.hidden = true;
-    change('DELETE', itemPath(li.getAttribute('data-id')), undefined, null, function () { li.hidden = false; });
+    change('DELETE', itemPath(li.getAttribute('data-id')), undefined, null, function (error) {
+      li.hidden = false;
+      sayIfGone(error, title);
+    });
   }
 
   document.addEventListener('change', function (event) {
@@ -112,7 +141,9 @@ export function setUpRows(change, itemPath, afterEditing) {
     if (!li) { return; }
     var completed = toggle.checked;
     li.classList.toggle('completed', completed);
-    change('PATCH', itemPath(li.getAttribute('data-id')), { completed: completed }, null, function () {
+    var title = editableTitle(li.querySelector('.view label')).trim();
+    change('PATCH', itemPath(li.getAttribute('data-id')), { completed: completed }, null, function (error) {
+      sayIfGone(error, title);
       // Unless a refresh drew the row again since.
       if (toggle.isConnected && toggle.checked === completed) {
         toggle.checked = !completed;
@@ -149,7 +180,8 @@ export function setUpRows(change, itemPath, afterEditing) {
         remove(li);
       } else if (title !== editableTitle(label).trim()) {
         label.textContent = title;
-        change('PATCH', itemPath(li.getAttribute('data-id')), { title: title }, null, function () {
+        change('PATCH', itemPath(li.getAttribute('data-id')), { title: title }, null, function (error) {
+          sayIfGone(error, before);
           if (label.textContent === title) { label.textContent = before; }
         });
       }

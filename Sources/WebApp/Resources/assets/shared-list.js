@@ -7,12 +7,12 @@
 // (rows.js); and the live refresh when anyone changes the list.
 
 import { ApiError, api, clearError, enqueue, putBack, showError } from './api.js';
-import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
+import { fetchHTML, listenForChanges, makeRefresher, showListGone, swapRegions } from './regions.js';
 import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
 import { searchQuery, setUpSearch } from './search.js';
-import { isDragging, setUpMoving } from './move.js';
-import { rowsQuery, setUpMoreRows, setUpRows, keepShown } from './rows.js';
+import { setUpMoving } from './move.js';
+import { keepShown, keepWhileEditing, rowsQuery, setUpMoreRows, setUpRows } from './rows.js';
 import { filter, setUpFilters } from './filters.js';
 import { followBrowserTimeZone } from './time-zone.js';
 
@@ -27,31 +27,13 @@ var deferredMain = false;
 var refresh = makeRefresher(function () {
   var query = 'filter=' + filter() + historyQuery('&') + searchQuery('&') + rowsQuery('&');
   return fetchHTML('/lists/' + list + '/fragment?' + query).then(function (html) {
-    swapRegions(html, function (name, current) {
-      // Keep the list while an item is being edited or dragged; refresh it after.
-      if (name === 'main' && (current.querySelector('li.editing') || isDragging())) { deferredMain = true; return true; }
-      return false;
-    });
+    swapRegions(html, keepWhileEditing(function () { deferredMain = true; }));
   }, function (error) {
-    if (error instanceof ApiError && error.status === 404) { showGone(); return; }
+    if (error instanceof ApiError && error.status === 404) { showListGone(main); return; }
     throw error;
   });
 });
 
-// The list was deleted, or is no longer shared with this account, while
-// the page was open: say so in place of the list, which is no longer theirs.
-function showGone() {
-  var notice = document.createElement('p');
-  notice.className = 'list-gone';
-  notice.setAttribute('role', 'status');
-  notice.textContent = 'This list was deleted, or it is no longer shared with you.';
-  var back = document.createElement('a');
-  back.href = '/lists';
-  back.textContent = '← All lists';
-  main.replaceChildren(notice, back);
-  // The tab no longer names a list the account cannot open.
-  document.title = 'List gone · Rewind';
-}
 
 function say(messages) {
   var box = document.getElementById('list-message');

@@ -6,7 +6,7 @@
 // (shared-undo.js) instead of the list's history.
 
 import { ApiError, api, enqueue, showError } from './api.js';
-import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
+import { fetchHTML, listenForChanges, makeRefresher, showListGone, swapRegions } from './regions.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals, watchDialog } from './modal-card.js';
 import { setUpSharedUndo } from './shared-undo.js';
@@ -26,6 +26,10 @@ var typedSinceSave = false;
 var savedAt = 0;
 // What the account's last undo or redo left alone (a shared list's item), said after the refresh.
 var leftAlone = '';
+// What the page says while the item is gone; taken away when it is back.
+var goneText = list
+  ? 'This item is gone: it was deleted, or an undo took back the step that made it. If that step was yours, Undo brings it back.'
+  : 'This item is gone: it was deleted, or an undo took back the step that made it. The history has the step that brings it back.';
 // Each part of the form (title, details, completed, due, location) as it
 // was drawn: Save sends only the parts the person changed, so that what
 // someone else changed meanwhile in the others is not written back.
@@ -100,17 +104,23 @@ var refresh = makeRefresher(function () {
     if (force || !dirty) { dirty = false; }
     prepare();
     if (redrawn) { drawn = drawnParts(form()); }
-    showSaved();
     var status = document.getElementById('form-status');
+    // The item is back (an undo, a redo): what said it was gone is over, also over a form kept.
+    if (status && status.textContent === goneText) { status.textContent = ''; }
+    showSaved();
     if (status && leftAlone) { status.textContent = leftAlone; status.classList.remove('error'); leftAlone = ''; }
   }, function (error) {
     if (error.status === 404) {
       var status = document.getElementById('form-status');
       if (status) {
-        status.textContent = 'This item is gone: it was deleted, or an undo took back the step that made it. The history has the step that brings it back.';
+        status.textContent = goneText;
         status.classList.remove('error');
       }
-      return refreshAroundGoneItem();
+      return refreshAroundGoneItem().catch(function (around) {
+        // The list itself is gone, or no longer shared with this account.
+        if (list && around instanceof ApiError && around.status === 404) { showListGone(main); return; }
+        throw around;
+      });
     }
     throw error;
   });
@@ -298,7 +308,11 @@ document.addEventListener('submit', function (event) {
     dirty = typedSinceSave;
     refresh.force = !typedSinceSave;
     refresh();
-  }, sayRefused);
+  }, function (error) {
+    // The item (or its list) went while the form was open: the refresh says which, and keeps the typing.
+    if (error instanceof ApiError && error.status === 404) { refresh(); return; }
+    sayRefused(error);
+  });
 });
 
 // "← All to-dos" goes back to the list as it was left (its filter and

@@ -8,8 +8,8 @@ import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regio
 import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
 import { setUpModals } from './modal-card.js';
-import { isDragging, setUpMoving } from './move.js';
-import { rowsQuery, setUpMoreRows, setUpRows, keepShown } from './rows.js';
+import { setUpMoving } from './move.js';
+import { keepShown, keepWhileEditing, rowsQuery, setUpMoreRows, setUpRows } from './rows.js';
 import { searchQuery, setUpSearch } from './search.js';
 import { followBrowserTimeZone } from './time-zone.js';
 
@@ -28,11 +28,7 @@ function sort() {
 var refresh = makeRefresher(function () {
   var query = 'filter=' + filter() + '&sort=' + sort() + searchQuery('&') + historyQuery('&') + rowsQuery('&');
   return fetchHTML('/todos/fragment?' + query).then(function (html) {
-    swapRegions(html, function (name, current) {
-      // Keep the list while an item is being edited or dragged; refresh it after.
-      if (name === 'main' && (current.querySelector('li.editing') || isDragging())) { deferredMain = true; return true; }
-      return false;
-    });
+    swapRegions(html, keepWhileEditing(function () { deferredMain = true; }));
   });
 });
 
