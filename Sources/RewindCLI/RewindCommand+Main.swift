@@ -5,7 +5,7 @@ extension RewindCommand {
     /// packed (see ``ArgumentPacking``); a command word that is not one is
     /// refused first (``UnknownCommand``).
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = HelpWord.moved(Array(CommandLine.arguments.dropFirst()))
         if let refusal = UnknownCommand.refused(arguments) {
             // `rewind` with its usage; a group's refusal in one line, as its
             // other refusals are (its usage would lack the `rewind` before it).
@@ -14,6 +14,20 @@ extension RewindCommand {
             exit(withError: ExitCode.validationFailure)
         }
         await main(ArgumentPacking.packed(NegativeNumbers.passed(arguments)))
+    }
+}
+
+/// Reads `help` after a command's name as swift-argument-parser reads it
+/// before: `rewind todo help add` is `rewind help todo add`, which shows
+/// the help of `rewind todo add` (`rewind todo help` took "help" for an
+/// item to add, `rewind users help` for an unexpected argument).
+enum HelpWord {
+    /// `arguments` (without the program name) with a `help` second to a
+    /// command of `rewind` moved before that command's name.
+    static func moved(_ arguments: [String]) -> [String] {
+        let commands = RewindCommand.configuration.subcommands.map { $0._commandName }
+        guard arguments.count >= 2, arguments[1] == "help", commands.contains(arguments[0]) else { return arguments }
+        return ["help", arguments[0]] + arguments.dropFirst(2)
     }
 }
 

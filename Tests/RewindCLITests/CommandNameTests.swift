@@ -25,6 +25,16 @@ struct CommandNameTests {
 /// A command word that is not one is refused, naming the nearest command.
 @Suite("Unknown commands")
 struct UnknownCommandTests {
+    @Test func helpAfterACommandsNameShowsItsHelp() async throws {
+        let add = try await runRewind(["todo", "help", "add"])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(add.stdout.hasPrefix("OVERVIEW: Add an item."), "\(add.stdout)")
+        let users = try await runRewind(["users", "help"])
+        #expect(users.status == 0, "\(users.stderr)")
+        #expect(users.stdout.contains("USAGE: rewind users"), "\(users.stdout)")
+        #expect(HelpWord.moved(["todo", "add", "help"]) == ["todo", "add", "help"], "an item called help stays one")
+    }
+
     @Test func aMistypedCommandNamesTheNearestOneAtEveryLevel() {
         #expect(UnknownCommand.refusal(of: ["srve"])
             == "unknown command “srve” (did you mean serve?); the commands are calc, todo, serve, users, lists")

@@ -157,6 +157,14 @@ struct TodoErrorTests {
             stderr: "cannot read /nonexistent/todos.json: there is no such file")
     }
 
+    @Test func anEmptyFileNameIsRefusedAsSuch() async throws {
+        // It named the working directory ("… is a directory, not a regular file").
+        try await Self.expectFailure(
+            ["export", ""], status: 64, stderr: "the file name is empty; give one, or - (or none) for standard output; nothing was written")
+        try await Self.expectFailure(
+            ["import", ""], status: 64, stderr: "the file name is empty; give one, or - for standard input; nothing was imported")
+    }
+
     @Test func aStepCountBelowOne() async throws {
         try await Self.expectFailure(["undo", "0"], status: 64, stderr: "the number of steps must be 1 or more; 0 is not")
         // A negative number is the count, not an unknown option.
@@ -167,9 +175,8 @@ struct TodoErrorTests {
         let leading = try await runRewind(["todo", "--data-dir", directory.url.path, "undo", "-1"])
         #expect(leading.status == 64)
         #expect(leading.stderr == "rewind todo: the number of steps must be 1 or more; -1 is not\n")
-        // A step of the history too (it said "Missing expected argument '<n>'").
-        try await Self.expectFailure(
-            ["history", "jump", "-1"], status: 1, stderr: "there is no step -1: the history has steps 0 (the start) to 1")
+        // A step of the history too (it said "Missing expected argument '<n>'"): a wrong command line, as undo's.
+        try await Self.expectFailure(["history", "jump", "-1"], status: 64, stderr: "steps are numbered from 0 (the start); -1 names none")
         // And an item's number: named as no item (it said "Missing expected argument").
         for command in ["done", "rm", "show"] {
             try await Self.expectFailure(

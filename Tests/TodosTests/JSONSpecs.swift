@@ -135,7 +135,11 @@ struct JSONSpecs {
         (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","state":"done"}"#,
          "items[2].state: “done” is not one of active, completed"),
         (#"{"id":"00000000-0000-4000-8000-000000000001","title":"x","created":"2026-06-01T10:00:00.000Z"}"#,
-         "items[2].id: An item with id 00000000-0000-4000-8000-000000000001 is already in the list; ids must be unique."),
+         "items[2].id: the id 00000000-0000-4000-8000-000000000001 is in the document twice (item 0 has it too); each item's id must be unique"),
+        (#"{"id":"not-an-id","title":"x","created":"2026-06-01T10:00:00.000Z"}"#,
+         "items[2].id: expected an id, a UUID such as 0B7E4C1A-0000-4000-8000-000000000000"),
+        (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","due":{"kind":"duration","start":"2026-06-01T10:00:00Z","amount":1.5,"unit":"days"}}"#,
+         "items[2].due.amount: expected a whole number, found 1.5"),
         (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","due":{"kind":"duration","start":"2026-06-01T10:00:00Z","amount":0,"unit":"days"}}"#,
          "items[2].due.amount: A duration must be positive; 0 is not."),
         (#"{"id":"00000000-0000-4000-8000-000000000003","title":"x","created":"2026-06-01T10:00:00.000Z","completed":true}"#,
@@ -191,6 +195,9 @@ struct JSONSpecs {
         #expect(message(#"{"format":"rewind-todos","version":3,"items":[]}"#).hasPrefix("version: version 3 is not supported"))
         #expect(message(#"{"format":"rewind-todos","version":1,"items":{}}"#).hasPrefix("items: expected"))
         #expect(message("{not json").hasPrefix("not valid JSON"))
+        // Valid JSON whose number its field cannot hold is said so, not as "not valid JSON".
+        #expect(message(#"{"format":"rewind-todos","version":2.5,"items":[]}"#) == "version: expected a whole number, found 2.5")
+        #expect(message(#"{"format":"rewind-todos","version":99999999999999999999,"items":[]}"#).hasPrefix("version: expected a whole number"))
         #expect(message(#"{"format":"rewind-todos","version":1,"items":[]}"#) == "decoded")
     }
 

@@ -48,6 +48,9 @@ extension RewindCommand.Todo {
                 guard let file, file != "-" else {
                     return StandardStreams.output(data + Data("\n".utf8))
                 }
+                guard !file.isEmpty else {
+                    throw TodoCommandError.usage("the file name is empty; give one, or - (or none) for standard output; nothing was written")
+                }
                 let url = URL(fileURLWithPath: DataDirectory.expandingTilde(in: file))
                 do {
                     try AtomicFile.replaceRegularFile(at: url, with: data + Data("\n".utf8))
@@ -146,6 +149,9 @@ extension RewindCommand.Todo {
             if file == "-" {
                 handle = FileHandle.standardInput
             } else {
+                guard !file.isEmpty else {
+                    throw TodoCommandError.usage("the file name is empty; give one, or - for standard input; nothing was imported")
+                }
                 let path = DataDirectory.expandingTilde(in: file)
                 var isDirectory: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

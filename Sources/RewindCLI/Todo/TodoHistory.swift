@@ -226,6 +226,11 @@ extension RewindCommand.Todo.History {
 
         mutating func run() async throws {
             try team.refuse("history jump")
+            let step = step
+            // A wrong command line, as `undo -1` is: not a step the history lacks.
+            try reportingErrors(exitCode: .validationFailure) {
+                guard step >= 0 else { throw TodoCommandError.usage("steps are numbered from 0 (the start); \(step) names none") }
+            }
             try await reportingErrors {
                 let session = try await TodoSession.open(options: options)
                 if all {

@@ -14,7 +14,8 @@ extension RewindCommand.Todo {
                 (overdue ones marked) and location. The numbers are saved, so that `done 2` \
                 means the second item shown, until the next `list`.
 
-                `--sort created` keeps the list's order (creation order); `--sort smart` shows \
+                `--sort list` (the default) keeps the list's own order: items as they were added, \
+                or where `move` put them (`created`, its earlier name, is still taken); `--sort smart` shows \
                 active items first, then the most recently changed; `--sort due` shows active \
                 items first, each group by due date (the earliest first, those without one last).
 
@@ -57,11 +58,16 @@ extension RewindCommand.Todo {
 
         /// In which order to show them.
         enum Sort: String, ExpressibleByArgument, CaseIterable {
-            case created, smart, due
+            case list, smart, due
+
+            /// The order `argument` names; `created` is the earlier name of `list`.
+            init?(argument: String) {
+                self.init(rawValue: argument == "created" ? Self.list.rawValue : argument)
+            }
 
             var domainSort: TodoSort {
                 switch self {
-                case .created: .list
+                case .list: .list
                 case .smart: .smart
                 case .due: .due
                 }
@@ -74,8 +80,8 @@ extension RewindCommand.Todo {
         @Flag(exclusivity: .exclusive)
         var filter: Filter = .all
 
-        @Option(help: ArgumentHelp("The order: created, smart or due.", valueName: "order"))
-        var sort: Sort = .created
+        @Option(help: ArgumentHelp("The order: list (the list's own), smart or due.", valueName: "order"))
+        var sort: Sort = .list
 
         /// The words to search for; a value that starts with a dash is a
         /// value (`--search "-5 degrees"`), as the texts of `add` and `edit`.

@@ -16,9 +16,10 @@ extension TodoList: Codable {
         while !items.isAtEnd {
             let item = try items.decode(TodoItem.self)
             guard itemsByID.updateValue(item, forKey: item.id) == nil else {
+                let first = ids.firstIndex(of: item.id).map { " (item \($0) has it too)" } ?? ""
                 throw DecodingError.dataCorrupted(.init(
                     codingPath: items.codingPath + [JSONIndex(items.currentIndex - 1), JSONIndex(name: "id")],
-                    debugDescription: TodoError.duplicateItem(item.id).description
+                    debugDescription: "the id \(item.id.uuidString) is in the document twice\(first); each item's id must be unique"
                 ))
             }
             ids.append(item.id)

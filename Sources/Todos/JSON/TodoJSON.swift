@@ -81,12 +81,50 @@ public enum TodoJSON {
             return try makeDecoder(reading: source).decode(type, from: data)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                // Foundation says "not valid JSON" also for a number its field cannot hold (2.5 for an integer).
+                if let number = wholeNumberMisfit(in: data) { throw number }
                 throw TodoJSONError(path: "", message: "not valid JSON: \(context.underlyingError?.localizedDescription ?? context.debugDescription)")
             }
             throw TodoJSONError(error)
         } catch {
             throw TodoJSONError(path: "", message: error.localizedDescription)
         }
+    }
+}
+
+extension TodoJSON {
+    /// The fields of the format that hold whole numbers.
+    static let wholeNumberFields: Set<String> = ["version", "amount"]
+
+    /// The first field of ``wholeNumberFields`` in `data` (valid JSON) whose
+    /// number is not a whole one that an `Int` holds, as the error to say;
+    /// `nil` when `data` is not valid JSON or has no such field.
+    static func wholeNumberMisfit(in data: Data) -> TodoJSONError? {
+        guard let document = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        func search(_ value: Any, _ path: String) -> TodoJSONError? {
+            if let object = value as? [String: Any] {
+                for key in object.keys.sorted() {
+                    let inner = path.isEmpty ? key : path + "." + key
+                    if wholeNumberFields.contains(key), let number = object[key] as? NSNumber, !isWholeInt(number) {
+                        return TodoJSONError(path: inner, message: "expected a whole number, found \(number)")
+                    }
+                    if let found = search(object[key] as Any, inner) { return found }
+                }
+            } else if let array = value as? [Any] {
+                for (index, element) in array.enumerated() {
+                    if let found = search(element, "\(path)[\(index)]") { return found }
+                }
+            }
+            return nil
+        }
+        return search(document, "")
+    }
+
+    /// Whether `number` is a whole number within `Int`'s range.
+    private static func isWholeInt(_ number: NSNumber) -> Bool {
+        let value = number.doubleValue
+        guard value.rounded() == value, abs(value) < 9.2e18 else { return false }
+        return number.int64Value == Int64(value)
     }
 }
 

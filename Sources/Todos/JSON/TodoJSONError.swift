@@ -30,7 +30,11 @@ public struct TodoJSONError: Error, Equatable, Hashable, Sendable {
         case .dataCorrupted(let context):
             // A refusal of the domain is already the message; another cause is added to it.
             let underlying = context.underlyingError.flatMap { $0 is TodoError ? nil : " (\($0.localizedDescription))" } ?? ""
-            self.init(path: Self.path(context.codingPath), message: context.debugDescription + underlying)
+            // Foundation's words for a bad id, in the format's.
+            let message = context.debugDescription == "Attempted to decode UUID from invalid UUID string."
+                ? "expected an id, a UUID such as 0B7E4C1A-0000-4000-8000-000000000000"
+                : context.debugDescription + underlying
+            self.init(path: Self.path(context.codingPath), message: message)
         @unknown default:
             self.init(path: "", message: String(describing: error))
         }
