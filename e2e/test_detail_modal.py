@@ -802,3 +802,29 @@ def test_a_gone_item_leaves_undo_and_the_history_following_the_list(driver, base
     redo.send_keys(Keys.ENTER)
     wait_until(driver, lambda d: d.execute_script("return document.activeElement.id;") == "todos-undo",
                f"the focus on Undo; it is on {driver.execute_script('return document.activeElement.tagName + document.activeElement.id;')}")
+
+
+def test_while_one_field_has_typing_the_others_follow_the_item_and_a_typed_date_stays(driver, base_url, api):
+    item = api.add("Apples", due={"kind": "date", "date": "2027-01-05T10:00:00.000Z"})
+    open_detail(driver, base_url, item["id"])
+    type_into(driver, "details", "the green ones")
+    # Renamed and completed elsewhere: the title field, the box, the heading and the summary follow.
+    api.request("PATCH", f"/api/todos/{item['id']}", {"title": "Green apples", "completed": True})
+    wait_until(driver, lambda d: value_of(d, "title") == "Green apples",
+               lambda: f"the untouched title to follow; it holds {value_of(driver, 'title')!r}")
+    wait_until(driver, lambda d: css(d, "h1.detail-title").text == "Green apples", "the heading to follow")
+    assert css(driver, "input[name=completed]").is_selected()
+    assert css(driver, ".detail-summary").text.startswith("Completed.")
+    assert value_of(driver, "details") == "the green ones", "the typing is kept"
+    # A date typed is not put back by the next refresh (it was, by any change anywhere).
+    driver.execute_script(
+        "var f = document.querySelector('input[name=dueDate]'); f.value = '2027-03-03T08:15';"
+        "f.dispatchEvent(new Event('input', {bubbles: true}));")
+    api.add("Something else")
+    wait_until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".history-step")) == 4, "the refresh of the other add")
+    time.sleep(0.5)
+    assert value_of(driver, "dueDate") == "2027-03-03T08:15", "the typed date was put back"
+    save(driver)
+    saved = wait_item(api, item["id"], lambda i: i["details"] == "the green ones", "the details saved")
+    assert saved["title"] == "Green apples" and saved["state"] == "completed", "nothing of the other change written back"
+    assert saved["due"]["date"].startswith("2027-03-03"), saved["due"]

@@ -34,6 +34,11 @@ var goneText = list
 // was drawn: Save sends only the parts the person changed, so that what
 // someone else changed meanwhile in the others is not written back.
 var drawn = null;
+// The form's parts, each with the keys of the body it sets.
+var partKeys = {
+  title: ['title'], details: ['details'], completed: ['completed'], due: ['due', 'dueText', 'timeZone'], location: ['location']
+};
+
 
 function form() { return document.getElementById('detail-form'); }
 
@@ -50,13 +55,21 @@ function localValue(iso) {
     'T' + two(date.getHours()) + ':' + two(date.getMinutes());
 }
 
+// The date fields of `root` in the browser's time zone, from the moment
+// the server wrote (data-iso); with `once`, each field only the first
+// time, so that what the person typed in a kept form is not put back.
+function fillDates(root, once) {
+  root.querySelectorAll('input[type="datetime-local"][data-iso]').forEach(function (input) {
+    var iso = input.getAttribute('data-iso');
+    if (iso) { input.value = localValue(iso); }
+    if (once) { input.removeAttribute('data-iso'); }
+  });
+}
+
 function prepare() {
   var current = form();
   if (!current) { return; }
-  current.querySelectorAll('input[type="datetime-local"][data-iso]').forEach(function (input) {
-    var iso = input.getAttribute('data-iso');
-    if (iso) { input.value = localValue(iso); }
-  });
+  fillDates(current, true);
   showChoices(current);
   document.querySelectorAll('dialog[data-modal-card]').forEach(watchDialog);
 }
@@ -81,6 +94,49 @@ function edited() {
   try { return Object.keys(changes(current, collect(current))).length > 0; } catch (e) { return true; }
 }
 
+// The element of the form that holds `part`, in `root` (the page's form
+// or a fresh one).
+function partElement(root, part) {
+  var field = function (name) { return root.querySelector('[name="' + name + '"]'); };
+  switch (part) {
+    case 'title': return field('title') && field('title').closest('label');
+    case 'details': return field('details') && field('details').closest('label');
+    case 'completed': return field('completed') && field('completed').closest('label');
+    case 'due': return root.querySelector('.due-fieldset');
+    case 'location': return root.querySelector('.location-fieldset');
+  }
+  return null;
+}
+
+// While the form holds typing not saved, the rest of the page still
+// follows the item: the heading and the summary, and each part of the
+// form the person did not change (nor is in), from the fresh `html`.
+function followUntouchedParts(html) {
+  var current = form();
+  var page = new DOMParser().parseFromString('<body>' + html + '</body>', 'text/html');
+  var region = page.querySelector('[data-region="detail"]');
+  var fresh = page.getElementById('detail-form');
+  if (!current || !region || !fresh || !drawn) { return; }
+  ['.detail-title', '.detail-summary'].forEach(function (selector) {
+    var mine = document.querySelector('[data-region="detail"] ' + selector);
+    var theirs = region.querySelector(selector);
+    if (mine && theirs) { mine.replaceWith(document.importNode(theirs, true)); }
+  });
+  fillDates(fresh, false);
+  var freshParts = drawnParts(fresh);
+  var now = drawnParts(current);
+  // A form that does not read as an item (a date half typed) is kept whole.
+  if (!freshParts || !now) { return; }
+  Object.keys(partKeys).forEach(function (part) {
+    if (now[part] !== drawn[part] || now[part] === freshParts[part]) { return; }
+    var mine = partElement(current, part);
+    var theirs = partElement(fresh, part);
+    if (!mine || !theirs || mine.contains(document.activeElement)) { return; }
+    mine.replaceWith(document.importNode(theirs, true));
+    drawn[part] = freshParts[part];
+  });
+}
+
 // The page's regions but the item's, from the page the item belonged to:
 // Undo, Redo and the history go on following the list once the item is
 // gone (deleted, or taken back by an undo).
@@ -101,6 +157,7 @@ var refresh = makeRefresher(function () {
       if (name === 'detail' && !keep) { redrawn = true; }
       return keep;
     });
+    if (!redrawn) { followUntouchedParts(html); }
     if (force || !dirty) { dirty = false; }
     prepare();
     if (redrawn) { drawn = drawnParts(form()); }
@@ -199,11 +256,6 @@ function collect(current) {
   }
   return body;
 }
-
-// The form's parts, each with the keys of the body it sets.
-var partKeys = {
-  title: ['title'], details: ['details'], completed: ['completed'], due: ['due', 'dueText', 'timeZone'], location: ['location']
-};
 
 // Each part of `body` as a JSON text, to compare.
 function partsOf(body) {
