@@ -228,7 +228,10 @@ struct SignInTests {
             let out = try await client.executeRequest(
                 uri: "/signout", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(token)"))
             #expect(out.status == .seeOther)
-            #expect(out.headers[.location] == "/signin")
+            #expect(out.headers[.location] == "/signin?out=1")
+            // Where it leads says so.
+            #expect(try await client.get("/signin?out=1").text.contains(SignInPage.signedOutNotice))
+            #expect(!(try await client.get("/signin").text.contains(SignInPage.signedOutNotice)))
             #expect(out.headers[values: .setCookie].contains { $0.hasPrefix("\(SignedIn.cookieName)=;") && $0.contains("Max-Age=0") })
             #expect(try await client.get("/api/todos", headers: Self.session(id)).status == .unauthorized)
         }

@@ -12,10 +12,15 @@ struct SignInPage {
     /// Whether a page was sent here because its session ended
     /// (`?ended=1`, which the pages' script adds).
     var sessionEnded = false
+    /// Whether the person just signed out (`?out=1`, where signing out leads).
+    var signedOut = false
 
     /// What the page says when ``sessionEnded``.
     static let sessionEndedNotice =
         "Your session ended: it was signed out, or the password changed. Sign in again to go back to the page."
+
+    /// What the page says when ``signedOut``.
+    static let signedOutNotice = "You signed out. Sign in again to go on."
 
     /// The whole document.
     func render() -> HTML {
@@ -24,8 +29,10 @@ struct SignInPage {
                 html.element("h1") { $0.text("Sign in to Rewind") }
                 if let message {
                     html.element("p", [.class("sign-in-error"), Attribute("role", "alert")]) { $0.text(message) }
-                } else if sessionEnded {
-                    html.element("p", [.class("sign-in-notice"), Attribute("role", "status")]) { $0.text(Self.sessionEndedNotice) }
+                } else if sessionEnded || signedOut {
+                    html.element("p", [.class("sign-in-notice"), Attribute("role", "status")]) {
+                        $0.text(sessionEnded ? Self.sessionEndedNotice : Self.signedOutNotice)
+                    }
                 }
                 html.element("form", [.class("sign-in-form"), Attribute("method", "post"), Attribute("action", "/signin")]) { html in
                     html.void("input", [.type("hidden"), .name("csrf"), .value(csrfToken)])

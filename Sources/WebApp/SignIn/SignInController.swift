@@ -32,7 +32,9 @@ struct SignInController<Context: RemoteAddressRequestContext> {
         router.get("/signin") { request, _ in
             let next = request.uri.queryParameters["next"].map(String.init) ?? ""
             let ended = request.uri.queryParameters["ended"] == "1"
-            return Responses.html(SignInPage(csrfToken: csrfToken, next: SignInForm.safeNext(next), sessionEnded: ended).render())
+            let signedOut = request.uri.queryParameters["out"] == "1"
+            return Responses.html(
+                SignInPage(csrfToken: csrfToken, next: SignInForm.safeNext(next), sessionEnded: ended, signedOut: signedOut).render())
         }
         router.post("/signin") { request, context in
             let forwarded = ClientAddress.forwardedFor.map { request.headers[values: $0] } ?? []
@@ -102,7 +104,7 @@ struct SignInController<Context: RemoteAddressRequestContext> {
             throw APIError(.forbidden, "the sign-out form's token is not this session's; reload the page")
         }
         try await teamMode.endSession(signedIn.id)
-        var response = Response(status: .seeOther, headers: [.location: "/signin"])
+        var response = Response(status: .seeOther, headers: [.location: "/signin?out=1"])
         response.setCookie(SignedIn.clearedCookie(secure: secureCookies))
         return response
     }
