@@ -61,6 +61,8 @@ export function setUpModals(afterRequest) {
         button.disabled = false;
         closeModal(dialog, 'cancel');
         showError(error);
+        // What was to be deleted may be gone already: the page catches up and says so.
+        if (error && error.status === 404) { afterRequest(); }
       });
     }
   });
