@@ -199,7 +199,7 @@ def test_without_the_public_origin_a_page_over_https_is_refused_with_403(behind_
     instance = behind_tls()
     open_todos(tls_driver, PUBLIC_ORIGIN)
     add_todos(tls_driver, "refused over TLS")
-    expected = f"cross-origin request refused (Origin: {PUBLIC_ORIGIN})"
+    expected = f"Cross-origin request refused (Origin: {PUBLIC_ORIGIN})"
     wait_until(
         tls_driver,
         lambda d: d.find_element("id", "todo-error").text == expected,

@@ -25,7 +25,9 @@ struct TodoHistoryTreeTests {
         #expect(steps[1]["parent"] as? Int == steps[0]["number"] as? Int)
 
         let text = try await directory.succeed(["history", "--all"]).lines
-        #expect(text.contains { $0.contains("Add “Call Anna”") && $0.contains("(branch after 1)") })
+        // Call Anna was made after the row above it; Pay rent, after step 1, says so.
+        #expect(text.contains { $0.contains("Add “Call Anna”") && $0.hasSuffix("(abandoned)") })
+        #expect(text.contains { $0.contains("Add “Pay rent”") && $0.hasSuffix("(after 1)") })
 
         #expect(try await directory.succeed(["history", "jump", "--all", String(callAnna)]).stdout == "At step \(callAnna): Add “Call Anna”\n")
         #expect(try await directory.titles() == ["Buy milk", "Call Anna"])

@@ -168,21 +168,28 @@ extension RewindCommand.Todo.History {
 
 extension RewindCommand.Todo.History.Steps {
     /// Prints every change: its number, its name indented by its depth in
-    /// the tree, its time, and whether it is undone or on another branch.
+    /// the tree, its time, whether it is undone or on another branch, and
+    /// the step it was made after when that is not the row above it.
     func printTree(_ tree: HistoryTree) throws {
         if json { return try JSONOutput.print(tree) }
         let terminal = TodoTerminal.standardOutput()
         let dates = DueDateFormatter(now: Date(), timeZone: .current)
         let width = String(tree.steps.last?.number ?? 0).count
-        var rows: [(marker: Bool, number: Int64, name: String, date: String, note: String)] = [(tree.current == 0, 0, "Start", "", "")]
+        var rows: [(marker: Bool, number: Int64, name: String, date: String, note: String, dim: Bool)] =
+            [(tree.current == 0, 0, "Start", "", "", false)]
+        var above: Int64 = 0
         for (step, indent) in zip(tree.steps, tree.levels()) {
             let name = String(repeating: "  ", count: min(indent, 20)) + ItemText.cut(step.name, to: 60)
-            let note = switch step.branch {
-            case .done: ""
-            case .undone: "(undone)"
-            case .abandoned: "(branch after \(step.parent))"
+            // Undone or abandoned, and the step it was made after when that is not the row above it.
+            let state: String? = switch step.branch {
+            case .done: nil
+            case .undone: "undone"
+            case .abandoned: "abandoned"
             }
-            rows.append((tree.current == step.number, step.number, name, dates.display(.date(step.date)), note))
+            let parts = [state, step.parent == above ? nil : "after \(step.parent)"].compactMap { $0 }
+            let note = parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")"
+            rows.append((tree.current == step.number, step.number, name, dates.display(.date(step.date)), note, state != nil))
+            above = step.number
         }
         let nameWidth = rows.map { ItemText.cells($0.name) }.max() ?? 0
         let lines = rows.map { row in
@@ -192,7 +199,7 @@ extension RewindCommand.Todo.History.Steps {
             if !row.date.isEmpty {
                 line += String(repeating: " ", count: nameWidth - ItemText.cells(row.name)) + "  " + terminal.styled(row.date, .dim)
             }
-            return row.note.isEmpty ? line : terminal.styled(line, .dim) + "  " + row.note
+            return (row.dim ? terminal.styled(line, .dim) : line) + (row.note.isEmpty ? "" : "  " + row.note)
         }
         TodoTerminal.print(lines: lines)
     }
