@@ -123,7 +123,7 @@ extension WebApp {
                     on: WholeAnswerTransport(router: router),
                     configuration: .rewind,
                     middlewares: [
-                        RequestBodyMiddleware(limit: configuration.maxBodySize), QueryParameterMiddleware(),
+                        AcceptMiddleware(), RequestBodyMiddleware(limit: configuration.maxBodySize), QueryParameterMiddleware(),
                         CalculatorCookieMiddleware(
                             secure: configuration.secureCookies,
                             lifetime: calculators.store == nil ? nil : Int(CalculatorSessions.storedLifetime)),

@@ -18,6 +18,27 @@ struct TodoAPITests {
         String(data: (try? JSONEncoder().encode(text)) ?? Data(), encoding: .utf8) ?? "\"\""
     }
 
+    @Test func anAcceptThatAllowsNoJSONIsRefusedBeforeAnythingIsDone() async throws {
+        let server = try TestServer()
+        try await server.test { client in
+            for accept in ["text/plain", "text/html", "application/json;q=0", "application/xml, text/*"] {
+                let response = try await client.send(
+                    .post, "/api/todos", json: #"{"title": "Buy milk"}"#, token: server.token, headers: [.accept: accept])
+                #expect(response.status == .notAcceptable, "\(accept)")
+                #expect(response.errorMessage?.hasPrefix("the API answers in JSON only") == true, "\(accept)")
+                #expect(try await client.send(.post, "/api/history/undo", token: server.token, headers: [.accept: accept]).status
+                    == .notAcceptable)
+            }
+            // Nothing was added, so there was nothing to undo either.
+            #expect(try await client.get("/api/todos").object["found"] as? Int == 0)
+            for accept in ["application/json", "*/*", "text/html, application/*;q=0.5", "APPLICATION/JSON; charset=utf-8"] {
+                let response = try await client.send(
+                    .post, "/api/todos", json: #"{"title": "Buy milk"}"#, token: server.token, headers: [.accept: accept])
+                #expect(response.status == .created, "\(accept)")
+            }
+        }
+    }
+
     @Suite("GET /api/todos")
     struct List {
         @Test func emptyListHasZeroCountsAndNoHistory() async throws {
