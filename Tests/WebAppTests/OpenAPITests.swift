@@ -65,6 +65,13 @@ struct OpenAPITests {
             #expect(yaml.status == .ok)
             #expect(yaml.headers[.contentType] == "application/yaml; charset=utf-8")
             #expect(yaml.text.contains("\nopenapi: \"3.1.0\"\n"))
+            // A client that has it already gets 304, as the document says.
+            let tag = try #require(yaml.headers[.eTag])
+            #expect(json.headers[.eTag] == tag)
+            for path in ["/openapi.yaml", "/openapi.json"] {
+                #expect(try await client.get(path, headers: [.ifNoneMatch: tag]).status == .notModified)
+                #expect(try await client.get(path, headers: [.ifNoneMatch: "\"other\""]).status == .ok)
+            }
         }
     }
 

@@ -698,7 +698,8 @@ struct SharedListEventTests {
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/event-stream; charset=utf-8")
             #expect(response.text.hasPrefix("retry: 1000\n"))
-            #expect(response.text.contains("event: list\nid: 1\ndata: {\"seq\":1}\n\n"))
+            #expect(response.text.contains("event: list\nid: 1."))
+            #expect(response.text.contains("\ndata: {\"seq\":1}\n\n"))
             try await waitUntil("the stream is closed") { server.webApp.listStreams.current == 0 }
         }
     }
@@ -713,16 +714,34 @@ struct SharedListEventTests {
             var headers = SignInTests.session(ann.session)
             headers[.lastEventID] = "1"
             let resumed = try await client.get("/lists/\(list)/events?max=1", headers: headers)
-            #expect(resumed.text.contains("event: list\nid: 2\n"))
+            #expect(resumed.text.contains("event: list\nid: 2."))
+            let two = try #require(Self.eventIDs(resumed.text).last)
 
-            headers[.lastEventID] = "2"
-            async let current = client.get("/lists/\(list)/events?max=1", headers: headers)
+            headers[.lastEventID] = two
+            let fromTwo = headers
+            async let current = client.get("/lists/\(list)/events?max=1", headers: fromTwo)
             try await waitUntil("the stream is open") { server.webApp.listStreams.current == 1 }
             _ = try await API.add("Jam", to: list, client, as: ann)
             let text = try await current.text
-            #expect(!text.contains("id: 2\n"))
-            #expect(text.contains("event: list\nid: 3\n"))
+            #expect(!text.contains("id: \(two)\n"))
+            #expect(text.contains("event: list\nid: 3."))
+            let three = try #require(Self.eventIDs(text).last)
+
+            // Away during a rename and a share, which make no step: told of them on the way back.
+            #expect(try await API.call(client, ann, .patch, "/api/lists/\(list)", json: #"{"name": "Shop"}"#).status == .ok)
+            headers[.lastEventID] = three
+            let renamed = try await client.get("/lists/\(list)/events?max=1", headers: headers)
+            let afterRename = try #require(Self.eventIDs(renamed.text).first)
+            #expect(afterRename.hasPrefix("3.") && afterRename != three, "\(renamed.text)")
+            // The page drawn now names that id, so its first stream waits for the next change.
+            let page = try await client.get("/lists/\(list)", headers: SignInTests.session(ann.session))
+            #expect(EventStreamTests.eventsSince(page.text) == afterRename)
         }
+    }
+
+    /// The `id:` lines of an event stream's text, in order.
+    static func eventIDs(_ text: String) -> [String] {
+        text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
     }
 
     @Test func aMemberLeavesAListFromTheListsPageButRemovesNoOneElse() async throws {
@@ -750,15 +769,16 @@ struct SharedListEventTests {
             let ann = try await API.signIn("ann", client, server: server)
             let list = try await API.makeList("Groceries", client, as: ann)
             let page = try await client.get("/lists/\(list)", headers: SignInTests.session(ann.session))
-            #expect(EventStreamTests.eventsSince(page.text) == "0")
+            let since = try #require(EventStreamTests.eventsSince(page.text))
+            #expect(since.hasPrefix("0."))
             let lists = try await client.get("/lists", headers: SignInTests.session(ann.session))
             let drawn = try #require(EventStreamTests.eventsSince(lists.text))
             #expect(drawn == (try await ListsPageEventTests.currentID(client, as: ann)))
             // A change between the pages' reads and their streams' starts.
             _ = try await API.add("Milk", to: list, client, as: ann)
             let current = try await ListsPageEventTests.currentID(client, as: ann)
-            let listStream = try await client.get("/lists/\(list)/events?max=1&since=0", headers: SignInTests.session(ann.session))
-            #expect(listStream.text.contains("event: list\nid: 1\n"))
+            let listStream = try await client.get("/lists/\(list)/events?max=1&since=\(since)", headers: SignInTests.session(ann.session))
+            #expect(listStream.text.contains("event: list\nid: 1."))
             let listsStream = try await client.get("/lists/events?max=1&since=\(drawn)", headers: SignInTests.session(ann.session))
             #expect(ListsPageEventTests.ids(listsStream.text) == [current])
         }

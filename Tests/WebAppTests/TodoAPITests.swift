@@ -188,6 +188,8 @@ struct TodoAPITests {
         @Test(arguments: [
             (#"{"title": "x", "dueText": "someday"}"#, "dueText"),
             (#"{"title": "x", "dueText": "tomorrow", "timeZone": "Mars/Olympus"}"#, "timeZone"),
+            // Without a dueText to read in it too: a client that names a wrong zone is told (it was taken without a word).
+            (#"{"title": "x", "timeZone": "Nowhere/Nope"}"#, "“Nowhere/Nope” is not a time zone"),
             (#"{"title": "   "}"#, "title must not be empty"),
             (#"{"title": "x", "location": {"kind": "coordinate", "latitude": 91, "longitude": 0}}"#, "latitude"),
             // PostgreSQL cannot store U+0000: refused for every store, before any is asked.
@@ -666,6 +668,13 @@ struct TodoAPITests {
                     #expect(response.errorMessage?.hasPrefix("malformed query: ") == true, "\(query): \(response.text)")
                 }
                 #expect(try await client.get("/api/todos?filter=all&").status == .ok)
+                // A value whose percent-encoding does not decode: 400 (the search was dropped, the whole list answered).
+                for query in ["search=milk%ZZ", "search=%", "search=milk%FF", "filter=%ZZ"] {
+                    let response = try await client.get("/api/todos?\(query)")
+                    #expect(response.status == .badRequest, "\(query)")
+                    #expect(response.errorMessage?.contains("is not valid percent-encoding") == true, "\(query): \(response.text)")
+                }
+                #expect(try await client.get("/api/todos?search=caf%C3%A9").status == .ok)
                 // Each valid on its own, the pair cannot be answered: 422.
                 for (query, words) in [("before=2&after=5", "“before” must be above “after”"), ("before=3&after=3", "between 3 and 3")] {
                     let response = try await client.get("/api/history?\(query)")

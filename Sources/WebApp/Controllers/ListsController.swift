@@ -102,10 +102,11 @@ struct ListsController {
         }
     }
 
-    /// `event: list` with the list's latest step number as its id after
-    /// every step, rename or change of members; a comment now and then so
-    /// that proxies keep the connection. A reconnecting client's
-    /// `Last-Event-ID` that is not the latest step gets the current event
+    /// `event: list` after every step, rename or change of members, its id
+    /// the list's latest step number and a digest of its name and members
+    /// (``ListsOverviewWatch/listEventID(seq:of:)``); a comment now and then
+    /// so that proxies keep the connection. A reconnecting client's
+    /// `Last-Event-ID` that is not the current id gets the current event
     /// first. The stream ends when the list is deleted or the account loses
     /// access, when the session ends (checked with every heartbeat), after
     /// `limit` change events, or when the server shuts down.
@@ -114,10 +115,18 @@ struct ListsController {
         // Subscribing checks membership (404) before anything is sent.
         let updates = try await lists.updates(of: id)
         let seq = try await lists.items(of: id).seq
-        let first = Query.eventsSeen(request).flatMap { $0 == String(seq) ? nil : seq }
-        return try stream(first: first.map(Self.event(seq:)), limit: limit, lists: lists) { continuation in
+        let summary = try await lists.summary(of: id)
+        let current = ListsOverviewWatch.listEventID(seq: seq, of: summary)
+        let first = Query.eventsSeen(request).flatMap { $0 == current ? nil : Self.event(id: current, seq: seq) }
+        return try stream(first: first, limit: limit, lists: lists) { continuation in
             let forward = Task {
-                for await update in updates { continuation.yield(Self.event(seq: update.seq)) }
+                var (last, shown) = (seq, summary)
+                for await update in updates {
+                    // No step (a rename, a share): what the id digests is read again.
+                    if update.seq == last, let fresh = try? await lists.summary(of: id) { shown = fresh }
+                    last = update.seq
+                    continuation.yield(Self.event(id: ListsOverviewWatch.listEventID(seq: update.seq, of: shown), seq: update.seq))
+                }
                 continuation.finish()
             }
             return { forward.cancel() }
@@ -223,9 +232,10 @@ struct ListsController {
         })
     }
 
-    /// One change event of a list whose latest step is `seq`.
-    static func event(seq: Int) -> String {
-        "event: list\nid: \(seq)\ndata: {\"seq\":\(seq)}\n\n"
+    /// One change event of a list whose latest step is `seq`, with the id
+    /// ``ListsOverviewWatch/listEventID(seq:of:)`` gives.
+    static func event(id: String, seq: Int) -> String {
+        "event: list\nid: \(id)\ndata: {\"seq\":\(seq)}\n\n"
     }
 
     /// One change event of the lists page, whose overview's digest is `id`.

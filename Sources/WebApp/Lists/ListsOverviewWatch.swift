@@ -175,6 +175,21 @@ actor ListsOverviewWatch {
             text += "\(list.id.uuidString)\u{1}\(list.name)\u{1}\(list.access.owner.key)\u{1}\(members)"
             text += "\u{1}\(counts.items)\u{1}\(counts.completed)\u{2}"
         }
+        return digest(text)
+    }
+
+    /// The id of the event of one list's stream (`/lists/{id}/events`)
+    /// and of its page: the number of its latest step and a digest of
+    /// its name, owner and members, `"19.0f3a…"`, so that a client away
+    /// during a rename or a share, which make no step, is told of it when
+    /// it reconnects.
+    static func listEventID(seq: Int, of list: SharedListSummary) -> String {
+        let members = list.access.members.map(\.key).sorted().joined(separator: ",")
+        return "\(seq)." + digest("\(list.name)\u{1}\(list.access.owner.key)\u{1}\(members)")
+    }
+
+    /// 16 hex digits of the FNV-1a hash of `text`'s UTF-8.
+    static func digest(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

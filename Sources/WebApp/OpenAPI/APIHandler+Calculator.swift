@@ -27,11 +27,14 @@ extension APIHandler {
         guard labels.count <= 1_000 else {
             throw APIError.badRequest("too many keys in one request: at most 1000")
         }
+        let keys = body.keys
         let state = try await change { session in
             do throws(UnknownLabelError) {
                 return try session.press(labels)
             } catch {
-                throw APIError.invalidField("invalid field “keys”: \(error.description)")
+                // The field the label came in: one of `keys`, or `key`.
+                let field = keys?.firstIndex(of: error.label).map { "keys[\($0)]" } ?? "key"
+                throw APIError.invalidField("invalid field “\(field)”: \(error.description)")
             }
         }
         return .ok(.init(body: .json(.init(state))))

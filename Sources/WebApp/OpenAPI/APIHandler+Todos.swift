@@ -130,22 +130,29 @@ extension APIHandler {
     /// The due date a request asks for: `due` as JSON, or `dueText` read by
     /// the domain's parser in the browser's `timeZone`; `nil` when neither.
     private func dueDate(_ due: TodoDate?, text: String?, timeZone: String?) throws -> TodoDate? {
+        let zone = try Self.zone(timeZone)
         guard let text else { return due }
         guard due == nil else {
             throw APIError.invalidField("give either “due” or “dueText”, not both")
-        }
-        var zone = TimeZone.current
-        if let timeZone {
-            guard let named = TimeZone(identifier: timeZone) else {
-                throw APIError.invalidField("invalid field “timeZone”: “\(timeZone)” is not a time zone such as Europe/Berlin")
-            }
-            zone = named
         }
         do {
             return try DueDateParser(now: todos.now(), timeZone: zone).parse(text)
         } catch {
             throw APIError.invalidField("invalid field “dueText”: \(error.description)")
         }
+    }
+
+    /// The time zone `timeZone` names, the server's without one. Checked
+    /// whenever it is given, also without a `dueText` to read in it (where
+    /// it changes nothing), so that a client that names a wrong one is told.
+    ///
+    /// - Throws: ``APIError`` 422 for a name that is not a time zone.
+    static func zone(_ timeZone: String?) throws -> TimeZone {
+        guard let timeZone else { return .current }
+        guard let named = TimeZone(identifier: timeZone) else {
+            throw APIError.invalidField("invalid field “timeZone”: “\(timeZone)” is not a time zone such as Europe/Berlin")
+        }
+        return named
     }
 
     /// The changes an edit asks for (of an item of the list, or of a
@@ -159,6 +166,7 @@ extension APIHandler {
         var changes: [TodoItem.Change] = []
         if let title = edit.title { changes.append(.title(to: title)) }
         if let details = edit.details { changes.append(.details(to: details)) }
+        _ = try Self.zone(edit.timeZone)
         let clearsDue = nulls.contains("due")
         if edit.dueText != nil, edit.due != nil || clearsDue {
             throw APIError.invalidField("give either “due” or “dueText”, not both")

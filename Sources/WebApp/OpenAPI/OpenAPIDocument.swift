@@ -14,6 +14,8 @@ struct OpenAPIDocument: Sendable {
     /// other fields (`additionalProperties: false`), by operation id, in the
     /// document's order.
     let bodyFields: [String: [String]]
+    /// The version of the document, as its `ETag` says.
+    let eTag: String
 
     /// The document shipped next to the program, read once; `nil` when its
     /// resource bundle is not there (a binary copied elsewhere) or it cannot
@@ -32,16 +34,31 @@ struct OpenAPIDocument: Sendable {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         json = String(decoding: data, as: UTF8.self) + "\n"
         bodyFields = try Self.bodyFields(in: yaml)
+        eTag = Assets.eTag(of: yaml.utf8)
     }
 
     /// Serves the document in both forms.
+    /// Each form with an `ETag` (of the YAML, which the JSON is made
+    /// from): a request whose `If-None-Match` names it gets 304.
     static func addRoutes(to router: Router<some RequestContext>) {
-        router.get("/openapi.yaml") { _, _ in
-            Responses.text(try document().yaml, contentType: "application/yaml; charset=utf-8", cacheControl: "no-cache")
+        router.get("/openapi.yaml") { request, _ in
+            let document = try document()
+            return answer(document.yaml, contentType: "application/yaml; charset=utf-8", eTag: document.eTag, request)
         }
-        router.get("/openapi.json") { _, _ in
-            Responses.text(try document().json, contentType: "application/json; charset=utf-8", cacheControl: "no-cache")
+        router.get("/openapi.json") { request, _ in
+            let document = try document()
+            return answer(document.json, contentType: "application/json; charset=utf-8", eTag: document.eTag, request)
         }
+    }
+
+
+    private static func answer(_ text: String, contentType: String, eTag: String, _ request: Request) -> Response {
+        if let tag = request.headers[.ifNoneMatch], tag == eTag || tag == "*" {
+            return Response(status: .notModified, headers: [.eTag: eTag, .cacheControl: "no-cache"])
+        }
+        var response = Responses.text(text, contentType: contentType, cacheControl: "no-cache")
+        response.headers[.eTag] = eTag
+        return response
     }
 
     private static func document() throws -> OpenAPIDocument {

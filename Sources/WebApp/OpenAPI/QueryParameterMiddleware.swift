@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -8,7 +9,8 @@ import OpenAPIRuntime
 /// `GET /api/todos` as the pages check them, and the whole numbers that
 /// page a history (`before`, `after`, `limit`) or a list's items
 /// (`offset`, `limit`), so that a wrong value is a 400 that names the
-/// parameter and what it allows. A parameter given twice (`?search=milk&search=tea`)
+/// parameter and what it allows; a value whose percent-encoding does not
+/// decode is a 400 too. A parameter given twice (`?search=milk&search=tea`)
 /// is refused for every operation: the generated decoder would take the
 /// first and drop the other without a word.
 struct QueryParameterMiddleware: ServerMiddleware {
@@ -58,6 +60,16 @@ struct QueryParameterMiddleware: ServerMiddleware {
             if pair.isEmpty, index == pairs.count - 1 { continue }
             let shown = pair.isEmpty ? "an empty parameter (“&&” or a leading “&”)" : "“\(pair.prefix(60))”"
             throw APIError.badRequest("malformed query: \(shown) is not name=value; give each parameter as name=value, joined by &")
+        }
+        // A value whose percent-encoding does not decode (`search=milk%ZZ`)
+        // was dropped by the generated decoder without a word: the whole
+        // list answered a search.
+        for pair in pairs {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[1].contains("%"), parts[1].removingPercentEncoding == nil else { continue }
+            throw APIError.badRequest(
+                "invalid query parameter “\(parts[0].prefix(60))”: “\(parts[1].prefix(60))” is not valid percent-encoding; "
+                    + "each % is followed by two hex digits, and the bytes they give are UTF-8")
         }
     }
 }

@@ -72,7 +72,7 @@ struct SharedListPage {
 
     /// The whole document.
     func render() -> HTML {
-        return Layout(title: pageTitle, page: .sharedList, csrfToken: csrfToken, eventsSince: String(items.seq)).render(capacity: 16_384 + 300 * rows.count) {
+        return Layout(title: pageTitle, page: .sharedList, csrfToken: csrfToken, eventsSince: ListsOverviewWatch.listEventID(seq: items.seq, of: summary)).render(capacity: 16_384 + 300 * rows.count) {
             html in
             html.element("main", [.class("todos-page"), .data("list", summary.id.uuidString)]) { html in
                 html.element("p", [.class("back-link-line")]) { html in
