@@ -430,6 +430,28 @@ def test_a_taken_port_is_named_and_nothing_is_left_running(rewind_bin):
     assert not instance.dir.exists()
 
 
+def test_a_directory_the_script_did_not_make_is_neither_used_nor_deleted(rewind_bin, tmp_path):
+    reason = missing_piece()
+    if reason:
+        pytest.skip(reason)
+    instance = Cluster(rewind_bin)
+    if instance.dir.exists():
+        instance.dir.rmdir()
+    precious = tmp_path / "documents"
+    precious.mkdir()
+    (precious / "thesis.txt").write_text("precious")
+    instance.dir = precious
+    instance.env["REWIND_CLUSTER_DIR"] = str(precious)
+    stopped = instance.run("stop", check=False)
+    assert stopped.returncode == 1
+    assert "is not a cluster's directory; nothing was stopped or deleted" in stopped.stderr
+    started = instance.run("start", check=False)
+    assert started.returncode == 1
+    assert "holds files this script did not make" in started.stderr
+    assert (precious / "thesis.txt").read_text() == "precious"
+    assert sorted(p.name for p in precious.iterdir()) == ["thesis.txt"]
+
+
 def test_killing_one_instance_during_a_burst_loses_no_acknowledged_add(cluster):
     through_nginx = cluster.api(cluster.url)
     through_nginx.token()

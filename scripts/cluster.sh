@@ -32,6 +32,11 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 dir="${REWIND_CLUSTER_DIR:-/tmp/rewind-cluster}"
+# PostgreSQL and nginx are given paths inside it: made absolute here.
+[[ "$dir" == /* ]] || dir="$PWD/$dir"
+# The file that marks a directory as one this script made: `stop` deletes
+# no other, and `start` uses no other that already holds files.
+marker=".rewind-cluster"
 port="${REWIND_CLUSTER_PORT:-8090}"
 a_port="${REWIND_CLUSTER_A_PORT:-8091}"
 b_port="${REWIND_CLUSTER_B_PORT:-8092}"
@@ -69,6 +74,21 @@ live_pid() {
     [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
     tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "$2" || return 1
     echo "$pid"
+}
+
+# Whether $dir is a cluster's directory: marked, or made by an earlier
+# version of this script (its token and nginx's configuration).
+is_cluster_dir() {
+    [ -f "$dir/$marker" ] || { [ -f "$dir/csrf-token" ] && [ -f "$dir/nginx.conf" ]; }
+}
+
+# The port PostgreSQL of this cluster runs on, if it runs (from its pid file).
+running_pg_port() {
+    local file="$dir/postgres/data/postmaster.pid" pid
+    [ -f "$file" ] || return 1
+    pid="$(sed -n 1p "$file")"
+    kill -0 "$pid" 2>/dev/null || return 1
+    sed -n 4p "$file"
 }
 
 # Fails with a clear message when port $1 (for $2, set by variable $3) is taken.
@@ -110,11 +130,14 @@ stop_pid() {
 # it exists; says how to sign in.
 make_account() {
     local url="$1" password where
-    if REWIND_DATABASE_URL="$url" "$rewind" users list 2>/dev/null \
-        | awk '{ print tolower($1) }' | grep -qxF "$(printf '%s' "$account" | tr '[:upper:]' '[:lower:]')"; then
+    local made
+    # The account as it was made ("Boss"), found without case.
+    made="$(REWIND_DATABASE_URL="$url" "$rewind" users list 2>/dev/null \
+        | awk -v want="$(printf '%s' "$account" | tr '[:upper:]' '[:lower:]')" 'tolower($1) == want { print $1; exit }')"
+    if [ -n "$made" ]; then
         where="its password as it was made"
         [ -z "${REWIND_CLUSTER_PASSWORD:-}" ] && [ -s "$dir/password" ] && where="the password in $dir/password"
-        say "sign in as $account with $where"
+        say "sign in as $made with $where"
         return
     fi
     if [ -n "${REWIND_CLUSTER_PASSWORD:-}" ]; then
@@ -126,7 +149,7 @@ make_account() {
         where="the password in $dir/password"
     fi
     printf '%s\n' "$password" | REWIND_DATABASE_URL="$url" "$rewind" users add "$account" --password-stdin >/dev/null \
-        || fail "could not make the account $account (REWIND_CLUSTER_ACCOUNT) with that password (REWIND_CLUSTER_PASSWORD: 10 characters or more)"
+        || fail "could not make the account $account (REWIND_CLUSTER_ACCOUNT, REWIND_CLUSTER_PASSWORD); the line above says why"
     say "made the account $account; sign in as $account with $where"
 }
 
@@ -269,15 +292,25 @@ start() {
     if [ "$(printf '%s\n' "${ports[@]}" | sort -u | wc -l)" != 4 ]; then
         fail "the four ports must differ: nginx $port, A $a_port, B $b_port, PostgreSQL $pg_port"
     fi
+    if [ -d "$dir" ] && [ -n "$(ls -A "$dir")" ] && ! is_cluster_dir; then
+        fail "$dir (REWIND_CLUSTER_DIR) holds files this script did not make; name a new or empty directory"
+    fi
+    local running
+    if running="$(running_pg_port)" && [ "$running" != "$pg_port" ]; then
+        fail "this cluster's PostgreSQL runs on port $running; stop the cluster first to move it to $pg_port (REWIND_CLUSTER_PG_PORT)"
+    fi
+    # Every port taken by another program is said before anything starts.
+    [ -f "$dir/postgres/data/postmaster.pid" ] || require_free "$pg_port" "PostgreSQL" REWIND_CLUSTER_PG_PORT
+    live_pid "$dir/A.pid" "$instance_command" >/dev/null || require_free "$a_port" "instance A" REWIND_CLUSTER_A_PORT
+    live_pid "$dir/B.pid" "$instance_command" >/dev/null || require_free "$b_port" "instance B" REWIND_CLUSTER_B_PORT
+    live_pid "$dir/nginx.pid" nginx >/dev/null || require_free "$port" "nginx" REWIND_CLUSTER_PORT
     mkdir -p "$dir"
+    touch "$dir/$marker"
     chmod 755 "$dir"
     if [ ! -s "$dir/csrf-token" ]; then
         # The token every instance accepts, so that a page one of them served
         # can make changes through the other.
         (umask 077 && od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$dir/csrf-token")
-    fi
-    if [ ! -f "$dir/postgres/data/postmaster.pid" ]; then
-        require_free "$pg_port" "PostgreSQL" REWIND_CLUSTER_PG_PORT
     fi
     local url
     url="$(postgres start)" || fail "PostgreSQL did not start on port $pg_port (log: $dir/postgres/server.log)"
@@ -320,8 +353,31 @@ status() {
     return "$all"
 }
 
-stop() {
+# Stops nginx: its master, and its workers, which outlive a master killed
+# with SIGKILL (they keep its process group, whose id is the master's pid).
+stop_nginx() {
+    local group="" worker
+    [ -f "$dir/nginx.pid" ] && group="$(cat "$dir/nginx.pid")"
     stop_pid "$dir/nginx.pid" nginx
+    [[ "$group" =~ ^[0-9]+$ ]] || return 0
+    for worker in $(pgrep -g "$group" 2>/dev/null || true); do
+        tr '\0' ' ' <"/proc/$worker/cmdline" 2>/dev/null | grep -q "^nginx: " && kill -TERM "$worker" 2>/dev/null || true
+    done
+}
+
+stop() {
+    if [ ! -d "$dir" ]; then
+        say "nothing to stop: $dir does not exist"
+        return
+    fi
+    if [ -z "$(ls -A "$dir")" ]; then
+        rmdir "$dir"
+        say "nothing to stop; the empty $dir removed"
+        return
+    fi
+    # Never delete a directory this script did not make (REWIND_CLUSTER_DIR set by mistake).
+    is_cluster_dir || fail "$dir (REWIND_CLUSTER_DIR) is not a cluster's directory; nothing was stopped or deleted"
+    stop_nginx
     stop_pid "$dir/A.pid" "$instance_command"
     stop_pid "$dir/B.pid" "$instance_command"
     if [ -d "$dir/postgres" ]; then

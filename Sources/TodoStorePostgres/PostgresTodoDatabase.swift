@@ -210,7 +210,14 @@ public struct PostgresTodoDatabase: Sendable {
     static func explain(
         _ error: any Error, connectTimeout seconds: Int64 = 5, lockTimeout: Duration = .seconds(10), url: DatabaseURL? = nil
     ) -> String {
-        guard let error = error as? PSQLError else { return "\(error)" }
+        guard let error = error as? PSQLError else {
+            // postgres-nio's pool names its state in its own terms; a person reads what it means.
+            if String(describing: error).contains("CircuitBreakerTripped") {
+                return "the server has not been reachable for a minute or more; the connection pool tries again"
+                    + " at growing intervals (up to about 15 seconds) until it answers"
+            }
+            return "\(error)"
+        }
         if error.serverInfo?[.sqlState] == lockNotAvailable {
             return "another session of the database held the list for more than \(Self.words(lockTimeout))"
                 + " (a transaction left open in another program?), so nothing was changed; try again, or end that session"
