@@ -675,6 +675,10 @@ struct TodoAPITests {
                     #expect(response.errorMessage?.contains("is not valid percent-encoding") == true, "\(query): \(response.text)")
                 }
                 #expect(try await client.get("/api/todos?search=caf%C3%A9").status == .ok)
+                // A plus sign before a number: said of the parameter (it spoke of a body).
+                let plus = try await client.get("/api/todos?limit=+1")
+                #expect(plus.status == .badRequest)
+                #expect(plus.errorMessage == "invalid query parameter “limit”: “+1” is not a whole number as the API reads one: digits, without a plus sign")
                 // Each valid on its own, the pair cannot be answered: 422.
                 for (query, words) in [("before=2&after=5", "“before” must be above “after”"), ("before=3&after=3", "between 3 and 3")] {
                     let response = try await client.get("/api/history?\(query)")

@@ -43,8 +43,11 @@ struct QueryParameterMiddleware: ServerMiddleware {
         }
         if let names = Self.wholeNumbers[operationID] {
             for name in names {
-                guard let text = parameters.get(name), Int(text) == nil else { continue }
-                throw APIError.badRequest("invalid query parameter “\(name)”: “\(text)” is not a whole number")
+                // Swift reads "+1" as 1, the generated decoder does not (it spoke of a body).
+                guard let text = parameters.get(name), Int(text) == nil || text.hasPrefix("+") else { continue }
+                throw APIError.badRequest(
+                    "invalid query parameter “\(name)”: “\(text)” is not a whole number"
+                        + (text.hasPrefix("+") ? " as the API reads one: digits, without a plus sign" : ""))
             }
         }
         return try await next(request, body, metadata)
