@@ -675,6 +675,11 @@ struct TodoAPITests {
                     #expect(response.errorMessage?.contains("is not valid percent-encoding") == true, "\(query): \(response.text)")
                 }
                 #expect(try await client.get("/api/todos?search=caf%C3%A9").status == .ok)
+                // A parameter the operation does not take: 400 naming those it does (it was dropped without a word).
+                let unknown = try await client.get("/api/history/tree?after=3")
+                #expect(unknown.status == .badRequest)
+                #expect(unknown.errorMessage == "unknown query parameter “after”; it takes before, limit")
+                #expect(try await client.get("/api/csrf?x=1").errorMessage == "unknown query parameter “x”; it takes none")
                 // A plus sign before a number: said of the parameter (it spoke of a body).
                 let plus = try await client.get("/api/todos?limit=+1")
                 #expect(plus.status == .badRequest)

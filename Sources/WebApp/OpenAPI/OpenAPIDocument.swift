@@ -16,6 +16,9 @@ struct OpenAPIDocument: Sendable {
     let bodyFields: [String: [String]]
     /// The version of the document, as its `ETag` says.
     let eTag: String
+    /// The query parameters each operation takes, by operation id (every
+    /// operation of the document, an empty set for one that takes none).
+    let queryParameters: [String: Set<String>]
 
     /// The document shipped next to the program, read once; `nil` when its
     /// resource bundle is not there (a binary copied elsewhere) or it cannot
@@ -35,6 +38,7 @@ struct OpenAPIDocument: Sendable {
         json = String(decoding: data, as: UTF8.self) + "\n"
         bodyFields = try Self.bodyFields(in: yaml)
         eTag = Assets.eTag(of: yaml.utf8)
+        queryParameters = try Self.queryParameters(in: yaml)
     }
 
     /// Serves the document in both forms.
@@ -87,6 +91,27 @@ struct OpenAPIDocument: Sendable {
             }
         }
         return fields
+    }
+
+    /// The names of the query parameters of every operation, its own and
+    /// those it names by `$ref` in `components/parameters`.
+    private static func queryParameters(in yaml: String) throws -> [String: Set<String>] {
+        guard let root = try Yams.compose(yaml: yaml), let paths = root["paths"]?.mapping else { return [:] }
+        let shared = root["components"]?["parameters"]
+        var names: [String: Set<String>] = [:]
+        for (_, pathItem) in paths {
+            for (_, operation) in pathItem.mapping ?? [:] {
+                guard let id = operation["operationId"]?.string else { continue }
+                var query = Set<String>()
+                for parameter in operation["parameters"]?.sequence ?? [] {
+                    let resolved = parameter["$ref"]?.string
+                        .flatMap { $0.split(separator: "/").last }.flatMap { shared?[String($0)] } ?? parameter
+                    if resolved["in"]?.string == "query", let name = resolved["name"]?.string { query.insert(name) }
+                }
+                names[id] = query
+            }
+        }
+        return names
     }
 
     /// Where the shipped `openapi.yaml` is: in the web app's resource bundle

@@ -10,7 +10,8 @@ import OpenAPIRuntime
 /// page a history (`before`, `after`, `limit`) or a list's items
 /// (`offset`, `limit`), so that a wrong value is a 400 that names the
 /// parameter and what it allows; a value whose percent-encoding does not
-/// decode is a 400 too. A parameter given twice (`?search=milk&search=tea`)
+/// decode is a 400 too, and so is one the operation does not take. A
+/// parameter given twice (`?search=milk&search=tea`)
 /// is refused for every operation: the generated decoder would take the
 /// first and drop the other without a word.
 struct QueryParameterMiddleware: ServerMiddleware {
@@ -36,6 +37,13 @@ struct QueryParameterMiddleware: ServerMiddleware {
         var names = Set<Substring>()
         for (name, _) in parameters where !name.isEmpty && !names.insert(name).inserted {
             throw APIError.badRequest("query parameter “\(name)” is given more than once; give it once")
+        }
+        // One the operation does not take (`?filter=` of a shared list) was dropped without a word.
+        if let allowed = OpenAPIDocument.shipped?.queryParameters[operationID],
+            let unknown = names.map(String.init).filter({ !allowed.contains($0) }).min()
+        {
+            let takes = allowed.isEmpty ? "it takes none" : "it takes " + allowed.sorted().joined(separator: ", ")
+            throw APIError.badRequest("unknown query parameter “\(unknown.prefix(60))”; \(takes)")
         }
         if operationID == Operations.ListTodos.id {
             _ = try Query.filter(parameters)
