@@ -14,7 +14,7 @@ struct ServeTeamModeTests {
         let file = directory.appendingPathComponent("rewind.sqlite").path
         #expect(
             run.stderr == "rewind serve: team mode needs an account to sign in with, and \(file) has none; "
-                + "make one first with `rewind users add NAME`\n")
+                + "make one first with `rewind users add NAME --data-dir \(directory.path)`\n")
     }
 
     @Test func accountsInMemoryAreRefusedWithStatus64() async throws {

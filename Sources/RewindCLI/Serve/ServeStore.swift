@@ -26,6 +26,9 @@ struct ServeStore: Sendable {
     /// Where the calculators of the browser page are kept, in the same
     /// database as the list; `nil` for `--in-memory` (in the server's memory).
     var calculators: (any CalculatorStore)? = nil
+    /// What `rewind users add NAME` needs after it to make an account here
+    /// (` --data-dir DIR` when one was given), for the message of ``NoAccount``.
+    var usersOption = ""
     /// Closes the store after the server stopped.
     let close: @Sendable () -> Void
     /// Returns once the file is known to be whole (the check of every page
@@ -52,6 +55,13 @@ struct ServeStore: Sendable {
     ///   database cannot be reached or is not one this version can use;
     ///   nothing is changed then.
     static func open(database: DatabaseURL?, dataDirectory: String?, inMemory: Bool) async throws -> ServeStore {
+        var store = try await opening(database: database, dataDirectory: dataDirectory, inMemory: inMemory)
+        // The command that makes an account names the same data directory.
+        store.usersOption = dataDirectory.map { " --data-dir " + TodoOptions.shellQuoted($0) } ?? ""
+        return store
+    }
+
+    private static func opening(database: DatabaseURL?, dataDirectory: String?, inMemory: Bool) async throws -> ServeStore {
         if let database {
             let postgres = try PostgresTodoDatabase(url: database)
             let store = try await PostgresStore.open(postgres)
@@ -92,11 +102,13 @@ struct ServeStore: Sendable {
         /// Whether the accounts are in a PostgreSQL database (team mode is
         /// then always on), not a data directory.
         var isDatabase = false
+        /// The options of the data directory, for the command to suggest.
+        var option = ""
 
         var description: String {
             guard isDatabase else {
                 return "team mode needs an account to sign in with, and \(location) has none; "
-                    + "make one first with `rewind users add NAME`"
+                    + "make one first with `rewind users add NAME\(option)`"
             }
             return "with PostgreSQL, team mode is always on and needs an account to sign in with, and \(location) "
                 + "has none; make one first with `rewind users add NAME --database URL` (or REWIND_DATABASE_URL set)"
@@ -111,7 +123,7 @@ struct ServeStore: Sendable {
     ///   account; ``StoreError`` when the accounts cannot be read.
     func teamMode(asked: Bool) async throws -> TeamMode? {
         guard asked || alwaysTeamMode else { return nil }
-        let missing = NoAccount(location: location, isDatabase: alwaysTeamMode)
+        let missing = NoAccount(location: location, isDatabase: alwaysTeamMode, option: usersOption)
         guard let sessions = try await sessions(), sessions.hasAccounts else { throw missing }
         guard let lists = try await sharedLists() else { throw missing }
         return TeamMode(sessions: sessions.store, lists: lists)
