@@ -40,10 +40,12 @@ extension RewindCommand.Users {
 
         mutating func run() async throws {
             let (yes, deleteLists) = (yes, deleteLists)
-            try await UsersSession.run(options: options, name: account.name) { name, accounts, lists in
-                guard try await accounts.passwordHash(for: name) != nil else {
-                    throw AccountStoreError.noSuchAccount(name.text)
+            try await UsersSession.run(options: options, name: account.name) { typed, accounts, lists in
+                guard try await accounts.passwordHash(for: typed) != nil else {
+                    throw AccountStoreError.noSuchAccount(typed.text)
                 }
+                // Named as the account was made ("Ann"), whatever case it was typed in.
+                let name = try await accounts.list().first { $0.name == typed }?.name ?? typed
                 let all = try await lists.lists(of: name)
                 let owned = all.filter { $0.owner == name }
                 let joined = all.filter { $0.owner != name }
