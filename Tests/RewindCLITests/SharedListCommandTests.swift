@@ -242,6 +242,10 @@ struct SharedListCommandTests {
         #expect(history.contains { $0.contains("Could not undo the rename of “Milk”: you renamed it since.") }, "\(history)")
         // The kinds padded to the widest, "undo of 2".
         #expect(history.last?.contains("\(team.name("ann"))  change     Add “Milk”") == true, "\(history)")
+        // The names padded too: the dates start in one column.
+        let rows = history.filter { $0.contains("“") && !$0.hasPrefix(" ") }
+        let dateColumns = Set(rows.compactMap { row in row.range(of: "today").map { row.distance(from: row.startIndex, to: $0.lowerBound) } })
+        #expect(rows.count >= 3 && dateColumns.count == 1, "\(history)")
     }
 
     @Test(arguments: Team.backends)

@@ -46,13 +46,17 @@ struct SharedHistoryPage {
         let authors = rows.map { shared.list.access.name(of: $0.author) }
         let authorWidth = authors.map(\.count).max() ?? 0
         let kindWidth = rows.map { Self.kind($0.kind).count }.max() ?? 0
+        // Names by the cells they take on a terminal (wide characters, emoji), so that the dates line up too.
+        let names = rows.map { TypedText.visible(ItemText.cut($0.name, to: 60)) }
+        let nameWidth = names.map(ItemText.cells).max() ?? 0
         func padded(_ text: String, to width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         var lines: [String] = []
-        for (row, author) in zip(rows, authors) {
+        for ((row, author), name) in zip(zip(rows, authors), names) {
             let padding = String(repeating: " ", count: width - String(row.seq).count)
             lines.append(
                 "\(padding)\(row.seq)  \(padded(author, to: authorWidth))  \(padded(Self.kind(row.kind), to: kindWidth))  "
-                    + TypedText.visible(ItemText.cut(row.name, to: 60)) + "  " + terminal.styled(dates.display(.date(row.date)), .dim))
+                    + name + String(repeating: " ", count: max(0, nameWidth - ItemText.cells(name))) + "  "
+                    + terminal.styled(dates.display(.date(row.date)), .dim))
             lines += row.messages(for: shared.person.key, naming: shared.list.access.name).map { String(repeating: " ", count: width + 2) + TypedText.visible($0) }
         }
         if let more {
