@@ -436,6 +436,15 @@ def test_an_edited_title_keeps_its_caret_at_the_end_and_an_untouched_rename_of_a
         [rewind_cli_bin, "lists", "--json", "--as", "ann", "--data-dir", str(data_dir)],
         capture_output=True, text=True, timeout=60)
     assert '"Two\\nlines"' in listed.stdout, listed.stdout
+    # Renamed to the name of another of her lists: done, and said, as the terminal says it.
+    row = next(row for row in css_all(driver, ".list-row") if "Two" in row.text)
+    name = row.find_element(By.CSS_SELECTOR, ".rename-list input")
+    name.send_keys(Keys.CONTROL, "a")
+    name.send_keys(Keys.DELETE)
+    name.send_keys("bakery")
+    row.find_element(By.CSS_SELECTOR, ".rename-list button").click()
+    wait_until(driver, lambda d: "Another of your lists has this name too" in css(d, "#todo-error").text,
+               lambda: f"the repeated name said: {css(driver, '#todo-error').text!r}")
     assert browser_errors(driver) == []
 
 

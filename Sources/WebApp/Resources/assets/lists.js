@@ -93,7 +93,17 @@ document.addEventListener('submit', function (event) {
     // The field shows a name's line breaks as spaces: left as it began,
     // it renames nothing (it would join "two\nlines" into "twolines").
     if (input.value.trim() === input.defaultValue.trim()) { return clearError(); }
-    change('PATCH', '/api/lists/' + listID(form), { name: input.value }).catch(function () {});
+    var id = listID(form);
+    var wanted = input.value.trim().toLowerCase();
+    // Names may repeat; the terminal then needs the list's id, as `rewind lists rename` says.
+    var same = Array.prototype.filter.call(document.querySelectorAll('[data-list] .list-name'), function (other) {
+      return listID(other) !== id && other.textContent.trim().toLowerCase() === wanted;
+    });
+    change('PATCH', '/api/lists/' + id, { name: input.value }).then(function () {
+      if (same.length) {
+        showError('Renamed. Another of your lists has this name too; in the terminal, name them by the start of their ids.');
+      }
+    }, function () {});
   } else if (form.classList.contains('share-list')) {
     event.preventDefault();
     input = form.querySelector('input[name="account"]');
