@@ -22,10 +22,14 @@ function closeModal(dialog, value) {
 function onModalClosed() {
   var opener = modalOpener;
   modalOpener = null;
+  // A refresh may have drawn the opener again while the card was open: the same button, found by its id.
+  if (opener && !document.contains(opener) && opener.id) { opener = document.getElementById(opener.id); }
   if (opener && document.contains(opener) && !opener.disabled) {
     opener.focus();
   } else {
-    var fallback = document.querySelector('.new-todo') || document.querySelector('.back-link');
+    // The opener is gone or off (Delete all on a list now empty): Undo, which takes back what was done.
+    var fallback = document.querySelector('.undo-bar button:not([disabled])') ||
+      document.querySelector('.new-todo') || document.querySelector('.back-link');
     if (fallback) { fallback.focus(); }
   }
 }
