@@ -51,6 +51,12 @@ extension RewindCommand {
 /// data directory's SQLite file or of the PostgreSQL database, chosen as
 /// `rewind todo` chooses.
 enum UsersSession {
+    /// The account `typed` names as it was made ("Ann" for "ANN"), or
+    /// `typed` when there is none.
+    static func made(_ typed: AccountName, in accounts: any AccountStore) async throws -> AccountName {
+        try await accounts.list().first { $0.name == typed }?.name ?? typed
+    }
+
     /// The accounts of the store `options` choose.
     ///
     /// - Throws: ``StoreError`` when the directory cannot be made or the

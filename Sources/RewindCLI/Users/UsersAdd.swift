@@ -31,7 +31,7 @@ extension RewindCommand.Users {
             try await UsersSession.run(options: options, name: account.name) { name, accounts, lists in
                 // Said before the password is typed in vain.
                 if try await accounts.passwordHash(for: name) != nil {
-                    let existing = try await accounts.list().first { $0.name == name }?.name.text ?? name.text
+                    let existing = try await UsersSession.made(name, in: accounts).text
                     throw AccountStoreError.nameTaken(existing: existing)
                 }
                 let added = try await accounts.add(name: name, passwordHash: try await password.passwordHash(for: name))
@@ -79,7 +79,7 @@ extension RewindCommand.Users {
                 }
                 try await accounts.setPasswordHash(name: name, try await password.passwordHash(for: name))
                 // The account as it was made, whatever case it was typed in.
-                let made = try await accounts.list().first { $0.name == name }?.name ?? name
+                let made = try await UsersSession.made(name, in: accounts)
                 TodoTerminal.print("Changed the password of “\(made.text)”.")
             }
         }

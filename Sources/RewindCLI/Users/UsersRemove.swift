@@ -45,7 +45,7 @@ extension RewindCommand.Users {
                     throw AccountStoreError.noSuchAccount(typed.text)
                 }
                 // Named as the account was made ("Ann"), whatever case it was typed in.
-                let name = try await accounts.list().first { $0.name == typed }?.name ?? typed
+                let name = try await UsersSession.made(typed, in: accounts)
                 let all = try await lists.lists(of: name)
                 let owned = all.filter { $0.owner == name }
                 let joined = all.filter { $0.owner != name }

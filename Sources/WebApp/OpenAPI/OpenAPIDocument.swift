@@ -36,9 +36,11 @@ struct OpenAPIDocument: Sendable {
         let object = try Yams.load(yaml: yaml) ?? [:]
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         json = String(decoding: data, as: UTF8.self) + "\n"
-        bodyFields = try Self.bodyFields(in: yaml)
+        // Composed once, for both readings of its operations.
+        let root = try Yams.compose(yaml: yaml)
+        bodyFields = Self.bodyFields(in: root)
         eTag = Assets.eTag(of: yaml.utf8)
-        queryParameters = try Self.queryParameters(in: yaml)
+        queryParameters = Self.queryParameters(in: root)
     }
 
     /// Serves the document in both forms.
@@ -74,8 +76,8 @@ struct OpenAPIDocument: Sendable {
 
     /// The properties of the closed request body schema of every operation,
     /// in the order the document writes them.
-    private static func bodyFields(in yaml: String) throws -> [String: [String]] {
-        guard let root = try Yams.compose(yaml: yaml), let paths = root["paths"]?.mapping else { return [:] }
+    private static func bodyFields(in root: Yams.Node?) -> [String: [String]] {
+        guard let root, let paths = root["paths"]?.mapping else { return [:] }
         let schemas = root["components"]?["schemas"]
         var fields: [String: [String]] = [:]
         for (_, pathItem) in paths {
@@ -95,8 +97,8 @@ struct OpenAPIDocument: Sendable {
 
     /// The names of the query parameters of every operation, its own and
     /// those it names by `$ref` in `components/parameters`.
-    private static func queryParameters(in yaml: String) throws -> [String: Set<String>] {
-        guard let root = try Yams.compose(yaml: yaml), let paths = root["paths"]?.mapping else { return [:] }
+    private static func queryParameters(in root: Yams.Node?) -> [String: Set<String>] {
+        guard let root, let paths = root["paths"]?.mapping else { return [:] }
         let shared = root["components"]?["parameters"]
         var names: [String: Set<String>] = [:]
         for (_, pathItem) in paths {

@@ -3,6 +3,7 @@
 // cancels, the focus returns to the opener.
 
 import { api, enqueue, showError } from './api.js';
+import { focusNearby } from './regions.js';
 
 var modalOpener = null;
 
@@ -28,9 +29,7 @@ function onModalClosed() {
     opener.focus();
   } else {
     // The opener is gone or off (Delete all on a list now empty): Undo, which takes back what was done.
-    var fallback = document.querySelector('.undo-bar button:not([disabled])') ||
-      document.querySelector('.new-todo') || document.querySelector('.back-link');
-    if (fallback) { fallback.focus(); }
+    focusNearby();
   }
 }
 

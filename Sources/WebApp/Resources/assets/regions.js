@@ -24,7 +24,7 @@ export function swapRegions(html, skip) {
     current.replaceWith(fresher);
     restoreScroll(fresher, scrolled);
     if (focusedID) { restoreFocus(focusedID); }
-    if (hadFocus && (!document.activeElement || document.activeElement === document.body)) { focusNearby(); }
+    if (hadFocus && (!document.activeElement || document.activeElement === document.body)) { focusNearby({ preventScroll: true }); }
     document.dispatchEvent(new CustomEvent('region-swapped', { detail: { name: name, region: fresher } }));
   });
 }
@@ -66,13 +66,14 @@ function focusKey(element, region) {
   return null;
 }
 
-// Where the keyboard goes when the control it was on is gone after a swap
-// ("Clear completed" once nothing is completed): Undo, which can take back
-// what just happened, else the field that adds an item, else the way back.
-function focusNearby() {
+// Where the keyboard goes when the control it was on is gone (after a
+// swap, "Clear completed" once nothing is completed; after a card, its
+// opener): Undo, which can take back what just happened, else the field
+// that adds an item, else the way back. `options` go to focus().
+export function focusNearby(options) {
   var target = document.querySelector('.undo-bar button:not([disabled])') ||
     document.querySelector('.new-todo') || document.querySelector('.back-link');
-  if (target) { target.focus({ preventScroll: true }); }
+  if (target) { target.focus(options); }
 }
 
 function restoreFocus(selector) {
