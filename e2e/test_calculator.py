@@ -244,6 +244,31 @@ def test_a_screen_reader_hears_the_operation_that_waits(driver, base_url):
     wait_until(driver, lambda d: heard(d) == "3", lambda: f"“3” to be said; it is {heard(driver)!r}")
     click_keys(driver, "x")
     wait_until(driver, lambda d: heard(d) == "5 times", lambda: f"“5 times” to be said; it is {heard(driver)!r}")
+    # A second number made by a function key is there: 5 × 4² is said as 16, not “16 times”.
+    click_keys(driver, "4", "x²")
+    wait_until(driver, lambda d: heard(d) == "16", lambda: f"“16” to be said; it is {heard(driver)!r}")
+    click_keys(driver, "=")
+    wait_display(driver, "80")
+
+
+def test_the_keyboard_goes_to_redo_when_undo_runs_out_and_back(driver, base_url):
+    open_calculator(driver, base_url)
+    click_keys(driver, "1", "2")
+    wait_display(driver, "12")
+    active = lambda d: d.execute_script("return document.activeElement.id")  # noqa: E731
+    driver.execute_script("document.getElementById('calc-undo').focus()")
+    for shown in ("1", "0"):
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_display(driver, shown)
+    wait_until(driver, lambda d: active(d) == "calc-redo", lambda: f"the focus on Redo; it is on {active(driver)!r}")
+    for shown in ("1", "12"):
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_display(driver, shown)
+    wait_until(driver, lambda d: active(d) == "calc-undo", lambda: f"the focus on Undo; it is on {active(driver)!r}")
+    # Steps are named by the key as drawn: × for x.
+    click_keys(driver, "x")
+    wait_until(driver, lambda d: css(d, "#calc-undo").get_attribute("aria-label") == "Undo Press ×",
+               lambda: css(driver, "#calc-undo").get_attribute("aria-label"))
 
 
 def test_enter_on_a_link_follows_it_and_presses_no_key(driver, base_url):
@@ -371,3 +396,6 @@ def test_the_tape_shows_its_newest_line_and_a_key_the_server_did_not_take_is_sai
     click_keys(driver, "3")
     wait_until(driver, lambda d: "cannot be reached" in css(d, "#calc-error").text, "the failure to be said")
     assert css(driver, "#calc-error").is_displayed()
+    # The display goes on showing its number, not drawn as an error.
+    assert css(driver, "#calc-display").text == "4"
+    assert css(driver, "#calc-display").get_attribute("data-error") == ""

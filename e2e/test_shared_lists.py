@@ -4,6 +4,7 @@ changes live, and a list that is not shared with someone is not theirs to
 open."""
 
 import subprocess
+import time
 import urllib.error
 import urllib.request
 
@@ -30,6 +31,18 @@ def team_server(rewind_bin, data_dir, tmp_path):
     instance.start()
     yield instance
     instance.stop()
+
+
+def terminal(rewind_cli_bin, data_dir):
+    """`rewind …` over the server's data directory, as another process: each
+    call must succeed, and answers its standard output."""
+    def rewind(*arguments):
+        done = subprocess.run(
+            [rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+    return rewind
 
 
 def sign_in(driver, base, name, path="/lists"):
@@ -162,12 +175,7 @@ def test_a_double_clicked_undo_takes_back_one_step_only(driver, team_server):
 def test_a_change_made_in_the_terminal_reaches_the_open_page_live(driver, team_server, rewind_cli_bin, data_dir):
     # Another process over the same SQLite file: `rewind lists` and
     # `rewind todo --as NAME --list LIST`.
-    def rewind(*arguments):
-        done = subprocess.run(
-            [rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+    rewind = terminal(rewind_cli_bin, data_dir)
 
     base = team_server.url
     sign_in(driver, base, "ann")
@@ -188,11 +196,7 @@ def test_a_change_made_in_the_terminal_reaches_the_open_page_live(driver, team_s
 def test_the_lists_page_counts_each_lists_items_and_follows_changes_live_keeping_what_is_typed(
     driver, second_driver, team_server, rewind_cli_bin, data_dir
 ):
-    def rewind(*arguments):
-        done = subprocess.run(
-            [rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60
-        )
-        assert done.returncode == 0, done.stderr
+    rewind = terminal(rewind_cli_bin, data_dir)
 
     def counts(d):
         return d.execute_script(
@@ -443,8 +447,10 @@ def test_an_edited_title_keeps_its_caret_at_the_end_and_an_untouched_rename_of_a
     name.send_keys(Keys.DELETE)
     name.send_keys("bakery")
     row.find_element(By.CSS_SELECTOR, ".rename-list button").click()
-    wait_until(driver, lambda d: "Another of your lists has this name too" in css(d, "#todo-error").text,
-               lambda: f"the repeated name said: {css(driver, '#todo-error').text!r}")
+    # Said as what was done (the status line), not as an error over the buttons.
+    wait_until(driver, lambda d: "Another of your lists has this name too" in css(d, "#lists-status").text,
+               lambda: f"the repeated name said: {css(driver, '#lists-status').text!r}")
+    assert css(driver, "#todo-error").text == ""
     assert browser_errors(driver) == []
 
 
@@ -560,11 +566,7 @@ def test_the_lists_pages_fit_a_narrow_phone(driver, team_server, rewind_cli_bin,
 
 
 def test_show_more_lists_older_steps_of_a_shared_list_and_keeps_them_listed(driver, team_server, rewind_cli_bin, data_dir):
-    def rewind(*arguments):
-        done = subprocess.run(
-            [rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60
-        )
-        assert done.returncode == 0, done.stderr
+    rewind = terminal(rewind_cli_bin, data_dir)
 
     def listed():
         return driver.execute_script("return document.querySelectorAll('.shared-history .shared-step').length")
@@ -588,11 +590,7 @@ def test_show_more_lists_older_steps_of_a_shared_list_and_keeps_them_listed(driv
 
 
 def test_a_shared_lists_rows_show_due_dates_given_in_the_terminal(driver, team_server, rewind_cli_bin, data_dir):
-    def rewind(*arguments):
-        done = subprocess.run(
-            [rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60
-        )
-        assert done.returncode == 0, done.stderr
+    rewind = terminal(rewind_cli_bin, data_dir)
 
     base = team_server.url
     sign_in(driver, base, "ann")
@@ -763,10 +761,7 @@ def test_a_member_leaves_a_list_after_confirming_and_it_stays_for_its_owner(driv
 def test_an_item_page_follows_its_item_going_and_coming_back_and_then_its_list_going(
     driver, second_driver, team_server, rewind_cli_bin, data_dir
 ):
-    def rewind(*arguments):
-        done = subprocess.run([rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0, done.stderr
-        return done.stdout
+    rewind = terminal(rewind_cli_bin, data_dir)
 
     base = team_server.url
     path = ann_makes_a_list(driver, base, "Weekend", "Bake bread")
@@ -805,9 +800,7 @@ def test_an_item_page_follows_its_item_going_and_coming_back_and_then_its_list_g
 def test_a_title_edited_while_its_item_goes_says_so_by_name_and_the_counts_wait_with_the_rows(
     driver, team_server, rewind_cli_bin, data_dir
 ):
-    def rewind(*arguments):
-        done = subprocess.run([rewind_cli_bin, *arguments, "--data-dir", str(data_dir)], capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0, done.stderr
+    rewind = terminal(rewind_cli_bin, data_dir)
 
     base = team_server.url
     ann_makes_a_list(driver, base, "Weekend", "Zeta")
@@ -826,3 +819,104 @@ def test_a_title_edited_while_its_item_goes_says_so_by_name_and_the_counts_wait_
     assert "0000" not in css(driver, "#todo-error").text.upper().replace("-", "")
     wait_for_titles(driver, ["Delta"])
     wait_until(driver, lambda d: css(d, ".todo-count").text.startswith("1 item"), lambda: css(driver, ".todo-count").text)
+
+
+def test_the_lists_page_keeps_the_keyboard_in_the_row_acted_on_and_says_what_was_done(
+    driver, second_driver, team_server, rewind_cli_bin, data_dir
+):
+    rewind = terminal(rewind_cli_bin, data_dir)
+
+    for name in ("Pantry", "Zoo"):
+        rewind("lists", "create", name, "--as", "ann")
+        rewind("lists", "share", name, "bob", "--as", "ann")
+        rewind("lists", "share", name, "carl", "--as", "ann")
+    base = team_server.url
+    ann, bob = driver, second_driver
+    sign_in(ann, base, "ann")
+    sign_in(bob, base, "bob")
+
+    def status(d):
+        return css(d, "#lists-status").text
+
+    def row_of(d, selector="document.activeElement"):
+        return d.execute_script(
+            f"var e = {selector}; var row = e && e.closest('[data-list]');"
+            " return row ? row.querySelector('.list-name').textContent : null;")
+
+    zoo = "[...document.querySelectorAll('[data-list]')].find(r => r.querySelector('.list-name').textContent === 'Zoo')"
+    ann.execute_script(f"{zoo}.querySelector('.unshare[data-account=carl]').focus()")
+    ann.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_until(ann, lambda d: status(d) == "Stopped sharing “Zoo” with carl.", lambda: f"the unshare said: {status(ann)!r}")
+    # The keyboard stays in Zoo's row, on its name: never on another list's "Stop sharing".
+    wait_until(ann, lambda d: row_of(d) == "Zoo", lambda: f"the focus in Zoo's row; it is in {row_of(ann)!r}")
+    assert not ann.execute_script("return document.activeElement.classList.contains('unshare')")
+    ann.switch_to.active_element.send_keys(Keys.ENTER)  # A second Enter opens Zoo: it stops sharing nothing.
+    wait_until(ann, lambda d: "/lists/" in d.execute_script("return location.pathname"), "Zoo's page")
+    # Carl lost Zoo only; bob keeps both.
+    carls = rewind("lists", "--as", "carl")
+    assert "Pantry" in carls and "Zoo" not in carls, carls
+    assert "Zoo" in rewind("lists", "--as", "bob")
+
+    # A list that goes from bob's page by someone else's hand is said so.
+    ann.get(base + "/lists")
+    rewind("lists", "unshare", "pantry", "bob", "--as", "ann")
+    wait_until(bob, lambda d: "“Pantry” is no longer among your lists" in status(d), lambda: f"Pantry's going said: {status(bob)!r}")
+    rewind("lists", "share", "pantry", "bob", "--as", "ann")
+    wait_until(bob, lambda d: status(d) == "“Pantry” is now among your lists.", lambda: f"Pantry's coming said: {status(bob)!r}")
+
+    # Ann's own delete is said as hers; the keyboard goes to the field that makes a list.
+    wait_until(ann, lambda d: len(css_all(d, ".list-row")) == 2, "both lists on ann's page")
+    ann.execute_script(f"{zoo}.querySelector('.delete-list').click()")
+    css(ann, "dialog[open] [data-modal-role=primary]").click()
+    wait_until(ann, lambda d: status(d) == "Deleted “Zoo”.", lambda: f"the delete said: {status(ann)!r}")
+    wait_until(ann, lambda d: d.execute_script("return document.activeElement.id") == "new-list-name", "the focus on the new list's field")
+    assert browser_errors(ann) == [] and browser_errors(bob) == []
+
+
+def test_a_list_name_longer_than_allowed_is_refused_with_the_reason_not_cut(driver, team_server):
+    sign_in(driver, team_server.url, "ann")
+    css(driver, "#new-list-name").send_keys("n" * 250)
+    css(driver, ".new-list button[type=submit]").click()
+    wait_until(driver, lambda d: "at most 200 characters" in css(d, "#todo-error").text, lambda: css(driver, "#todo-error").text)
+    assert driver.execute_script("return location.pathname") == "/lists"
+    assert css_all(driver, ".list-row") == []
+
+
+def test_on_a_shared_items_page_the_keyboard_keeps_undo_and_a_shortcut_waits_behind_a_card(
+    driver, team_server, rewind_cli_bin, data_dir
+):
+    base = team_server.url
+    path = ann_makes_a_list(driver, base, "Errands", "Bank")
+    driver.execute_script("document.querySelector('.todo-list li a.item-details').click()")
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "the item's page")
+    title = css(driver, "#detail-form input[name=title]")
+    title.clear()
+    title.send_keys("Bank at noon", Keys.ENTER)
+    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Rename “Bank”", lambda: undo_title(driver))
+    driver.execute_script("document.getElementById('list-undo').focus()")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: css(d, "h1").text == "Bank", lambda: css(driver, "h1").text)
+    # The keyboard stays on Undo (enabled again once the page shows the step), not on the page's body.
+    wait_until(driver, lambda d: d.execute_script("return document.activeElement.id") == "list-undo",
+               lambda: f"the focus on Undo; it is on {driver.execute_script('return document.activeElement.outerHTML.slice(0, 80)')}")
+    # Behind an open confirmation card, Ctrl+Z changes nothing.
+    css(driver, "#delete-item").click()
+    wait_until(driver, lambda d: css(d, "dialog#confirm-delete-item").get_attribute("open") is not None, "the card")
+    chord(driver, "z")
+    time.sleep(1)
+    done = subprocess.run([rewind_cli_bin, "todo", "list", "--as", "ann", "--list", "errands", "--data-dir", str(data_dir)],
+                          capture_output=True, text=True, timeout=60)
+    assert "Bank" in done.stdout and "Undo: Add “Bank”" in done.stdout, done.stdout
+    css(driver, "dialog#confirm-delete-item [data-modal-role=cancel]").click()
+    assert path in driver.execute_script("return location.pathname")
+
+
+def test_an_items_way_back_names_its_list_as_renamed(driver, team_server, rewind_cli_bin, data_dir):
+    base = team_server.url
+    ann_makes_a_list(driver, base, "Pantry", "Oats")
+    driver.execute_script("document.querySelector('.todo-list li a.item-details').click()")
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#detail-form"), "the item's page")
+    assert css(driver, ".back-link").text == "← Pantry"
+    subprocess.run([rewind_cli_bin, "lists", "rename", "pantry", "Larder", "--as", "ann", "--data-dir", str(data_dir)],
+                   check=True, capture_output=True, timeout=60)
+    wait_until(driver, lambda d: css(d, ".back-link").text == "← Larder", lambda: css(driver, ".back-link").text, timeout=LIVE_TIMEOUT)

@@ -531,6 +531,27 @@ def test_a_filter_url_opens_filtered(driver, base_url, api):
     wait_selected_filter(driver, "#/completed")
 
 
+def test_a_filter_chosen_with_the_keyboard_keeps_the_keyboard(driver, base_url, api):
+    api.add("active one")
+    done = api.add("done one")
+    api.request("PATCH", f"/api/todos/{done['id']}", {"completed": True})
+    open_todos(driver, base_url)
+    wait_for_titles(driver, ["active one", "done one"])
+    href = lambda d: d.execute_script("return document.activeElement.getAttribute('href')")  # noqa: E731
+    for target, shown in (("#/active", ["active one"]), ("#/completed", ["done one"])):
+        driver.execute_script(f"document.querySelector('.filters a[href=\"{target}\"]').focus()")
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_for_titles(driver, shown)
+        wait_selected_filter(driver, target)
+        # On the filter chosen, not on Undo, where a second Enter would undo a step.
+        wait_until(driver, lambda d: href(d) == target, lambda: f"the focus on {target}; it is on {href(driver)!r}")
+    # A change from elsewhere keeps it there too.
+    api.add("from elsewhere")
+    wait_for_titles(driver, ["done one"])
+    driver.execute_script("return new Promise(r => setTimeout(r, 1500))")
+    assert href(driver) == "#/completed"
+
+
 def test_adding_while_a_filter_is_shown(driver, base_url):
     three_todos_second_done(driver, base_url)
     click_filter(driver, "Completed")

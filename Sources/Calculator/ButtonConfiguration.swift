@@ -58,7 +58,7 @@ public struct ButtonConfiguration: Equatable, Hashable, Sendable, Encodable {
         do {
             raw = try JSONDecoder().decode(Raw.self, from: data)
         } catch let error as DecodingError {
-            throw ConfigurationError(source: source, problem: .init(error))
+            throw ConfigurationError(source: source, problem: columnCountMisfit(in: data) ?? .init(error))
         } catch {
             throw ConfigurationError(source: source, problem: .invalidJSON)
         }
@@ -90,6 +90,18 @@ public struct ButtonConfiguration: Equatable, Hashable, Sendable, Encodable {
     }
 
     /// The JSON shape, before it is checked.
+    /// A `columnCount` that is a JSON number but no whole number an `Int`
+    /// holds (`2.5`, `1e30`): Foundation's decoder calls that a document
+    /// that is not JSON.
+    private static func columnCountMisfit(in data: Data) -> ConfigurationError.Problem? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let number = object["columnCount"] as? NSNumber, !(number is Bool)
+        else { return nil }
+        let value = number.doubleValue
+        let whole = value.rounded() == value && abs(value) < 9.2e18 && number.int64Value == Int64(value)
+        return whole ? nil : .wrongType(field: "columnCount", expected: "a whole number")
+    }
+
     private struct Raw: Decodable {
         var labels: [String]
         var columnCount: Int
@@ -200,6 +212,8 @@ extension ConfigurationError.Problem {
         case is Int.Type: "a whole number"
         case is String.Type: "a string"
         case is [String].Type: "a list of strings"
+        // What the decoder names when it meets something else where a list should be.
+        case _ where String(describing: type).hasPrefix("Array"): "a list of strings"
         default: "a JSON object {\"labels\": [...], \"columnCount\": 4}"
         }
     }

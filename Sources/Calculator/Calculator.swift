@@ -110,6 +110,12 @@ public struct Calculator: Equatable, Sendable {
         error == nil ? displayedValue : nil
     }
 
+    /// Whether the operation that waits (``pendingOperation``) has no second
+    /// number yet: `9 +` waits for one; `9 + 4`, and `9 + 4 x²`, have it.
+    public var awaitsSecondNumber: Bool {
+        error == nil && pendingOperation != nil && input == nil
+    }
+
     /// Whether a number is being typed (as opposed to a result being shown).
     public var isTyping: Bool {
         if case .typed = input { return true }

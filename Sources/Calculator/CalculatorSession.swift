@@ -74,6 +74,12 @@ public struct CalculatorSession: Sendable {
         recording?.name
     }
 
+    /// How many presses the macro being recorded holds, or `nil` when none
+    /// is being recorded; at ``Macro/maximumLength`` it takes no more.
+    public var recordedPressCount: Int? {
+        recording?.labels.count
+    }
+
     /// Presses the button labelled `label` (or an alias of it), as one undo
     /// step. While a macro is recorded, the press is added to it.
     ///
@@ -115,11 +121,22 @@ extension CalculatorSession: UndoController {
     /// Whether there is an undone key press (or replay) to redo.
     public var canRedo: Bool { history.canRedo }
 
-    /// The name of the step ``undo()`` would revert: "Press +", "Play “tax”".
-    public var undoActionName: String? { history.undoActionName }
+    /// The name of the step ``undo()`` would revert: "Press +", "Press ×",
+    /// "Play “tax”". A key is named by the sign it is drawn with (`×` for
+    /// `x`, `−` for `-`), which a screen reader says as what it does.
+    public var undoActionName: String? { history.undoActionName.map(shown) }
 
-    /// The name of the step ``redo()`` would repeat.
-    public var redoActionName: String? { history.redoActionName }
+    /// The name of the step ``redo()`` would repeat, as ``undoActionName``
+    /// names it.
+    public var redoActionName: String? { history.redoActionName.map(shown) }
+
+    /// A step's name with its key drawn as on the keypad.
+    private func shown(_ name: String) -> String {
+        guard name.hasPrefix("Press ") else { return name }
+        let label = String(name.dropFirst("Press ".count))
+        guard let face = (try? factory.key(for: label))?.typographicFace else { return name }
+        return "Press " + face
+    }
 
     /// How many steps can be undone from the newest one back: the key
     /// presses (and replays) the history holds.

@@ -137,11 +137,23 @@ public struct CommandFactory: Equatable, Sendable {
     /// A factory that knows only `labels` (and the aliases of those), in that
     /// order: the keypad of a ``ButtonConfiguration``. A label that is an
     /// alias presses its key; labels this factory does not know are left out.
+    /// Every spelling of a kept key stands for the keypad's label: on a
+    /// keypad labelled `*`, `x` and `×` press it too, and the steps are named
+    /// "Press *", as the key is drawn.
     public func restricted(to labels: [String]) -> CommandFactory {
         let kept = labels.compactMap { label in
             canonicalLabel(for: label).flatMap { keysByLabel[$0] }.map { Entry(label, $0) }
         }
-        return CommandFactory(entries: kept, aliases: aliases)
+        let keypad = CommandFactory(entries: kept)
+        var spellings: [String: String] = [:]
+        for entry in entries where !keypad.knows(entry.label) {
+            // The keypad's label for this key, if the keypad has it.
+            if let label = kept.first(where: { $0.key == entry.key })?.label { spellings[entry.label] = label }
+        }
+        for (alias, label) in aliases where !keypad.knows(alias) {
+            if let key = keysByLabel[label], let drawn = kept.first(where: { $0.key == key })?.label { spellings[alias] = drawn }
+        }
+        return CommandFactory(entries: kept, aliases: spellings)
     }
 
     /// Factories are equal when they map the same labels and aliases to the same keys.

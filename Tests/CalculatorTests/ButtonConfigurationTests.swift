@@ -60,6 +60,13 @@ struct ButtonConfigurationTests {
         #expect(problem(#"["1", "2"]"#) != nil)
     }
 
+    @Test func aColumnCountThatIsNoWholeNumberAndLabelsThatAreNoListAreNamed() {
+        for count in ["2.5", "99999999999999999999", "1e30"] {
+            #expect(problem(#"{"labels": ["1"], "columnCount": \#(count)}"#) == .wrongType(field: "columnCount", expected: "a whole number"))
+        }
+        #expect(problem(#"{"labels": "1+=", "columnCount": 3}"#) == .wrongType(field: "labels", expected: "a list of strings"))
+    }
+
     @Test(arguments: [0, -1])
     func rejectsAColumnCountBelowOne(count: Int) {
         #expect(problem(#"{"labels": ["1"], "columnCount": \#(count)}"#) == .columnCountTooSmall(count))

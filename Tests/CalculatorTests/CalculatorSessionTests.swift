@@ -62,10 +62,10 @@ struct CalculatorSessionTests {
 
         @Test func stepsAreNamedAfterTheirLabel() throws {
             var session = try CalculatorSessionTests().session(after: "2 *")
-            #expect(session.undoActionName == "Press x")
-            #expect(session.undoTitle == "Undo Press x")
+            #expect(session.undoActionName == "Press ×")
+            #expect(session.undoTitle == "Undo Press ×")
             session.undo()
-            #expect(session.redoTitle == "Redo Press x")
+            #expect(session.redoTitle == "Redo Press ×")
         }
 
         @Test func undoAndRedoAcrossAnErrorState() throws {

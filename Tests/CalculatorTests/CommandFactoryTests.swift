@@ -58,6 +58,27 @@ struct CommandFactoryTests {
         #expect(try factory.command(for: "*").key == .operation(.multiplication))
     }
 
+    @Test func onAKeypadLabelledWithAnAliasEverySpellingPressesTheKeyNamedAsDrawn() throws {
+        let factory = CommandFactory.standard.restricted(to: ["7", "+/-", "*", "−", "="])
+        for spelling in ["x", "×", "*"] {
+            #expect(try factory.command(for: spelling).label == "*")
+            #expect(try factory.key(for: spelling) == .operation(.multiplication))
+        }
+        #expect(try factory.command(for: "±").label == "+/-")
+        #expect(try factory.command(for: "-").label == "−")
+        #expect(factory.knows("±"))
+        #expect(!factory.knows("÷"))
+        var session = CalculatorSession(
+            configuration: try ButtonConfiguration(labels: ["7", "+/-", "*", "−", "="], columnCount: 5),
+            factory: .standard)
+        try session.press(["7", "±", "x", "7", "="])
+        #expect(session.display == "-49")
+        #expect(session.undoActionName == "Press =")
+        session.undo()
+        session.undo()
+        #expect(session.undoActionName == "Press ×")
+    }
+
     @Test func aNewFunctionKeyIsOneCaseAndOneEntry() throws {
         // √ and x² are functions: one case of UnaryFunction each, and one entry.
         let functionLabels = CommandFactory.standardEntries.filter {

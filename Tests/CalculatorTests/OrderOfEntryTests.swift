@@ -18,3 +18,17 @@ struct OrderOfEntryTests {
         #expect(try Calculator.after("2 + 3 x 4 =").tape == ["2 + 3 × 4 = 20"])
     }
 }
+
+@Suite("The operation that waits for its second number")
+struct AwaitsSecondNumberTests {
+    @Test func onlyUntilTheSecondNumberIsThereTypedOrMadeByAFunction() throws {
+        #expect(try Calculator.after("9 +").awaitsSecondNumber)
+        #expect(try !Calculator.after("9 + 4").awaitsSecondNumber)
+        // 9 + 4 x²: the second number is 16, made by the function key.
+        #expect(try !Calculator.after("9 + 4 x²").awaitsSecondNumber)
+        #expect(try !Calculator.after("9 + 4 √").awaitsSecondNumber)
+        #expect(try !Calculator.after("9 + 4 =").awaitsSecondNumber)
+        #expect(try !Calculator.after("9").awaitsSecondNumber)
+        #expect(try Calculator.after("9 + 4 x").awaitsSecondNumber)
+    }
+}

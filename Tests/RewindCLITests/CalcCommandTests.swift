@@ -23,7 +23,7 @@ struct CalcCommandTests {
             let run = try await runRewind(["calc", "--jsn", "2", "+", "3", "="])
             #expect(run.status == 64)
             #expect(run.stdout.isEmpty)
-            #expect(run.stderr == "rewind calc: unknown option “--jsn” (did you mean --json?); the options of rewind calc are --json, --config FILE and --help\n")
+            #expect(run.stderr == "rewind calc: unknown option “--jsn” (did you mean --json?); the options of rewind calc are --json, --config FILE, --help and --version\n")
             // After `--` every word is a key; `--5` is minus, then 5 negated.
             #expect(try await runRewind(["calc", "--", "--jsn"]).status == 1)
             #expect(try await runRewind(["calc", "8", "--5", "="]).output == "13")
@@ -139,6 +139,18 @@ struct CalcCommandTests {
             #expect(try await runRewind(["calc"] + both).output == "2")
         }
 
+        /// A press the macro could not keep is refused, not left out of it without a word.
+        @Test func aPressPastWhatAMacroKeepsIsRefusedUntilStop() async throws {
+            let maximum = 10_000  // Macro.maximumLength, as the README gives it
+            let presses = Array(repeating: "1 +", count: maximum / 2).joined(separator: " ")
+            let lines = "record m\n\(presses)\n1\nstop\nAC\nplay m\n1 =\n"
+            let run = try await runRewind(["calc"], stdin: lines)
+            #expect(run.status == 1)
+            #expect(run.stderr == "rewind calc: the macro \"m\" holds \(maximum) presses, the most a macro keeps; end it with \"stop\" before pressing more\n")
+            // The macro keeps every press it took: 1 + 1 + … (5,000 ones) then 1 = is 5001.
+            #expect(run.stdout.split(separator: "\n").last == "5001")
+        }
+
         /// What an earlier rounding leaves below the digits shown is no result of its own.
         @Test func aChainWhoseDisplayShowsOneLessOneIsZero() async throws {
             #expect(try await runRewind(["calc", "1", "÷", "3", "=", "x", "3", "=", "-", "1", "="]).output == "0")
@@ -243,7 +255,16 @@ struct CalcCommandTests {
             #expect(negative.stderr == "rewind calc: \"-12\" is a negative number, and this keypad has no ± key to make one\n")
         }
 
+        @Test func aKeypadLabelledWithAliasesTakesEverySpellingOfItsKeys() async throws {
+            let url = try file(#"{"labels": ["7", "8", "9", "1", "2", "3", "0", "+/-", "*", "=", "-", "AC"], "columnCount": 3}"#)
+            defer { try? FileManager.default.removeItem(at: url) }
+            #expect(try await runRewind(["calc", "--config", url.path, "-7", "*", "2", "="]).output == "-14")
+            #expect(try await runRewind(["calc", "--config", url.path, "7", "±", "x", "2", "="]).output == "-14")
+            #expect(try await runRewind(["calc", "--config", url.path, "7×2="]).output == "14")
+        }
+
         @Test(arguments: [
+            (#"{"labels": ["1"], "columnCount": 2.5}"#, "\"columnCount\" must be a whole number"),
             (#"{"labels": ["1"], "columnCount": 0}"#, "\"columnCount\" must be at least 1, got 0"),
             (#"{"labels": ["1", ""], "columnCount": 2}"#, "label 2 is empty"),
             (#"{"labels": ["1", "sin"], "columnCount": 2}"#, "unknown label \"sin\""),

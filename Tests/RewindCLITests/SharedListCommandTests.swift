@@ -367,10 +367,10 @@ struct SharedListCommandTests {
 
         expectRefused(
             try await team.lists(["share", "groceries", ann], as: "ann"), status: 1,
-            prefix: "rewind lists: \(ann) owns this list, and can open it already.")
+            prefix: "rewind lists: This list is \(ann)'s, and its owner can open it already.")
         expectRefused(
             try await team.lists(["leave", "groceries"], as: "ann"), status: 1,
-            prefix: "rewind lists: \(ann) owns this list, and an owner does not leave it: delete it instead, or keep it.")
+            prefix: "rewind lists: This list is \(ann)'s, and its owner does not leave it: delete it instead, or keep it.")
         expectRefused(try await team.lists(["leave", "groceries"], as: "carol"), status: 1, prefix: "rewind lists: no list “groceries” among \(carol)'s lists")
         expectRefused(
             try await team.todo(["list"], as: "ann", list: " "), status: 64,

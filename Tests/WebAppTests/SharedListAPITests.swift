@@ -216,14 +216,14 @@ struct SharedListAPITests {
             // What the owner may not do either, each with its reason.
             let nobody = try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "nobody"}"#)
             #expect(nobody.status == .unprocessableContent)
-            #expect(nobody.errorMessage == "there is no account “nobody”; whoever runs the server makes accounts (`rewind users add nobody`)")
+            #expect(nobody.errorMessage == "there is no account “nobody”; whoever runs the server makes accounts (`rewind users add nobody`).")
             #expect(try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "bob"}"#).status == .conflict)
             let herself = try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "ann"}"#)
             #expect(herself.status == .conflict)
-            #expect(herself.errorMessage == "ann owns this list, and can open it already.")
+            #expect(herself.errorMessage == "This list is ann's, and its owner can open it already.")
             let leaving = try await Self.call(client, ann, .delete, "/api/lists/\(id)/members/ann")
             #expect(leaving.status == .conflict)
-            #expect(leaving.errorMessage == "ann owns this list, and an owner does not leave it: delete it instead, or keep it.")
+            #expect(leaving.errorMessage == "This list is ann's, and its owner does not leave it: delete it instead, or keep it.")
             // A page of team mode that does not exist links to the lists.
             var navigation = SignInTests.session(ann.session)
             navigation.append(contentsOf: HTTPTests.NotFoundPages.navigation)

@@ -78,7 +78,7 @@ extension RewindCommand {
         }
 
         /// The options of `rewind calc`, as a mistyped one is compared with.
-        static let options = ["--json", "--config", "--help"]
+        static let options = ["--json", "--config", "--help", "--version"]
 
         /// Why the first word before `--` that looks like a long option
         /// (two dashes, then a letter) and is no key is refused, or `nil`:
@@ -90,7 +90,7 @@ extension RewindCommand {
                 $0.hasPrefix("--") && $0.dropFirst(2).first?.isLetter == true && !factory.knows($0)
             }) else { return nil }
             let near = UnknownCommand.nearest(to: word, among: options).map { " (did you mean \($0)?)" } ?? ""
-            return "unknown option “\(word)”\(near); the options of rewind calc are --json, --config FILE and --help"
+            return "unknown option “\(word)”\(near); the options of rewind calc are --json, --config FILE, --help and --version"
         }
 
         private func loadConfiguration() throws(ConfigurationError) -> ButtonConfiguration {

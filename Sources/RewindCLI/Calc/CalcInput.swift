@@ -51,6 +51,10 @@ enum CalcInput: Equatable {
         for input in inputs {
             switch input {
             case .press(let label):
+                // A press the macro could not keep: refused, not left out of it without a word.
+                if let count = changed.recordedPressCount, count >= Macro.maximumLength, let name = changed.recordingMacroName {
+                    throw .macroFull(name)
+                }
                 do { try changed.press(label) } catch { throw .unknownLabel(error) }
             case .undo: changed.undo()
             case .redo: changed.redo()
@@ -116,11 +120,13 @@ enum CalcInput: Equatable {
     private static func keys(in word: String, factory: CommandFactory) -> [String]? {
         let characters = Array(word)
         let longest = (factory.labels + factory.aliases.keys).map(\.count).max() ?? 1
-        let operators: Set<String> = ["+", "-", "x", "÷"]
         var labels: [String] = []
         var index = 0
         while index < characters.count {
-            let afterOperator = labels.last.map { operators.contains(factory.canonicalLabel(for: $0) ?? $0) } ?? true
+            // By the key, whatever the keypad calls it (`*` or `x`).
+            let afterOperator = labels.last.map { label in
+                if case .operation = try? factory.key(for: label) { true } else { false }
+            } ?? true
             if afterOperator, characters[index] == "-" || characters[index] == "−", index + 1 < characters.count,
                 characters[index + 1].isASCIIDigit || characters[index + 1] == "."
             {
@@ -170,6 +176,8 @@ enum CalcInputError: Error, CustomStringConvertible {
     case alreadyRecording(String, asked: String)
     /// A negative number, on a keypad without the ± key that makes one.
     case noSignKey(String)
+    /// A press while the macro being recorded holds as many as a macro keeps.
+    case macroFull(String)
 
     var description: String {
         switch self {
@@ -186,6 +194,8 @@ enum CalcInputError: Error, CustomStringConvertible {
             "\"\(Self.cut(word))\" is a negative number, and this keypad has no ± key to make one"
         case .alreadyRecording(let current, let asked):
             "\"record \(asked)\" came while the macro \"\(current)\" is being recorded; end it with \"stop\" first"
+        case .macroFull(let name):
+            "the macro \"\(name)\" holds \(Macro.maximumLength) presses, the most a macro keeps; end it with \"stop\" before pressing more"
         }
     }
 

@@ -141,7 +141,12 @@ struct CalcKeypadView {
         }
         lines.append("")
         lines.append("u \(session.undoTitle) · r \(session.redoTitle) · q quit")
-        lines.append("Enter = · Esc AC · c C · Backspace ⌫ · * x · / ÷ · s √ · ^ x² · n ±")
+        // The typed keys of this keypad's keys only, each named as the keypad draws it.
+        let typed = [("Enter", "="), ("Esc", "AC"), ("c", "C"), ("Backspace", "⌫"), ("*", "x"), ("/", "÷"), ("s", "√"), ("^", "x²"), ("n", "±")]
+        lines.append(
+            typed.compactMap { typed, label in
+                factory.canonicalLabel(for: label).map { "\(typed) \((try? factory.key(for: $0))?.typographicFace ?? $0)" }
+            }.joined(separator: " · "))
         if !message.isEmpty { lines.append(message) }
         let tape = session.tape.suffix(5)
         if !tape.isEmpty {

@@ -97,11 +97,11 @@ public enum AccountError: Error, Equatable, Hashable, Sendable, CustomStringConv
         case .invalidName(let sentence), .weakPassword(let sentence): sentence
         case .listNotFound: "No such list."
         case .ownerOnly(let action): "Only the list's owner may \(action) it."
-        case .alreadyMember(let name): "\(name) can already open this list."
-        case .notMember(let name): "\(name) is not a member of this list."
-        case .owner(let name, sharing: true): "\(name) owns this list, and can open it already."
+        case .alreadyMember(let name): "This list is shared with \(name) already."
+        case .notMember(let name): "This list is not shared with \(name)."
+        case .owner(let name, sharing: true): "This list is \(name)'s, and its owner can open it already."
         case .owner(let name, sharing: false):
-            "\(name) owns this list, and an owner does not leave it: delete it instead, or keep it."
+            "This list is \(name)'s, and its owner does not leave it: delete it instead, or keep it."
         }
     }
 }

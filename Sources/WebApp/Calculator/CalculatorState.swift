@@ -27,7 +27,8 @@ struct CalculatorState: Sendable {
     var pendingKey: String?
     /// What a screen reader says of the display: the number, and the
     /// operation that waits for it to be typed, in words ("9 plus"); the
-    /// number alone once the second number is being typed.
+    /// number alone once the second number is there (typed, or made by a
+    /// function key such as `x²`).
     var spoken: String
 
     init(_ session: CalculatorSession) {
@@ -39,7 +40,7 @@ struct CalculatorState: Sendable {
         columnCount = session.configuration.columnCount
         droppedSteps = session.droppedStepCount
         let pending = session.calculator.pendingOperation.map { Key.operation($0) }
-        let waiting = session.calculator.isTyping ? nil : pending
+        let waiting = session.calculator.awaitsSecondNumber ? pending : nil
         spoken = session.snapshot.display + (waiting.map { " " + $0.spokenName } ?? "")
         pendingKey = pending.flatMap { [labels, keys] pending in zip(labels, keys).first { $0.1 == pending }?.0 }
     }

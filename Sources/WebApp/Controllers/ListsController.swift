@@ -79,7 +79,7 @@ struct ListsController {
             try Query.rowWindow(request)
         )
         return try await SharedListPage(
-            lists: try shared, id: try Query.listID(context), csrfToken: csrfToken, filter: try Query.filter(request),
+            lists: try shared, id: try Query.listOnPage(context), csrfToken: csrfToken, filter: try Query.filter(request),
             search: search, historySteps: steps, window: rows
         )
     }

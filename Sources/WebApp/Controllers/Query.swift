@@ -24,6 +24,21 @@ enum Query {
         return (prefix, text)
     }
 
+    /// The list id of a list's page (`/lists/{list}`), whose `{list}` is
+    /// not the start of an id either.
+    ///
+    /// - Throws: ``APIError`` 400 that names both forms when it is not a UUID.
+    static func listOnPage(_ context: some RequestContext) throws -> UUID {
+        let text = context.parameters.get("list") ?? ""
+        guard let id = UUID(uuidString: text) else {
+            throw APIError.badRequest(
+                "“\(text)” is not a list id: a list's address holds its id, a UUID such as 0B7E4C1A-0000-4000-8000-000000000000, "
+                    + "or the start of it as `rewind lists` prints it (at least 4 hex digits)"
+            )
+        }
+        return id
+    }
+
     /// The list id `text` names.
     ///
     /// - Throws: ``APIError`` 400 when it is not a UUID.

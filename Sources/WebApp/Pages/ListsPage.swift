@@ -49,11 +49,13 @@ struct ListsPage {
                     html.element("label", [.for("new-list-name")]) { $0.text("New list") }
                     html.void(
                         "input",
-                        [.id("new-list-name"), .name("name"), .placeholder("Name of the new list"), Attribute("maxlength", "200"),
-                         Attribute("required", isOn: true)])
+                        // No maxlength: a longer name is refused with the reason, not cut without a word.
+                        [.id("new-list-name"), .name("name"), .placeholder("Name of the new list"), Attribute("required", isOn: true)])
                     html.element("button", [.type("submit"), .class("button")]) { $0.text("Make list") }
                 }
                 html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
+                // What was done, and lists that came or went: said politely.
+                html.element("p", [.class("lists-status"), .id("lists-status"), Attribute("role", "status")])
                 regions(into: &html)
             }
         }
@@ -104,7 +106,7 @@ struct ListsPage {
                         "input",
                         // A one-line field drops line breaks: they are shown as spaces.
                         [.name("name"), .value(TodoDetailPage.oneLine(list.name)), .ariaLabel("New name of “\(list.name)”"),
-                         Attribute("maxlength", "200"), Attribute("required", isOn: true)])
+                         Attribute("required", isOn: true)])
                     html.element("button", [.type("submit"), .class("button")]) { $0.text("Rename") }
                 }
                 html.element("form", [.class("share-list"), Attribute("autocomplete", "off")]) { html in

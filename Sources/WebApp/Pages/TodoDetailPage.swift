@@ -95,7 +95,7 @@ struct TodoDetailPage {
         } ?? []
         return Layout(title: pageTitle, page: list == nil ? .todoDetail : .sharedItem, csrfToken: csrfToken, eventsSince: eventsSince).render { html in
             html.element("main", attributes: [.class("detail-page"), .data("id", uuid: item.id)] + shared) { html in
-                html.element("a", [.class("back-link"), .href(listPage)]) { $0.text("← " + (list?.name ?? "All to-dos")) }
+                html.element("a", [.class("back-link"), .href(listPage)]) { $0.text(backText) }
                 html.element("div", [.class("todos-layout")]) { html in
                     html.element("div", [.class("todos-column")]) { html in
                         regions(into: &html)
@@ -105,6 +105,9 @@ struct TodoDetailPage {
             }
         }
     }
+
+    /// The way back to the list, named as the list is now: "← Groceries".
+    var backText: String { "← " + (list?.name ?? "All to-dos") }
 
     /// The title of the browser's tab: the item's, its list's and Rewind's.
     var pageTitle: String { "\(item.title) · \(list?.name ?? "To-dos") · Rewind" }
@@ -140,7 +143,8 @@ struct TodoDetailPage {
         let due = dueFormatter.display(item.due)
         // The tab's title, which a refresh takes from here (regions.js), even while the form is kept.
         html.element(
-            "section", [.class("detail"), .data("region", "detail"), .data("id", uuid: item.id), .data("page-title", pageTitle)]
+            "section", [.class("detail"), .data("region", "detail"), .data("id", uuid: item.id), .data("page-title", pageTitle),
+             .data("back-text", backText)]
         ) { html in
             html.element("h1", [.class("detail-title")]) { $0.text(item.title) }
             html.element("p", [.class("detail-summary")]) { html in

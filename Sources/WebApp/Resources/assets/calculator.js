@@ -51,8 +51,15 @@ function render(state) {
   });
   display.setAttribute('data-error', state.error || '');
   fitDisplay();
+  // Undo (or Redo) pressed from the keyboard until there is nothing left:
+  // the keyboard goes to the other one, not to the page's start.
+  var focused = document.activeElement;
   undo.disabled = !state.canUndo;
   redo.disabled = !state.canRedo;
+  if ((focused === undo || focused === redo) && focused.disabled) {
+    var other = focused === undo ? redo : undo;
+    if (!other.disabled) { other.focus(); }
+  }
   undo.title = state.undoTitle;
   undo.setAttribute('aria-label', state.undoTitle);
   redo.title = state.redoTitle;
@@ -92,9 +99,8 @@ function post(path, body) {
     if (otherTabs) { otherTabs.postMessage(state); }
   }, function (error) {
     if (error.status !== 409) {
+      // Said under the display, which goes on showing the number it showed.
       sayFailure(error.status === 0 ? 'The server cannot be reached: that key was not taken. Try again in a moment.' : error.message);
-      display.setAttribute('data-error', error.message);
-      fitDisplay();
     }
   });
 }

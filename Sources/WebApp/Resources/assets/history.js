@@ -113,7 +113,7 @@ export function setUpHistory(afterChange, refreshPanel) {
   });
   document.addEventListener('keydown', function (event) {
     var shortcut = undoRedoShortcut(event);
-    if (!shortcut || document.querySelector('dialog[open]')) { return; }
+    if (!shortcut) { return; }
     event.preventDefault();
     var button = document.getElementById('todos-' + shortcut);
     if (button && !button.disabled) { move(shortcut); }

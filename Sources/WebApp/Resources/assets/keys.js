@@ -13,6 +13,8 @@ export function isTextField(element) {
 // option), not for these shortcuts, which it has no use for.
 export function undoRedoShortcut(event) {
   if (!(event.ctrlKey || event.metaKey) || event.altKey) { return null; }
+  // A confirmation card asks first: nothing behind it changes meanwhile.
+  if (document.querySelector('dialog[open]')) { return null; }
   if (isTextField(event.target) && event.target.tagName !== 'SELECT') { return null; }
   var key = event.key.toLowerCase();
   if (key === 'z') { return event.shiftKey ? 'redo' : 'undo'; }

@@ -53,11 +53,49 @@ function restoreFields(typed) {
   });
 }
 
+// What the page says of what happened, politely (a screen reader hears
+// it after what it is saying): a share, a rename, a list gone.
+var statusLine = document.getElementById('lists-status');
+
+function say(text) {
+  if (statusLine) { statusLine.textContent = text; }
+}
+
+// The lists the page shows: their names by id.
+function shownLists() {
+  var names = {};
+  document.querySelectorAll('[data-region="lists"] [data-list]').forEach(function (row) {
+    var link = row.querySelector('.list-name');
+    names[row.getAttribute('data-list')] = link ? link.textContent : '';
+  });
+  return names;
+}
+
+// What to say when a list leaves the page by this page's own delete or
+// leave, by its id; any other list that leaves it was deleted, or
+// unshared, by someone else.
+var leaving = {};
+
+function sayWhatCameAndWent(before, after) {
+  var said = [];
+  Object.keys(before).forEach(function (id) {
+    if (after[id] !== undefined) { return; }
+    said.push(leaving[id] || '“' + before[id] + '” is no longer among your lists: it was deleted, or it is no longer shared with you.');
+    delete leaving[id];
+  });
+  Object.keys(after).forEach(function (id) {
+    if (before[id] === undefined) { said.push('“' + after[id] + '” is now among your lists.'); }
+  });
+  if (said.length) { say(said.join(' ')); }
+}
+
 var refresh = makeRefresher(function () {
   return fetchHTML('/lists/fragment').then(function (html) {
     var typed = typedFields();
+    var before = shownLists();
     swapRegions(html);
     restoreFields(typed);
+    sayWhatCameAndWent(before, shownLists());
     document.querySelectorAll('dialog[data-modal-card]').forEach(watchDialog);
   });
 });
@@ -72,6 +110,12 @@ var emptyName = "A list's name must not be empty.";
 function listID(element) {
   var row = element.closest('[data-list]');
   return row ? row.getAttribute('data-list') : null;
+}
+
+function listName(element) {
+  var row = element.closest('[data-list]');
+  var link = row && row.querySelector('.list-name');
+  return link ? link.textContent : '';
 }
 
 document.addEventListener('submit', function (event) {
@@ -94,15 +138,15 @@ document.addEventListener('submit', function (event) {
     // it renames nothing (it would join "two\nlines" into "twolines").
     if (input.value.trim() === input.defaultValue.trim()) { return clearError(); }
     var id = listID(form);
+    var before = listName(form);
     var wanted = input.value.trim().toLowerCase();
     // Names may repeat; the terminal then needs the list's id, as `rewind lists rename` says.
     var same = Array.prototype.filter.call(document.querySelectorAll('[data-list] .list-name'), function (other) {
       return listID(other) !== id && other.textContent.trim().toLowerCase() === wanted;
     });
-    change('PATCH', '/api/lists/' + id, { name: input.value }).then(function () {
-      if (same.length) {
-        showError('Renamed. Another of your lists has this name too; in the terminal, name them by the start of their ids.');
-      }
+    change('PATCH', '/api/lists/' + id, { name: input.value }).then(function (list) {
+      say('Renamed “' + before + '” to “' + list.name + '”.' + (same.length
+        ? ' Another of your lists has this name too; in the terminal, name them by the start of their ids.' : ''));
     }, function () {});
   } else if (form.classList.contains('share-list')) {
     event.preventDefault();
@@ -111,11 +155,17 @@ document.addEventListener('submit', function (event) {
     if (!account) { return showError('Type the name of the account to share the list with.'); }
     // Emptied once shared; kept to be mended when refused (no such account).
     var key = fieldKey(input);
+    var shared = listName(form);
     change('POST', '/api/lists/' + listID(form) + '/members', { account: account })
-      .then(function () {
+      .then(function (list) {
         // The field as it is now: a refresh may have put a new one in its place.
         var now = key && field(key);
         if (now) { now.value = ''; }
+        // The account as it was made, whatever the case typed here.
+        var made = (list.members || []).filter(function (member) {
+          return member.toLowerCase() === account.toLowerCase();
+        })[0] || account;
+        say('Shared “' + shared + '” with ' + made + '.');
       }, function () {});
   }
 });
@@ -124,12 +174,22 @@ document.addEventListener('click', function (event) {
   var button = event.target.closest('button.unshare');
   if (!button) { return; }
   var account = button.getAttribute('data-account');
-  change('DELETE', '/api/lists/' + listID(button) + '/members/' + encodeURIComponent(account)).catch(function () {});
+  var name = listName(button);
+  change('DELETE', '/api/lists/' + listID(button) + '/members/' + encodeURIComponent(account)).then(function () {
+    say('Stopped sharing “' + name + '” with ' + account + '.');
+  }, function () {});
 });
 
 // A list left or deleted takes its buttons with it: the focus goes to the
 // first list's name, or to the field that makes one, not to the page's body.
-setUpModals(function () {
+setUpModals(function (dialog) {
+  // The card of a list's delete or leave: confirm-delete-{id}, confirm-leave-{id}.
+  var card = dialog && /^confirm-(delete|leave)-(.+)$/.exec(dialog.id);
+  var row = card && document.querySelector('[data-list="' + card[2] + '"]');
+  if (row) {
+    var name = listName(row);
+    leaving[card[2]] = card[1] === 'delete' ? 'Deleted “' + name + '”.' : 'You left “' + name + '”.';
+  }
   refresh().then(function () {
     if (document.activeElement && document.activeElement !== document.body) { return; }
     var target = document.querySelector('.list-name') || document.getElementById('new-list-name');

@@ -59,13 +59,13 @@ export function setUpModals(afterRequest) {
       }).then(function () {
         button.disabled = false;
         closeModal(dialog, 'confirm');
-        if (then) { window.location.assign(then); } else { afterRequest(); }
+        if (then) { window.location.assign(then); } else { afterRequest(dialog); }
       }, function (error) {
         button.disabled = false;
         closeModal(dialog, 'cancel');
         showError(error);
         // What was to be deleted may be gone already: the page catches up and says so.
-        if (error && error.status === 404) { afterRequest(); }
+        if (error && error.status === 404) { afterRequest(dialog); }
       });
     }
   });

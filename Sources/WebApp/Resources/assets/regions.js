@@ -1,6 +1,7 @@
 // Regions: server-rendered parts marked data-region, replaced by fresh
 // copies from a fragment URL when /events says the state changed (and the
-// tab's title, from a fresh part's data-page-title). Each swap
+// tab's title, from a fresh part's data-page-title, and an item page's way
+// back, from its data-back-text). Each swap
 // keeps the focus and the scroll of lists marked data-keep-scroll, and is
 // announced by a 'region-swapped' event on the document (detail: the
 // region's name and its new element).
@@ -12,6 +13,10 @@ export function swapRegions(html, skip) {
   // The tab follows a rename (of the list, of the item), also while a region is kept.
   var titled = fresh.querySelector('[data-page-title]');
   if (titled) { document.title = titled.getAttribute('data-page-title'); }
+  // The way back names the list as it is now (an item's page).
+  var back = fresh.querySelector('[data-back-text]');
+  var link = back && document.querySelector('.back-link');
+  if (link) { link.textContent = back.getAttribute('data-back-text'); }
   fresh.querySelectorAll('[data-region]').forEach(function (replacement) {
     var name = replacement.getAttribute('data-region');
     var current = document.querySelector('[data-region="' + name + '"]');
@@ -47,8 +52,12 @@ function restoreScroll(region, positions) {
 }
 
 // Keeps the focus on "the same" control across a swap: by its id, its
-// form field, its history step, its row, or else its first class in the
-// region `region`.
+// form field, its history step, or its row (an item's `li[data-id]`, a
+// list's `[data-list]`) and what tells it from the row's other controls;
+// else its first class in the region `region`. A control of a row is never
+// looked for in another row: a refresh must not put the keyboard on
+// another list's "Stop sharing" or "Delete…", where a second Enter would
+// act on what the person did not choose.
 function focusKey(element, region) {
   if (element.id) { return '#' + element.id; }
   // A field of a form (the item's page), by its name (and a radio button's value).
@@ -56,28 +65,52 @@ function focusKey(element, region) {
     var field = '#' + element.form.id + ' [name="' + element.name + '"]';
     return element.type === 'radio' ? field + '[value="' + element.value + '"]' : field;
   }
-  var li = element.closest('li[data-id]');
   var step = element.getAttribute('data-step');
   if (step !== null) { return '.history-step[data-step="' + step + '"]'; }
-  if (li && element.classList.length) {
-    return 'li[data-id="' + li.getAttribute('data-id') + '"] .' + element.classList[0];
+  var row = element.closest('li[data-id], [data-list]');
+  if (row && element.classList.length) {
+    var rowSelector = row.hasAttribute('data-id') ? 'li[data-id="' + row.getAttribute('data-id') + '"]'
+      : '[data-list="' + row.getAttribute('data-list') + '"]';
+    // One button per member: "Stop sharing with bob" is not "… with cy".
+    var account = element.getAttribute('data-account');
+    var which = account === null ? '' : '[data-account="' + quoted(account) + '"]';
+    return { selector: rowSelector + ' .' + element.classList[0] + which, row: rowSelector };
+  }
+  // A link by where it leads: the filter chosen ("Active" had no class
+  // before it was chosen, "selected" after).
+  if (element.tagName === 'A' && element.hasAttribute('href')) {
+    return '[data-region="' + region + '"] a[href="' + quoted(element.getAttribute('href')) + '"]';
   }
   if (element.classList.length) { return '[data-region="' + region + '"] .' + element.classList[0]; }
   return null;
 }
 
+// `text` inside the double quotes of an attribute selector.
+function quoted(text) {
+  return text.replace(/["\\]/g, '\\$&');
+}
+
 // Where the keyboard goes when the control it was on is gone (after a
 // swap, "Clear completed" once nothing is completed; after a card, its
 // opener): Undo, which can take back what just happened, else the field
-// that adds an item, else the way back. `options` go to focus().
+// that adds an item, else the way back, else (the lists page) the field
+// that makes a list. `options` go to focus().
 export function focusNearby(options) {
   var target = document.querySelector('.undo-bar button:not([disabled])') ||
-    document.querySelector('.new-todo') || document.querySelector('.back-link');
+    document.querySelector('.new-todo') || document.querySelector('.back-link') ||
+    document.getElementById('new-list-name');
   if (target) { target.focus(options); }
 }
 
-function restoreFocus(selector) {
-  var element = document.querySelector(selector);
+function restoreFocus(key) {
+  var element = document.querySelector(typeof key === 'string' ? key : key.selector);
+  // The control is gone from its row (the member no longer shares the
+  // list): the keyboard goes to the row's first control, its name, which
+  // does nothing on Enter but open it.
+  if (!element && typeof key !== 'string') {
+    var row = document.querySelector(key.row);
+    element = row && row.querySelector('a[href], input, button:not([disabled])');
+  }
   if (!element) { return; }
   // Redo pressed until there is nothing left to redo: the keyboard goes to
   // Undo beside it, not to the page's start.

@@ -385,7 +385,9 @@ function afterUndo() {
   if (status && status.textContent === 'Saved.') { status.textContent = ''; }
   typedSinceSave = false;
   refresh.force = !edited();
-  refresh();
+  // Its end is when the page shows the step: Undo and Redo are enabled
+  // again, and the keyboard can go back to the one pressed.
+  return refresh();
 }
 if (list) {
   // What an undo left alone (someone else changed it since) is said under the form.
