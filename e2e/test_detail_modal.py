@@ -168,8 +168,31 @@ def test_a_due_text_the_parser_refuses_shows_an_error_in_view_and_changes_nothin
     assert not said.startswith("invalid field"), said
     top, bottom, height = driver.execute_script(
         "var r = document.getElementById('form-status').getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight];")
-    assert 0 <= top and bottom <= height, f"the message is out of view: {top}–{bottom} in a window {height} high"
+    assert 0 <= top and bottom <= height + 1, f"the message is out of view: {top}–{bottom} in a window {height} high"
     assert api.get(f"/api/todos/{item['id']}")["due"]["kind"] == "unknown"
+
+
+def test_a_refused_coordinate_marks_its_field_and_a_right_to_left_title_reads_from_the_right(driver, base_url, api):
+    item = api.add("שאלה: מה השעה?")
+    open_detail(driver, base_url, item["id"])
+    assert driver.execute_script("return getComputedStyle(document.querySelector('h1.detail-title')).direction") == "rtl"
+    assert driver.execute_script("return getComputedStyle(document.querySelector('input[name=title]')).direction") == "rtl"
+    choose(driver, "locationKind", "coordinate")
+    for name, text in (("latitude", "123"), ("longitude", "5")):
+        type_into(driver, name, text)
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(driver, lambda d: "latitude must lie between -90 and 90" in css(d, "#form-status").text,
+               lambda: css(driver, "#form-status").text)
+    # Marked and given the keyboard, as a refused title or due date is (the API names it location.latitude).
+    assert field(driver, "latitude").get_attribute("aria-invalid") == "true"
+    assert driver.execute_script("return document.activeElement.name") == "latitude"
+    # Refused in the page before it is sent: marked the same way.
+    type_into(driver, "latitude", "north")
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(driver, lambda d: css(d, "#form-status").text.startswith("The latitude must be a number"),
+               lambda: css(driver, "#form-status").text)
+    assert field(driver, "latitude").get_attribute("aria-invalid") == "true"
+    assert api.get(f"/api/todos/{item['id']}")["location"]["kind"] == "unknown"
 
 
 def test_a_time_span_that_ends_before_it_starts_is_refused_in_the_forms_words(driver, base_url, api):

@@ -86,7 +86,7 @@ struct ListsPage {
     private func row(_ list: SharedListSummary, counts: SharedListCounts, into html: inout HTMLWriter) {
         let id = list.id.uuidString
         html.element("li", [.class("list-row"), .data("list", id)]) { html in
-            html.element("a", [.class("list-name"), .href("/lists/\(id)")]) { $0.text(list.name) }
+            html.element("a", [.class("list-name"), .href("/lists/\(id)"), Attribute("dir", "auto")]) { $0.text(list.name) }
             html.element("span", [.class("list-counts")]) { $0.text(counts.summary) }
             html.element("span", [.class("list-access")]) { html in
                 html.text(Self.access(of: list, for: person))

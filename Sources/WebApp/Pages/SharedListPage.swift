@@ -137,7 +137,7 @@ struct SharedListPage {
     /// refresh takes from here: regions.js).
     func heading(into html: inout HTMLWriter) {
         html.element("div", [.class("list-heading"), .data("region", "heading"), .data("page-title", pageTitle)]) { html in
-            html.element("h1", [.class("list-title")]) { $0.text(summary.name) }
+            html.element("h1", [.class("list-title"), Attribute("dir", "auto")]) { $0.text(summary.name) }
             html.element("p", [.class("list-access")]) { $0.text(ListsPage.access(of: summary, for: person)) }
         }
     }
@@ -167,8 +167,8 @@ struct SharedListPage {
                 html.void(
                     "input",
                     [.class("toggle"), .type("checkbox"), .checked(item.isCompleted),
-                     .ariaLabel((item.isCompleted ? "Reopen " : "Complete ") + item.title)])
-                html.element("label", [.id(label)]) { $0.text(item.title) }
+                     .ariaLabel("Complete " + item.title)])
+                html.element("label", [.id(label), Attribute("dir", "auto")]) { $0.text(item.title) }
                 if item.due != .unknown {
                     // A due date given in the terminal (`rewind todo --as … --list … add … --due …`).
                     TodoListView.dueMark(DueDateTexts.Text(item.due, formatter: dates), overdue: item.isOverdue(at: dates.now), into: &html)
@@ -182,7 +182,8 @@ struct SharedListPage {
                 html.element("button", [.class("destroy"), .ariaLabel("Delete " + item.title)])
                 TodoListView.moveHandle(named: .ariaLabel("Move " + item.title), into: &html)
             }
-            html.void("input", [.class("edit"), .value(item.title), Attribute("maxlength", "500"), .ariaLabel("Edit " + item.title)])
+            html.void(
+                "input", [.class("edit"), .value(item.title), Attribute("maxlength", "500"), .ariaLabel("Edit " + item.title), Attribute("dir", "auto")])
         }
     }
 

@@ -146,7 +146,7 @@ struct TodoDetailPage {
             "section", [.class("detail"), .data("region", "detail"), .data("id", uuid: item.id), .data("page-title", pageTitle),
              .data("back-text", backText)]
         ) { html in
-            html.element("h1", [.class("detail-title")]) { $0.text(item.title) }
+            html.element("h1", [.class("detail-title"), Attribute("dir", "auto")]) { $0.text(item.title) }
             html.element("p", [.class("detail-summary")]) { html in
                 html.text(item.isCompleted ? "Completed. " : "Active. ")
                 if !due.isEmpty {
@@ -197,7 +197,7 @@ struct TodoDetailPage {
                 html.void(
                     "input",
                     // A one-line field drops line breaks: they are shown as spaces, as a row's edit field shows them.
-                    [.name("title"), .value(Self.oneLine(item.title)), Attribute("required", isOn: true), Attribute("maxlength", "500"),
+                    [.name("title"), .value(Self.oneLine(item.title)), Attribute("required", isOn: true), Attribute("maxlength", "500"), Attribute("dir", "auto"),
                      Attribute("autocomplete", "off")]
                 )
             }

@@ -127,7 +127,8 @@ struct TodoListView: Sendable {
                     [Attribute("class", literal: "toggle"), Attribute("type", literal: "checkbox"),
                      .checked(item.isCompleted), .ariaLabelledBy("tc ", label)]
                 )
-                html.element("label", [.id(label)]) { $0.text(item.title) }
+                // dir="auto": a title in Hebrew or Arabic reads from the right, its "?" at its end.
+                html.element("label", [.id(label), Attribute("dir", literal: "auto")]) { $0.text(item.title) }
                 if item.due != .unknown, let due = dueTexts[item.due] {
                     Self.dueMark(due, overdue: item.isOverdue(at: now), into: &html)
                 }
@@ -142,7 +143,8 @@ struct TodoListView: Sendable {
             }
             html.void(
                 "input",
-                [Attribute("class", literal: "edit"), .value(item.title), Attribute("maxlength", literal: "500"), .ariaLabelledBy("te ", label)])
+                [Attribute("class", literal: "edit"), .value(item.title), Attribute("maxlength", literal: "500"), .ariaLabelledBy("te ", label),
+                 Attribute("dir", literal: "auto")])
         }
     }
 

@@ -208,13 +208,13 @@ function collect(current) {
     case 'none': body.due = null; break;
     case 'date':
       body.due = { kind: 'date', date: isoFrom(field('dueDate')) };
-      if (!body.due.date) { throw new ApiError('Choose the date and time the item is due.'); }
+      if (!body.due.date) { throw refused('Choose the date and time the item is due.', 'dueDate'); }
       break;
     case 'span':
       body.due = { kind: 'span', start: isoFrom(field('spanStart')), end: isoFrom(field('spanEnd')) };
-      if (!body.due.start) { throw new ApiError('Choose when the time span starts.'); }
+      if (!body.due.start) { throw refused('Choose when the time span starts.', 'spanStart'); }
       if (body.due.end && Date.parse(body.due.end) <= Date.parse(body.due.start)) {
-        throw new ApiError('The time span must end after it starts.');
+        throw refused('The time span must end after it starts.', 'spanEnd');
       }
       break;
     case 'duration':
@@ -222,10 +222,10 @@ function collect(current) {
       body.due = {
         kind: 'duration', start: isoFrom(field('durationStart')), amount: Number(amount), unit: field('durationUnit').value
       };
-      if (!body.due.start) { throw new ApiError('Choose when the duration starts.'); }
+      if (!body.due.start) { throw refused('Choose when the duration starts.', 'durationStart'); }
       // Digits only: parseInt would read "1.5" as 1 and "2x" as 2.
       if (!/^[0-9]+$/.test(amount) || !Number.isSafeInteger(body.due.amount)) {
-        throw new ApiError('The duration must be a whole number, such as 3.');
+        throw refused('The duration must be a whole number, such as 3.', 'durationAmount');
       }
       break;
     case 'text':
@@ -245,8 +245,8 @@ function collect(current) {
     case 'coordinate':
       var latitude = decimal(field('latitude').value);
       var longitude = decimal(field('longitude').value);
-      if (latitude === null) { throw new ApiError('The latitude must be a number between -90 and 90, such as 50.73.'); }
-      if (longitude === null) { throw new ApiError('The longitude must be a number between -180 and 180, such as 7.10.'); }
+      if (latitude === null) { throw refused('The latitude must be a number between -90 and 90, such as 50.73.', 'latitude'); }
+      if (longitude === null) { throw refused('The longitude must be a number between -180 and 180, such as 7.10.', 'longitude'); }
       body.location = { kind: 'coordinate', latitude: latitude, longitude: longitude };
       break;
     case 'directions':
@@ -317,6 +317,13 @@ document.addEventListener('change', function (event) {
   typedSinceSave = true;
   showChoices(current);
 });
+// What the form refuses before sending, naming the field at fault (its `name`).
+function refused(message, name) {
+  var error = new ApiError(message);
+  error.field = name;
+  return error;
+}
+
 // A save refused, said under the form and scrolled into view (the form
 // can be taller than the window): in the form's words, without the API's
 // "invalid field “dueText”: " before the reason.
@@ -329,7 +336,8 @@ function sayRefused(error) {
   var message = text.replace(/^invalid field “[^”]*”: /, '').replace(/ Accepted forms: .*$/, '');
   status.textContent = message.charAt(0).toUpperCase() + message.slice(1);
   status.classList.add('error');
-  var name = named ? named[1] : (/^A title /.test(text) ? 'title' : null);
+  // The API names a part of a field by its path ("location.latitude"); the form, by its last name.
+  var name = named ? named[1].split('.').pop() : (error && error.field) || (/^A title /.test(text) ? 'title' : null);
   var field = name && form() ? form().elements.namedItem(name) : null;
   if (field && field.focus) {
     // The field at fault, said to be, and described by the reason.
