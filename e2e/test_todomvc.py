@@ -552,6 +552,23 @@ def test_a_filter_chosen_with_the_keyboard_keeps_the_keyboard(driver, base_url, 
     assert href(driver) == "#/completed"
 
 
+def test_f2_edits_a_row_from_the_keyboard_and_adds_and_undos_are_said(driver, base_url):
+    open_todos(driver, base_url)
+    said = lambda d: d.execute_script("return document.getElementById('move-status').textContent")  # noqa: E731
+    add_and_wait(driver, TODO_ITEM_ONE)
+    wait_until(driver, lambda d: said(d) == f"Added “{TODO_ITEM_ONE}”.", lambda: f"the add said: {said(driver)!r}")
+    driver.execute_script("document.querySelector('.todo-list li .toggle').focus()")
+    driver.switch_to.active_element.send_keys(Keys.F2)
+    wait_until(driver, lambda d: has_class(row(d, 0), "editing"), "the row in edit")
+    assert driver.execute_script("return document.activeElement.classList.contains('edit')")
+    driver.switch_to.active_element.send_keys(" now", Keys.ENTER)
+    wait_for_titles(driver, [TODO_ITEM_ONE + " now"])
+    blur_text_fields(driver)
+    css(driver, "#todos-undo").click()
+    wait_for_titles(driver, [TODO_ITEM_ONE])
+    wait_until(driver, lambda d: said(d).startswith("Undid Rename"), lambda: f"the undo said: {said(driver)!r}")
+
+
 def test_adding_while_a_filter_is_shown(driver, base_url):
     three_todos_second_done(driver, base_url)
     click_filter(driver, "Completed")

@@ -41,7 +41,7 @@ struct TodoPage {
                         html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
                         TodoListView.moveStatus(into: &html)
                         html.element("p", [.class("keyboard-help")]) { html in
-                            html.text("Enter adds, double-click edits, Escape cancels an edit; ")
+                            html.text("Enter adds, double-click (or F2 on a row) edits, Escape cancels an edit; ")
                             html.element("kbd") { $0.text("↑") }
                             html.text(" and ")
                             html.element("kbd") { $0.text("↓") }

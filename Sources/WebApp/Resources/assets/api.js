@@ -92,6 +92,14 @@ export function clearError(onlyUnreachable) {
 // Says `error` (an ApiError or a sentence) for 6 s; that the page may be
 // out of date (a refresh that did not reach the server) stays until a
 // request reaches it (clearError).
+// Says `text` politely to a screen reader, through the page's hidden
+// status line (#move-status), where the keyboard's actions are told: what
+// an add, an undo or a redo did. A page without one says nothing.
+export function announce(text) {
+  var status = document.getElementById('move-status');
+  if (status) { status.textContent = text; }
+}
+
 export function showError(error) {
   var box = errorBox();
   var text = error && error.message ? error.message : String(error);

@@ -4,7 +4,7 @@
 // view in the panel's list when the page opens and after each change, and
 // "Show more" (.history-show-more), which lists more steps from then on.
 
-import { api, enqueue, showError } from './api.js';
+import { announce, api, enqueue, showError } from './api.js';
 import { undoRedoShortcut } from './keys.js';
 
 // Scrolls the panel's list (not the page) just enough that the current step
@@ -95,9 +95,15 @@ export function setUpHistory(afterChange, refreshPanel) {
     if (event.detail.name === 'history' && !anchor) { showCurrentStep(); }
   });
   setUpShowMore(refreshPanel);
-  function move(kind, body) {
+  // `jumpedTo`: the name of the step a jump goes to, as the panel lists it.
+  function move(kind, body, jumpedTo) {
     return enqueue(function () { return api('POST', '/api/history/' + kind, body); })
-      .then(function () { afterChange(true); }, function (error) {
+      .then(function (data) {
+        if (data && data.undone) { announce('Undid ' + data.undone + '.'); }
+        else if (data && data.redone) { announce('Redid ' + data.redone + '.'); }
+        else if (jumpedTo) { announce('Went to the step ' + jumpedTo + '.'); }
+        afterChange(true);
+      }, function (error) {
         if (error.status !== 409) { showError(error); }
       });
   }
@@ -108,7 +114,8 @@ export function setUpHistory(afterChange, refreshPanel) {
     else if (button.classList.contains('redo') && button.id === 'todos-redo') { move('redo'); }
     else if (button.classList.contains('history-step')) {
       if (button.getAttribute('aria-current') === 'step') { return; }
-      move('jump', { step: Number(button.getAttribute('data-step')) });
+      var name = button.querySelector('.history-name');
+      move('jump', { step: Number(button.getAttribute('data-step')) }, name ? name.textContent : '');
     }
   });
   document.addEventListener('keydown', function (event) {

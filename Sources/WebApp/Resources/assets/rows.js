@@ -24,7 +24,7 @@ export function editableTitle(label) {
 }
 
 // Opens the edit field of the row `li` (a double-click on its title, or
-// Enter on it), closing any other, with the caret after the title: typing
+// F2 on one of its controls), closing any other, with the caret after the title: typing
 // goes on where the title ends.
 export function startEditing(li) {
   var input = li.querySelector('.edit');
@@ -188,6 +188,16 @@ export function setUpRows(change, itemPath, afterEditing) {
     }
     afterEditing();
   }
+
+  // F2 on a row's control (its check circle, Details, ×, ⠿) edits its
+  // title, as a double-click does: the keyboard's way in.
+  document.addEventListener('keydown', function (event) {
+    if (event.key !== 'F2' || event.ctrlKey || event.altKey || event.metaKey) { return; }
+    var li = event.target.closest ? event.target.closest('.todo-list li') : null;
+    if (!li || event.target.classList.contains('edit')) { return; }
+    event.preventDefault();
+    startEditing(li);
+  });
 
   document.addEventListener('keydown', function (event) {
     var input = event.target;

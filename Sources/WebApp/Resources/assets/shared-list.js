@@ -6,7 +6,7 @@
 // on demand; the Find field (search.js); "Show more" under a long list
 // (rows.js); and the live refresh when anyone changes the list.
 
-import { ApiError, api, clearError, enqueue, putBack, showError } from './api.js';
+import { ApiError, announce, api, clearError, enqueue, putBack, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, showListGone, swapRegions } from './regions.js';
 import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
@@ -52,7 +52,10 @@ newTodo.addEventListener('keydown', function (event) {
   var title = newTodo.value.trim();
   if (!title) { return; }
   newTodo.value = '';
-  change('POST', base + '/todos', { title: title }, function (data) { keepShown(data && data.item && data.item.id); }, putBack(newTodo, title));
+  change('POST', base + '/todos', { title: title }, function (data) {
+    keepShown(data && data.item && data.item.id);
+    announce('Added “' + title + '”.');
+  }, putBack(newTodo, title));
 });
 
 document.addEventListener('change', function (event) {

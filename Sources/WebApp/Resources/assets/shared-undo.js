@@ -4,7 +4,7 @@
 // button names, read when the press is queued, so that a second press of
 // the same step is refused by the server (409) and changes nothing.
 
-import { api, enqueue, showError } from './api.js';
+import { announce, api, enqueue, showError } from './api.js';
 import { undoRedoShortcut } from './keys.js';
 
 // `base`: the list's API path; `refresh` after every press; `say` gets
@@ -20,6 +20,7 @@ export function setUpSharedUndo(base, refresh, say) {
     button.disabled = true;
     enqueue(function () { return api('POST', base + '/' + kind, { step: step }); }).then(function (data) {
       say(data.step && data.step.messages ? data.step.messages : []);
+      if (data.step && data.step.name) { announce((kind === 'undo' ? 'Undid ' : 'Redid ') + data.step.name + '.'); }
       return refresh();
     }, function (error) {
       if (error.status !== 409) { showError(error); }

@@ -3,7 +3,7 @@
 // smart, due date), the Find field (search.js), "Show more" under a long
 // list (rows.js), and the live refresh of the list.
 
-import { api, clearError, enqueue, putBack, showError } from './api.js';
+import { announce, api, clearError, enqueue, putBack, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
@@ -50,7 +50,10 @@ newTodo.addEventListener('keydown', function (event) {
   if (!title) { return; }
   newTodo.value = '';
   var body = { title: title };
-  change('POST', '/api/todos', body, function (item) { keepShown(item && item.id); }, putBack(newTodo, title));
+  change('POST', '/api/todos', body, function (item) {
+    keepShown(item && item.id);
+    announce('Added “' + title + '”.');
+  }, putBack(newTodo, title));
 });
 
 document.addEventListener('change', function (event) {
