@@ -454,7 +454,7 @@ def test_delete_from_the_detail_view_asks_and_cancel_keeps_the_item(driver, base
     open_detail(driver, base_url, item["id"])
     dialog = open_dialog(driver, "#delete-item", "confirm-delete-item")
     assert dialog.tag_name == "dialog"
-    assert described(driver, dialog, "aria-labelledby") == "Delete Item"
+    assert described(driver, dialog, "aria-labelledby") == "Delete item"
     assert described(driver, dialog, "aria-describedby") == "Please confirm deletion of “Buy milk”."
     assert driver.execute_script("return arguments[0].matches(':modal')", dialog), "the card should be modal (showModal)"
     # The focus starts on the safe button.

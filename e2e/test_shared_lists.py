@@ -920,3 +920,20 @@ def test_an_items_way_back_names_its_list_as_renamed(driver, team_server, rewind
     subprocess.run([rewind_cli_bin, "lists", "rename", "pantry", "Larder", "--as", "ann", "--data-dir", str(data_dir)],
                    check=True, capture_output=True, timeout=60)
     wait_until(driver, lambda d: css(d, ".back-link").text == "← Larder", lambda: css(driver, ".back-link").text, timeout=LIVE_TIMEOUT)
+
+
+def test_a_list_made_with_a_name_the_person_has_already_says_so_on_its_page(driver, team_server):
+    sign_in(driver, team_server.url, "ann")
+    make_list(driver, "Groceries")
+    driver.get(team_server.url + "/lists")
+    make_list(driver, "groceries")
+    wait_until(driver, lambda d: "Another of your lists is named “groceries” too" in css(d, "#list-message").text,
+               lambda: f"the repeated name said: {css(driver, '#list-message').text!r}")
+    # Said once: not again after a reload.
+    driver.refresh()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page again")
+    assert css(driver, "#list-message").text == ""
+    # The lists page's buttons name their list.
+    driver.get(team_server.url + "/lists")
+    names = driver.execute_script("return Array.from(document.querySelectorAll('.delete-list'), b => b.getAttribute('aria-label'))")
+    assert sorted(names) == ["Delete “Groceries”…", "Delete “groceries”…"], names

@@ -127,11 +127,13 @@ make_account() {
 # Signs account $2 in at $1 with REWIND_CLUSTER_PASSWORD; sets `session`
 # (the cookie) and `token` (the session's CSRF token). A server in local
 # mode (a build from before team mode was always on with PostgreSQL, for a
-# side-by-side run) has no /signin: then `session` is empty and `token` the
-# server's.
+# side-by-side run) hands out its token without a session: then `session`
+# is empty and `token` the server's.
 sign_in() {
     local answer
-    if [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/signin")" = 404 ]; then
+    # Local mode hands out a token without a session; team mode answers 401.
+    # Anything else (another server on the port) fails below, by name.
+    if [ "$(curl -s -o /dev/null -w '%{http_code}' "$1/api/csrf")" = 200 ]; then
         session=""
         token="$(curl -fsS "$1/api/csrf" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
         return

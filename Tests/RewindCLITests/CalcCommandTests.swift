@@ -253,6 +253,14 @@ struct CalcCommandTests {
             let negative = try await runRewind(["calc", "--config", url.path, "-12", "*", "2", "="])
             #expect(negative.status == 1)
             #expect(negative.stderr == "rewind calc: \"-12\" is a negative number, and this keypad has no ± key to make one\n")
+            let joined = try await runRewind(["calc", "--config", url.path, "12*-2="])
+            #expect(joined.status == 1)
+            #expect(joined.stderr == "rewind calc: \"12*-2=\" holds a negative number, and this keypad has no ± key to make one\n")
+        }
+
+        @Test func oneArgumentMayHoldSeveralKeysApart() async throws {
+            #expect(try await runRewind(["calc", "5 + 2 ="]).output == "7")
+            #expect(try await runRewind(["calc", "5 +", "2", "x 3 ="]).output == "21")
         }
 
         @Test func aKeypadLabelledWithAliasesTakesEverySpellingOfItsKeys() async throws {

@@ -558,7 +558,7 @@ struct HTMLTests {
                 #expect(html.contains(
                     #"Where: 53.5, 9.25 (<a class="map-link" href="https://www.openstreetmap.org/?mlat=53.500000&amp;mlon=9.250000#map=17/53.500000/9.250000">on OpenStreetMap</a>). Created"#))
                 #expect(html.contains(#"<dialog class="modal-card" id="confirm-delete-item" aria-labelledby="confirm-delete-item-title""#))
-                #expect(html.contains(#"id="confirm-delete-item-title">Delete Item</h2>"#))
+                #expect(html.contains(#"id="confirm-delete-item-title">Delete item</h2>"#))
                 #expect(html.contains("Please confirm deletion of “Buy milk”."))
                 #expect(html.contains(#"data-method="DELETE" data-path="/api/todos/\#(id)" data-then="/todos">Delete</button>"#))
                 #expect(html.contains(#"data-opens-modal="confirm-delete-item">Delete…</button>"#))

@@ -752,7 +752,7 @@ struct SharedListEventTests {
             let cem = try await API.signIn("cem", client, server: server)
             let list = try await API.makeList("Groceries", client, as: ann, sharedWith: [bob, cem])
             let page = try await client.get("/lists", headers: SignInTests.session(bob.session)).text
-            #expect(page.contains(#"data-opens-modal="confirm-leave-\#(list.uppercased())">Leave…</button>"#))
+            #expect(page.contains(#"data-opens-modal="confirm-leave-\#(list.uppercased())" aria-label="Leave “Groceries”…">Leave…</button>"#))
             #expect(page.contains("/api/lists/\(list.uppercased())/members/bob"))
             let other = try await API.call(client, bob, .delete, "/api/lists/\(list)/members/cem")
             #expect(other.status == .forbidden)

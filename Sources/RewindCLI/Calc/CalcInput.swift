@@ -25,7 +25,8 @@ enum CalcInput: Equatable {
     /// `1+2=` is `1 + 2 =`.
     static func parse(_ words: [String], factory: CommandFactory) throws(CalcInputError) -> [CalcInput] {
         var inputs: [CalcInput] = []
-        var remaining = words[...]
+        // One argument may hold several keys apart, as a line does: "5 + 2 =".
+        var remaining = words.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }[...]
         while let word = remaining.popFirst() {
             switch word {
             case "undo": inputs.append(.undo)
@@ -74,7 +75,7 @@ enum CalcInput: Equatable {
         if factory.knows(word) { return [.press(word)] }
         guard let number = typedNumber(word) else {
             // Keys written together, as on paper: `1+2=`, `12x-3=`.
-            guard let labels = keys(in: word, factory: factory) else {
+            guard let labels = try keys(in: word, factory: factory) else {
                 throw .unknownLabel(UnknownLabelError(label: word, knownLabels: factory.labels))
             }
             try checkNumbers(in: labels, of: word, factory: factory)
@@ -116,8 +117,9 @@ enum CalcInput: Equatable {
     /// the longest label or alias that starts there. A minus sign at the
     /// start, or right after an operator, and followed by a digit or a
     /// point, makes the number after it negative (`2x-3=` is 2 × −3, as
-    /// `2 x -3 =` is). `nil` when a part of `word` is no key.
-    private static func keys(in word: String, factory: CommandFactory) -> [String]? {
+    /// `2 x -3 =` is). `nil` when a part of `word` is no key; a negative
+    /// number on a keypad without ± is refused as such.
+    private static func keys(in word: String, factory: CommandFactory) throws(CalcInputError) -> [String]? {
         let characters = Array(word)
         let longest = (factory.labels + factory.aliases.keys).map(\.count).max() ?? 1
         var labels: [String] = []
@@ -132,7 +134,7 @@ enum CalcInput: Equatable {
             {
                 var end = index + 1
                 while end < characters.count, characters[end].isASCIIDigit || characters[end] == "." { end += 1 }
-                guard factory.knows("±") else { return nil }
+                guard factory.knows("±") else { throw .noSignKey(word, among: true) }
                 labels += characters[(index + 1)..<end].map { String($0) } + ["±"]
                 index = end
                 continue
@@ -174,8 +176,9 @@ enum CalcInputError: Error, CustomStringConvertible {
     case severalPoints(number: String, word: String, count: Int)
     /// `record` came while the macro named first was being recorded.
     case alreadyRecording(String, asked: String)
-    /// A negative number, on a keypad without the ± key that makes one.
-    case noSignKey(String)
+    /// A negative number, on a keypad without the ± key that makes one:
+    /// the word, or (`among`) a word of keys written together that holds one.
+    case noSignKey(String, among: Bool = false)
     /// A press while the macro being recorded holds as many as a macro keeps.
     case macroFull(String)
 
@@ -190,8 +193,8 @@ enum CalcInputError: Error, CustomStringConvertible {
                 + " the calculator takes numbers of at most \(Calculator.maximumTypedDigits) digits"
         case .severalPoints(let number, let word, let count):
             "\(Self.naming(number, in: word)) has \(count) decimal points; a number has at most one"
-        case .noSignKey(let word):
-            "\"\(Self.cut(word))\" is a negative number, and this keypad has no ± key to make one"
+        case .noSignKey(let word, let among):
+            "\"\(Self.cut(word))\" \(among ? "holds" : "is") a negative number, and this keypad has no ± key to make one"
         case .alreadyRecording(let current, let asked):
             "\"record \(asked)\" came while the macro \"\(current)\" is being recorded; end it with \"stop\" first"
         case .macroFull(let name):

@@ -52,12 +52,40 @@ struct CalcInteractive {
         }
     }
 
-    /// The actions of the bytes one read returned: a lone Escape is AC,
-    /// other escape sequences (arrow keys) are ignored.
+    /// The actions of the bytes one read returned: Escape is AC, also when
+    /// keys typed fast (or pasted) come in the same read; the sequences a
+    /// terminal sends for keys such as the arrows (Escape `[` … or Escape
+    /// `O` and one byte) are ignored.
     static func actions(for bytes: [UInt8]) -> [Action] {
-        if bytes == [0x1B] { return [.press("AC")] }
-        if bytes.first == 0x1B { return [] }
-        return String(decoding: bytes, as: UTF8.self).map(action(for:))
+        var actions: [Action] = []
+        var plain: [UInt8] = []
+        func typed() {
+            actions += String(decoding: plain, as: UTF8.self).map(action(for:))
+            plain = []
+        }
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == 0x1B else {
+                plain.append(bytes[index])
+                index += 1
+                continue
+            }
+            typed()
+            let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+            if next == UInt8(ascii: "[") {
+                // A control sequence: up to and with its final byte.
+                index += 2
+                while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+                index += 1
+            } else if next == UInt8(ascii: "O") {
+                index += 3
+            } else {
+                actions.append(.press("AC"))
+                index += 1
+            }
+        }
+        typed()
+        return actions
     }
 
     /// The action of one typed character.

@@ -95,7 +95,8 @@ struct ListsPage {
                 html.element("div", [.class("list-actions")]) { html in
                     html.element(
                         "button",
-                        [.type("button"), .class("leave-list button"), .data("opens-modal", "confirm-leave-\(id)")]
+                        [.type("button"), .class("leave-list button"), .data("opens-modal", "confirm-leave-\(id)"),
+                         .ariaLabel("Leave “\(list.name)”…")]
                     ) { $0.text("Leave…") }
                 }
                 return
@@ -107,13 +108,13 @@ struct ListsPage {
                         // A one-line field drops line breaks: they are shown as spaces.
                         [.name("name"), .value(TodoDetailPage.oneLine(list.name)), .ariaLabel("New name of “\(list.name)”"),
                          Attribute("required", isOn: true)])
-                    html.element("button", [.type("submit"), .class("button")]) { $0.text("Rename") }
+                    html.element("button", [.type("submit"), .class("button"), .ariaLabel("Rename “\(list.name)”")]) { $0.text("Rename") }
                 }
                 html.element("form", [.class("share-list"), Attribute("autocomplete", "off")]) { html in
                     html.void(
                         "input",
                         [.name("account"), .placeholder("account name"), .ariaLabel("Share “\(list.name)” with")])
-                    html.element("button", [.type("submit"), .class("button")]) { $0.text("Share") }
+                    html.element("button", [.type("submit"), .class("button"), .ariaLabel("Share “\(list.name)”")]) { $0.text("Share") }
                 }
                 for member in list.members {
                     html.element(
@@ -124,7 +125,8 @@ struct ListsPage {
                 }
                 html.element(
                     "button",
-                    [.type("button"), .class("delete-list button"), .data("opens-modal", "confirm-delete-\(id)")]
+                    [.type("button"), .class("delete-list button"), .data("opens-modal", "confirm-delete-\(id)"),
+                     .ariaLabel("Delete “\(list.name)”…")]
                 ) { $0.text("Delete…") }
             }
         }

@@ -74,11 +74,11 @@ struct TodoDetailPage {
         list.map { "/lists/\($0.id.uuidString)" } ?? "/todos"
     }
 
-    /// The confirmation of "Delete…": "Delete Item", naming the item.
+    /// The confirmation of "Delete…": "Delete item", naming the item.
     var deleteCard: ModalCard {
         ModalCard(
             id: "confirm-delete-item",
-            title: "Delete Item",
+            title: "Delete item",
             message: "Please confirm deletion of “\(item.title)”.",
             primary: .destructive("Delete", action: .request(method: "DELETE", path: itemAPI, then: listPage)),
             secondary: .cancel("Cancel")

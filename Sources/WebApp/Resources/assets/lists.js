@@ -112,6 +112,14 @@ function listID(element) {
   return row ? row.getAttribute('data-list') : null;
 }
 
+// The person's other lists (all but `id`) named `name`, without case.
+function sameNamed(name, id) {
+  var wanted = name.trim().toLowerCase();
+  return Array.prototype.filter.call(document.querySelectorAll('[data-list] .list-name'), function (other) {
+    return listID(other) !== id && other.textContent.trim().toLowerCase() === wanted;
+  });
+}
+
 function listName(element) {
   var row = element.closest('[data-list]');
   var link = row && row.querySelector('.list-name');
@@ -126,8 +134,16 @@ document.addEventListener('submit', function (event) {
     input = form.querySelector('input[name="name"]');
     var name = input.value.trim();
     if (!name) { return showError(emptyName); }
+    var repeated = sameNamed(name, null).length > 0;
     change('POST', '/api/lists', { name: name }).then(function (list) {
       input.value = '';
+      // Said on the new list's page, as `rewind lists create` says it.
+      if (repeated) {
+        try {
+          window.sessionStorage.setItem('rewind.madeList', JSON.stringify({ list: list.id,
+            text: 'Another of your lists is named “' + name + '” too; in the terminal, name them by the start of their ids.' }));
+        } catch (e) { /* No session storage: the list is made all the same. */ }
+      }
       window.location.assign('/lists/' + list.id);
     }, function () {});
   } else if (form.classList.contains('rename-list')) {
@@ -139,11 +155,8 @@ document.addEventListener('submit', function (event) {
     if (input.value.trim() === input.defaultValue.trim()) { return clearError(); }
     var id = listID(form);
     var before = listName(form);
-    var wanted = input.value.trim().toLowerCase();
     // Names may repeat; the terminal then needs the list's id, as `rewind lists rename` says.
-    var same = Array.prototype.filter.call(document.querySelectorAll('[data-list] .list-name'), function (other) {
-      return listID(other) !== id && other.textContent.trim().toLowerCase() === wanted;
-    });
+    var same = sameNamed(input.value, id);
     change('PATCH', '/api/lists/' + id, { name: input.value }).then(function (list) {
       say('Renamed “' + before + '” to “' + list.name + '”.' + (same.length
         ? ' Another of your lists has this name too; in the terminal, name them by the start of their ids.' : ''));

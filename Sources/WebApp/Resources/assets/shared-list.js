@@ -40,6 +40,14 @@ function say(messages) {
   if (box) { box.textContent = messages.join(' '); }
 }
 
+// What the lists page had to say of this list as it made it (a name that
+// another of the person's lists has too), said here once.
+try {
+  var notice = JSON.parse(window.sessionStorage.getItem('rewind.madeList') || 'null');
+  window.sessionStorage.removeItem('rewind.madeList');
+  if (notice && notice.list === list && notice.text) { say([notice.text]); }
+} catch (e) { /* No session storage: nothing to say. */ }
+
 // `then` gets the answer before the refresh.
 // `failed` (optional) runs after a refused or failed change is said.
 function change(method, path, body, then, failed) {
