@@ -16,7 +16,7 @@ import Foundation
 /// item.
 ///
 /// A store need not hold the whole log in memory: a list opened from what
-/// the store saved of it (``init(opening:heads:writers:coalescingWindow:)``:
+/// the store saved of it (``init(opening:heads:writers:of:coalescingWindow:)``:
 /// the items, who wrote each part last, and each row's number, author and
 /// kind) holds only the rows it records or is given (``hold(_:)``). An
 /// operation that needs a row it does not hold throws
