@@ -349,7 +349,8 @@ def test_the_calculator_is_kept_across_a_restart_with_its_undo_and_redo(driver, 
 
 def test_serve_takes_a_calculator_configuration(rewind_bin, driver, tmp_path):
     config = tmp_path / "keypad.json"
-    layout = {"labels": ["7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "+", "="], "columnCount": 3}
+    # A keypad labelled with aliases: `*` for ×.
+    layout = {"labels": ["7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "+", "=", "*"], "columnCount": 3}
     config.write_text(json.dumps(layout))
     data = tmp_path / "data-config"
     data.mkdir()
@@ -361,6 +362,12 @@ def test_serve_takes_a_calculator_configuration(rewind_bin, driver, tmp_path):
         assert column_count(driver) == 3
         click_keys(driver, "9", "+", "1", "=")
         wait_display(driver, "10")
+        # Typed x multiplies on it too (its key is labelled *), and the step is named by its sign.
+        press(driver, "3", "x")
+        wait_until(driver, lambda d: css(d, "#calc-undo").get_attribute("aria-label") == "Undo Press ×",
+                   lambda: css(driver, "#calc-undo").get_attribute("aria-label"))
+        press(driver, "2", "=")
+        wait_display(driver, "6")
         driver.get("about:blank")
     finally:
         custom.stop()

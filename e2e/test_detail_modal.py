@@ -851,3 +851,12 @@ def test_while_one_field_has_typing_the_others_follow_the_item_and_a_typed_date_
     saved = wait_item(api, item["id"], lambda i: i["details"] == "the green ones", "the details saved")
     assert saved["title"] == "Green apples" and saved["state"] == "completed", "nothing of the other change written back"
     assert saved["due"]["date"].startswith("2027-03-03"), saved["due"]
+
+
+def test_an_undo_on_an_items_page_is_said_to_a_screen_reader(driver, base_url, api):
+    item = api.add("Call mum")
+    api.request("PATCH", f"/api/todos/{item['id']}", {"title": "Call mum at six"})
+    open_detail(driver, base_url, item["id"])
+    click_css(driver, "#todos-undo")
+    said = lambda d: d.execute_script("return document.getElementById('move-status').textContent")  # noqa: E731
+    wait_until(driver, lambda d: said(d) == "Undid Rename “Call mum”.", lambda: f"the undo said: {said(driver)!r}")

@@ -864,8 +864,18 @@ def test_the_lists_page_keeps_the_keyboard_in_the_row_acted_on_and_says_what_was
     rewind("lists", "share", "pantry", "bob", "--as", "ann")
     wait_until(bob, lambda d: status(d) == "“Pantry” is now among your lists.", lambda: f"Pantry's coming said: {status(bob)!r}")
 
-    # Ann's own delete is said as hers; the keyboard goes to the field that makes a list.
+    # Share from the keyboard: the keyboard stays on Zoo's Share, not on its Rename.
     wait_until(ann, lambda d: len(css_all(d, ".list-row")) == 2, "both lists on ann's page")
+    ann.execute_script(f"{zoo}.querySelector('.share-list input').focus()")
+    ann.switch_to.active_element.send_keys("carl")
+    ann.execute_script(f"{zoo}.querySelector('.share-list button').focus()")
+    ann.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_until(ann, lambda d: status(d) == "Shared “Zoo” with carl.", lambda: f"the share said: {status(ann)!r}")
+    wait_until(ann, lambda d: d.execute_script("return document.activeElement.closest('form.share-list') !== null"),
+               lambda: f"the focus on Share; it is on {ann.execute_script('return document.activeElement.outerHTML.slice(0, 90)')}")
+    assert row_of(ann) == "Zoo"
+
+    # Ann's own delete is said as hers; the keyboard goes to the field that makes a list.
     ann.execute_script(f"{zoo}.querySelector('.delete-list').click()")
     css(ann, "dialog[open] [data-modal-role=primary]").click()
     wait_until(ann, lambda d: status(d) == "Deleted “Zoo”.", lambda: f"the delete said: {status(ann)!r}")

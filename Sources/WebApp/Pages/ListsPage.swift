@@ -50,7 +50,8 @@ struct ListsPage {
                     html.void(
                         "input",
                         // No maxlength: a longer name is refused with the reason, not cut without a word.
-                        [.id("new-list-name"), .name("name"), .placeholder("Name of the new list"), Attribute("required", isOn: true)])
+                        [.id("new-list-name"), .name("name"), .placeholder("Name of the new list"), Attribute("required", isOn: true),
+                         Attribute("dir", "auto")])
                     html.element("button", [.type("submit"), .class("button")]) { $0.text("Make list") }
                 }
                 html.element("p", [.class("todo-error"), .id("todo-error"), Attribute("role", "alert")])
@@ -107,7 +108,7 @@ struct ListsPage {
                         "input",
                         // A one-line field drops line breaks: they are shown as spaces.
                         [.name("name"), .value(TodoDetailPage.oneLine(list.name)), .ariaLabel("New name of “\(list.name)”"),
-                         Attribute("required", isOn: true)])
+                         Attribute("required", isOn: true), Attribute("dir", "auto")])
                     html.element("button", [.type("submit"), .class("button"), .ariaLabel("Rename “\(list.name)”")]) { $0.text("Rename") }
                 }
                 html.element("form", [.class("share-list"), Attribute("autocomplete", "off")]) { html in

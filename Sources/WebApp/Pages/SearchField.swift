@@ -15,7 +15,7 @@ struct SearchField {
             html.element("label", [.for("search")]) { $0.text("Find") }
             html.void(
                 "input",
-                [.id("search"), .type("search"), .value(search?.text ?? ""), .placeholder("Words of a title, details or place"),
+                [.id("search"), .type("search"), .value(search?.text ?? ""), .placeholder("Words of a title, details or place"), Attribute("dir", "auto"),
                  Attribute("maxlength", String(TodoSearch.longestText)), .data("most-words", String(TodoSearch.mostWords))]
             )
         }

@@ -87,7 +87,7 @@ struct SharedListPage {
                                     "input",
                                     [.class("new-todo"), .placeholder("What needs to be done?"),
                                      Attribute("autofocus", isOn: true), .ariaLabel("What needs to be done?"),
-                                     Attribute("maxlength", "500"), Attribute("autocomplete", "off")])
+                                     Attribute("maxlength", "500"), Attribute("autocomplete", "off"), Attribute("dir", "auto")])
                             }
                             main(into: &html)
                             footer(into: &html)

@@ -96,6 +96,8 @@ struct TodoDetailPage {
         return Layout(title: pageTitle, page: list == nil ? .todoDetail : .sharedItem, csrfToken: csrfToken, eventsSince: eventsSince).render { html in
             html.element("main", attributes: [.class("detail-page"), .data("id", uuid: item.id)] + shared) { html in
                 html.element("a", [.class("back-link"), .href(listPage)]) { $0.text(backText) }
+                // Where an undo, a redo or a jump is said to a screen reader, as on the list's page.
+                TodoListView.moveStatus(into: &html)
                 html.element("div", [.class("todos-layout")]) { html in
                     html.element("div", [.class("todos-column")]) { html in
                         regions(into: &html)

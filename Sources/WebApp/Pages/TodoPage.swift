@@ -30,7 +30,7 @@ struct TodoPage {
                                     "input",
                                     [.class("new-todo"), .placeholder("What needs to be done?"),
                                      Attribute("autofocus", isOn: true), .ariaLabel("What needs to be done?"),
-                                     Attribute("maxlength", "500"), Attribute("autocomplete", "off")]
+                                     Attribute("maxlength", "500"), Attribute("autocomplete", "off"), Attribute("dir", "auto")]
                                 )
                             }
                             view.main(into: &html)

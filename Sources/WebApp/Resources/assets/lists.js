@@ -195,9 +195,10 @@ document.addEventListener('click', function (event) {
 
 // A list left or deleted takes its buttons with it: the focus goes to the
 // first list's name, or to the field that makes one, not to the page's body.
-setUpModals(function (dialog) {
+setUpModals(function (dialog, failed) {
   // The card of a list's delete or leave: confirm-delete-{id}, confirm-leave-{id}.
-  var card = dialog && /^confirm-(delete|leave)-(.+)$/.exec(dialog.id);
+  // One that failed (the list was gone already) did nothing to say as done.
+  var card = dialog && !failed && /^confirm-(delete|leave)-(.+)$/.exec(dialog.id);
   var row = card && document.querySelector('[data-list="' + card[2] + '"]');
   if (row) {
     var name = listName(row);

@@ -65,7 +65,7 @@ export function setUpModals(afterRequest) {
         closeModal(dialog, 'cancel');
         showError(error);
         // What was to be deleted may be gone already: the page catches up and says so.
-        if (error && error.status === 404) { afterRequest(dialog); }
+        if (error && error.status === 404) { afterRequest(dialog, error); }
       });
     }
   });

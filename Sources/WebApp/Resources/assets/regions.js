@@ -68,13 +68,18 @@ function focusKey(element, region) {
   var step = element.getAttribute('data-step');
   if (step !== null) { return '.history-step[data-step="' + step + '"]'; }
   var row = element.closest('li[data-id], [data-list]');
-  if (row && element.classList.length) {
+  // Its own class ("button" is every button's), else its form's and its tag:
+  // Share is `form.share-list button`, not the row's first button, Rename.
+  var own = Array.prototype.find.call(element.classList, function (name) { return name !== 'button'; });
+  var form = element.closest('form');
+  var part = own ? '.' + own : form && form.classList.length ? 'form.' + form.classList[0] + ' ' + element.tagName.toLowerCase() : null;
+  if (row && part) {
     var rowSelector = row.hasAttribute('data-id') ? 'li[data-id="' + row.getAttribute('data-id') + '"]'
       : '[data-list="' + row.getAttribute('data-list') + '"]';
     // One button per member: "Stop sharing with bob" is not "… with cy".
     var account = element.getAttribute('data-account');
     var which = account === null ? '' : '[data-account="' + quoted(account) + '"]';
-    return { selector: rowSelector + ' .' + element.classList[0] + which, row: rowSelector };
+    return { selector: rowSelector + ' ' + part + which, row: rowSelector };
   }
   // A link by where it leads: the filter chosen ("Active" had no class
   // before it was chosen, "selected" after).
