@@ -261,6 +261,8 @@ struct CalcCommandTests {
         @Test func oneArgumentMayHoldSeveralKeysApart() async throws {
             #expect(try await runRewind(["calc", "5 + 2 ="]).output == "7")
             #expect(try await runRewind(["calc", "5 +", "2", "x 3 ="]).output == "21")
+            // A macro's name is one argument, spaces and all.
+            #expect(try await runRewind(["calc", "record", "add one", "+ 1", "stop", "AC", "5", "play", "add one", "="]).output == "6")
         }
 
         @Test func aKeypadLabelledWithAliasesTakesEverySpellingOfItsKeys() async throws {

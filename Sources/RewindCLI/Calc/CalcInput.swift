@@ -25,8 +25,17 @@ enum CalcInput: Equatable {
     /// `1+2=` is `1 + 2 =`.
     static func parse(_ words: [String], factory: CommandFactory) throws(CalcInputError) -> [CalcInput] {
         var inputs: [CalcInput] = []
-        // One argument may hold several keys apart, as a line does: "5 + 2 =".
-        var remaining = words.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }[...]
+        // One argument may hold several keys apart, as a line does: "5 + 2 =";
+        // the one after `record` or `play` is a macro's name, spaces and all.
+        var split: [String] = []
+        for word in words {
+            if let last = split.last, last == "record" || last == "play" {
+                split.append(word)
+            } else {
+                split += word.split(whereSeparator: \.isWhitespace).map(String.init)
+            }
+        }
+        var remaining = split[...]
         while let word = remaining.popFirst() {
             switch word {
             case "undo": inputs.append(.undo)
