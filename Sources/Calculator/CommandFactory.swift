@@ -144,14 +144,14 @@ public struct CommandFactory: Equatable, Sendable {
         let kept = labels.compactMap { label in
             canonicalLabel(for: label).flatMap { keysByLabel[$0] }.map { Entry(label, $0) }
         }
-        let keypad = CommandFactory(entries: kept)
+        // The keypad's label of each key it has (the first, when it has one twice).
+        let drawn = Dictionary(kept.map { ($0.key, $0.label) }, uniquingKeysWith: { first, _ in first })
+        let keypadLabels = Set(kept.map(\.label))
         var spellings: [String: String] = [:]
-        for entry in entries where !keypad.knows(entry.label) {
-            // The keypad's label for this key, if the keypad has it.
-            if let label = kept.first(where: { $0.key == entry.key })?.label { spellings[entry.label] = label }
-        }
-        for (alias, label) in aliases where !keypad.knows(alias) {
-            if let key = keysByLabel[label], let drawn = kept.first(where: { $0.key == key })?.label { spellings[alias] = drawn }
+        // Every label and alias this factory knows, with the label it stands for.
+        for (spelling, label) in entries.map({ ($0.label, $0.label) }) + aliases.map({ ($0.key, $0.value) })
+        where !keypadLabels.contains(spelling) {
+            if let key = keysByLabel[label], let label = drawn[key] { spellings[spelling] = label }
         }
         return CommandFactory(entries: kept, aliases: spellings)
     }

@@ -65,8 +65,7 @@ function say(text) {
 function shownLists() {
   var names = {};
   document.querySelectorAll('[data-region="lists"] [data-list]').forEach(function (row) {
-    var link = row.querySelector('.list-name');
-    names[row.getAttribute('data-list')] = link ? link.textContent : '';
+    names[row.getAttribute('data-list')] = listName(row);
   });
   return names;
 }

@@ -51,7 +51,8 @@ function restoreScroll(region, positions) {
   });
 }
 
-// Keeps the focus on "the same" control across a swap: by its id, its
+// Keeps the focus on "the same" control across a swap (a selector, and the
+// row's for a control of a row): by its id, its
 // form field, its history step, or its row (an item's `li[data-id]`, a
 // list's `[data-list]`) and what tells it from the row's other controls;
 // else its first class in the region `region`. A control of a row is never
@@ -59,14 +60,14 @@ function restoreScroll(region, positions) {
 // another list's "Stop sharing" or "Delete…", where a second Enter would
 // act on what the person did not choose.
 function focusKey(element, region) {
-  if (element.id) { return '#' + element.id; }
+  if (element.id) { return { selector: '#' + element.id }; }
   // A field of a form (the item's page), by its name (and a radio button's value).
   if (element.form && element.form.id && element.name) {
     var field = '#' + element.form.id + ' [name="' + element.name + '"]';
-    return element.type === 'radio' ? field + '[value="' + element.value + '"]' : field;
+    return { selector: element.type === 'radio' ? field + '[value="' + element.value + '"]' : field };
   }
   var step = element.getAttribute('data-step');
-  if (step !== null) { return '.history-step[data-step="' + step + '"]'; }
+  if (step !== null) { return { selector: '.history-step[data-step="' + step + '"]' }; }
   var row = element.closest('li[data-id], [data-list]');
   // Its own class ("button" is every button's), else its form's and its tag:
   // Share is `form.share-list button`, not the row's first button, Rename.
@@ -84,9 +85,9 @@ function focusKey(element, region) {
   // A link by where it leads: the filter chosen ("Active" had no class
   // before it was chosen, "selected" after).
   if (element.tagName === 'A' && element.hasAttribute('href')) {
-    return '[data-region="' + region + '"] a[href="' + quoted(element.getAttribute('href')) + '"]';
+    return { selector: '[data-region="' + region + '"] a[href="' + quoted(element.getAttribute('href')) + '"]' };
   }
-  if (element.classList.length) { return '[data-region="' + region + '"] .' + element.classList[0]; }
+  if (element.classList.length) { return { selector: '[data-region="' + region + '"] .' + element.classList[0] }; }
   return null;
 }
 
@@ -107,12 +108,13 @@ export function focusNearby(options) {
   if (target) { target.focus(options); }
 }
 
+// `key`: focusKey's `selector`, and for a control of a row the row's.
 function restoreFocus(key) {
-  var element = document.querySelector(typeof key === 'string' ? key : key.selector);
+  var element = document.querySelector(key.selector);
   // The control is gone from its row (the member no longer shares the
   // list): the keyboard goes to the row's first control, its name, which
   // does nothing on Enter but open it.
-  if (!element && typeof key !== 'string') {
+  if (!element && key.row) {
     var row = document.querySelector(key.row);
     element = row && row.querySelector('a[href], input, button:not([disabled])');
   }
