@@ -449,6 +449,13 @@ enum PostgresSchema {
             )
             """,
         ]),
+        // Each member of a shared list has the last log row written under
+        // its name by an earlier account, removed since
+        // (`ListAccess.earlierRows`): a version that would not read it
+        // would let a new account undo the old one's steps.
+        ("earlier-rows", [
+            "ALTER TABLE rewind_shared_member ADD COLUMN earlier BIGINT NOT NULL DEFAULT 0 CHECK (earlier >= 0)",
+        ]),
     ]
 
     /// The parameters of `rewind_shared_save_rows` and of the procedure

@@ -212,15 +212,29 @@ public actor PostgresSharedListStore: SharedListStore {
         updateStreams.end(list)
     }
 
-    /// Shares a list; see ``SharedListStore/share(_:with:by:)``.
+    /// Shares a list; see ``SharedListStore/share(_:with:madeAt:by:)``.
     @discardableResult
-    public func share(_ list: UUID, with account: AccountName, by person: AccountName) async throws -> SharedListSummary {
+    public func share(_ list: UUID, with account: AccountName, madeAt made: Date, by person: AccountName) async throws
+        -> SharedListSummary
+    {
         let (summary, seq) = try await transaction { connection, logger in
             var head = try await self.head(list, checking: .read, by: person, locking: true, connection, logger)
-            try head.access.share(with: account, by: person)
-            let (number, key, text) = (head.number, account.key, account.text)
+            let (number, key, text, before) = (head.number, account.key, account.text, PostgresLog.milliseconds(made))
+            var earlier: Int64 = 0
+            for try await seq in try await connection.answered(
+                """
+                SELECT coalesce(max(seq), 0) FROM rewind_shared_step
+                WHERE list_id = \(number) AND author = \(key) AND date < \(before)
+                """, logger: logger
+            ).decode(Int64.self) {
+                earlier = seq
+            }
+            try head.access.share(with: account, by: person, earlierRows: Int(earlier))
             try await connection.answered(
-                "INSERT INTO rewind_shared_member (list_id, key, name) VALUES (\(number), \(key), \(text))", logger: logger)
+                """
+                INSERT INTO rewind_shared_member (list_id, key, name, earlier)
+                VALUES (\(number), \(key), \(text), \(earlier))
+                """, logger: logger)
             try await self.notifyOthers(of: list, joinedBy: account, sharing: true, connection, logger)
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
@@ -866,26 +880,37 @@ public actor PostgresSharedListStore: SharedListStore {
             locking
             ? """
             SELECT s.list_id, s.name, s.owner, s.last_seq, l.renumberings,
-                   ARRAY(SELECT m.name FROM rewind_shared_member m WHERE m.list_id = s.list_id), txid_current()
+                   ARRAY(SELECT m.name FROM rewind_shared_member m WHERE m.list_id = s.list_id),
+                   ARRAY(SELECT m.key || ' ' || m.earlier FROM rewind_shared_member m WHERE m.list_id = s.list_id AND m.earlier > 0),
+                   txid_current()
             FROM rewind_shared_list s JOIN rewind_list l ON l.id = s.list_id WHERE s.id = \(list) FOR UPDATE OF s
             """
             : """
             SELECT s.list_id, s.name, s.owner, s.last_seq, l.renumberings,
-                   ARRAY(SELECT m.name FROM rewind_shared_member m WHERE m.list_id = s.list_id), NULL::int8
+                   ARRAY(SELECT m.name FROM rewind_shared_member m WHERE m.list_id = s.list_id),
+                   ARRAY(SELECT m.key || ' ' || m.earlier FROM rewind_shared_member m WHERE m.list_id = s.list_id AND m.earlier > 0),
+                   NULL::int8
             FROM rewind_shared_list s JOIN rewind_list l ON l.id = s.list_id WHERE s.id = \(list)
             """
-        var found: (Int64, String, String, Int64, Int64, [String])?
+        var found: (Int64, String, String, Int64, Int64, [String], [String])?
         let heads = try await connection.answered(query, logger: logger)
-            .decode((Int64, String, String, Int64, Int64, [String], Int64?).self)
-        for try await (number, name, owner, lastSeq, renumberings, memberNames, transaction) in heads {
-            found = (number, name, owner, lastSeq, renumberings, memberNames)
+            .decode((Int64, String, String, Int64, Int64, [String], [String], Int64?).self)
+        for try await (number, name, owner, lastSeq, renumberings, memberNames, earlier, transaction) in heads {
+            found = (number, name, owner, lastSeq, renumberings, memberNames, earlier)
             if let transaction { PostgresTodoDatabase.transactionNumber?.note(transaction) }
         }
-        guard let (number, name, owner, lastSeq, renumberings, memberNames) = found else { return nil }
+        guard let (number, name, owner, lastSeq, renumberings, memberNames, earlier) = found else { return nil }
         let members = Set(try memberNames.map(accountName))
+        // "key seq" for each member with rows of an earlier account.
+        var earlierRows: [String: Int] = [:]
+        for entry in earlier {
+            let parts = entry.split(separator: " ")
+            guard parts.count == 2, let seq = Int(parts[1]) else { throw corrupt("a member's earlier rows read “\(entry)”") }
+            earlierRows[String(parts[0])] = seq
+        }
         return Head(
-            number: number, name: name, access: ListAccess(owner: try accountName(owner), members: members), lastSeq: Int(lastSeq),
-            renumberings: renumberings)
+            number: number, name: name, access: ListAccess(owner: try accountName(owner), members: members, earlierRows: earlierRows),
+            lastSeq: Int(lastSeq), renumberings: renumberings)
     }
 
     /// The list as `known`, brought up to date with the rows appended

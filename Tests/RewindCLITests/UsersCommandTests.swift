@@ -155,7 +155,7 @@ struct UsersCommandTests {
         let ann = try AccountName("ann")
         let groceries = try await lists.create(name: "Groceries", owner: ann)
         let chores = try await lists.create(name: "Chores", owner: try AccountName("bob"))
-        try await lists.share(chores.id, with: ann, by: try AccountName("bob"))
+        try await lists.share(chores.id, with: ann, madeAt: .distantPast, by: try AccountName("bob"))
 
         let added = try await users.add("Ann")
         #expect(added.status == 0, "\(added.stderr)")

@@ -183,7 +183,7 @@ struct SQLiteSessionsMigrationTests {
         var before = DatabaseMigrator()
         for identifier in ["v1", "v2", "v3", "v4"] { before.registerMigration(identifier) { _ in } }
         let bytes = try Data(contentsOf: fixture.fileURL)
-        #expect(throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])) {
+        #expect(throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts", "v10-earlier-rows"])) {
             try DatabaseFile.check(fixture.fileURL, migrator: before)
         }
         #expect(try Data(contentsOf: fixture.fileURL) == bytes)

@@ -43,8 +43,8 @@ struct SharedListStoreTests {
     /// A list of ann's, shared with bob and cem, with one item per title, each added by ann.
     static func list(_ titles: [String], in store: any SharedListStore) async throws -> UUID {
         let list = try await store.create(name: "Groceries", owner: Team.ann).id
-        try await store.share(list, with: Team.bob, by: Team.ann)
-        try await store.share(list, with: Team.cem, by: Team.ann)
+        try await store.share(list, with: Team.bob, madeAt: .distantPast, by: Team.ann)
+        try await store.share(list, with: Team.cem, madeAt: .distantPast, by: Team.ann)
         for (n, title) in titles.enumerated() {
             try await store.perform([.add(Team.item(title, n))], named: "Add “\(title)”", on: list, by: Team.ann)
         }
@@ -611,8 +611,8 @@ struct SharedListStoreTests {
         let groceries = try await Self.list(["Milk", "Bread", "Eggs"], in: store)
         #expect(await fixture.heldLists(in: store) == [groceries])
         let chores = try await store.create(name: "Chores", owner: Team.ann).id
-        try await store.share(chores, with: Team.bob, by: Team.ann)
-        try await store.share(chores, with: Team.cem, by: Team.ann)
+        try await store.share(chores, with: Team.bob, madeAt: .distantPast, by: Team.ann)
+        try await store.share(chores, with: Team.cem, madeAt: .distantPast, by: Team.ann)
         for (n, title) in ["Sweep", "Dust", "Iron"].enumerated() {
             try await store.perform([.add(Team.item(title, 10 + n))], named: "Add “\(title)”", on: chores, by: Team.ann)
         }
@@ -805,7 +805,7 @@ struct SharedListStoreTests {
         await #expect(throws: notFound) { try await store.history(of: list, as: eve, before: nil, limit: 10) }
         await #expect(throws: notFound) { try await store.updates(of: list, as: eve) }
         await #expect(throws: notFound) { try await store.rename(list, to: "Mine", by: eve) }
-        await #expect(throws: notFound) { try await store.share(list, with: eve, by: eve) }
+        await #expect(throws: notFound) { try await store.share(list, with: eve, madeAt: .distantPast, by: eve) }
         await #expect(throws: notFound) { try await store.delete(list, by: eve) }
         // An id that names no list at all gives the same answer.
         await #expect(throws: notFound) { try await store.items(of: UUID(), as: Team.ann) }
@@ -830,16 +830,64 @@ struct SharedListStoreTests {
     }
 
     @Test(arguments: SharedStoreKind.tested)
+    func anAccountMadeAgainWithARemovedOnesNameGetsNoneOfItsStepsToUndo(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        let (ann, bob) = (try Team.ann, try Team.bob)
+        try await Self.rename(0, to: "Oat milk", on: list, by: bob, in: store)
+        // bob's account is removed (the list stops being shared with it),
+        // and an account made later with the same name is shared the list.
+        try await store.unshare(list, with: bob, by: ann)
+        let again = try await store.share(list, with: bob, madeAt: fixture.clock.now(), by: ann)
+
+        #expect(again.access.earlierRows == ["bob": 2])
+        #expect(try await store.nextSteps(on: list, of: bob).undo == nil)
+        await #expect(throws: SharingError.nothingToUndo(author: "bob")) {
+            try await store.undo(on: list, by: bob, expecting: nil)
+        }
+        #expect(try await Self.titles(store, list) == ["Oat milk"])
+
+        // Its own step is its own, in a store opened afresh too.
+        try await Self.rename(0, to: "Soy milk", on: list, by: bob, in: store)
+        let reopened = try await Self.expectSameAfterReopening(fixture, store, list)
+        #expect(try await reopened.lists(of: bob).first?.access.earlierRows == ["bob": 2])
+        #expect(try await reopened.nextSteps(on: list, of: bob).undo?.seq == 3)
+        try await reopened.undo(on: list, by: bob, expecting: 3)
+        #expect(try await Self.titles(reopened, list) == ["Oat milk"])
+        await #expect(throws: SharingError.nothingToUndo(author: "bob")) {
+            try await reopened.undo(on: list, by: bob, expecting: nil)
+        }
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
+    func anAccountSharedAListAgainKeepsItsOwnSteps(_ kind: SharedStoreKind) async throws {
+        let fixture = try SharedStoreFixture(kind)
+        let store = try await fixture.open()
+        let list = try await Self.list(["Milk"], in: store)
+        let (ann, bob) = (try Team.ann, try Team.bob)
+        try await Self.rename(0, to: "Oat milk", on: list, by: bob, in: store)
+        try await store.unshare(list, with: bob, by: ann)
+        // The same account, made before its rows were written.
+        let again = try await store.share(list, with: bob, madeAt: fixture.clock.date.addingTimeInterval(-3_600), by: ann)
+
+        #expect(again.access.earlierRows.isEmpty)
+        #expect(try await fixture.open().nextSteps(on: list, of: bob).undo?.seq == 2)
+        try await store.undo(on: list, by: bob, expecting: 2)
+        #expect(try await Self.titles(store, list) == ["Milk"])
+    }
+
+    @Test(arguments: SharedStoreKind.tested)
     func onlyTheOwnerSharesUnsharesRenamesAndDeletes(_ kind: SharedStoreKind) async throws {
         let fixture = try SharedStoreFixture(kind)
         let store = try await fixture.open()
         let list = try await Self.list(["Milk"], in: store)
         let (ann, bob, eve) = (try Team.ann, try Team.bob, try Team.eve)
-        await #expect(throws: AccountError.ownerOnly(action: "share")) { try await store.share(list, with: eve, by: bob) }
+        await #expect(throws: AccountError.ownerOnly(action: "share")) { try await store.share(list, with: eve, madeAt: .distantPast, by: bob) }
         await #expect(throws: AccountError.ownerOnly(action: "stop sharing")) { try await store.unshare(list, with: Team.cem, by: bob) }
         await #expect(throws: AccountError.ownerOnly(action: "rename")) { try await store.rename(list, to: "Bob's", by: bob) }
         await #expect(throws: AccountError.ownerOnly(action: "delete")) { try await store.delete(list, by: bob) }
-        await #expect(throws: AccountError.alreadyMember("bob")) { try await store.share(list, with: bob, by: ann) }
+        await #expect(throws: AccountError.alreadyMember("bob")) { try await store.share(list, with: bob, madeAt: .distantPast, by: ann) }
         await #expect(throws: AccountError.notMember("eve")) { try await store.unshare(list, with: eve, by: ann) }
         await #expect(throws: SharedListError.self) { try await store.rename(list, to: "  ", by: ann) }
         #expect(try await fixture.open().lists(of: bob).map(\.name) == ["Groceries"])
@@ -864,7 +912,7 @@ struct SharedListStoreTests {
         let groceries = try await store.create(name: "Groceries", owner: Team.ann)
         let chores = try await store.create(name: "Chores", owner: Team.bob)
         let trip = try await store.create(name: "Trip", owner: Team.ann)
-        let sharedChores = try await store.share(chores.id, with: AccountName("ANN"), by: Team.bob)
+        let sharedChores = try await store.share(chores.id, with: AccountName("ANN"), madeAt: .distantPast, by: Team.bob)
         #expect(sharedChores.members.map(\.text) == ["ANN"])
 
         let lists = try await fixture.open().lists(of: AccountName("Ann"))
@@ -1073,7 +1121,7 @@ struct SharedListStoreTests {
         try await waitUntil("ann to be told of her list") { heard.count(try Team.ann) == 1 }
         try await store.rename(list, to: "Weekend", by: Team.ann)
         try await store.perform([.add(Team.item("Milk", 0))], named: "Add “Milk”", on: list, by: Team.ann)
-        try await store.share(list, with: Team.bob, by: Team.ann)
+        try await store.share(list, with: Team.bob, madeAt: .distantPast, by: Team.ann)
         try await waitUntil("bob to be told of the list shared with him") { heard.count(try Team.bob) == 1 }
         _ = try await store.create(name: "Cem's", owner: Team.cem)
         // Long enough for a wrong news (or a poll's) to arrive.
@@ -1094,7 +1142,7 @@ struct SharedListStoreTests {
         let list = try await writer.create(name: "Groceries", owner: Team.ann).id
         try await waitUntil("ann to be told of the list made elsewhere") { heard.count(try Team.ann) == 1 }
         #expect(try await reader.lists(of: Team.ann).map(\.id) == [list])
-        try await writer.share(list, with: Team.bob, by: Team.ann)
+        try await writer.share(list, with: Team.bob, madeAt: .distantPast, by: Team.ann)
         try await waitUntil("bob to be told of the list shared elsewhere") { heard.count(try Team.bob) == 1 }
         #expect(try await reader.lists(of: Team.bob).map(\.id) == [list])
         // Neither a rename nor a step is news.
@@ -1146,8 +1194,8 @@ struct SharedListStoreTests {
         let fixture = try SharedStoreFixture(kind)
         var store = try await fixture.open()
         let list = try await store.create(name: "Random", owner: Team.ann).id
-        try await store.share(list, with: Team.bob, by: Team.ann)
-        try await store.share(list, with: Team.cem, by: Team.ann)
+        try await store.share(list, with: Team.bob, madeAt: .distantPast, by: Team.ann)
+        try await store.share(list, with: Team.cem, madeAt: .distantPast, by: Team.ann)
         var reference = SharedList()
         var nextID = 0
         var reopens = 0
@@ -1229,8 +1277,8 @@ struct SQLiteSharedListsMigrationTests {
         let queue = try DatabaseQueue(path: url.path)
         defer { try? queue.close() }
         return try await queue.read { db in
-            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
-        }
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ")
+        }.sorted { $0.localizedStandardCompare($1) == .orderedAscending }
     }
 
     @Test func aFileOfThePreviousSchemaGetsTheTablesAndKeepsItsListAndAccounts() async throws {
@@ -1244,7 +1292,7 @@ struct SQLiteSharedListsMigrationTests {
                 DROP TABLE shared_writer; DROP TABLE shared_step; DROP TABLE shared_item; DROP TABLE shared_member;
                 DROP TABLE shared_list; DROP TABLE calculator_step; DROP TABLE calculator;
                 DELETE FROM grdb_migrations
-                WHERE identifier IN ('v5-shared-lists', 'v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators', 'v9-meta-counts')
+                WHERE identifier IN ('v5-shared-lists', 'v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators', 'v9-meta-counts', 'v10-earlier-rows')
                 """)
         }
         try queue.close()
@@ -1254,7 +1302,7 @@ struct SQLiteSharedListsMigrationTests {
         let groceries = try await lists.create(name: "Groceries", owner: Team.ann)
 
         #expect(
-            try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])
+            try await migrations(fixture.fileURL) == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts", "v10-earlier-rows"])
         #expect(try await SQLiteSharedListStore.open(url: fixture.fileURL).lists(of: Team.ann) == [groceries])
         #expect(try await SQLiteAccountStore.open(url: fixture.fileURL).passwordHash(for: Team.ann) == "ann-1")
         let reopened = try SQLiteStore(url: fixture.fileURL, pollInterval: nil)
@@ -1273,7 +1321,8 @@ struct SQLiteSharedListsMigrationTests {
         try await queue.write { db in
             try db.execute(sql: """
                 DROP INDEX shared_step_head; DROP TABLE calculator_step; DROP TABLE calculator;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators', 'v9-meta-counts')
+                ALTER TABLE shared_member DROP COLUMN earlier;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v6-shared-step-heads', 'v7-shared-step-rowid', 'v8-calculators', 'v9-meta-counts', 'v10-earlier-rows')
                 """)
         }
         try queue.close()
@@ -1281,7 +1330,7 @@ struct SQLiteSharedListsMigrationTests {
 
         let reopened = try SQLiteSharedListStore(url: fixture.fileURL)
         #expect(try await reopened.nextSteps(on: list.id, of: Team.ann).undo?.name == "Add “Milk”")
-        #expect(try await migrations(fixture.fileURL).last == "v9-meta-counts")
+        #expect(try await migrations(fixture.fileURL).last == "v10-earlier-rows")
         let check = try DatabaseQueue(path: fixture.fileURL.path)
         defer { try? check.close() }
         let plan = try await check.read { db in
@@ -1299,7 +1348,7 @@ struct SQLiteSharedListsMigrationTests {
         let fixture = try StoreFixture(.sqlite)
         let lists = try SQLiteSharedListStore(url: fixture.fileURL)
         let list = try await lists.create(name: "Groceries", owner: Team.ann)
-        try await lists.share(list.id, with: Team.bob, by: Team.ann)
+        try await lists.share(list.id, with: Team.bob, madeAt: .distantPast, by: Team.ann)
         let items = try (0..<30).map { try Team.item("Item \($0)", $0) }
         try await lists.perform(items.map { .add($0) }, named: "Add 30", on: list.id, by: Team.ann)
         try await lists.perform([.completeAll(at: TestClock.start)], named: "Complete all", on: list.id, by: Team.bob)
@@ -1317,7 +1366,8 @@ struct SQLiteSharedListsMigrationTests {
                 ALTER TABLE shared_step_old RENAME TO shared_step;
                 CREATE INDEX shared_step_head ON shared_step (list, seq, author, kind, reverts, joins);
                 DROP TABLE calculator_step; DROP TABLE calculator;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v7-shared-step-rowid', 'v8-calculators', 'v9-meta-counts')
+                ALTER TABLE shared_member DROP COLUMN earlier;
+                DELETE FROM grdb_migrations WHERE identifier IN ('v7-shared-step-rowid', 'v8-calculators', 'v9-meta-counts', 'v10-earlier-rows')
                 """)
         }
         #expect(try await queue.read { db in try Self.logTable(db) }.contains("WITHOUT ROWID"))
@@ -1325,7 +1375,7 @@ struct SQLiteSharedListsMigrationTests {
 
         let reopened = try SQLiteSharedListStore(url: fixture.fileURL)
         #expect(try await reopened.savedRows(of: list.id) == rows)
-        #expect(try await migrations(fixture.fileURL).last == "v9-meta-counts")
+        #expect(try await migrations(fixture.fileURL).last == "v10-earlier-rows")
         #expect(try await reopened.undo(on: list.id, by: Team.bob, expecting: nil).kind == .undo(of: 2))
         #expect(try await reopened.items(of: list.id, as: Team.ann).list.items.allSatisfy { !$0.isCompleted })
         let check = try DatabaseQueue(path: fixture.fileURL.path)
@@ -1355,7 +1405,7 @@ struct SQLiteSharedListsMigrationTests {
         for identifier in ["v1", "v2", "v3", "v4", "v5"] { before.registerMigration(identifier) { _ in } }
         let bytes = try Data(contentsOf: fixture.fileURL)
         #expect(
-            throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])
+            throws: StoreError.newerSchema(path: fixture.fileURL.path, unknownMigrations: ["v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts", "v10-earlier-rows"])
         ) {
             try DatabaseFile.check(fixture.fileURL, migrator: before)
         }

@@ -80,12 +80,12 @@ struct StateNamesMigrationTests {
         defer { try? queue.close() }
         let (migrations, states, table) = try await queue.read { db in
             (
-                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid"),
                 try String.fetchAll(db, sql: "SELECT state FROM item ORDER BY rank"),
                 try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item'")
             )
         }
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts", "v10-earlier-rows"])
         #expect(states == ["completed", "completed", "active", "completed", "completed"])
         #expect(table?.contains("CHECK (state IN ('active', 'completed'))") == true)
         await #expect(throws: DatabaseError.self) {
@@ -101,11 +101,11 @@ struct StateNamesMigrationTests {
         defer { try? queue.close() }
         let (migrations, states) = try await queue.read { db in
             (
-                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid"),
                 try String.fetchAll(db, sql: "SELECT state FROM item")
             )
         }
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v5-shared-lists", "v6-shared-step-heads", "v7-shared-step-rowid", "v8-calculators", "v9-meta-counts", "v10-earlier-rows"])
         #expect(states == ["active"])
     }
 }

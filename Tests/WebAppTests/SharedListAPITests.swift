@@ -1021,7 +1021,7 @@ struct ListsPageEventTests {
             // Shared through the store, not the service, as another instance would.
             // From the page bob has (no lists): see the test above.
             let shared = try await Self.nextEvent(client, server: server, as: bob, from: Self.emptyID) {
-                _ = try await store.share(try #require(UUID(uuidString: list)), with: AccountName("bob"), by: AccountName("ann"))
+                _ = try await store.share(try #require(UUID(uuidString: list)), with: AccountName("bob"), madeAt: .distantPast, by: AccountName("ann"))
             }
             #expect(shared.count == 1)
             #expect(shared.first != Self.emptyID)
@@ -1058,7 +1058,7 @@ struct ListsPageEventTests {
         defer { Self.stop(watch, reading) }
         #expect(await watch.id == Self.emptyID)
         // As an instance of an earlier version shares it: no news of it.
-        try await inner.share(list, with: bob, by: ann)
+        try await inner.share(list, with: bob, madeAt: .distantPast, by: ann)
         try await waitUntil("the recheck to find the list") { !seen.value.isEmpty }
         #expect(seen.value == [ListsOverviewWatch.id(of: try await inner.overview(of: bob))])
     }
@@ -1088,7 +1088,7 @@ struct ListsPageEventTests {
                 }
             }
         }
-        try await inner.share(list, with: bob, by: ann)
+        try await inner.share(list, with: bob, madeAt: .distantPast, by: ann)
         try await waitUntil("the watch to ask to hear the list") { store.beforeUpdates.withLock { $0 == nil } }
         let expected = ListsOverviewWatch.id(of: try await inner.overview(of: bob))
         try await waitUntil("the page to show the list as it is now") { seen.value.last == expected }
@@ -1110,7 +1110,7 @@ struct ListsPageEventTests {
         defer { Self.stop(watch, reading) }
         let before = await watch.id
         // Both within the burst interval of the start's reads: read together.
-        _ = try await store.share(list, with: bob, by: ann)
+        _ = try await store.share(list, with: bob, madeAt: .distantPast, by: ann)
         _ = try await store.unshare(list, with: bob, by: ann)
         // One event, or on a slow machine one per change heard; the last names the list as it is, as it was.
         try await waitUntil("an event naming the list as it was, after the changes; seen \(seen.value)", timeout: .seconds(5)) {
@@ -1135,8 +1135,10 @@ struct ListsPageEventTests {
             try await inner.rename(list, to: name, by: person)
         }
         func delete(_ list: UUID, by person: AccountName) async throws { try await inner.delete(list, by: person) }
-        func share(_ list: UUID, with account: AccountName, by person: AccountName) async throws -> SharedListSummary {
-            try await inner.share(list, with: account, by: person)
+        func share(_ list: UUID, with account: AccountName, madeAt made: Date, by person: AccountName) async throws
+            -> SharedListSummary
+        {
+            try await inner.share(list, with: account, madeAt: made, by: person)
         }
         func unshare(_ list: UUID, with account: AccountName, by person: AccountName) async throws -> SharedListSummary {
             try await inner.unshare(list, with: account, by: person)

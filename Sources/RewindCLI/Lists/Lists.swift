@@ -331,8 +331,8 @@ struct MembershipArguments: ParsableArguments {
             let name = TypedText.visible(list.name)
             if sharing {
                 let account = try await team.existing(account)
-                try await team.lists.share(list.id, with: account, by: team.person)
-                TodoTerminal.print("Shared “\(name)” with \(account.text).")
+                try await team.lists.share(list.id, with: account.name, madeAt: account.created, by: team.person)
+                TodoTerminal.print("Shared “\(name)” with \(account.name.text).")
             } else {
                 try await team.lists.unshare(list.id, with: account, by: team.person)
                 // The member as the account was made, whatever case it was typed in.

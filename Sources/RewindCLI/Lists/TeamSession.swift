@@ -36,24 +36,24 @@ struct TeamSession: Sendable {
                 (try await PostgresAccountStore.open(database), try await PostgresSharedListStore.open(database))
             })
         // The name as the account was made, whatever its case in --as.
-        let made = try await existing(person, in: stores.0)
+        let made = try await existing(person, in: stores.0).name
         return TeamSession(directory: directory, person: made, accounts: stores.0, lists: stores.1)
     }
 
-    /// The account named `account`, compared without case, as it was made
-    /// (`cat` is `Cat` when the account was made so).
+    /// The account named `account`, compared without case, with its name
+    /// as it was made (`cat` is `Cat` when the account was made so).
     ///
     /// - Throws: ``TodoCommandError`` (exit status 1) naming the account
     ///   when there is none.
-    func existing(_ account: AccountName) async throws -> AccountName {
+    func existing(_ account: AccountName) async throws -> Account {
         try await Self.existing(account, in: accounts)
     }
 
-    private static func existing(_ account: AccountName, in accounts: any AccountStore) async throws -> AccountName {
+    private static func existing(_ account: AccountName, in accounts: any AccountStore) async throws -> Account {
         guard let found = try await accounts.list().first(where: { $0.name == account }) else {
             throw TodoCommandError("there is no account “\(account.text)”; `rewind users add \(account.text)` makes it")
         }
-        return found.name
+        return found
     }
 
     /// The list `reference` names among the person's lists: its name,

@@ -43,7 +43,7 @@ struct SharedHistoryPage {
         let dates = DueDateFormatter(now: Date(), timeZone: .current)
         let width = String(rows.first?.seq ?? 0).count
         // The columns lined up: authors and kinds padded to the widest shown.
-        let authors = rows.map { shared.list.access.name(of: $0.author) }
+        let authors = rows.map { shared.list.access.author(ofRow: $0.seq, key: $0.author) }
         let authorWidth = authors.map(\.count).max() ?? 0
         let kindWidth = rows.map { Self.kind($0.kind).count }.max() ?? 0
         // Names by the cells they take on a terminal (wide characters, emoji), so that the dates line up too.

@@ -68,7 +68,9 @@ enum DatabaseFile {
                 }
                 if try migrator.hasBeenSuperseded(db) {
                     let known = Set(migrator.migrations)
-                    let unknown = try migrator.appliedIdentifiers(db).subtracting(known).sorted()
+                    // In the order of their numbers: v9 before v10.
+                    let unknown = try migrator.appliedIdentifiers(db).subtracting(known)
+                        .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
                     throw StoreError.newerSchema(path: path, unknownMigrations: unknown)
                 }
                 return try migrator.hasCompletedMigrations(db)

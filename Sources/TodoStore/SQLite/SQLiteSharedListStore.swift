@@ -159,15 +159,20 @@ public actor SQLiteSharedListStore: SharedListStore {
         updateStreams.end(list)
     }
 
-    /// Shares a list; see ``SharedListStore/share(_:with:by:)``.
+    /// Shares a list; see ``SharedListStore/share(_:with:madeAt:by:)``.
     @discardableResult
-    public func share(_ list: UUID, with account: AccountName, by person: AccountName) throws -> SharedListSummary {
+    public func share(_ list: UUID, with account: AccountName, madeAt made: Date, by person: AccountName) throws
+        -> SharedListSummary
+    {
         let (summary, seq) = try database.writing { db in
             var head = try self.head(db, list, checking: .read, by: person)
-            try head.access.share(with: account, by: person)
+            let earlier = try Int.fetchOne(
+                db, sql: "SELECT coalesce(max(seq), 0) FROM shared_step WHERE list = ? AND author = ? AND date < ?",
+                arguments: [list.uuidString, account.key, ItemRecord.milliseconds(made)]) ?? 0
+            try head.access.share(with: account, by: person, earlierRows: earlier)
             try db.execute(
-                sql: "INSERT INTO shared_member (list, key, name) VALUES (?, ?, ?)",
-                arguments: [list.uuidString, account.key, account.text])
+                sql: "INSERT INTO shared_member (list, key, name, earlier) VALUES (?, ?, ?, ?)",
+                arguments: [list.uuidString, account.key, account.text, earlier])
             return (SharedListSummary(id: list, name: head.name, access: head.access), head.lastSeq)
         }
         cache[list]?.open.access = summary.access
@@ -573,10 +578,19 @@ public actor SQLiteSharedListStore: SharedListStore {
             let row = try Row.fetchOne(
                 db, sql: "SELECT name, owner, lastSeq FROM shared_list WHERE id = ?", arguments: [list.uuidString])
         else { return nil }
-        let members = try String.fetchAll(db, sql: "SELECT name FROM shared_member WHERE list = ?", arguments: [list.uuidString])
+        var members = Set<AccountName>()
+        var earlierRows: [String: Int] = [:]
+        for member in try Row.fetchAll(
+            db, sql: "SELECT name, earlier FROM shared_member WHERE list = ?", arguments: [list.uuidString])
+        {
+            let name = try accountName(member.decode(String.self, atIndex: 0))
+            members.insert(name)
+            earlierRows[name.key] = try member.decode(Int.self, atIndex: 1)
+        }
         return Head(
             name: try row.decode(String.self, atIndex: 0),
-            access: ListAccess(owner: try accountName(row.decode(String.self, atIndex: 1)), members: Set(try members.map(accountName))),
+            access: ListAccess(
+                owner: try accountName(row.decode(String.self, atIndex: 1)), members: members, earlierRows: earlierRows),
             lastSeq: try row.decode(Int.self, atIndex: 2))
     }
 

@@ -107,6 +107,13 @@ struct TodoDatabase: Sendable {
                 INSERT OR IGNORE INTO meta (key, value) VALUES ('prunings', 0);
                 """)
         }
+        // v10-earlier-rows: each member of a shared list has the last log
+        // row written under its name by an earlier account, removed since
+        // (`ListAccess.earlierRows`); a version that would not read it
+        // would let a new account undo the old one's steps.
+        migrator.registerMigration("v10-earlier-rows") { db in
+            try db.execute(sql: "ALTER TABLE shared_member ADD COLUMN earlier INTEGER NOT NULL DEFAULT 0 CHECK (earlier >= 0)")
+        }
         return migrator
     }
 

@@ -55,10 +55,15 @@ public actor InMemorySharedListStore: SharedListStore {
         updateStreams.end(list)
     }
 
-    /// Shares a list; see ``SharedListStore/share(_:with:by:)``.
+    /// Shares a list; see ``SharedListStore/share(_:with:madeAt:by:)``.
     @discardableResult
-    public func share(_ list: UUID, with account: AccountName, by person: AccountName) throws -> SharedListSummary {
-        let shared = try change(list) { open in try open.access.share(with: account, by: person) }
+    public func share(_ list: UUID, with account: AccountName, madeAt made: Date, by person: AccountName) throws
+        -> SharedListSummary
+    {
+        let shared = try change(list) { open in
+            let earlier = open.shared.lastHeldRow(by: account.key, before: made)
+            try open.access.share(with: account, by: person, earlierRows: earlier)
+        }
         newListSignals.tell(account.key)
         return shared
     }

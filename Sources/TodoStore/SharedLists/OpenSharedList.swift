@@ -10,8 +10,11 @@ package struct OpenSharedList: Sendable {
     package let id: UUID
     /// Its name.
     package var name: String
-    /// Its owner and members.
-    package var access: ListAccess
+    /// Its owner and members; its ``ListAccess/earlierRows`` are the
+    /// list's (``SharedList/earlierRows``).
+    package var access: ListAccess {
+        didSet { shared.earlierRows = access.earlierRows }
+    }
     /// Its items, log and stacks.
     package var shared: SharedList
 
@@ -21,6 +24,7 @@ package struct OpenSharedList: Sendable {
         self.name = name
         self.access = access
         self.shared = shared
+        self.shared.earlierRows = access.earlierRows
     }
 
     /// How its members see it in their list of lists.

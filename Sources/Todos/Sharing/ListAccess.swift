@@ -37,11 +37,26 @@ public struct ListAccess: Equatable, Hashable, Sendable {
     public let owner: AccountName
     /// The accounts the owner shared it with (never the owner).
     public private(set) var members: Set<AccountName>
+    /// For a member's key, the last log row written under that name by an
+    /// earlier account, removed since (only members with such rows are
+    /// named). Those rows stay in the history, but they are not the
+    /// member's: their Undo and Redo never take them back, and the history
+    /// does not call them “you”.
+    public private(set) var earlierRows: [String: Int]
 
-    /// A list that only `owner` can open.
-    public init(owner: AccountName, members: Set<AccountName> = []) {
+    /// A list that only `owner` can open, shared with `members`;
+    /// `earlierRows` as ``earlierRows`` (entries for others are dropped).
+    public init(owner: AccountName, members: Set<AccountName> = [], earlierRows: [String: Int] = [:]) {
         self.owner = owner
         self.members = members.subtracting([owner])
+        let keys = Set(self.members.map(\.key))
+        self.earlierRows = earlierRows.filter { keys.contains($0.key) && $0.value > 0 }
+    }
+
+    /// Whether the log row numbered `seq`, written under the account key
+    /// `author`, is `person`'s own, not an earlier account's of that name.
+    public func isOwn(row seq: Int, author: String, by person: AccountName) -> Bool {
+        author == person.key && seq > earlierRows[person.key, default: 0]
     }
 
     /// The account with the key `key` (a history row's author, say) as it
@@ -50,6 +65,14 @@ public struct ListAccess: Equatable, Hashable, Sendable {
     public func name(of key: String) -> String {
         if owner.key == key { return owner.text }
         return members.first { $0.key == key }?.text ?? key
+    }
+
+    /// The author of the log row numbered `seq`, written under the account
+    /// key `key`, as a history shows it: ``name(of:)``, or “bob (a removed
+    /// account)” for a row of an earlier account of a member's name
+    /// (``earlierRows``).
+    public func author(ofRow seq: Int, key: String) -> String {
+        seq <= earlierRows[key, default: 0] ? "\(key) (a removed account)" : name(of: key)
     }
 
     /// Whether `person` can open the list.
@@ -66,16 +89,21 @@ public struct ListAccess: Equatable, Hashable, Sendable {
         if action.isOwnersOnly, person != owner { throw .ownerOnly(action: action.rawValue) }
     }
 
-    /// Shares the list with `account`, asked by `person`.
+    /// Shares the list with `account`, asked by `person`. `earlierRows`
+    /// is the last log row written under the account's name by an earlier
+    /// account, removed since (0: none); see ``earlierRows``.
     ///
     /// - Throws: ``AccountError``: only the owner may share; the owner
     ///   (``AccountError/owner(_:sharing:)``) and an account that can open
     ///   the list already are refused.
-    public mutating func share(with account: AccountName, by person: AccountName) throws(AccountError) {
+    public mutating func share(with account: AccountName, by person: AccountName, earlierRows: Int = 0)
+        throws(AccountError)
+    {
         try check(.share, by: person)
         guard account != owner else { throw .owner(owner.text, sharing: true) }
         guard !canOpen(account) else { throw .alreadyMember(account.text) }
         members.insert(account)
+        if earlierRows > 0 { self.earlierRows[account.key] = earlierRows }
     }
 
     /// Stops sharing the list with `account`, asked by `person`: its owner,
@@ -90,5 +118,6 @@ public struct ListAccess: Equatable, Hashable, Sendable {
         guard person == owner || person == account else { throw .ownerOnly(action: "stop sharing") }
         guard account != owner else { throw .owner(owner.text, sharing: false) }
         guard members.remove(account) != nil else { throw .notMember(account.text) }
+        earlierRows[account.key] = nil
     }
 }

@@ -75,6 +75,11 @@ public struct SharedList: Sendable {
     private var undoable: [String: [[Int]]] = [:]
     /// Per person, the undo rows their Redo takes back, newest last.
     private var redoable: [String: [Int]] = [:]
+    /// For an account key, the last row written under that name by an
+    /// earlier account, removed since (``ListAccess/earlierRows``): rows up
+    /// to it stay in the log, but the present account's Undo and Redo never
+    /// take them back. A store sets it from the list's access.
+    public var earlierRows: [String: Int] = [:]
     /// What ``takeBackLastRow()`` needs to take back the row recorded last.
     private var lastRow: RecordedRow?
 
@@ -155,7 +160,7 @@ public struct SharedList: Sendable {
     /// - Throws: ``SharingError/summariesNotHeld(_:)`` when its row's
     ///   summary is not held.
     public func nextUndo(of author: String) throws(SharingError) -> SharedStep.Summary? {
-        try undoable[author]?.last?.first.map { seq throws(SharingError) in try summary(seq) }
+        try undoTop(of: author)?.first.map { seq throws(SharingError) in try summary(seq) }
     }
 
     /// The undo row `author`'s Redo would take back, if any.
@@ -163,7 +168,7 @@ public struct SharedList: Sendable {
     /// - Throws: ``SharingError/summariesNotHeld(_:)`` when that row's
     ///   summary is not held.
     public func nextRedo(of author: String) throws(SharingError) -> SharedStep.Summary? {
-        try redoable[author]?.last.map { seq throws(SharingError) in try summary(seq) }
+        try redoTop(of: author).map { seq throws(SharingError) in try summary(seq) }
     }
 
     /// The summary of the row numbered `seq`, when it or its summary is held.
@@ -234,13 +239,13 @@ public struct SharedList: Sendable {
     public func rowsToRead(for operation: Operation, by author: String) -> (rows: [Int], summaries: [Int]) {
         switch operation {
         case .change:
-            let step = undoable[author]?.last ?? []
+            let step = undoTop(of: author) ?? []
             let wanted = Set([step.first, step.last].compactMap(\.self))
             return ([], wanted.filter { !holdsSummary(of: $0) }.sorted())
         case .undo:
-            return ((undoable[author]?.last ?? []).filter { held[$0] == nil }, [])
+            return ((undoTop(of: author) ?? []).filter { held[$0] == nil }, [])
         case .redo:
-            return ((redoable[author]?.last.map { [$0] } ?? []).filter { held[$0] == nil }, [])
+            return ((redoTop(of: author).map { [$0] } ?? []).filter { held[$0] == nil }, [])
         }
     }
 
@@ -253,8 +258,8 @@ public struct SharedList: Sendable {
         let rows: [Int] =
             switch operation {
             case .change: []
-            case .undo: undoable[author]?.last ?? []
-            case .redo: redoable[author]?.last.map { [$0] } ?? []
+            case .undo: undoTop(of: author) ?? []
+            case .redo: redoTop(of: author).map { [$0] } ?? []
             }
         var items = Set<UUID>()
         for seq in rows {
@@ -269,7 +274,7 @@ public struct SharedList: Sendable {
     /// buttons show: what a store reads before naming them
     /// (``nextUndo(of:)``, ``nextRedo(of:)``).
     public func summariesNeeded(by author: String) -> [Int] {
-        let wanted = [undoable[author]?.last?.first, redoable[author]?.last].compactMap(\.self)
+        let wanted = [undoTop(of: author)?.first, redoTop(of: author)].compactMap(\.self)
         return wanted.filter { !holdsSummary(of: $0) }
     }
 
@@ -406,7 +411,7 @@ public struct SharedList: Sendable {
         throws(SharingError) -> SharedStep
     {
         try takeBack(
-            undoable[author]?.last, redoing: false, expecting: expected, by: author, at: date,
+            undoTop(of: author), redoing: false, expecting: expected, by: author, at: date,
             otherwise: .nothingToUndo(author: author))
     }
 
@@ -422,13 +427,29 @@ public struct SharedList: Sendable {
         throws(SharingError) -> SharedStep
     {
         try takeBack(
-            redoable[author]?.last.map { [$0] }, redoing: true, expecting: expected, by: author, at: date,
+            redoTop(of: author).map { [$0] }, redoing: true, expecting: expected, by: author, at: date,
             otherwise: .nothingToRedo(author: author))
     }
 
     /// The latest writer of `key`, if anyone has written it.
     public func latestWriter(of key: ItemPartKey) -> (seq: Int, author: String)? {
         writers[key]
+    }
+
+    /// The rows of `author`'s latest step not yet taken back, unless an
+    /// earlier account of that name wrote it (``earlierRows``).
+    private func undoTop(of author: String) -> [Int]? {
+        guard let rows = undoable[author]?.last, let first = rows.first, first > earlierRows[author, default: 0] else {
+            return nil
+        }
+        return rows
+    }
+
+    /// `author`'s latest undo row not yet taken back, unless an earlier
+    /// account of that name wrote it (``earlierRows``).
+    private func redoTop(of author: String) -> Int? {
+        guard let seq = redoable[author]?.last, seq > earlierRows[author, default: 0] else { return nil }
+        return seq
     }
 
     // MARK: - Taking a row back
@@ -460,7 +481,7 @@ public struct SharedList: Sendable {
     /// - Throws: ``SharingError/summariesNotHeld(_:)`` when the summary of
     ///   that step's first or last row is not held.
     private func joinableStep(of author: String, key: String, at date: Date) throws(SharingError) -> Int? {
-        guard let rows = undoable[author]?.last, let first = rows.first, let last = rows.last else { return nil }
+        guard let rows = undoTop(of: author), let first = rows.first, let last = rows.last else { return nil }
         let missing = Set([first, last].filter { !holdsSummary(of: $0) })
         guard missing.isEmpty else { throw .summariesNotHeld(missing.sorted()) }
         let firstRow = try summary(first)
@@ -725,6 +746,13 @@ public struct SharedList: Sendable {
         }
         if case .change = step.kind { redoable[step.author] = row.redoBefore }
         return true
+    }
+
+    /// The last row held that `author` wrote before `date`, or 0: for a
+    /// store that holds every row, the ``ListAccess/earlierRows`` of an
+    /// account of that name made at `date`.
+    public func lastHeldRow(by author: String, before date: Date) -> Int {
+        held.values.filter { $0.author == author && $0.date < date }.map(\.seq).max() ?? 0
     }
 
     /// Every row held, oldest first: the whole log of a list made here or

@@ -19,7 +19,7 @@ import Foundation
 ///
 /// ```swift
 /// let list = try await store.create(name: "Groceries", owner: ann)
-/// try await store.share(list.id, with: bob, by: ann)
+/// try await store.share(list.id, with: bob, madeAt: bobsAccount.created, by: ann)
 /// try await store.perform([.add(milk)], named: "Add “Milk”", on: list.id, by: ann)
 /// try await store.perform([.update(milk.id, [.complete], at: now)], named: "Complete “Milk”", on: list.id, by: bob)
 /// let next = try await store.nextSteps(on: list.id, of: ann)   // next.undo?.name == "Add “Milk”"
@@ -46,12 +46,17 @@ public protocol SharedListStore: Sendable {
     func delete(_ list: UUID, by person: AccountName) async throws
 
     /// Lets `account` open and change the list; only its owner may share it.
-    /// The store does not know which accounts exist: the caller checks that.
+    /// The store does not know which accounts exist: the caller checks that,
+    /// and says when the account was made (`made`). Rows written under its
+    /// name before then are an earlier account's, removed since: they stay
+    /// in the history, but are never `account`'s to undo or redo
+    /// (``ListAccess/earlierRows``).
     ///
     /// - Throws: ``AccountError`` (``AccountError/alreadyMember(_:)`` when
     ///   `account` can open it already).
     @discardableResult
-    func share(_ list: UUID, with account: AccountName, by person: AccountName) async throws -> SharedListSummary
+    func share(_ list: UUID, with account: AccountName, madeAt made: Date, by person: AccountName) async throws
+        -> SharedListSummary
 
     /// Stops sharing the list with `account`; only its owner may. The
     /// account's update streams of the list end.

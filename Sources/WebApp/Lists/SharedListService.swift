@@ -115,7 +115,7 @@ struct SharedListService: Sendable {
             throw APIError.invalidField(
                 "there is no account “\(account.text)”; whoever runs the server makes accounts (`rewind users add \(account.text)`).")
         }
-        return try await store.share(id, with: existing.name, by: person)
+        return try await store.share(id, with: existing.name, madeAt: existing.created, by: person)
     }
 
     /// Stops sharing the list with the account named `name` (its owner only).

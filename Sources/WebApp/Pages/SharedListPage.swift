@@ -245,14 +245,14 @@ struct SharedListPage {
                 for step in history {
                     html.element("li", [.class("shared-step"), .data("seq", String(step.seq))]) { html in
                         html.element("span", [.class("history-author")]) {
-                            $0.text(authorName(step.author))
+                            $0.text(author(of: step))
                         }
                         html.text(" ")
                         html.element("span", [.class("history-name")]) { $0.text(Self.describe(step)) }
                         html.element("time", [Attribute("datetime", ISO8601Milliseconds.string(from: step.date))]) {
                             $0.text(HistoryPanel.when(step.date, dates))
                         }
-                        for message in step.messages(for: person.key, naming: authorName) {
+                        for message in step.messages(for: person.key, naming: summary.access.name) {
                             html.element("p", [.class("history-skipped")]) { $0.text(message) }
                         }
                     }
@@ -264,9 +264,11 @@ struct SharedListPage {
 
     /// The author of a row (the log keeps account keys, in lower case) as
     /// the account was made, “Cat”, when it owns or shares the list; “you”
-    /// for the reader.
-    private func authorName(_ key: String) -> String {
-        key == person.key ? "you" : summary.access.name(of: key)
+    /// for the reader; marked when an earlier account of a member's name
+    /// wrote it (``ListAccess/author(ofRow:key:)``).
+    private func author(of step: SharedStep.Summary) -> String {
+        summary.access.isOwn(row: step.seq, author: step.author, by: person)
+            ? "you" : summary.access.author(ofRow: step.seq, key: step.author)
     }
 
     /// “Add “Milk””, “undid Add “Milk””, “redid Add “Milk””.
