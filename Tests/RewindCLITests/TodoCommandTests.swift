@@ -8,7 +8,7 @@ struct TodoCommandTests {
         @Test func anEmptyListSaysSoInAFriendlyLine() async throws {
             let directory = try TodoDirectory()
             let run = try await directory.succeed(["list"])
-            #expect(run.stdout == "No items yet. Add one with: rewind todo add \"Buy milk\"\n")
+            #expect(run.stdout == "No items yet. Add one with: rewind todo add \"Buy milk\"\(directory.again)\n")
         }
 
         @Test func addPrintsTheItemWithItsShortReference() async throws {
@@ -100,13 +100,18 @@ struct TodoCommandTests {
             let far = try await directory.run(["Buy", "bread"])
             #expect(far.status == 64)
             #expect(far.stderr.contains("unknown command “Buy”; the commands of rewind todo are list, add"), "\(far.stderr)")
-            #expect(far.stderr.contains(#"import; to add an item: rewind todo add "Buy bread""#), "\(far.stderr)")
+            #expect(far.stderr.contains(#"import; to add an item: rewind todo add 'Buy bread'"# + directory.again), "\(far.stderr)")
+            // Pasted back, the suggestion adds the words as typed: nothing in them is expanded.
+            let dollars = try await directory.run(["Pay", "Bob", "$5", "$(touch x)"])
+            #expect(dollars.stderr.contains(#"to add an item: rewind todo add 'Pay Bob $5 $(touch x)'"#), "\(dollars.stderr)")
+            let quote = try await directory.run(["bob's", "book"])
+            #expect(quote.stderr.contains(#"to add an item: rewind todo add 'bob'\''s book'"#), "\(quote.stderr)")
             let synonym = try await directory.run(["check", "the", "mail"])
             #expect(synonym.stderr.contains("unknown command “check” (did you mean done?)"), "\(synonym.stderr)")
-            #expect(synonym.stderr.contains(#"to add an item: rewind todo add "check the mail""#), "\(synonym.stderr)")
+            #expect(synonym.stderr.contains(#"to add an item: rewind todo add 'check the mail'"#), "\(synonym.stderr)")
             let words = try await directory.run(["list", "milk", "bread"])
             #expect(words.status == 64)
-            #expect(words.stderr.contains(#"list takes no words; to show the items that contain them: rewind todo list --search "milk bread""#))
+            #expect(words.stderr.contains(#"list takes no words; to show the items that contain them: rewind todo list --search 'milk bread'"#))
             #expect(try await directory.titles() == ["Buy milk"], "nothing changed")
         }
 

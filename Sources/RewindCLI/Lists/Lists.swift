@@ -109,13 +109,14 @@ extension RewindCommand.Lists {
         var json = false
 
         mutating func run() async throws {
-            let json = json
+            let (json, repeated) = (json, options.repeated)
             try await TeamSession.run(options: options, as: try account.name) { team in
                 let lists = try await team.lists.overview(of: team.person)
                 if json { return try JSONOutput.print(ListsJSON(lists: lists.map { ListJSON($0.list, counts: $0.counts) })) }
                 guard !lists.isEmpty else {
                     return TodoTerminal.print(
-                        "\(team.person.text) has no lists yet; make one with `rewind lists create NAME --as \(team.person.text)`.")
+                        "\(team.person.text) has no lists yet; make one with "
+                            + "`rewind lists create NAME --as \(TodoOptions.shellQuoted(team.person.text))\(repeated)`.")
                 }
                 let width = lists.map { ItemText.cells(ItemText.cut($0.list.name, to: 40)) }.max() ?? 0
                 TodoTerminal.print(lines: lists.map { list, counts in

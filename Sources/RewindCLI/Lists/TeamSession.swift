@@ -20,6 +20,9 @@ struct TeamSession: Sendable {
     let accounts: any AccountStore
     /// The shared lists.
     let lists: any SharedListStore
+    /// The options that chose the stores, as a suggested command types
+    /// them again (``TodoOptions/repeated``).
+    var repeated = ""
 
     /// Opens the stores `options` choose, as the account `name`.
     ///
@@ -36,8 +39,8 @@ struct TeamSession: Sendable {
                 (try await PostgresAccountStore.open(database), try await PostgresSharedListStore.open(database))
             })
         // The name as the account was made, whatever its case in --as.
-        let made = try await existing(person, in: stores.0).name
-        return TeamSession(directory: directory, person: made, accounts: stores.0, lists: stores.1)
+        let made = try await existing(person, in: stores.0, repeating: options.repeated).name
+        return TeamSession(directory: directory, person: made, accounts: stores.0, lists: stores.1, repeated: options.repeated)
     }
 
     /// The account named `account`, compared without case, with its name
@@ -46,12 +49,14 @@ struct TeamSession: Sendable {
     /// - Throws: ``TodoCommandError`` (exit status 1) naming the account
     ///   when there is none.
     func existing(_ account: AccountName) async throws -> Account {
-        try await Self.existing(account, in: accounts)
+        try await Self.existing(account, in: accounts, repeating: repeated)
     }
 
-    private static func existing(_ account: AccountName, in accounts: any AccountStore) async throws -> Account {
+    private static func existing(_ account: AccountName, in accounts: any AccountStore, repeating repeated: String)
+        async throws -> Account
+    {
         guard let found = try await accounts.list().first(where: { $0.name == account }) else {
-            throw TodoCommandError("there is no account “\(account.text)”; `rewind users add \(account.text)` makes it")
+            throw TodoCommandError("there is no account “\(account.text)”; `rewind users add \(account.text)\(repeated)` makes it")
         }
         return found
     }

@@ -31,8 +31,10 @@ struct SharedHistoryPage {
         }
     }
 
-    /// Prints the page of `shared`'s list, as lines or as JSON.
-    func print(of shared: SharedTodoSession, json: Bool) async throws {
+    /// Prints the page of `shared`'s list, as lines or as JSON; the line
+    /// that leads to older rows ends with `repeated`, the options to type
+    /// again.
+    func print(of shared: SharedTodoSession, json: Bool, repeating repeated: String = "") async throws {
         let rows = try await shared.team.lists.history(of: shared.list.id, as: shared.person, before: before, limit: limit)
         let more = rows.count == limit ? rows.last.map(\.seq).flatMap { $0 > 1 ? $0 : nil } : nil
         if json { return try JSONOutput.print(SharedHistoryJSON(steps: rows.map(SharedHistoryJSON.Row.init), before: more)) }
@@ -60,7 +62,8 @@ struct SharedHistoryPage {
             lines += row.messages(for: shared.person.key, naming: shared.list.access.name).map { String(repeating: " ", count: width + 2) + TypedText.visible($0) }
         }
         if let more {
-            lines.append(terminal.styled("Older rows: add --before \(more)", .dim))
+            lines.append(
+                terminal.styled("Older rows: rewind todo history --limit \(limit) --before \(more)\(repeated)", .dim))
         }
         TodoTerminal.print(lines: lines)
     }

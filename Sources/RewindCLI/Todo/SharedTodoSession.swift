@@ -16,6 +16,14 @@ struct TeamOptions: ParsableArguments {
         help: ArgumentHelp("The shared list (with --as): its name or the start of its id.", valueName: "list"))
     var list: String?
 
+    /// `--as` and `--list` as typed again after a command the CLI suggests,
+    /// quoted for a shell; empty when neither was given.
+    var repeated: String {
+        [("--as", person), ("--list", list)].compactMap { option, value in
+            value.map { " \(option) " + TodoOptions.shellQuoted($0) }
+        }.joined()
+    }
+
     /// The account and the list asked for; `nil` for the local list.
     ///
     /// - Throws: the exit status 64, after one line, when only one of the

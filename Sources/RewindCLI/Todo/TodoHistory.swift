@@ -85,9 +85,10 @@ extension RewindCommand.Todo.History {
                     }
                 }
                 let page = try SharedHistoryPage.checked(limit: limit, before: before, all: all)
-                let (options, json) = (options, json)
+                let (options, json, repeated) = (options, json, options.repeated + team.repeated)
                 return try await reportingErrors {
-                    try await page.print(of: SharedTodoSession.open(options: options, target: target), json: json)
+                    try await page.print(
+                        of: SharedTodoSession.open(options: options, target: target), json: json, repeating: repeated)
                 }
             }
             let page = try localPage()
@@ -244,7 +245,8 @@ extension RewindCommand.Todo.History {
                     do {
                         try await session.app.send(.jumpToStep(Int64(step)))
                     } catch TodoFailure.history(.stepNotFound) {
-                        throw TodoCommandError("there is no step \(step): `rewind todo history --all` lists the steps")
+                        throw TodoCommandError(
+                            "there is no step \(step): `rewind todo history --all\(options.repeated)` lists the steps")
                     }
                     let name = try await session.store.historyTree().steps.first { $0.number == Int64(step) }?.name
                     return TodoTerminal.print("At " + (name.map { "step \(step): " + TypedText.visible($0) } ?? "the start"))

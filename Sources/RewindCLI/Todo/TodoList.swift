@@ -118,7 +118,8 @@ extension RewindCommand.Todo {
             // One line, as the other refusals of `rewind todo`: the usage of
             // `list` would only mislead after a word that was meant as a command.
             if let first = words.first {
-                TodoTerminal.warn(Self.refusal(of: words, listNamed: Self.listNamed(before: first)))
+                TodoTerminal.warn(
+                    Self.refusal(of: words, listNamed: Self.listNamed(before: first), repeating: options.repeated + team.repeated))
                 throw ExitCode.validationFailure
             }
         }
@@ -133,11 +134,12 @@ extension RewindCommand.Todo {
         /// Why `words` are refused: `list` takes none (a search was
         /// probably meant), or the first is not a command of `rewind todo`
         /// (the nearest command named when one is near, else how to add
-        /// the words as an item).
-        static func refusal(of words: [String], listNamed: Bool) -> String {
-            let shown = TypedText.visible(words.joined(separator: " "))
+        /// the words as an item). A suggested command is quoted for a
+        /// shell, and ends with `repeated`, the options to type again.
+        static func refusal(of words: [String], listNamed: Bool, repeating repeated: String = "") -> String {
+            let shown = TodoOptions.shellQuoted(TypedText.visible(words.joined(separator: " ")))
             if listNamed {
-                return "list takes no words; to show the items that contain them: rewind todo list --search \"\(shown)\""
+                return "list takes no words; to show the items that contain them: rewind todo list --search \(shown)\(repeated)"
             }
             let commands = RewindCommand.Todo.configuration.subcommands.map { $0._commandName }
             let refusal = UnknownCommand.message(for: words[0], among: commands, of: "rewind todo")
@@ -147,7 +149,7 @@ extension RewindCommand.Todo {
             guard UnknownCommand.nearest(to: words[0], among: commands) == nil
                 || UnknownCommand.synonym(of: words[0], among: commands) != nil
             else { return refusal }
-            return refusal + "; to add an item: rewind todo add \"\(shown)\""
+            return refusal + "; to add an item: rewind todo add \(shown)\(repeated)"
         }
 
         mutating func run() async throws {
@@ -236,7 +238,7 @@ extension RewindCommand.Todo {
         }
 
         private func emptyLine(_ counts: TodoCounts, search: TodoSearch?) -> String {
-            if counts.total == 0 { return "No items yet. Add one with: rewind todo add \"Buy milk\"" }
+            if counts.total == 0 { return "No items yet. Add one with: rewind todo add \"Buy milk\"\(options.repeated)\(team.repeated)" }
             if let search { return search.found(0, filter: filter.domainFilter) }
             switch filter {
             case .all: return "No items."

@@ -30,7 +30,7 @@ extension RewindCommand.Users {
                     return try JSONOutput.print(AccountsJSON(accounts: accounts.map(AccountJSON.init)))
                 }
                 guard !accounts.isEmpty else {
-                    return TodoTerminal.print("No accounts yet; make one with `rewind users add NAME`.")
+                    return TodoTerminal.print("No accounts yet; make one with `rewind users add NAME\(options.repeated)`.")
                 }
                 let width = accounts.map(\.name.text.count).max() ?? 0
                 let formatter = DateFormatter()
