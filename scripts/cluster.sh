@@ -172,6 +172,7 @@ start_instance() {
         </dev/null >>"$dir/$name.log" 2>&1 &
     pid=$!
     echo "$pid" >"$dir/$name.pid"
+    echo "$instance_port" >"$dir/$name.port"
     if ! wait_for "http://127.0.0.1:$instance_port" "$pid"; then
         tail -5 "$dir/$name.log" >&2
         fail "instance $name did not start on port $instance_port (log: $dir/$name.log)"
@@ -255,6 +256,11 @@ http {
         proxy_read_timeout 1h;
         location / {
             proxy_pass http://\$rewind_upstream;
+            # An instance that answers 503 (its database out of reach, say,
+            # while it reconnects) is passed over like one that refuses
+            # connections, for requests nginx may send again: a GET, a HEAD,
+            # never a POST.
+            proxy_next_upstream error timeout http_503;
         }
     }
 }
@@ -299,6 +305,15 @@ start() {
     if running="$(running_pg_port)" && [ "$running" != "$pg_port" ]; then
         fail "this cluster's PostgreSQL runs on port $running; stop the cluster first to move it to $pg_port (REWIND_CLUSTER_PG_PORT)"
     fi
+    # A part that runs keeps its port: the address printed must be the one that answers.
+    local part
+    for part in "nginx:$port:REWIND_CLUSTER_PORT" "A:$a_port:REWIND_CLUSTER_A_PORT" "B:$b_port:REWIND_CLUSTER_B_PORT"; do
+        IFS=: read -r name wanted variable <<<"$part"
+        running="$(recorded_port "$name")" || continue
+        if [ "$running" != "$wanted" ] && live_pid "$dir/$name.pid" "$([ "$name" = nginx ] && echo nginx || echo "$instance_command")" >/dev/null; then
+            fail "this cluster's ${name/#[AB]/instance $name} runs on port $running; stop the cluster first to move it to $wanted ($variable)"
+        fi
+    done
     # Every port taken by another program is said before anything starts.
     [ -f "$dir/postgres/data/postmaster.pid" ] || require_free "$pg_port" "PostgreSQL" REWIND_CLUSTER_PG_PORT
     live_pid "$dir/A.pid" "$instance_command" >/dev/null || require_free "$a_port" "instance A" REWIND_CLUSTER_A_PORT
@@ -314,12 +329,18 @@ start() {
     fi
     local url
     url="$(postgres start)" || fail "PostgreSQL did not start on port $pg_port (log: $dir/postgres/server.log)"
-    say "PostgreSQL: 127.0.0.1:$pg_port (data $dir/postgres)"
+    say "PostgreSQL: 127.0.0.1:$pg_port (data $dir/postgres); for \`rewind users\` and \`rewind todo\`: REWIND_DATABASE_URL=$url"
     make_account "$url"
     start_instance A "$a_port" REWIND_CLUSTER_A_PORT "$url"
     start_instance B "$b_port" REWIND_CLUSTER_B_PORT "$url"
     start_nginx
+    printf '%s\n' "$port" >"$dir/nginx.port"
     echo "$address"
+}
+
+# The port a part (nginx, A, B) was started on, if it was.
+recorded_port() {
+    [ -s "$dir/$1.port" ] && cat "$dir/$1.port"
 }
 
 status() {

@@ -86,7 +86,12 @@ extension WebApp {
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         // In team mode the session is found first: the guard checks the
         // CSRF token bound to it.
-        if let teamMode { router.add(middleware: SessionGateMiddleware(teamMode: teamMode, now: now)) }
+        if let teamMode {
+            // A page whose session cannot be looked up (the database out of
+            // reach) is answered with a page too, without the signed-in name.
+            router.add(middleware: ErrorPageMiddleware(csrfToken: csrfToken, linksToLists: true))
+            router.add(middleware: SessionGateMiddleware(teamMode: teamMode, now: now))
+        }
         router.add(middleware: RequestGuardMiddleware(configuration: configuration, csrfToken: csrfToken))
         router.add(middleware: ErrorPageMiddleware(csrfToken: csrfToken, showsStoreDetails: teamMode == nil, linksToLists: teamMode != nil))
         addRoutes(to: router)

@@ -860,6 +860,35 @@ struct UnreachableStoreTests {
             #expect(!response.text.contains("postgres://"))
         }
     }
+
+    /// A page, or the sign-in form, while the sessions cannot be read: a
+    /// page that says so, not the API's JSON.
+    @Test func aPageOrTheSignInFormWhileTheSessionsCannotBeReadIsAPage() async throws {
+        let sessions = FailingSessions()
+        let clock = TestClock()
+        let server = try await SignInTests.server(["ann"], sessions: sessions, clock: clock)
+        try await server.test { client in
+            let ann = try await SharedListAPITests.signIn("ann", client, server: server)
+            await sessions.fail()
+            clock.advance(by: TeamMode.standardSessionRecheck)
+            var headers = HTTPTests.NotFoundPages.navigation
+            for field in SignInTests.session(ann.session) { headers.append(field) }
+            let page = try await client.get("/lists", headers: headers)
+            #expect(page.status == .serviceUnavailable)
+            #expect(page.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(page.text.contains("The data cannot be read or saved right now; try again in a moment."))
+            #expect(!page.text.contains("postgres://"))
+
+            var form = HTTPTests.NotFoundPages.navigation
+            form[.contentType] = "application/x-www-form-urlencoded"
+            form[.origin] = "http://localhost"
+            let fields = "csrf=\(server.token)&name=ann&password=\(SignInTests.password)&next=%2Ftodos"
+            let signIn = try await client.executeRequest(
+                uri: "/signin", method: .post, headers: form, body: ByteBuffer(string: fields))
+            #expect(signIn.status == .serviceUnavailable)
+            #expect(signIn.headers[.contentType] == "text/html; charset=utf-8", "\(signIn.text)")
+        }
+    }
 }
 
 /// `GET /lists/events`: the lists page hears what changes what it shows

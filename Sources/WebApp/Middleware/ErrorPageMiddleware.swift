@@ -43,9 +43,11 @@ struct ErrorPageMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// Whether `request` is a browser loading a page: a `GET` or `HEAD`
     /// that accepts HTML, outside the API, the assets and the event
-    /// streams, and not a script's `fetch`.
+    /// streams, and not a script's `fetch`; or a form the browser sends
+    /// (a `POST` its `Sec-Fetch-Mode` says is a navigation, the sign-in).
     static func isNavigation(_ request: Request) -> Bool {
-        guard request.method == .get || request.method == .head else { return false }
+        let isForm = request.method == .post && request.headers[.secFetchMode] == "navigate"
+        guard request.method == .get || request.method == .head || isForm else { return false }
         let path = request.uri.path
         for prefix in ["/api/", "/assets/", "/openapi."] where path.hasPrefix(prefix) { return false }
         if path == "/events" || path.hasSuffix("/events") || path.hasSuffix("/fragment") { return false }
