@@ -860,3 +860,37 @@ def test_an_undo_on_an_items_page_is_said_to_a_screen_reader(driver, base_url, a
     click_css(driver, "#todos-undo")
     said = lambda d: d.execute_script("return document.getElementById('move-status').textContent")  # noqa: E731
     wait_until(driver, lambda d: said(d) == "Undid Rename “Call mum”.", lambda: f"the undo said: {said(driver)!r}")
+
+
+def test_an_end_half_filled_in_is_refused_not_saved_as_no_end(driver, base_url, api):
+    item = api.add("Trip")
+    open_detail(driver, base_url, item["id"])
+    choose(driver, "dueKind", "span")
+    set_value(driver, "spanStart", "2031-05-10T09:30")
+    # The date alone, as a person types it, and no time.
+    field(driver, "spanEnd").click()
+    field(driver, "spanEnd").send_keys("12032031")
+    assert driver.execute_script("return arguments[0].validity.badInput", field(driver, "spanEnd")), \
+        "the browser to hold a half-filled end"
+    click_css(driver, "#detail-form button[type='submit']")
+    wait_until(driver, lambda d: "The end is not complete" in status_of(d),
+               lambda: f"the end to be refused; the page says {status_of(driver)!r}")
+    assert field(driver, "spanEnd").get_attribute("aria-invalid") == "true"
+    assert api.get(f"/api/todos/{item['id']}")["due"]["kind"] == "unknown"
+    # A duration of 0 or less is refused as the fraction is.
+    choose(driver, "dueKind", "duration")
+    set_value(driver, "durationStart", "2031-05-06T09:30")
+    for amount in ["0", "-1"]:
+        type_into(driver, "durationAmount", amount)
+        click_css(driver, "#detail-form button[type='submit']")
+        wait_until(driver, lambda d: "whole number of 1 or more" in status_of(d),
+                   lambda: f"{amount} to be refused; the page says {status_of(driver)!r}")
+    assert api.get(f"/api/todos/{item['id']}")["due"]["kind"] == "unknown"
+
+
+def test_a_long_unbroken_address_wraps_inside_the_page(driver, base_url, api):
+    item = api.add("Far away", location={"kind": "address", "street": "y" * 400, "city": "", "zipCode": "", "country": ""})
+    open_detail(driver, base_url, item["id"])
+    wait_until(driver, lambda d: "Where: yyyy" in css(d, ".detail-summary").text, "the address in the summary")
+    widths = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert widths[0] <= widths[1], f"the page is {widths[0]} px wide in a window of {widths[1]}"

@@ -183,10 +183,21 @@ var refresh = makeRefresher(function () {
   });
 });
 
-function isoFrom(input) {
-  if (!input || !input.value) { return null; }
+// The date and time the field `name` holds, as ISO text; null when it is
+// empty. A field half filled in (a date without its time) or holding a
+// year past 9999 is refused, never read as empty: an end left out would
+// be saved as no end.
+function isoFrom(input, name, what) {
+  if (!input) { return null; }
+  if (input.validity && input.validity.badInput) {
+    throw refused(what + ' is not complete: give its date and its time, or clear it.', name);
+  }
+  if (!input.value) { return null; }
   var date = new Date(input.value);
-  return isNaN(date.getTime()) ? null : date.toISOString();
+  if (isNaN(date.getTime()) || date.getFullYear() > 9999 || date.getFullYear() < 1) {
+    throw refused(what + ' must lie in the years 1 to 9999.', name);
+  }
+  return date.toISOString();
 }
 
 // A decimal number as a person writes one ("50.73", "-7,1"), or null:
@@ -207,11 +218,14 @@ function collect(current) {
   switch (dueKind ? dueKind.value : 'none') {
     case 'none': body.due = null; break;
     case 'date':
-      body.due = { kind: 'date', date: isoFrom(field('dueDate')) };
+      body.due = { kind: 'date', date: isoFrom(field('dueDate'), 'dueDate', 'The due date') };
       if (!body.due.date) { throw refused('Choose the date and time the item is due.', 'dueDate'); }
       break;
     case 'span':
-      body.due = { kind: 'span', start: isoFrom(field('spanStart')), end: isoFrom(field('spanEnd')) };
+      body.due = {
+        kind: 'span', start: isoFrom(field('spanStart'), 'spanStart', 'The start'),
+        end: isoFrom(field('spanEnd'), 'spanEnd', 'The end')
+      };
       if (!body.due.start) { throw refused('Choose when the time span starts.', 'spanStart'); }
       if (body.due.end && Date.parse(body.due.end) <= Date.parse(body.due.start)) {
         throw refused('The time span must end after it starts.', 'spanEnd');
@@ -220,12 +234,13 @@ function collect(current) {
     case 'duration':
       var amount = field('durationAmount').value.trim();
       body.due = {
-        kind: 'duration', start: isoFrom(field('durationStart')), amount: Number(amount), unit: field('durationUnit').value
+        kind: 'duration', start: isoFrom(field('durationStart'), 'durationStart', 'The start'), amount: Number(amount),
+        unit: field('durationUnit').value
       };
       if (!body.due.start) { throw refused('Choose when the duration starts.', 'durationStart'); }
       // Digits only: parseInt would read "1.5" as 1 and "2x" as 2.
-      if (!/^[0-9]+$/.test(amount) || !Number.isSafeInteger(body.due.amount)) {
-        throw refused('The duration must be a whole number, such as 3.', 'durationAmount');
+      if (!/^[0-9]+$/.test(amount) || !Number.isSafeInteger(body.due.amount) || body.due.amount < 1) {
+        throw refused('The duration must be a whole number of 1 or more, such as 3.', 'durationAmount');
       }
       break;
     case 'text':
