@@ -216,7 +216,7 @@ struct SharedListAPITests {
             // What the owner may not do either, each with its reason.
             let nobody = try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "nobody"}"#)
             #expect(nobody.status == .unprocessableContent)
-            #expect(nobody.errorMessage == "there is no account “nobody”; whoever runs the server makes accounts (`rewind users add nobody`).")
+            #expect(nobody.errorMessage == "there is no account “nobody”; whoever runs the server makes accounts, with the command rewind users add nobody.")
             #expect(try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "bob"}"#).status == .conflict)
             let herself = try await Self.call(client, ann, .post, "/api/lists/\(id)/members", json: #"{"account": "ann"}"#)
             #expect(herself.status == .conflict)

@@ -113,7 +113,7 @@ struct SharedListService: Sendable {
         // The name as the account was made, whatever its case here.
         guard let existing = try await accounts.list().first(where: { $0.name.key == account.key }) else {
             throw APIError.invalidField(
-                "there is no account “\(account.text)”; whoever runs the server makes accounts (`rewind users add \(account.text)`).")
+                "there is no account “\(account.text)”; whoever runs the server makes accounts, with the command rewind users add \(account.text).")
         }
         return try await store.share(id, with: existing.name, madeAt: existing.created, by: person)
     }

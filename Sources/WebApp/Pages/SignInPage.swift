@@ -17,7 +17,7 @@ struct SignInPage {
 
     /// What the page says when ``sessionEnded``.
     static let sessionEndedNotice =
-        "Your session ended: it was signed out, the password changed, or the account was removed. Sign in again to go back to the page."
+        "Your session ended: it was signed out, or the password changed, or the account was removed. Sign in again to go back to the page (a removed account cannot: ask whoever runs the server)."
 
     /// What the page says when ``signedOut``.
     static let signedOutNotice = "You signed out. Sign in again to go on."

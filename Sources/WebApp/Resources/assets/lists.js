@@ -61,6 +61,13 @@ function say(text) {
   if (statusLine) { statusLine.textContent = text; }
 }
 
+// A refusal, in the error box; what the status line said of an earlier
+// action goes, so that the two never contradict each other.
+function refuse(error) {
+  say('');
+  showError(error);
+}
+
 // The lists the page shows: their names by id.
 function shownLists() {
   var names = {};
@@ -101,7 +108,7 @@ var refresh = makeRefresher(function () {
 
 function change(method, path, body) {
   return enqueue(function () { return api(method, path, body); })
-    .then(function (data) { clearError(); refresh(); return data; }, function (error) { showError(error); refresh(); throw error; });
+    .then(function (data) { clearError(); refresh(); return data; }, function (error) { refuse(error); refresh(); throw error; });
 }
 
 var emptyName = "A list's name must not be empty.";
@@ -132,7 +139,7 @@ document.addEventListener('submit', function (event) {
     event.preventDefault();
     input = form.querySelector('input[name="name"]');
     var name = input.value.trim();
-    if (!name) { return showError(emptyName); }
+    if (!name) { return refuse(emptyName); }
     var repeated = sameNamed(name, null).length > 0;
     change('POST', '/api/lists', { name: name }).then(function (list) {
       input.value = '';
@@ -148,7 +155,7 @@ document.addEventListener('submit', function (event) {
   } else if (form.classList.contains('rename-list')) {
     event.preventDefault();
     input = form.querySelector('input[name="name"]');
-    if (!input.value.trim()) { return showError(emptyName); }
+    if (!input.value.trim()) { return refuse(emptyName); }
     // The field shows a name's line breaks as spaces: left as it began,
     // it renames nothing (it would join "two\nlines" into "twolines").
     if (input.value.trim() === input.defaultValue.trim()) { return clearError(); }
@@ -164,7 +171,7 @@ document.addEventListener('submit', function (event) {
     event.preventDefault();
     input = form.querySelector('input[name="account"]');
     var account = input.value.trim();
-    if (!account) { return showError('Type the name of the account to share the list with.'); }
+    if (!account) { return refuse('Type the name of the account to share the list with.'); }
     // Emptied once shared; kept to be mended when refused (no such account).
     var key = fieldKey(input);
     var shared = listName(form);
