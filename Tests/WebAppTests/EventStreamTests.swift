@@ -242,6 +242,34 @@ struct EventStreamTests {
         #expect(ServerEvent.todosChanged(version: 3, id: "1.8").wireFormat == "event: todos\nid: 1.8\ndata: {\"version\":3}\n\n")
     }
 
+    /// Every place taken, one by a browser that went away: its stream
+    /// fails at its next write, which a new stream does not wait for.
+    @Test func aNewStreamMakesRoomByTellingTheOpenOnesAHeartbeat() async throws {
+        let broadcaster = EventBroadcaster(heartbeatInterval: 3_600, maxSubscribers: 2)
+        let live = try #require(await broadcaster.subscribe())
+        // The gone browser's stream stops at the first thing it is told, as its failed write would.
+        let (subscribed, isSubscribed) = AsyncStream.makeStream(of: Bool.self)
+        let reader = Task {
+            guard let gone = await broadcaster.subscribe() else {
+                isSubscribed.yield(false)
+                return
+            }
+            isSubscribed.yield(true)
+            var iterator = gone.makeAsyncIterator()
+            _ = await iterator.next()
+        }
+        var waiting = subscribed.makeAsyncIterator()
+        #expect(await waiting.next() == true)
+        #expect(await broadcaster.subscribe() == nil, "every place is taken")
+        let third = await broadcaster.subscribeMakingRoom(wait: .milliseconds(50))
+        #expect(third != nil)
+        #expect(await broadcaster.subscriberCount == 2)
+        _ = await reader.value
+        _ = live
+        await broadcaster.close()
+        #expect(await broadcaster.subscribeMakingRoom(wait: .milliseconds(1)) == nil, "a closed broadcaster refuses")
+    }
+
     @Test func changesWhileNoStreamIsOpenStillCountInTheVersion() async throws {
         let broadcaster = EventBroadcaster(heartbeatInterval: 60, maxSubscribers: 4)
         for _ in 0..<3 { broadcaster.noteTodosChanged() }

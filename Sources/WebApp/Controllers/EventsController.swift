@@ -23,7 +23,7 @@ struct EventsController {
         router.get("/events") { request, _ in
             // `?max=N` ends the stream after N change events (for scripts and tests).
             let limit = try Query.eventLimit(request)
-            guard let stream = await broadcaster.subscribe() else {
+            guard let stream = await broadcaster.subscribeMakingRoom() else {
                 throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
             }
             let headers: HTTPFields = [

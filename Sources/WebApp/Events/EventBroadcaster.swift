@@ -76,6 +76,22 @@ actor EventBroadcaster: Service {
         return stream
     }
 
+    /// ``subscribe()``, making room when every stream is taken: a stream
+    /// whose browser went away keeps its place until a write to it fails,
+    /// at its next heartbeat. Each open stream is sent two heartbeats a
+    /// moment apart (the first may still be taken by the connection, the
+    /// second fails on it), and the subscription is tried again once the
+    /// streams that failed gave their places back.
+    func subscribeMakingRoom(wait: Duration = .milliseconds(150)) async -> AsyncStream<ServerEvent>? {
+        if let stream = subscribe() { return stream }
+        guard !isClosed else { return nil }
+        for _ in 0..<2 {
+            for subscriber in subscribers.values { subscriber.continuation.yield(.heartbeat) }
+            try? await Task.sleep(for: wait)
+        }
+        return subscribe()
+    }
+
     /// Called by the store after every change, on the thread that made it:
     /// hops onto the actor to tell the open streams only when there are
     /// some, so that a change nobody watches costs a lock, not a task.
