@@ -815,11 +815,18 @@ def test_a_gone_item_leaves_undo_and_the_history_following_the_list(driver, base
         driver, lambda d: d.execute_script("return document.getElementById('todos-undo').innerText;") == "↶ Undo: Delete “Buy milk”",
         "Undo to name the delete",
     )
+    # The page keeps its own controls, says so under the heading, and its form and Delete… rest.
+    assert not driver.find_elements(By.CSS_SELECTOR, "#delete-all, #sort-order"), "the list page's controls on an item's page"
+    wait_until(driver, lambda d: "This item is gone" in css(d, ".detail-gone").text, "the notice under the heading")
+    assert css(driver, "#detail-form button[type='submit']").get_attribute("disabled") is not None
+    assert field(driver, "title").get_attribute("disabled") is not None
     # Undo brings it back, and Redo pressed until there is no more leaves the keyboard on Undo.
     blur_text_fields(driver)
     undo_button(driver).click()
     wait_until(driver, lambda d: "This item is gone" not in status_of(d)
                and value_of(d, "title") == "Buy milk", "the item to be back")
+    assert not driver.find_elements(By.CSS_SELECTOR, ".detail-gone")
+    assert field(driver, "title").get_attribute("disabled") is None
     redo = css(driver, "#todos-redo")
     driver.execute_script("arguments[0].focus();", redo)
     redo.send_keys(Keys.ENTER)

@@ -142,7 +142,42 @@ function followUntouchedParts(html) {
 // gone (deleted, or taken back by an undo).
 function refreshAroundGoneItem() {
   var around = list ? '/lists/' + list + '/fragment' : '/todos/fragment' + historyQuery('?');
-  return fetchHTML(around).then(function (html) { swapRegions(html, function (name) { return name === 'detail'; }); });
+  return fetchHTML(around).then(function (html) {
+    // The list's Undo and Redo, not the list page's own controls (its
+    // order, "Delete all items…"), which have no place here.
+    var page = new DOMParser().parseFromString('<body>' + html + '</body>', 'text/html');
+    page.querySelectorAll('[data-region="toolbar"] > :not(.undo-bar)').forEach(function (control) { control.remove(); });
+    swapRegions(page.body.innerHTML, function (name) { return name === 'detail'; });
+  });
+}
+
+// While the item is gone, its form and its Delete… cannot be used, and
+// the page says so under its heading; all comes back with the item (an
+// undo, a redo, a jump). The keyboard, when it was on a control that
+// goes, goes to Undo, which can bring the item back.
+function showGone(gone) {
+  var region = document.querySelector('[data-region="detail"]');
+  if (!region) { return; }
+  var hadFocus = region.contains(document.activeElement);
+  region.querySelectorAll(gone ? 'button, input, textarea, select' : '[data-gone-disabled]').forEach(function (control) {
+    if (gone && control.disabled) { return; }
+    control.disabled = gone;
+    if (gone) { control.setAttribute('data-gone-disabled', ''); } else { control.removeAttribute('data-gone-disabled'); }
+  });
+  var notice = region.querySelector('.detail-gone');
+  if (gone && !notice) {
+    notice = document.createElement('p');
+    notice.className = 'detail-gone';
+    notice.textContent = goneText;
+    var summary = region.querySelector('.detail-summary');
+    if (summary) { summary.after(notice); }
+  } else if (!gone && notice) {
+    notice.remove();
+  }
+  if (gone && hadFocus && (!document.activeElement || document.activeElement === document.body)) {
+    var undo = document.querySelector('.undo-bar button:not([disabled])');
+    if (undo) { undo.focus(); }
+  }
 }
 
 var refresh = makeRefresher(function () {
@@ -164,6 +199,7 @@ var refresh = makeRefresher(function () {
     var status = document.getElementById('form-status');
     // The item is back (an undo, a redo): what said it was gone is over, also over a form kept.
     if (status && status.textContent === goneText) { status.textContent = ''; }
+    showGone(false);
     showSaved();
     if (status && leftAlone) { status.textContent = leftAlone; status.classList.remove('error'); leftAlone = ''; }
   }, function (error) {
@@ -173,7 +209,7 @@ var refresh = makeRefresher(function () {
         status.textContent = goneText;
         status.classList.remove('error');
       }
-      return refreshAroundGoneItem().catch(function (around) {
+      return refreshAroundGoneItem().then(function () { showGone(true); }, function (around) {
         // The list itself is gone, or no longer shared with this account.
         if (list && around instanceof ApiError && around.status === 404) { showListGone(main); return; }
         throw around;
