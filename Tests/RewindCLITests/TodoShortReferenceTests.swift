@@ -45,20 +45,23 @@ struct TodoShortReferenceTests {
         #expect(ids.contains { fromIndex($0).count > ShortReferences.length }, "some references are longer than 8 digits")
     }
 
-    @Test func digitsThatAreANumberAndAnotherItemsIDStartAreRefusedAsAmbiguous() throws {
+    @Test func digitsWithALeadingZeroAreAnIDsStartAndANumberOfALongListingIsTheNumber() throws {
         let first = try #require(UUID(uuidString: "AAAAAAAA-0000-0000-0000-000000000001"))
         let second = try #require(UUID(uuidString: "00012345-0000-0000-0000-000000000002"))
         let references = ItemReferences(index: SortedItemIDs([first, second])) { [first, second] }
         #expect(try references.resolve(["1"]) == [first])
         #expect(try references.resolve(["00012"]) == [second])
         #expect(try references.resolve(["aaaa"]) == [first])
-        // "0001" is number 1 of the last list and the start of the second id.
-        let error = #expect(throws: TodoCommandError.self) { try references.resolve(["0001"]) }
-        #expect(error?.description.contains("ambiguous") == true)
-        #expect(error?.description.contains("aaaaaaaa") == true)
-        #expect(error?.description.contains("000123450000") == true)
-        // The number and the id's start naming one item is no ambiguity.
-        let same = ItemReferences(index: SortedItemIDs([second, first])) { [second, first] }
-        #expect(try same.resolve(["0001"]) == [second])
+        #expect(try references.resolve(["0001"]) == [second], "a leading zero: the start of an id")
+
+        // 1,500 items listed, item n's id starting with the digits of 1501 − n (item 456's with
+        // 1045): `rm $(seq 1 1500)` names them by number.
+        let ids = try (1...1_500).map { n in
+            let digits = String(1_501 - n)
+            return try #require(UUID(uuidString: digits + String(repeating: "0", count: 8 - digits.count) + String(format: "-0000-0000-0000-%012d", n)))
+        }
+        let listed = ItemReferences(index: SortedItemIDs(ids)) { ids }
+        #expect(try listed.resolve((1...1_500).map(String.init)) == ids)
     }
+
 }

@@ -5,12 +5,14 @@ import Todos
 /// Finds the items a person named on the command line: by the number the
 /// last `list` showed, or by the start of an id.
 ///
-/// A reference of digits is a number of the last listing when that listing
-/// has such a number (and no other item's id starts with those digits);
-/// anything else (and a number the listing does not have) is read as the
-/// start of an id: at least ``minimumPrefixLength`` hex
-/// digits, hyphens and case ignored. Unknown and ambiguous references are
-/// errors that name the reference.
+/// A reference of digits written as a number (no leading zero, or too
+/// short for an id's start) is a
+/// number of the last listing when that listing has such a number, also
+/// when an id starts with those digits (`rm $(seq 1 1500)` after listing
+/// 1,500 items). Anything else (digits with a leading zero, a number the
+/// listing does not have) is read as the start of an id: at least
+/// ``minimumPrefixLength`` hex digits, hyphens and case ignored. Unknown
+/// and ambiguous references are errors that name the reference.
 struct ItemReferences {
     /// The fewest hex digits an id prefix must have.
     static let minimumPrefixLength = IDPrefix.minimumLength
@@ -52,22 +54,13 @@ struct ItemReferences {
     /// - Complexity: O(log *n*) searches of the index of ids.
     private func resolve(_ reference: String, numbered: () -> [UUID]?) throws -> UUID {
         let text = reference.trimmingCharacters(in: .whitespaces)
-        if !text.isEmpty, text.allSatisfy(\.isASCIIDigitCharacter), let number = Int(text) {
+        if !text.isEmpty, text.allSatisfy(\.isASCIIDigitCharacter), let number = Int(text),
+           String(number) == text || text.count < Self.minimumPrefixLength {
             let ids = numbered()
             if let ids, ids.indices.contains(number - 1) {
                 let id = ids[number - 1]
                 guard try index.contains(id) else {
                     throw TodoCommandError("item \(number) of the last list no longer exists; run `rewind todo list` to number the items again, or use an id prefix")
-                }
-                // Digits enough for an id's start may also be one: refused
-                // when that is another item, so that an id prefix always
-                // names the same item.
-                if text.count >= Self.minimumPrefixLength,
-                   let other = try index.ids(startingWith: text, limit: 2).first(where: { $0 != id }) {
-                    throw TodoCommandError(
-                        "“\(text)” is ambiguous: it is number \(number) of the last list (\(IDPrefix.hex(id, length: 8))) "
-                            + "and the start of the id \(IDPrefix.hex(other, length: 12))…; type that item's id instead, "
-                            + "or more of the other's")
                 }
                 return id
             }
