@@ -35,10 +35,11 @@ extension RewindCommand {
         @Flag(help: "Print a JSON object (display, value, error, canUndo, canRedo, tape) instead of the display.")
         var json = false
 
-        @Option(help: ArgumentHelp(
-            "A button layout to use instead of the default: {\"labels\": [...], \"columnCount\": 4}.",
-            valueName: "file"
-        ))
+        @Option(
+            help: ArgumentHelp(
+                "A button layout to use instead of the default: {\"labels\": [...], \"columnCount\": 4}.",
+                valueName: "file"),
+            completion: .file(extensions: ["json"]))
         var config: String?
 
         // `.allUnrecognized` keeps `-` and `-5` as keys instead of options.

@@ -28,7 +28,8 @@ extension RewindCommand.Todo {
         @OptionGroup var options: TodoOptions
         @OptionGroup var team: TeamOptions
 
-        @Argument(help: ArgumentHelp("The file to write; standard output when absent or -.", valueName: "file"))
+        @Argument(
+            help: ArgumentHelp("The file to write; standard output when absent or -.", valueName: "file"), completion: .file())
         var file: String?
 
         mutating func run() async throws {
@@ -87,7 +88,7 @@ extension RewindCommand.Todo {
         @OptionGroup var options: TodoOptions
         @OptionGroup var team: TeamOptions
 
-        @Argument(help: ArgumentHelp("The file to read; - for standard input.", valueName: "file"))
+        @Argument(help: ArgumentHelp("The file to read; - for standard input.", valueName: "file"), completion: .file())
         var file: String
 
         @Flag(help: "Merge by id instead of replacing the list.")

@@ -19,7 +19,8 @@ struct TodoOptions: ParsableArguments {
         help: ArgumentHelp(
             "The data directory (default: $REWIND_DATA_DIR, else $XDG_DATA_HOME/rewind, else ~/.local/share/rewind).",
             valueName: "dir"
-        )
+        ),
+        completion: .directory
     )
     var dataDirectory: String?
 
