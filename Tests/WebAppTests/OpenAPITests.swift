@@ -71,6 +71,9 @@ struct OpenAPITests {
             for path in ["/openapi.yaml", "/openapi.json"] {
                 #expect(try await client.get(path, headers: [.ifNoneMatch: tag]).status == .notModified)
                 #expect(try await client.get(path, headers: [.ifNoneMatch: "\"other\""]).status == .ok)
+                // Weakly, and among other tags (RFC 9110, 13.1.2).
+                #expect(try await client.get(path, headers: [.ifNoneMatch: "W/" + tag]).status == .notModified)
+                #expect(try await client.get(path, headers: [.ifNoneMatch: "\"other\", " + tag]).status == .notModified)
             }
         }
     }

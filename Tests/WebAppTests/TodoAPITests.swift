@@ -282,6 +282,22 @@ struct TodoAPITests {
             }
         }
 
+        /// Inside an object of the body too: the decoder would take the first.
+        @Test(arguments: [
+            (#"{"title": "x", "due": {"kind": "date", "date": "2030-01-01T00:00:00Z", "date": "2031-05-05T00:00:00Z"}}"#, "date"),
+            (#"{"title": "x", "location": {"kind": "address", "city": "A", "cit\u0079": "B"}}"#, "city"),
+            (#"{"title": "x", "due": {"kind": "unknown", "kind": "date"}}"#, "kind"),
+        ])
+        func aFieldGivenTwiceInAnInnerObjectIsRefused(json: String, field: String) async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
+                #expect(response.status == .badRequest)
+                #expect(response.errorMessage == "the field “\(field)” is given twice in one object")
+                #expect(try await server.store.state().todos.isEmpty)
+            }
+        }
+
         @Test func anEditThatGivesAFieldTwiceChangesNothing() async throws {
             let server = try TestServer()
             try await server.test { client in
@@ -310,6 +326,17 @@ struct TodoAPITests {
                 )
                 #expect(response.status == .unsupportedMediaType)
                 #expect(response.errorMessage?.contains("application/json") == true)
+                // A type that only starts like JSON's gets the same sentence.
+                for type in ["application/jsonx", "application/json-patch+json"] {
+                    let near = try await client.send(
+                        .post, "/api/todos", json: #"{"title": "x"}"#, token: server.token, headers: [.contentType: type])
+                    #expect(near.status == .unsupportedMediaType)
+                    #expect(near.errorMessage == "the request body must be application/json, not \(type)")
+                }
+                let withCharset = try await client.send(
+                    .post, "/api/todos", json: #"{"title": "x"}"#, token: server.token,
+                    headers: [.contentType: "application/json ; charset=utf-8"])
+                #expect(withCharset.status == .created)
             }
         }
 

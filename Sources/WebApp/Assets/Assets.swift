@@ -111,7 +111,7 @@ public struct Assets: Sendable {
             guard let name = context.parameters.get("name"), let file = files[name] else {
                 throw APIError.notFound("no asset has that name")
             }
-            if let tag = request.headers[.ifNoneMatch], tag == file.eTag {
+            if EntityTag.isNamed(file.eTag, byIfNoneMatchOf: request) {
                 return Response(status: .notModified, headers: [.eTag: file.eTag, .cacheControl: "no-cache"])
             }
             return Response(

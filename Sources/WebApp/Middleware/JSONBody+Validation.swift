@@ -43,19 +43,26 @@ extension JSONBody {
         } catch {
             throw .badRequest("malformed JSON (RFC 8259) at byte \(reader.offset): \(error.reason)")
         }
+        // A name given twice in an object inside the body would be read
+        // two ways, as one in the body's own object (the middleware's).
+        if let repeated = reader.repeatedInnerName {
+            throw .badRequest("the field “\(repeated)” is given twice in one object")
+        }
         return reader.topLevelMembers.map { member in
             let name = bytes[member.name]
             let first = bytes[member.value.lowerBound]
             let isNumber = first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
             let number = isNumber ? String(decoding: bytes[member.value], as: UTF8.self) : nil
-            guard name.contains(UInt8(ascii: "\\")) else {
-                return Member(name: String(decoding: name, as: UTF8.self), isNull: first == UInt8(ascii: "n"), number: number)
-            }
-            // An escaped name (rare) is read by Foundation, quotes and all.
-            let quoted = Data(bytes[(member.name.lowerBound - 1)..<(member.name.upperBound + 1)])
-            let unescaped = (try? JSONDecoder().decode(String.self, from: quoted)) ?? String(decoding: name, as: UTF8.self)
-            return Member(name: unescaped, isNull: first == UInt8(ascii: "n"), number: number)
+            return Member(name: memberName(name), isNull: first == UInt8(ascii: "n"), number: number)
         }
+    }
+
+    /// A member name as written between its quotes, read: one that holds
+    /// escapes (rare) by Foundation.
+    fileprivate static func memberName(_ name: ArraySlice<UInt8>) -> String {
+        guard name.contains(UInt8(ascii: "\\")) else { return String(decoding: name, as: UTF8.self) }
+        let quoted = Data([UInt8(ascii: "\"")] + name + [UInt8(ascii: "\"")])
+        return (try? JSONDecoder().decode(String.self, from: quoted)) ?? String(decoding: name, as: UTF8.self)
     }
 }
 
@@ -75,6 +82,9 @@ struct StrictJSONReader {
     /// The members of the top-level object read so far: where each name
     /// lies between its quotes, and where its value lies.
     private(set) var topLevelMembers: [(name: Range<Int>, value: Range<Int>)] = []
+    /// The first member name found twice in one object below the top
+    /// level (the middleware checks the top level's).
+    private(set) var repeatedInnerName: String?
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -126,6 +136,7 @@ struct StrictJSONReader {
             return
         }
         let isTopLevelObject = isObject && depth == 1
+        var names = Set<String>()
         while true {
             var name = 0..<0
             if isObject {
@@ -135,6 +146,9 @@ struct StrictJSONReader {
                 let start = offset
                 try readString()
                 name = (start + 1)..<(offset - 1)
+                if !isTopLevelObject, repeatedInnerName == nil, !names.insert(JSONBody.memberName(bytes[name])).inserted {
+                    repeatedInnerName = JSONBody.memberName(bytes[name])
+                }
                 skipWhitespace()
                 try expect(UInt8(ascii: ":"), "“:” after a member name")
                 skipWhitespace()

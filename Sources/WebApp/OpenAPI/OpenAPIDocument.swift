@@ -59,7 +59,7 @@ struct OpenAPIDocument: Sendable {
 
 
     private static func answer(_ text: String, contentType: String, eTag: String, _ request: Request) -> Response {
-        if let tag = request.headers[.ifNoneMatch], tag == eTag || tag == "*" {
+        if EntityTag.isNamed(eTag, byIfNoneMatchOf: request) {
             return Response(status: .notModified, headers: [.eTag: eTag, .cacheControl: "no-cache"])
         }
         var response = Responses.text(text, contentType: contentType, cacheControl: "no-cache")

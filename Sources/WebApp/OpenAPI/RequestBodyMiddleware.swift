@@ -87,7 +87,8 @@ struct RequestBodyMiddleware: ServerMiddleware {
     static func checkContentType(_ contentType: String?) throws {
         guard let contentType else { return }
         let lowered = contentType.lowercased()
-        guard lowered.hasPrefix("application/json") else {
+        let mediaType = lowered.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        guard mediaType == "application/json" else {
             throw APIError(.unsupportedMediaType, "the request body must be application/json, not \(contentType)")
         }
         if let charset = lowered.range(of: "charset=") {
