@@ -4,7 +4,8 @@ change across the restart."""
 
 import time
 
-from helpers import add_and_wait, open_todos, wait_for_titles
+from conftest import Api
+from helpers import add_and_wait, open_todos, wait_for_titles, wait_until
 
 
 def test_sigterm_stops_the_server_promptly_while_a_page_is_open(driver, server):
@@ -38,3 +39,17 @@ def test_no_acknowledged_change_is_lost_across_a_restart(driver, server):
     server.start()
     open_todos(driver, server.url)
     wait_for_titles(driver, ["one", "two", "three"])
+
+
+def test_a_page_cut_off_from_its_server_says_so_and_catches_up_when_it_is_back(driver, server):
+    open_todos(driver, server.url)
+    add_and_wait(driver, "before")
+    port = int(server.url.rsplit(":", 1)[1])
+    server.stop(timeout=10)
+    said = lambda d: d.execute_script("return document.getElementById('todo-error').textContent;")
+    wait_until(driver, lambda d: "may be out of date" in said(d),
+               lambda: f"the page to say it is cut off; it says {said(driver)!r}", timeout=15)
+    server.start(port=port)
+    Api(server).add("after")
+    wait_for_titles(driver, ["before", "after"])
+    wait_until(driver, lambda d: said(d) == "", lambda: f"the notice to go; the page says {said(driver)!r}", timeout=15)

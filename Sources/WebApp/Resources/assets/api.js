@@ -89,9 +89,6 @@ export function clearError(onlyUnreachable) {
   box.removeAttribute('data-unreachable');
 }
 
-// Says `error` (an ApiError or a sentence) for 6 s; that the page may be
-// out of date (a refresh that did not reach the server) stays until a
-// request reaches it (clearError).
 // Says `text` politely to a screen reader, through the page's hidden
 // status line (#move-status), where the keyboard's actions are told: what
 // an add, an undo or a redo did. A page without one says nothing.
@@ -100,6 +97,9 @@ export function announce(text) {
   if (status) { status.textContent = text; }
 }
 
+// Says `error` (an ApiError or a sentence) for 6 s; that the page may be
+// out of date (a refresh that did not reach the server, a stream cut off)
+// stays until a request reaches it (clearError).
 export function showError(error) {
   var box = errorBox();
   var text = error && error.message ? error.message : String(error);

@@ -204,8 +204,9 @@ export function listenForChanges(refresh, path, name, shows) {
   var url = path || '/events';
   if (since) { url += (url.indexOf('?') < 0 ? '?' : '&') + 'since=' + encodeURIComponent(since.content); }
   var delay = 1000;
-  var longest = 60000;
+  var longest = 15000;
   var retry = null;
+  var cutOff = null;
   var leaving = false;
   var source = connect(false);
 
@@ -225,12 +226,23 @@ export function listenForChanges(refresh, path, name, shows) {
       // itself.
       if ((opened && !seenID) || (again && !opened)) { refresh(); }
       // The server answers again: the page is no longer cut off from it.
+      clearTimeout(cutOff);
+      cutOff = null;
       clearError(true);
       opened = true;
       delay = 1000;
     });
     stream.addEventListener('error', function () {
-      if (stream.readyState !== EventSource.CLOSED || leaving) { return; }
+      if (leaving) { return; }
+      if (stream.readyState !== EventSource.CLOSED) {
+        // The connection dropped and the browser tries again by itself:
+        // cut off for more than a moment (the server or its instance
+        // gone), the page says it may be out of date until it is back.
+        if (opened && !cutOff) {
+          cutOff = setTimeout(function () { if (!errorShown()) { showError(outOfDate); } }, 3000);
+        }
+        return;
+      }
       // Said once: a stream refused again and again changes nothing on the page.
       if (!again || opened) { refresh(); }
       retry = setTimeout(function () { source = connect(true); }, delay);
@@ -242,6 +254,7 @@ export function listenForChanges(refresh, path, name, shows) {
   window.addEventListener('pagehide', function () {
     leaving = true;
     clearTimeout(retry);
+    clearTimeout(cutOff);
     source.close();
   });
 }
