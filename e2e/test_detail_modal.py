@@ -647,7 +647,9 @@ def test_numbers_are_read_as_written_or_refused_with_a_message(driver, base_url,
     type_into(driver, "longitude", "9")
     click_css(driver, "#detail-form button[type='submit']")
     wait_until(driver, lambda d: "latitude must be a number" in css(d, "#form-status").text, "the latitude to be refused")
+    assert field(driver, "latitude").get_attribute("aria-invalid") == "true"
     choose(driver, "locationKind", "none")
+    assert field(driver, "latitude").get_attribute("aria-invalid") is None, "a hidden field stays marked as refused"
     choose(driver, "dueKind", "duration")
     set_value(driver, "durationStart", "2031-05-06T09:30")
     type_into(driver, "durationAmount", "1.5")

@@ -367,6 +367,10 @@ document.addEventListener('change', function (event) {
   dirty = true;
   typedSinceSave = true;
   showChoices(current);
+  // A field marked as refused that another choice hid is no longer at fault.
+  current.querySelectorAll('[aria-invalid]').forEach(function (field) {
+    if (field.offsetParent === null) { field.removeAttribute('aria-invalid'); }
+  });
 });
 // What the form refuses before sending, naming the field at fault (its `name`).
 function refused(message, name) {
