@@ -30,6 +30,45 @@ struct HTTPTests {
             }
         }
 
+        /// A body trickled byte by byte holds the connection no longer than
+        /// three times the head's limit after its head (each byte restarted
+        /// no clock before).
+        /// A request head that passes every check, for a body of `length` bytes.
+        static func postHead(port: Int, token: String, length: Int) -> String {
+            "POST /api/todos HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\n"
+                + "X-Rewind-CSRF: \(token)\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n\r\n"
+        }
+
+        @Test func aConnectionThatTricklesItsBodyIsClosed() async throws {
+            let server = try Self.server(head: 1)
+            try await server.testLive { port in
+                let connection = try await RawConnection.open(
+                    port: port, sending: Self.postHead(port: port, token: server.token, length: 100) + "{\"ti")
+                let started = ContinuousClock.now
+                // A byte every 0.9 s: each restarted no clock, and the body never ends.
+                for _ in 0..<8 where connection.isOpen {
+                    try await Task.sleep(for: .seconds(0.9))
+                    try? await connection.send("t")
+                }
+                try await connection.waitUntilClosed()
+                #expect(ContinuousClock.now - started < .seconds(6), "a body trickled byte by byte kept the connection")
+                #expect(try await server.store.state().todos.isEmpty)
+            }
+        }
+
+        @Test func aBodySentInTimeIsAnswered() async throws {
+            let server = try Self.server(head: 1)
+            try await server.testLive { port in
+                let body = #"{"title": "slow but in time"}"#
+                let connection = try await RawConnection.open(
+                    port: port, sending: Self.postHead(port: port, token: server.token, length: body.utf8.count) + body.prefix(5))
+                try await Task.sleep(for: .seconds(1.5))
+                try await connection.send(String(body.dropFirst(5)))
+                try await connection.waitUntilReceived { $0.contains("\r\n\r\n{") }
+                #expect(connection.text.hasPrefix("HTTP/1.1 201"), "\(connection.text)")
+            }
+        }
+
         @Test func aConnectionThatSendsNothingIsClosed() async throws {
             try await Self.server().testLive { port in
                 let connection = try await RawConnection.open(port: port)

@@ -11,7 +11,9 @@ import NIOHTTPTypesHTTP1
 /// - ``RequestHeadTimer``: a connection that does not send a complete request
 ///   head within the head timeout (from when it opens, or from the first byte
 ///   of its next request) is closed, so a client that trickles a head byte by
-///   byte (slowloris) holds no connection for long. Idle keep-alive
+///   byte (slowloris) holds no connection for long; so is one that does not
+///   send the whole body within three times that after its head (a body is
+///   at most 64 KiB). Idle keep-alive
 ///   connections are closed by Hummingbird's idle timeout, which never counts
 ///   while a response (an event stream) is in progress.
 /// - ``RequestTargetHostHandler``: an absolute-form request target
@@ -67,6 +69,8 @@ final class RequestHeadTimer: ChannelInboundHandler, RemovableChannelHandler {
     private let timeout: TimeAmount
     private let logger: Logger
     private var deadline: Scheduled<Void>?
+    /// When the body of the request whose head arrived must have arrived.
+    private var bodyDeadline: Scheduled<Void>?
     private var requestsInProgress = 0
     private var context: ChannelHandlerContext?
 
@@ -82,6 +86,7 @@ final class RequestHeadTimer: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         disarm()
+        bodyArrived()
         self.context = nil
     }
 
@@ -92,6 +97,7 @@ final class RequestHeadTimer: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         disarm()
+        bodyArrived()
         context.fireChannelInactive()
     }
 
@@ -102,10 +108,24 @@ final class RequestHeadTimer: ChannelInboundHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    /// A complete request head arrived: the clock stops.
+    /// A complete request head arrived: the clock of the head stops, and
+    /// that of its body starts.
     func headArrived() {
         requestsInProgress += 1
         disarm()
+        guard let context, bodyDeadline == nil else { return }
+        let logger = self.logger
+        bodyDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timeout * 3) { [weak self] in
+            self?.bodyDeadline = nil
+            logger.debug("closing a connection that sent no complete request body in time")
+            self?.context?.close(promise: nil)
+        }
+    }
+
+    /// The whole request arrived (its body too, or it has none).
+    func bodyArrived() {
+        bodyDeadline?.cancel()
+        bodyDeadline = nil
     }
 
     /// The answer to a request is written.
@@ -132,8 +152,8 @@ final class RequestHeadTimer: ChannelInboundHandler, RemovableChannelHandler {
 @available(*, unavailable)
 extension RequestHeadTimer: Sendable {}
 
-/// Tells ``RequestHeadTimer`` when a request head is complete and when its
-/// answer is written.
+/// Tells ``RequestHeadTimer`` when a request head is complete, when the
+/// whole request arrived, and when its answer is written.
 final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -147,7 +167,11 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { timer.headArrived() }
+        switch unwrapInboundIn(data) {
+        case .head: timer.headArrived()
+        case .end: timer.bodyArrived()
+        case .body: break
+        }
         context.fireChannelRead(data)
     }
 
