@@ -77,6 +77,30 @@ enum UnknownCommand {
         return commands.map { ($0, distance(word, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
     }
 
+    /// "unknown option “--srot” (did you mean --sort?)" for the first
+    /// option in `arguments` (up to a `--`) that `help`, a command's help
+    /// text, does not name; `nil` when it names them all. A mistyped option
+    /// followed by its value leaves the value as a word, which the command
+    /// would otherwise refuse as something else.
+    static func unknownOption(in arguments: some Sequence<String>, help: String) -> String? {
+        var known = Set<String>()
+        var rest = help[...]
+        while let start = rest.range(of: "--") {
+            let name = rest[start.lowerBound...].dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+            if let first = name.first, first.isLetter { known.insert("--" + name) }
+            rest = rest[start.upperBound...]
+        }
+        for argument in arguments {
+            if argument == "--" { return nil }
+            guard argument.hasPrefix("--") else { continue }
+            let name = String(argument.prefix { $0 != "=" })
+            guard !known.contains(name) else { continue }
+            let near = known.map { ($0, distance(name, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+            return "unknown option “\(TypedText.visible(name))”" + (near.map { " (did you mean \($0)?)" } ?? "")
+        }
+        return nil
+    }
+
     /// The command among `commands` that `word` is another word for, or `nil`.
     static func synonym(of word: String, among commands: [String]) -> String? {
         let lowercased = word.lowercased()

@@ -113,6 +113,12 @@ struct TodoCommandTests {
             #expect(words.status == 64)
             #expect(words.stderr.contains(#"list takes no words; to show the items that contain them: rewind todo list --search 'milk bread'"#))
             #expect(try await directory.titles() == ["Buy milk"], "nothing changed")
+            // A mistyped option followed by its value is named, not its value.
+            for arguments in [["list", "--srot", "due"], ["--srot", "due"]] {
+                let mistyped = try await directory.run(arguments)
+                #expect(mistyped.status == 64)
+                #expect(mistyped.stderr == "rewind todo: unknown option “--srot” (did you mean --sort?)\n", "\(mistyped.stderr)")
+            }
         }
 
         @Test func moveTakesAnItemBeforeOrAfterAnotherOrToTheTopOrBottomAsOneStep() async throws {

@@ -118,6 +118,10 @@ extension RewindCommand.Todo {
             // One line, as the other refusals of `rewind todo`: the usage of
             // `list` would only mislead after a word that was meant as a command.
             if let first = words.first {
+                if let unknown = UnknownCommand.unknownOption(in: CommandLine.arguments.dropFirst(), help: Self.helpMessage()) {
+                    TodoTerminal.warn(unknown)
+                    throw ExitCode.validationFailure
+                }
                 TodoTerminal.warn(
                     Self.refusal(of: words, listNamed: Self.listNamed(before: first), repeating: options.repeated + team.repeated))
                 throw ExitCode.validationFailure
