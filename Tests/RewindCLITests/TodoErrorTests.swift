@@ -218,6 +218,19 @@ struct TodoErrorTests {
         let run = try await runRewind(["todo", "list", "--data-dir", file.path])
         #expect(run.status == 1)
         #expect(run.stderr == "rewind todo: Cannot create the data directory \(file.path): a file of that name is in the way.\n")
+        // A file further up is named as such, not with Foundation's sentence.
+        let below = file.appendingPathComponent("rewind")
+        let deeper = try await runRewind(["todo", "list", "--data-dir", below.path])
+        #expect(deeper.stderr == "rewind todo: Cannot create the data directory \(below.path): \(file.path) is a file, not a folder.\n")
+    }
+
+    @Test func anExportIntoAFolderThatDoesNotExistNamesTheFolder() async throws {
+        let directory = try TodoDirectory()
+        try await directory.add("Buy milk")
+        let missing = directory.url.appendingPathComponent("missing")
+        let run = try await directory.run(["export", missing.appendingPathComponent("list.json").path])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasSuffix(": the folder \(missing.path) does not exist.\n"), "\(run.stderr)")
     }
 
     @Test func aDatabaseThatIsNotRewindsIsLeftAsItIs() async throws {

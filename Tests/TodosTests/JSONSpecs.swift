@@ -195,6 +195,10 @@ struct JSONSpecs {
         #expect(message(#"{"format":"rewind-todos","version":3,"items":[]}"#).hasPrefix("version: version 3 is not supported"))
         #expect(message(#"{"format":"rewind-todos","version":1,"items":{}}"#).hasPrefix("items: expected"))
         #expect(message("{not json").hasPrefix("not valid JSON"))
+        // Where the parser stopped, not only that it did (in the words of the platform's Foundation).
+        #expect(message(#"{"format":"rewind-todos","#).lowercased().contains("end of"))
+        let early = message(#"{"format":"rewind-todos","items":[}"#)
+        #expect(early.contains("character 34") || early.contains("column 35"), "\(early)")
         // Valid JSON whose number its field cannot hold is said so, not as "not valid JSON".
         #expect(message(#"{"format":"rewind-todos","version":2.5,"items":[]}"#) == "version: expected a whole number, found 2.5")
         #expect(message(#"{"format":"rewind-todos","version":99999999999999999999,"items":[]}"#).hasPrefix("version: expected a whole number"))

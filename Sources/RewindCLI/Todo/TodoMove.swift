@@ -45,7 +45,7 @@ extension RewindCommand.Todo {
             switch [before != nil, after != nil, top, bottom].count(where: { $0 }) {
             case 0: throw ValidationError("say where the item goes: --before REF, --after REF, --top or --bottom")
             case 1: return
-            default: throw ValidationError("give one of --before, --after, --top and --bottom")
+            default: throw ValidationError("give one of --before, --after, --top or --bottom, not two of them")
             }
         }
 

@@ -61,7 +61,10 @@ public enum AtomicFile {
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         // Owner-only from the start; the kept mode is set before any content is written.
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure(url, "cannot create a temporary file") }
+        guard descriptor >= 0 else {
+            if errno == ENOENT { throw StoreError.io(path: url.path, detail: "the folder \(directory.path) does not exist") }
+            throw failure(url, "cannot create a temporary file")
+        }
         var written = 0
         let ok = fchmod(descriptor, mode) == 0 && data.withUnsafeBytes { buffer -> Bool in
             guard let base = buffer.baseAddress else { return true }

@@ -83,12 +83,27 @@ public enum TodoJSON {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 // Foundation says "not valid JSON" also for a number its field cannot hold (2.5 for an integer).
                 if let number = wholeNumberMisfit(in: data) { throw number }
-                throw TodoJSONError(path: "", message: "not valid JSON: \(context.underlyingError?.localizedDescription ?? context.debugDescription)")
+                throw TodoJSONError(path: "", message: "not valid JSON: \(Self.whereInvalid(data, context))")
             }
             throw TodoJSONError(error)
         } catch {
             throw TodoJSONError(path: "", message: error.localizedDescription)
         }
+    }
+
+    /// What the parser found wrong, and where, when it says so ("Unexpected
+    /// end of file"; "around line 3, column 7"), rather than Foundation's
+    /// sentence that the data is not valid JSON.
+    private static func whereInvalid(_ data: Data, _ context: DecodingError.Context) -> String {
+        // The decoder keeps no position; the serializer says where it stopped.
+        var detail: String?
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+        }
+        guard let detail, !detail.isEmpty else { return context.debugDescription }
+        return detail.hasSuffix(".") ? String(detail.dropLast()) : detail
     }
 }
 
