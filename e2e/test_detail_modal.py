@@ -903,3 +903,18 @@ def test_a_long_unbroken_address_wraps_inside_the_page(driver, base_url, api):
     wait_until(driver, lambda d: "Where: yyyy" in css(d, ".detail-summary").text, "the address in the summary")
     widths = driver.execute_script("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert widths[0] <= widths[1], f"the page is {widths[0]} px wide in a window of {widths[1]}"
+
+
+def test_a_part_changed_here_and_elsewhere_meanwhile_is_said_before_a_save_replaces_it(driver, base_url, api):
+    item = api.add("Apples")
+    open_detail(driver, base_url, item["id"])
+    type_into(driver, "title", "Version A")
+    api.request("PATCH", f"/api/todos/{item['id']}", {"title": "Version B", "details": "from elsewhere"})
+    wait_until(driver, lambda d: "Changed elsewhere since you began: the title." in status_of(d),
+               lambda: f"the other change to be said; the page says {status_of(driver)!r}")
+    # The details, untouched here, follow; the title keeps what was typed until Save.
+    wait_until(driver, lambda d: value_of(d, "details") == "from elsewhere", "the untouched details to follow")
+    assert value_of(driver, "title") == "Version A"
+    save(driver)
+    wait_item(api, item["id"], lambda i: i["title"] == "Version A", "the typed title to be saved")
+    wait_until(driver, lambda d: status_of(d) == "Saved.", lambda: f"Saved. to be said; {status_of(driver)!r}")

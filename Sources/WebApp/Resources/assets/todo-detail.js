@@ -38,6 +38,13 @@ var drawn = null;
 var partKeys = {
   title: ['title'], details: ['details'], completed: ['completed'], due: ['due', 'dueText', 'timeZone'], location: ['location']
 };
+// Each part as a sentence names it.
+var partNames = {
+  title: 'the title', details: 'the details', completed: 'whether it is completed', due: 'the due date', location: 'the location'
+};
+// The parts changed here and, since, elsewhere: what a Save would put in
+// the place of another's change, said once.
+var overtaken = {};
 
 
 function form() { return document.getElementById('detail-form'); }
@@ -127,6 +134,9 @@ function followUntouchedParts(html) {
   var now = drawnParts(current);
   // A form that does not read as an item (a date half typed) is kept whole.
   if (!freshParts || !now) { return; }
+  sayOvertaken(Object.keys(partKeys).filter(function (part) {
+    return now[part] !== drawn[part] && freshParts[part] !== drawn[part] && freshParts[part] !== now[part];
+  }));
   Object.keys(partKeys).forEach(function (part) {
     if (now[part] !== drawn[part] || now[part] === freshParts[part]) { return; }
     var mine = partElement(current, part);
@@ -135,6 +145,20 @@ function followUntouchedParts(html) {
     mine.replaceWith(document.importNode(theirs, true));
     drawn[part] = freshParts[part];
   });
+}
+
+// Says which parts the person is changing were changed elsewhere since
+// they began, so that a Save does not replace another's change unseen.
+function sayOvertaken(parts) {
+  var fresh = parts.filter(function (part) { return !overtaken[part]; });
+  if (!fresh.length) { return; }
+  parts.forEach(function (part) { overtaken[part] = true; });
+  var status = document.getElementById('form-status');
+  if (!status) { return; }
+  var names = parts.map(function (part) { return partNames[part]; });
+  var listed = names.length === 1 ? names[0] : names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
+  status.textContent = 'Changed elsewhere since you began: ' + listed + '. Save puts what you typed in its place.';
+  status.classList.remove('error');
 }
 
 // The page's regions but the item's, from the page the item belonged to:
@@ -195,7 +219,10 @@ var refresh = makeRefresher(function () {
     if (!redrawn) { followUntouchedParts(html); }
     if (force || !dirty) { dirty = false; }
     prepare();
-    if (redrawn) { drawn = drawnParts(form()); }
+    if (redrawn) {
+      drawn = drawnParts(form());
+      overtaken = {};
+    }
     var status = document.getElementById('form-status');
     // The item is back (an undo, a redo): what said it was gone is over, also over a form kept.
     if (status && status.textContent === goneText) { status.textContent = ''; }
