@@ -20,6 +20,9 @@ struct CompletionScriptTests {
         #expect(Self.function("_rewind_todo_import", in: bash).contains("__rewind_add_completions -f"))
         #expect(Self.function("_rewind_todo_list", in: bash).contains("'--data-dir')\n        __rewind_add_completions -d"))
         #expect(Self.function("_rewind_calc", in: bash).contains("'--config')\n        __rewind_add_completions -o plusdirs -fX '!*.@(json)'"))
+        let serve = Self.function("_rewind_serve", in: bash)
+        #expect(serve.contains("'--data-dir')\n        __rewind_add_completions -d"))
+        #expect(serve.contains("'--calculator-config')\n        __rewind_add_completions -o plusdirs -fX '!*.@(json)'"))
     }
 
     @Test func zshAndFishCompleteFilesAndFolders() {

@@ -114,6 +114,7 @@ struct SharedListCommandTests {
         team.succeed(try await team.lists(["create", "Chores"], as: "bob"))
         team.succeed(try await team.lists(["share", "Chores", team.name("ann")], as: "bob"))
         _ = try await team.add("Milk", as: "bob")
+        team.succeed(try await team.todo(["add", "Old ann's step"], as: "ann", list: "Chores"))
         func users(_ arguments: [String]) async throws -> RewindRun { try await runRewind(["users"] + arguments + team.location) }
 
         // Typed in another case, the account is named as it was made.
@@ -129,11 +130,29 @@ struct SharedListCommandTests {
         #expect(removed.stdout.contains("Deleted 1 list: “Groceries”"), "\(removed.stdout)")
         #expect(removed.stdout.contains("Stopped sharing 1 list with it: “Chores”"), "\(removed.stdout)")
         let bobs = team.succeed(try await team.lists([], as: "bob")).stdout
-        #expect(!bobs.contains("Groceries") && bobs.contains("Chores") && bobs.contains("not shared · No items"), "\(bobs)")
+        #expect(!bobs.contains("Groceries") && bobs.contains("Chores") && bobs.contains("not shared · 1 item left"), "\(bobs)")
 
         try await team.addAccounts("ann")
         let anns = team.succeed(try await team.lists([], as: "ann")).stdout
         #expect(anns.contains("no lists yet"), "the new ann got the old one's lists: \(anns)")
+
+        // Shared Chores again, the new ann has none of the old one's steps to undo.
+        team.succeed(try await team.lists(["share", "Chores", team.name("ann")], as: "bob"))
+        let undo = try await team.todo(["undo"], as: "ann", list: "Chores")
+        #expect(undo.status == 1)
+        #expect(undo.stderr.contains("Nothing to undo"), "\(undo.stderr)")
+        #expect(try await team.titles(as: "bob", list: "Chores") == ["Old ann's step"])
+        let history = team.succeed(try await team.todo(["history"], as: "ann", list: "Chores")).stdout
+        #expect(history.contains("\(team.name("ann")) (a removed account)"), "\(history)")
+        team.succeed(try await team.todo(["add", "New ann's step"], as: "ann", list: "Chores"))
+        team.succeed(try await team.todo(["undo"], as: "ann", list: "Chores"))
+        #expect(try await team.titles(as: "bob", list: "Chores") == ["Old ann's step"])
+
+        // An empty shared list suggests its first add with --as and --list.
+        team.succeed(try await team.lists(["create", "Empty"], as: "ann"))
+        let empty = team.succeed(try await team.todo(["list"], as: "ann", list: "Empty")).stdout
+        #expect(empty.hasPrefix("No items yet. Add one with: rewind todo add \"Buy milk\" "), "\(empty)")
+        #expect(empty.contains(" --as \(team.name("ann")) --list Empty\n"), "\(empty)")
     }
 
     /// `list --search` on a shared list: the items that contain every word,

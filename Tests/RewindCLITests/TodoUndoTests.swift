@@ -237,9 +237,11 @@ struct TodoUndoTests {
             #expect(run.stdout == "Imported 1 item from -, replacing the list (undo with: rewind todo undo)\n")
             // Chosen on the command line: the suggestion repeats it, quoted for a shell.
             #expect(try TodoOptions.parse(["--data-dir", "/tmp/my lists/it's"]).repeated == #" --data-dir '/tmp/my lists/it'\''s'"#)
-            // A database URL is repeated without its password.
+            // A database URL is repeated without its password, which is to be filled in.
             #expect(try TodoOptions.parse(["--database", "postgres://ann:secret@db.example:5432/todos"]).repeated
-                == " --database postgres://ann@db.example:5432/todos")
+                == " --database postgres://ann:PASSWORD@db.example:5432/todos")
+            #expect(try TodoOptions.parse(["--database", "postgres://ann@db.example/todos"]).repeated
+                == " --database postgres://ann@db.example/todos")
         }
 
         @Test func importFromStandardInputReplacesTheList() async throws {

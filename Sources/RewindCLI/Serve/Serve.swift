@@ -79,7 +79,7 @@ extension RewindCommand {
         )
         var trustedProxies: [String] = []
 
-        @Option(help: ArgumentHelp("The data directory of the to-do list.", valueName: "dir"))
+        @Option(help: ArgumentHelp("The data directory of the to-do list.", valueName: "dir"), completion: .directory)
         var dataDir: String?
 
         @Flag(help: "Keep the to-do list and the calculators in memory only; they are gone when the server stops.")
@@ -94,10 +94,9 @@ extension RewindCommand {
         @Flag(help: "Team mode: sign-in with the accounts of `rewind users` (always on with --database).")
         var accounts = false
 
-        @Option(help: ArgumentHelp(
-            "A calculator keypad layout: {\"labels\": [...], \"columnCount\": 4}.",
-            valueName: "file"
-        ))
+        @Option(
+            help: ArgumentHelp("A calculator keypad layout: {\"labels\": [...], \"columnCount\": 4}.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
         var calculatorConfig: String?
 
         func validate() throws {

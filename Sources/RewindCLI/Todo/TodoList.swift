@@ -200,8 +200,8 @@ extension RewindCommand.Todo {
                 let terminal = TodoTerminal.standardOutput()
                 var lines: [String]
                 if items.isEmpty {
-                    // A shared list's hint would name the local list's command.
-                    lines = [next != nil && counts.total == 0 ? "No items yet." : emptyLine(counts, search: search)]
+                    // A shared list's hint repeats --as and --list.
+                    lines = [emptyLine(counts, search: search)]
                 } else {
                     lines = ItemText(terminal: terminal, now: now).table(items, references: references)
                     var footer = counts.summary

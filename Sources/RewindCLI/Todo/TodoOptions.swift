@@ -38,13 +38,14 @@ struct TodoOptions: ParsableArguments {
 extension TodoOptions {
     /// The options as typed again after a command the CLI suggests, so that
     /// the suggestion acts on the same data: ` --data-dir DIR` or
-    /// ` --database URL` (without its password), quoted for a shell; empty
-    /// when neither was given.
+    /// ` --database URL` (its password, which is not repeated, as
+    /// `PASSWORD` to fill in), quoted for a shell; empty when neither was
+    /// given.
     var repeated: String {
         if let dataDirectory { return " --data-dir " + Self.shellQuoted(dataDirectory) }
         guard let database else { return "" }
         var url = URLComponents(string: database)
-        url?.password = nil
+        if url?.password != nil { url?.password = "PASSWORD" }
         return " --database " + Self.shellQuoted(url?.string ?? database)
     }
 
