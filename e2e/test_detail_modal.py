@@ -650,6 +650,7 @@ def test_numbers_are_read_as_written_or_refused_with_a_message(driver, base_url,
     assert field(driver, "latitude").get_attribute("aria-invalid") == "true"
     choose(driver, "locationKind", "none")
     assert field(driver, "latitude").get_attribute("aria-invalid") is None, "a hidden field stays marked as refused"
+    assert status_of(driver) == "", f"what was said of the hidden field stays: {status_of(driver)!r}"
     choose(driver, "dueKind", "duration")
     set_value(driver, "durationStart", "2031-05-06T09:30")
     type_into(driver, "durationAmount", "1.5")

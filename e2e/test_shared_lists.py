@@ -511,6 +511,10 @@ def test_an_undo_that_meets_another_persons_later_rename_keeps_it_and_says_so(dr
     wait_until(ann, lambda d: "bob renamed it since" in css(d, ".shared-history").text, "the history to say so too")
     ann.save_screenshot(str(ARTIFACTS / "shared-list-conflict.png"))
     assert titles(bob) == ["Soy milk"]
+    # Ann's next change of her own takes what the undo said away.
+    add(ann, "Bread")
+    wait_until(ann, lambda d: css(d, "#list-message").text == "",
+               lambda: f"the old message to go; it says {css(ann, '#list-message').text!r}")
 
 
 def test_the_lists_pages_have_no_accessibility_violations(driver, team_server):

@@ -48,11 +48,12 @@ try {
   if (notice && notice.list === list && notice.text) { say([notice.text]); }
 } catch (e) { /* No session storage: nothing to say. */ }
 
-// `then` gets the answer before the refresh.
+// `then` gets the answer before the refresh. What an undo or redo said
+// of the parts it left alone goes with the person's next change.
 // `failed` (optional) runs after a refused or failed change is said.
 function change(method, path, body, then, failed) {
   return enqueue(function () { return api(method, path, body); })
-    .then(function (data) { clearError(); if (then) { then(data); } refresh(); return data; }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
+    .then(function (data) { clearError(); say([]); if (then) { then(data); } refresh(); return data; }, function (error) { showError(error); if (failed) { failed(error); } refresh(); });
 }
 
 newTodo.addEventListener('keydown', function (event) {

@@ -394,9 +394,16 @@ document.addEventListener('change', function (event) {
   dirty = true;
   typedSinceSave = true;
   showChoices(current);
-  // A field marked as refused that another choice hid is no longer at fault.
+  // A field marked as refused that another choice hid is no longer at
+  // fault, nor is what was said of it.
   current.querySelectorAll('[aria-invalid]').forEach(function (field) {
-    if (field.offsetParent === null) { field.removeAttribute('aria-invalid'); }
+    if (field.offsetParent !== null) { return; }
+    field.removeAttribute('aria-invalid');
+    var status = document.getElementById('form-status');
+    if (status && status.classList.contains('error') && field.getAttribute('aria-describedby') === 'form-status') {
+      status.textContent = '';
+      status.classList.remove('error');
+    }
   });
 });
 // What the form refuses before sending, naming the field at fault (its `name`).
