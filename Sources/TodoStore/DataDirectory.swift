@@ -76,19 +76,6 @@ public struct DataDirectory: Sendable, Equatable {
     /// Creates the folder (and its parents) if it does not exist, with
     /// permissions for its owner only (0700). An existing folder is left as it is.
     ///
-    /// Why a folder could not be made at `url`, from the nearest folder
-    /// above it that exists: it is a file, or this user may not write in
-    /// it; `nil` when neither (Foundation's reason is said then).
-    static func whyNotCreated(_ url: URL) -> String? {
-        var above = url.deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: above.path), above.path != "/" { above = above.deletingLastPathComponent() }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: above.path, isDirectory: &isDirectory) else { return nil }
-        if !isDirectory.boolValue { return "\(above.path) is a file, not a folder" }
-        if access(above.path, W_OK) != 0 { return "this user may not make folders in \(above.path)" }
-        return nil
-    }
-
     /// - Throws: ``StoreError/cannotCreateDirectory(path:reason:)`` when the
     ///   path exists and is not a folder, is a symbolic link to nothing, or
     ///   cannot be created.
@@ -114,5 +101,18 @@ public struct DataDirectory: Sendable, Equatable {
                 path: url.path,
                 reason: Self.whyNotCreated(url) ?? error.localizedDescription.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
         }
+    }
+
+    /// Why a folder could not be made at `url`, from the nearest folder
+    /// above it that exists: it is a file, or this user may not write in
+    /// it; `nil` when neither (Foundation's reason is said then).
+    private static func whyNotCreated(_ url: URL) -> String? {
+        var above = url.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: above.path), above.path != "/" { above = above.deletingLastPathComponent() }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: above.path, isDirectory: &isDirectory) else { return nil }
+        if !isDirectory.boolValue { return "\(above.path) is a file, not a folder" }
+        if access(above.path, W_OK) != 0 { return "this user may not make folders in \(above.path)" }
+        return nil
     }
 }

@@ -6,13 +6,13 @@ import Todos
 /// last `list` showed, or by the start of an id.
 ///
 /// A reference of digits written as a number (no leading zero, or too
-/// short for an id's start) is a
-/// number of the last listing when that listing has such a number, also
-/// when an id starts with those digits (`rm $(seq 1 1500)` after listing
-/// 1,500 items). Anything else (digits with a leading zero, a number the
-/// listing does not have) is read as the start of an id: at least
-/// ``minimumPrefixLength`` hex digits, hyphens and case ignored. Unknown
-/// and ambiguous references are errors that name the reference.
+/// short for an id's start) is a number of the last listing when that
+/// listing has such a number, also when an id starts with those digits
+/// (`rm $(seq 1 1500)` after listing 1,500 items). Anything else (digits
+/// with a leading zero, a number the listing does not have) is read as the
+/// start of an id: at least ``minimumPrefixLength`` hex digits, hyphens and
+/// case ignored. Unknown and ambiguous references are errors that name the
+/// reference.
 struct ItemReferences {
     /// The fewest hex digits an id prefix must have.
     static let minimumPrefixLength = IDPrefix.minimumLength
