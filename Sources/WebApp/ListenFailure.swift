@@ -8,6 +8,10 @@ public enum ListenFailure {
     /// A sentence for `error` when it is such a failure to bind; `nil` for
     /// any other error, which is then shown as it is.
     public static func explanation(of error: any Error) -> String? {
+        // A host that is no address and no name this machine can resolve.
+        if error is SocketAddressError || error is SocketAddressError.UnknownHost {
+            return "--host takes an address of this machine (127.0.0.1, 0.0.0.0 for all, ::1) or a name of one"
+        }
         guard let error = error as? IOError else { return nil }
         switch error.errnoCode {
         case EADDRINUSE:

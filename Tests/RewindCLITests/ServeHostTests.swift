@@ -17,7 +17,30 @@ struct ServeHostTests {
     @Test func anEmptyHostIsRefusedWithStatus64() async throws {
         let run = try await runRewind(["serve", "--port", "0", "--in-memory", "--host", "  "], timeout: 60)
         #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
-        #expect(run.stderr.contains("--host must not be empty"), "\(run.stderr)")
+        #expect(run.stderr == "rewind serve: --host must not be empty; give an address (127.0.0.1, 0.0.0.0, ::1) or a host name\n")
+    }
+
+    @Test func aHostThatIsNoAddressIsOneLineThatSaysWhatIsAllowed() async throws {
+        let run = try await runRewind(["serve", "--port", "0", "--in-memory", "--host", "not a host"], timeout: 60)
+        #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr == "rewind serve: cannot serve on not a host:0: --host takes an address of this machine (127.0.0.1, 0.0.0.0 for all, ::1) or a name of one\n")
+    }
+
+    /// A refused option is one line, not the parser's lines and the usage.
+    @Test(arguments: [
+        (["--port", "70000"], "rewind serve: --port must be between 0 and 65535, not 70000\n"),
+        (["--in-memory", "--data-dir", "/tmp/x"], "rewind serve: --data-dir and --in-memory exclude each other; give one of them\n"),
+        (["--allow-host", "http://a.example"],
+         "rewind serve: --allow-host takes a name this server is reached by, such as todo.example or 192.0.2.7 (no scheme, port or path), not “http://a.example”\n"),
+        (["--allow-host", "b.example:8080"],
+         "rewind serve: --allow-host takes a name this server is reached by, such as todo.example or 192.0.2.7 (no scheme, port or path), not “b.example:8080”\n"),
+        (["--allow-host", ""],
+         "rewind serve: --allow-host takes a name this server is reached by, such as todo.example or 192.0.2.7 (no scheme, port or path), not “”\n"),
+    ])
+    func aRefusedOptionIsOneLine(arguments: [String], stderr: String) async throws {
+        let run = try await runRewind(["serve", "--port", "0"] + (arguments.contains("--data-dir") ? [] : ["--in-memory"]) + arguments, timeout: 60)
+        #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr == stderr)
     }
 }
 

@@ -148,6 +148,15 @@ struct SharedListCommandTests {
         team.succeed(try await team.todo(["undo"], as: "ann", list: "Chores"))
         #expect(try await team.titles(as: "bob", list: "Chores") == ["Old ann's step"])
 
+        // Shared again with the same account: nothing to change, and no failure (as a rename to its own name).
+        let again = team.succeed(try await team.lists(["share", "Chores", team.name("ann")], as: "bob"))
+        #expect(again.stdout == "Nothing to change: “Chores” is shared with \(team.name("ann")) already.\n")
+
+        // Three hex digits are too few to start an id, and are said to be.
+        let short = try await team.lists(["rm", "abc", "--yes"], as: "ann")
+        #expect(short.status == 1)
+        #expect(short.stderr.hasSuffix("(the start of an id needs at least 4 hex digits)\n"), "\(short.stderr)")
+
         // An empty shared list suggests its first add with --as and --list.
         team.succeed(try await team.lists(["create", "Empty"], as: "ann"))
         let empty = team.succeed(try await team.todo(["list"], as: "ann", list: "Empty")).stdout

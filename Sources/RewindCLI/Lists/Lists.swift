@@ -332,7 +332,12 @@ struct MembershipArguments: ParsableArguments {
             let name = TypedText.visible(list.name)
             if sharing {
                 let account = try await team.existing(account)
-                try await team.lists.share(list.id, with: account.name, madeAt: account.created, by: team.person)
+                do {
+                    try await team.lists.share(list.id, with: account.name, madeAt: account.created, by: team.person)
+                } catch AccountError.alreadyMember {
+                    // As a rename to the name it has: run again, the command changes nothing and succeeds.
+                    return TodoTerminal.print("Nothing to change: “\(name)” is shared with \(account.name.text) already.")
+                }
                 TodoTerminal.print("Shared “\(name)” with \(account.name.text).")
             } else {
                 try await team.lists.unshare(list.id, with: account, by: team.person)

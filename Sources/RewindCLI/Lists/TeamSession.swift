@@ -87,10 +87,15 @@ struct TeamSession: Sendable {
             if matches.count == 1, let list = matches.first { return list }
             if matches.count > 1 {
                 throw TodoCommandError(
-                    "“\(wanted)” starts the ids of \(matches.count) of \(person.text)'s lists; give more of the id")
+                    "“\(wanted)” starts the ids of \(matches.count) of \(person.text)'s lists ("
+                        + matches.prefix(3).map(Self.shortID).joined(separator: ", ") + (matches.count > 3 ? ", …" : "")
+                        + "); give more of the id")
             }
         }
-        throw TodoCommandError("no list “\(wanted)” among \(person.text)'s lists")
+        // A start of an id too short to name one is said to be so.
+        let tooShort = !hex.isEmpty && hex.count < 4 && hex.allSatisfy(\.isHexDigit)
+        throw TodoCommandError(
+            "no list “\(wanted)” among \(person.text)'s lists" + (tooShort ? " (the start of an id needs at least 4 hex digits)" : ""))
     }
 
     /// Throws unless the person owns `list`: only the owner may `action` it.

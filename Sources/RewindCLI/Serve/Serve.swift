@@ -100,25 +100,35 @@ extension RewindCommand {
         var calculatorConfig: String?
 
         func validate() throws {
+            // One line each, as every other refusal of `rewind serve`.
+            func refuse(_ message: String) -> ExitCode {
+                StandardStreams.error("rewind serve: \(message)\n")
+                return .validationFailure
+            }
             guard (0...65_535).contains(port) else {
-                throw ValidationError("--port must be between 0 and 65535, not \(port)")
+                throw refuse("--port must be between 0 and 65535, not \(port)")
             }
             if inMemory, dataDir != nil {
-                throw ValidationError("--data-dir and --in-memory exclude each other; give one of them")
+                throw refuse("--data-dir and --in-memory exclude each other; give one of them")
             }
             if database != nil, inMemory || dataDir != nil {
-                throw ValidationError("--database excludes --data-dir and --in-memory; give one of them")
+                throw refuse("--database excludes --data-dir and --in-memory; give one of them")
             }
             if accounts, inMemory {
-                throw ValidationError("--accounts needs the accounts of a data directory or database; it excludes --in-memory")
+                throw refuse("--accounts needs the accounts of a data directory or database; it excludes --in-memory")
             }
             if host.trimmingCharacters(in: .whitespaces).isEmpty {
-                throw ValidationError("--host must not be empty")
+                throw refuse("--host must not be empty; give an address (127.0.0.1, 0.0.0.0, ::1) or a host name")
             }
             if let control = host.unicodeScalars.first(where: TypedText.isControl) {
-                throw ValidationError(
+                throw refuse(
                     "--host “\(TypedText.visible(host))” holds the control character \(TypedText.name(of: control.value)); "
                         + "give an address (127.0.0.1, 0.0.0.0, ::1) or a host name")
+            }
+            for name in allowedHosts where !Self.isHostName(name) {
+                throw refuse(
+                    "--allow-host takes a name this server is reached by, such as todo.example or 192.0.2.7 "
+                        + "(no scheme, port or path), not “\(TypedText.visible(name))”")
             }
         }
 
@@ -177,11 +187,14 @@ extension RewindCommand {
             }
             defer { store.close() }
 
+            // `[::1]`, as a Host header writes an IPv6 address, is bound as `::1`.
+            let bindHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            let allowedHosts = allowedHosts
             let configuration = WebAppConfiguration(
-                host: host, port: port, additionalAllowedHosts: allowedHosts, csrfToken: sharedToken,
+                host: bindHost, port: port, additionalAllowedHosts: allowedHosts, csrfToken: sharedToken,
                 publicOrigins: origins, trustedProxies: proxies
             )
-            let location = store.location
+            let (location, readOnly) = (store.location, store.readOnly)
             let app = buildApplication(
                 configuration: configuration,
                 store: store.store,
@@ -194,6 +207,12 @@ extension RewindCommand {
                     // A server whose standard output is closed keeps serving.
                     _ = StandardStreams.write(Data("Rewind is running at \(configuration.url(port: port))\n".utf8), to: STDOUT_FILENO)
                     StandardStreams.error("To-dos: \(location). Press Ctrl+C to stop.\n")
+                    if let readOnly { StandardStreams.error("\(readOnly)\n") }
+                    // Listening on every address: other machines are answered only under a name allowed.
+                    if ["0.0.0.0", "::"].contains(bindHost), allowedHosts.isEmpty {
+                        StandardStreams.error(
+                            "Other machines get 421 until the name they reach this one by is allowed: --allow-host NAME.\n")
+                    }
                 }
             )
             do {
@@ -213,6 +232,16 @@ extension RewindCommand {
                 StandardStreams.error("rewind serve: cannot serve on \(host):\(port): \(why)\n")
                 throw ExitCode.failure
             }
+        }
+
+        /// Whether `name` is a host name or address as a `Host` header names
+        /// it, without its port: letters, digits, dots and hyphens, or an
+        /// IPv6 address in brackets.
+        static func isHostName(_ name: String) -> Bool {
+            if name.hasPrefix("["), name.hasSuffix("]") {
+                return name.count > 2 && name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+            }
+            return !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
         }
 
         /// What `load` reads from beside the binary; when it is missing, the

@@ -12,6 +12,10 @@ struct ServeStore: Sendable {
     /// Where the to-dos are, for the start-up line: a database path or
     /// URL (without its password), or "memory".
     let location: String
+    /// Why changes will be refused (the file or its folder cannot be
+    /// written), said when the server starts rather than at the first
+    /// change; `nil` when they can be made.
+    var readOnly: String? = nil
     /// What must run with the server: the PostgreSQL connection pool.
     var services: [any Service] = []
     /// Opens the accounts and sessions of team mode, in the same database
@@ -84,7 +88,7 @@ struct ServeStore: Sendable {
         let url = directory.databaseURL
         let calculators = try await SQLiteCalculatorStore.open(url: url)
         return ServeStore(
-            store: store, location: url.path, sessions: {
+            store: store, location: url.path, readOnly: store.readOnlyReason.map { "\($0)" }, sessions: {
                 let accounts = try await SQLiteAccountStore.open(url: url)
                 return (accounts, try await !accounts.list().isEmpty)
             },

@@ -33,6 +33,11 @@ import Todos
 /// then tells the ``updated(_:)`` subscribers.
 public final class SQLiteStore: Sendable {
     let database: TodoDatabase
+
+    /// Why changes are refused when the file or its folder cannot be
+    /// written (the store was opened for reading only); `nil` when they
+    /// can be.
+    public var readOnlyReason: StoreError? { database.readOnlyError }
     private let log: HistoryLog
     private let limit: Int?
     private let now: @Sendable () -> Date

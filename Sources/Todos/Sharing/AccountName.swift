@@ -68,6 +68,10 @@ public enum PasswordRule {
             throw .weakPassword(
                 "A password may have at most \(maximumBytes) bytes (UTF-8); this one has \(password.utf8.count).")
         }
+        // Ten spaces, or ten of one character, count as ten characters and guard nothing.
+        guard Set(password.filter { !$0.isWhitespace }).count >= 2 else {
+            throw .weakPassword("A password needs at least two different characters besides spaces; this one has not.")
+        }
     }
 }
 

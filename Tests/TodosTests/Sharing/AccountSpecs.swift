@@ -34,6 +34,11 @@ struct AccountSpecs {
                 try PasswordRule.check("123456789")
             }
             #expect(throws: AccountError.self) { try PasswordRule.check(String(repeating: "ü", count: 37)) }
+            for blank in [String(repeating: " ", count: 10), String(repeating: "a", count: 12), " a a a a a a "] {
+                #expect(throws: AccountError.weakPassword("A password needs at least two different characters besides spaces; this one has not.")) {
+                    try PasswordRule.check(blank)
+                }
+            }
             try PasswordRule.check("correct horse")
         }
     }
