@@ -46,7 +46,10 @@ extension ButtonConfiguration {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            let reason = (error as? CocoaError).map(Self.reason) ?? "read error"
+            var isFolder: ObjCBool = false
+            let folder = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+            let reason = folder ? "it is a folder; give a keypad file, such as keypad.json"
+                : (error as? CocoaError).map(Self.reason) ?? "read error"
             throw ConfigurationError(source: url.path, problem: .unreadable(reason: reason))
         }
         return try decode(from: data, source: url.path, factory: factory)

@@ -111,6 +111,13 @@ struct ButtonConfigurationTests {
         }
     }
 
+    @Test func loadingAFolderSaysItIsOne() {
+        let folder = FileManager.default.temporaryDirectory
+        let expected = ConfigurationError(
+            source: folder.path, problem: .unreadable(reason: "it is a folder; give a keypad file, such as keypad.json"))
+        #expect(throws: expected) { try ButtonConfiguration.load(contentsOf: folder) }
+    }
+
     @Test func aLabelMayBeAnAlias() throws {
         let configuration = try decode(#"{"labels": ["1", "*", "="], "columnCount": 3}"#)
         var session = CalculatorSession(configuration: configuration)

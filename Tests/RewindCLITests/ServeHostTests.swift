@@ -34,6 +34,7 @@ struct ServeHostTests {
          "rewind serve: --allow-host takes a name this server is reached by, such as todo.example or 192.0.2.7 (no scheme, port or path), not “http://a.example”\n"),
         (["--allow-host", "b.example:8080"],
          "rewind serve: --allow-host takes a name this server is reached by, such as todo.example or 192.0.2.7 (no scheme, port or path), not “b.example:8080”\n"),
+        (["--calculator-config", " "], "rewind serve: --calculator-config must not be empty; give a keypad file, such as keypad.json\n"),
         (["--allow-host", ""],
          "rewind serve: --allow-host takes a name this server is reached by, such as todo.example or 192.0.2.7 (no scheme, port or path), not “”\n"),
     ])

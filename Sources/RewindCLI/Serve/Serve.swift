@@ -125,6 +125,9 @@ extension RewindCommand {
                     "--host “\(TypedText.visible(host))” holds the control character \(TypedText.name(of: control.value)); "
                         + "give an address (127.0.0.1, 0.0.0.0, ::1) or a host name")
             }
+            if let calculatorConfig, calculatorConfig.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw refuse("--calculator-config must not be empty; give a keypad file, such as keypad.json")
+            }
             for name in allowedHosts where !Self.isHostName(name) {
                 throw refuse(
                     "--allow-host takes a name this server is reached by, such as todo.example or 192.0.2.7 "
@@ -194,7 +197,7 @@ extension RewindCommand {
                 host: bindHost, port: port, additionalAllowedHosts: allowedHosts, csrfToken: sharedToken,
                 publicOrigins: origins, trustedProxies: proxies
             )
-            let (location, readOnly) = (store.location, store.readOnly)
+            let (location, readOnly, isTeamMode) = (store.location, store.readOnly, teamMode != nil)
             let app = buildApplication(
                 configuration: configuration,
                 store: store.store,
@@ -207,6 +210,7 @@ extension RewindCommand {
                     // A server whose standard output is closed keeps serving.
                     _ = StandardStreams.write(Data("Rewind is running at \(configuration.url(port: port))\n".utf8), to: STDOUT_FILENO)
                     StandardStreams.error("To-dos: \(location). Press Ctrl+C to stop.\n")
+                    if isTeamMode { StandardStreams.error("Team mode: the pages ask to sign in with an account of `rewind users`.\n") }
                     if let readOnly { StandardStreams.error("\(readOnly)\n") }
                     // Listening on every address: other machines are answered only under a name allowed.
                     if ["0.0.0.0", "::"].contains(bindHost), allowedHosts.isEmpty {

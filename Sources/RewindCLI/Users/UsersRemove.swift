@@ -85,9 +85,11 @@ extension RewindCommand.Users {
             lists.count == 1 ? "1 list" : "\(lists.count) lists"
         }
 
-        /// The lists by name and short id, e.g. “Groceries” (ea3339c9).
+        /// The lists by name and short id, e.g. “Groceries” (ea3339c9): the
+        /// first ten, and how many more (`rewind lists --as NAME` shows them all).
         private static func describe(_ lists: [SharedListSummary]) -> String {
-            lists.map { TeamSession.label($0) }.joined(separator: ", ")
+            let shown = lists.prefix(10).map { TeamSession.label($0) }.joined(separator: ", ")
+            return lists.count > 10 ? shown + " and \(lists.count - 10) more" : shown
         }
     }
 }
