@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `rewind serve --host`: an empty value or one that holds a control
@@ -77,5 +78,40 @@ struct ServeStartFailureTests {
         let run = try await runRewind(["serve", "--port", "0", "--in-memory", "--calculator-config", "/nonexistent/keys.json"], timeout: 60)
         #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr == "rewind serve: Invalid button configuration /nonexistent/keys.json: cannot be read (no such file)\n")
+    }
+
+    @Test func theStartSaysWhatAnOptionLeftWithoutEffectWouldHaveDone() async throws {
+        let quiet = try await startLines(["serve", "--port", "0", "--in-memory", "--host", "127.0.0.1"])
+        #expect(!quiet.contains("--trusted-proxy"), "\(quiet)")
+        #expect(!quiet.contains("421"), "\(quiet)")
+        let proxy = try await startLines(["serve", "--port", "0", "--in-memory", "--trusted-proxy", "127.0.0.1"])
+        #expect(proxy.contains("--trusted-proxy changes nothing here: it throttles sign-ins, and there are none without team mode (--accounts)."), "\(proxy)")
+        let everyAddress = try await startLines(["serve", "--port", "0", "--in-memory", "--host", "0.0.0.0"])
+        #expect(everyAddress.contains("Other machines get 421 until the name they reach this one by is allowed: --allow-host NAME."), "\(everyAddress)")
+    }
+
+    /// What `rewind serve` writes on standard error until it is stopped,
+    /// a moment after it said it is running.
+    private func startLines(_ arguments: [String]) async throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let errorURL = directory.appendingPathComponent("stderr")
+        try Data().write(to: errorURL)
+        let error = try FileHandle(forWritingTo: errorURL)
+        defer { try? error.close() }
+        let child = try ChildProcess(try rewindBinaryURL(), arguments, standardOutput: .null, standardError: .handle(error))
+        func written() -> String { String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self) }
+        do {
+            try await waitUntil("rewind serve to start: \(written())", timeout: .seconds(60)) { written().contains("Press Ctrl+C") }
+            // The lines after it are written at once, by the same call.
+            try await Task.sleep(for: .milliseconds(300))
+        } catch {
+            child.terminate(SIGKILL)
+            throw error
+        }
+        child.terminate()
+        try await child.exited("rewind serve", timeout: .seconds(30))
+        return written()
     }
 }

@@ -770,15 +770,15 @@ struct HistoryPanelTests {
         let tree = HistoryTree(steps: [step(1, after: 0, .done), step(2, after: 1, .abandoned), step(4, after: 1, .done)], current: 4)
         let html = HistoryPanel(tree: tree).render().rendered
         #expect(html.contains(
-            #"<li><button type="button" class="history-step abandoned" data-step="2" title="Go to after “Add “2””, on a branch left by a change after an undo"><span class="history-name">Add “2”</span><span class="history-branch">abandoned</span>"#
+            #"<li><button type="button" class="history-step abandoned" data-step="2" title="Go to just after this step, on a branch left by a change after an undo: Add “2”"><span class="history-name">Add “2”</span><span class="history-branch">abandoned</span>"#
         ))
         #expect(html.contains(#"<li data-level="1"><button type="button" class="history-step current" data-step="4" aria-current="step""#))
-        #expect(html.contains(#"<li><button type="button" class="history-step" data-step="1" title="Go back to after “Add “1””""#))
+        #expect(html.contains(#"<li><button type="button" class="history-step" data-step="1" title="Go back to just after this step: Add “1”""#))
         #expect(html.components(separatedBy: "aria-current").count == 2, "one step is current")
         // A step undone on the current branch lies ahead: going to it goes forward.
         let undone = HistoryPanel(tree: HistoryTree(steps: [step(1, after: 0, .done), step(2, after: 1, .undone)], current: 1))
             .render().rendered
-        #expect(undone.contains(#"data-step="2" title="Go forward to after “Add “2””""#))
+        #expect(undone.contains(#"data-step="2" title="Go forward to just after this step: Add “2”""#))
         let order = ["data-step=\"0\"", "data-step=\"1\"", "data-step=\"2\"", "data-step=\"4\""].compactMap { html.range(of: $0)?.lowerBound }
         #expect(order.count == 4 && order == order.sorted(), "the steps are listed in the order they were made")
         // Only the step not made after the one above it says what it was made after.

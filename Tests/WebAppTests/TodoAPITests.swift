@@ -211,7 +211,10 @@ struct TodoAPITests {
             (#"{"title": "#, "malformed JSON"),
             // A number its field cannot take, rather than "not valid JSON".
             (#"{"title": "x", "due": {"kind": "duration", "start": "2031-01-01T00:00:00Z", "amount": 1.5, "unit": "day"}}"#,
-             "a field that takes a whole number got a fraction or a number too large"),
+             "a fraction where a whole number goes"),
+            // Past what a Double holds, where any number goes.
+            (#"{"title": "x", "location": {"kind": "coordinate", "latitude": 1e400, "longitude": 2}}"#,
+             "a number too large for its field"),
             // What was expected, not a bare word.
             ("not json", "at byte 1: expected “null”"),
             (#"{"title": 1.}"#, "expected a digit after the decimal point"),

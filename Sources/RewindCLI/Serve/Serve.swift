@@ -198,6 +198,7 @@ extension RewindCommand {
                 publicOrigins: origins, trustedProxies: proxies
             )
             let (location, readOnly, isTeamMode) = (store.location, store.readOnly, teamMode != nil)
+            let proxiesUnused = !proxies.isEmpty && teamMode == nil
             let app = buildApplication(
                 configuration: configuration,
                 store: store.store,
@@ -212,6 +213,10 @@ extension RewindCommand {
                     StandardStreams.error("To-dos: \(location). Press Ctrl+C to stop.\n")
                     if isTeamMode { StandardStreams.error("Team mode: the pages ask to sign in with an account of `rewind users`.\n") }
                     if let readOnly { StandardStreams.error("\(readOnly)\n") }
+                    // Without sign-ins there is nothing to throttle by the client's address.
+                    if proxiesUnused {
+                        StandardStreams.error("--trusted-proxy changes nothing here: it throttles sign-ins, and there are none without team mode (--accounts).\n")
+                    }
                     // Listening on every address: other machines are answered only under a name allowed.
                     if ["0.0.0.0", "::"].contains(bindHost), allowedHosts.isEmpty {
                         StandardStreams.error(

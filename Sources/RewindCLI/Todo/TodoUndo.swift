@@ -119,20 +119,22 @@ private func move(_ steps: StepCount, options: TodoOptions, forward: Bool) async
 
 /// Takes back up to `steps.count` of the account's own steps on a shared
 /// list (or its undos), and names each with the sentences of what it left
-/// alone; with nothing to take back, fails (exit status 1).
+/// alone; with nothing to take back, says so and succeeds, as on a list of
+/// one's own.
 private func move(_ steps: StepCount, on shared: SharedTodoSession, forward: Bool) async throws {
     let (moved, exhausted) = try await shared.move(forward: forward, count: steps.count)
     let what = forward ? "redo" : "undo"
-    if moved.isEmpty {
-        throw TodoCommandError("Nothing to \(what): \(shared.person.text) has no \(forward ? "undone change" : "change") of their own to \(what) on “\(TypedText.visible(shared.list.name))”.")
-    }
     if steps.json {
         let rows = moved.map(SharedMoveJSON.Row.init)
         return try JSONOutput.print(forward ? SharedMoveJSON(redone: rows) : SharedMoveJSON(undone: rows))
     }
     let verb = forward ? "Redid: " : "Undid: "
     TodoTerminal.print(lines: moved.flatMap { [verb + TypedText.visible($0.name)] + $0.messages.map { TypedText.visible($0) } })
-    if exhausted { TodoTerminal.print("Nothing more to \(what).") }
+    if moved.isEmpty {
+        TodoTerminal.print("Nothing to \(what): \(shared.person.text) has no \(forward ? "undone change" : "change") of their own to \(what) on “\(TypedText.visible(shared.list.name))”.")
+    } else if exhausted {
+        TodoTerminal.print("Nothing more to \(what).")
+    }
 }
 
 /// What `undo --json` and `redo --json` print on a shared list.

@@ -15,8 +15,9 @@ enum JSONBody {
                 // The body was checked to be JSON before it was decoded
                 // (``validate(_:)``): what Foundation's decoder calls "not
                 // valid JSON" without a field is a number that its field
-                // cannot take (1.5 or 1e30 where a whole number goes).
-                return "invalid number: a field that takes a whole number got a fraction or a number too large"
+                // cannot take (1.5 or 1e30 where a whole number goes, 1e400
+                // anywhere).
+                return "invalid number: a number too large for its field, or a fraction where a whole number goes"
             }
             return "invalid \(path(context.codingPath)): \(context.debugDescription)"
         case .keyNotFound(let key, let context):

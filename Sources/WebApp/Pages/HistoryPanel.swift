@@ -124,9 +124,9 @@ struct HistoryPanel {
         let title = switch (isCurrent, branch) {
         case (true, _): "Current state"
         case (false, _) where number == 0: "Go back to the start, before every step"
-        case (false, .abandoned): "Go to after “\(name)”, on a branch left by a change after an undo"
-        case (false, .undone): "Go forward to after “\(name)”"
-        case (false, .done): "Go back to after “\(name)”"
+        case (false, .abandoned): "Go to just after this step, on a branch left by a change after an undo: \(name)"
+        case (false, .undone): "Go forward to just after this step: \(name)"
+        case (false, .done): "Go back to just after this step: \(name)"
         }
         attributes.append(.title(title))
         let depth = min(level, Self.deepestLevel)
