@@ -44,6 +44,18 @@ struct ServeHostTests {
         #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
         #expect(run.stderr == stderr)
     }
+
+    /// An empty `--data-dir` is not the default data directory in disguise
+    /// (which, were it served, is a folder of the test's own here).
+    @Test(arguments: ["", " "])
+    func anEmptyDataDirectoryIsRefusedInOneLine(value: String) async throws {
+        let fallback = FileManager.default.temporaryDirectory.appendingPathComponent("rewind-default-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: fallback) }
+        let run = try await runRewind(["serve", "--port", "0", "--data-dir", value], environment: ["REWIND_DATA_DIR": fallback.path], timeout: 20)
+        #expect(run.status == 64, "\(run.stdout)\(run.stderr)")
+        #expect(run.stderr == "rewind serve: --data-dir must name a folder; leave the option out to use the default data directory\n")
+        #expect(!FileManager.default.fileExists(atPath: fallback.path), "the default data directory was opened")
+    }
 }
 
 /// What `rewind serve` says when it cannot start: one line that names the

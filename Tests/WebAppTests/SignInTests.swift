@@ -162,7 +162,10 @@ struct SignInTests {
             #expect(page.status == .seeOther)
             #expect(page.headers[.location] == "/signin?next=/todos%3Ffilter%3Dactive")
             #expect(try await client.get("/").headers[.location] == "/signin")
-            for path in ["/api/todos", "/events", "/api/csrf", "/todos/fragment"] {
+            for path in [
+                "/api/todos", "/events", "/api/csrf", "/todos/fragment", "/todos/items/0/fragment", "/lists/events", "/lists/fragment",
+                "/lists/0/events", "/lists/0/fragment",
+            ] {
                 let response = try await client.get(path)
                 #expect(response.status == .unauthorized, "\(path)")
                 #expect(response.errorMessage == "sign in first", "\(path)")

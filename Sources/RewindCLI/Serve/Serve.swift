@@ -108,6 +108,9 @@ extension RewindCommand {
             guard (0...65_535).contains(port) else {
                 throw refuse("--port must be between 0 and 65535, not \(port)")
             }
+            if let dataDir, dataDir.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw refuse("--data-dir must name a folder; leave the option out to use the default data directory")
+            }
             if inMemory, dataDir != nil {
                 throw refuse("--data-dir and --in-memory exclude each other; give one of them")
             }

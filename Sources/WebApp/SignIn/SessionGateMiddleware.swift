@@ -30,7 +30,7 @@ struct SessionGateMiddleware<Context: RequestContext>: RouterMiddleware {
             }
         }
         let isPage = (request.method == .get || request.method == .head) && !path.hasPrefix("/api/")
-            && path != "/events" && !path.hasSuffix("/fragment")
+            && path != "/events" && !path.hasSuffix("/events") && !path.hasSuffix("/fragment")
         guard isPage else { throw APIError(.unauthorized, "sign in first") }
         return Response(status: .seeOther, headers: [.location: SignInForm.signInPath(next: request.uri.description)])
     }
