@@ -217,6 +217,57 @@ def test_a_long_number_shows_whole_on_the_display(driver, base_url, browser_fact
         assert display_fit(browser)["size"] == full
 
 
+def test_a_long_negative_result_shows_its_sign_on_a_narrow_phone(base_url, browser_factory):
+    # 320 px, as a 1280 px window at 400 %: before, the display shrank to half
+    # its size and no further, and "-9.999999999999998e31" lost its minus sign
+    # past the left edge, under a scroll bar.
+    browser = browser_factory(size=(320, 640))
+    open_calculator(browser, base_url)
+    css(browser, "h1").click()
+    press(browser, Keys.ESCAPE, "9" * 16)
+    click_keys(browser, "±")
+    press(browser, "*", "9" * 16, Keys.ENTER)
+    wait_display(browser, "-9.999999999999998e31")
+    fit = display_fit(browser)
+    assert fit["overflow"] <= 0, f"the result does not fit: {fit}"
+    assert browser.execute_script("return document.getElementById('calc-display').scrollLeft;") == 0
+
+
+def server_with_keypad(rewind_bin, tmp_path, layout):
+    """A server of its own, started, with `layout` as its --calculator-config."""
+    config = tmp_path / "keypad.json"
+    config.write_text(json.dumps(layout))
+    data = tmp_path / "data-keypad"
+    data.mkdir()
+    custom = Server(rewind_bin, data, tmp_path, extra_args=["--calculator-config", str(config)])
+    custom.start()
+    return custom
+
+
+def test_a_keypad_of_twelve_columns_stays_inside_its_card(rewind_bin, browser_factory, tmp_path):
+    layout = {"labels": ["AC", "C", "⌫", "÷", "√", "x²", "%", "x", "7", "8", "9", "-", "4", "5", "6", "+", "1", "2", "3", "=",
+                         "±", "0", "."], "columnCount": 12}
+    custom = server_with_keypad(rewind_bin, tmp_path, layout)
+    try:
+        for size in ((1280, 900), PHONE):
+            browser = browser_factory(size=size)
+            open_calculator(browser, custom.url)
+            box = browser.execute_script("""
+                const card = document.querySelector('.calculator').getBoundingClientRect();
+                const keys = [...document.querySelectorAll('.key')].map(key => key.getBoundingClientRect());
+                const tape = document.querySelector('.tape').getBoundingClientRect();
+                return {card: [card.left, card.right], keys: [Math.min(...keys.map(k => k.left)), Math.max(...keys.map(k => k.right))],
+                        widths: [...new Set(keys.map(k => Math.round(k.width)))], tape: tape.left,
+                        scroll: document.documentElement.scrollWidth, window: window.innerWidth};""")
+            assert box["card"][0] <= box["keys"][0] and box["keys"][1] <= box["card"][1], f"keys outside the card at {size}: {box}"
+            assert len(box["widths"]) == 1, f"columns of several widths at {size}: {box}"
+            assert box["scroll"] <= box["window"], f"the page scrolls sideways at {size}: {box}"
+            if size[0] >= 760:
+                assert box["tape"] >= box["card"][1], f"the tape covers the calculator: {box}"
+    finally:
+        custom.stop()
+
+
 def test_a_long_error_shows_whole_and_readable(driver, base_url, browser_factory):
     for browser in (driver, browser_factory(size=PHONE)):
         open_calculator(browser, base_url)
@@ -348,14 +399,9 @@ def test_the_calculator_is_kept_across_a_restart_with_its_undo_and_redo(driver, 
 
 
 def test_serve_takes_a_calculator_configuration(rewind_bin, driver, tmp_path):
-    config = tmp_path / "keypad.json"
     # A keypad labelled with aliases: `*` for ×.
     layout = {"labels": ["7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "+", "=", "*"], "columnCount": 3}
-    config.write_text(json.dumps(layout))
-    data = tmp_path / "data-config"
-    data.mkdir()
-    custom = Server(rewind_bin, data, tmp_path, extra_args=["--calculator-config", str(config)])
-    custom.start()
+    custom = server_with_keypad(rewind_bin, tmp_path, layout)
     try:
         open_calculator(driver, custom.url)
         assert labels(driver) == layout["labels"]

@@ -34,24 +34,35 @@ extension ButtonConfiguration {
         return try load(contentsOf: url)
     }
 
-    /// Reads and checks the layout in the file at `url`.
+    /// The most bytes a layout file may hold: a hundred labels of sixteen
+    /// characters take a few kilobytes.
+    public static let maximumFileSize = 64 * 1024
+
+    /// Reads and checks the layout in the file at `url`, which may also be
+    /// a pipe (`--config /dev/stdin`, `--config <(…)`), read up to
+    /// ``maximumFileSize`` bytes.
     ///
     /// - Throws: ``ConfigurationError`` naming the file when it cannot be
-    ///   read or is not a valid layout.
+    ///   read, is larger than ``maximumFileSize``, or is not a valid layout.
     public static func load(
         contentsOf url: URL,
         factory: CommandFactory = .standard
     ) throws(ConfigurationError) -> ButtonConfiguration {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ConfigurationError(source: url.path, problem: .unreadable(reason: "it is a folder; give a keypad file, such as keypad.json"))
+        }
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            // One byte past the limit tells a file that is too large from one that fills it.
+            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
         } catch {
-            var isFolder: ObjCBool = false
-            let folder = FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
-            let reason = folder ? "it is a folder; give a keypad file, such as keypad.json"
-                : (error as? CocoaError).map(Self.reason) ?? "read error"
+            let reason = (error as? CocoaError).map(Self.reason) ?? "read error"
             throw ConfigurationError(source: url.path, problem: .unreadable(reason: reason))
         }
+        if data.count > maximumFileSize { throw ConfigurationError(source: url.path, problem: .tooLarge(maximumFileSize)) }
         return try decode(from: data, source: url.path, factory: factory)
     }
 

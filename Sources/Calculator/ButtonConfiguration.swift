@@ -62,6 +62,12 @@ public struct ButtonConfiguration: Equatable, Hashable, Sendable, Encodable {
         } catch {
             throw ConfigurationError(source: source, problem: .invalidJSON)
         }
+        // A field the decoder would leave unread, such as "colums": a mistake, not a wish.
+        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let unknown = object.keys.sorted().first(where: { !["labels", "columnCount"].contains($0) })
+        {
+            throw ConfigurationError(source: source, problem: .unknownField(unknown))
+        }
         return try ButtonConfiguration(labels: raw.labels, columnCount: raw.columnCount, factory: factory, source: source)
     }
 
@@ -114,6 +120,10 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
     public enum Problem: Equatable, Sendable {
         /// The file could not be read.
         case unreadable(reason: String)
+        /// The file holds more bytes than a layout takes (the limit).
+        case tooLarge(Int)
+        /// The configuration has a field it does not take (the field, and the ones it takes).
+        case unknownField(String)
         /// The text is not JSON.
         case invalidJSON
         /// A field the configuration needs is missing.
@@ -142,6 +152,8 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
         public var message: String {
             switch self {
             case .unreadable(let reason): "cannot be read (\(reason))"
+            case .tooLarge(let limit): "larger than \(limit / 1024) KiB, which is more than a keypad needs"
+            case .unknownField(let field): "unknown field \"\(field)\"; a keypad has \"labels\" and \"columnCount\""
             case .invalidJSON: "not valid JSON"
             case .missingField(let field): "missing \"\(field)\""
             case .wrongType(let field, let expected):

@@ -110,13 +110,17 @@ extension Key {
         }
     }
 
-    /// The sign a keypad shows on the key when typography has a better one
-    /// than a label typed on a keyboard, the one the tape prints: `×` for
-    /// `x` and `*`, `−` (the minus sign) for `-`. `nil` for every other key,
-    /// whose label is its face.
+    /// The sign a keypad shows on the key, whichever way its label is
+    /// written: the one the tape prints for an operation (`×` for `x` and
+    /// `*`, `−`, the minus sign, for `-`, `÷` for `/`), `√` for `sqrt`, `x²`
+    /// for `x^2`, `±` for `+/-`. `nil` for every other key, whose label is
+    /// its face.
     public var typographicFace: String? {
         switch self {
-        case .operation(let operation) where operation == .multiplication || operation == .subtraction: operation.symbol
+        case .operation(let operation): operation.symbol
+        case .function(.squareRoot): "√"
+        case .function(.square): "x²"
+        case .toggleSign: "±"
         default: nil
         }
     }

@@ -268,8 +268,17 @@ struct KeyTests {
 
     @Test func onlyTimesAndMinusHaveABetterSignThanTheirLabel() {
         let faces = CommandFactory.standardEntries.compactMap { entry in
-            entry.key.typographicFace.map { "\(entry.label)→\($0)" }
+            entry.key.typographicFace.flatMap { $0 == entry.label ? nil : "\(entry.label)→\($0)" }
         }
         #expect(faces == ["-→−", "x→×"])
+    }
+
+    /// A keypad file may spell a key as a terminal types it; the key is
+    /// drawn with its sign all the same.
+    @Test func everyOtherSpellingOfAKeyIsDrawnWithTheKeysSign() throws {
+        let faces = try CommandFactory.standardAliases.keys.sorted().map { alias in
+            "\(alias)→" + (try CommandFactory.standard.key(for: alias).typographicFace ?? alias)
+        }
+        #expect(faces == ["*→×", "+/-→±", "/→÷", "sqrt→√", "x^2→x²", "×→×", "−→−"])
     }
 }

@@ -173,6 +173,16 @@ struct CalcCommandTests {
             #expect(control.stderr.hasPrefix("rewind calc: Unknown label \"1+2=^[[2J^G\""), "\(control.stderr)")
         }
 
+        /// 1,5 might be one and a half or, as 1,000 is, a thousands separator: not guessed.
+        @Test func aNumberWithACommaIsRefusedSayingHowToWriteIt() async throws {
+            for word in ["1,5", "1,000", "-2,5"] {
+                let run = try await runRewind(["calc", word, "+", "1", "="])
+                #expect(run.status == 1)
+                #expect(run.stdout.isEmpty)
+                #expect(run.stderr == "rewind calc: \"\(word)\" holds a comma; write a decimal point as a point and a number without thousands separators (1.5, 1000)\n")
+            }
+        }
+
         @Test func anUnknownLabelFailsWithOneLineOnStandardError() async throws {
             let run = try await runRewind(["calc", "1", "+", "sin", "="])
             #expect(run.status != 0)
@@ -279,6 +289,9 @@ struct CalcCommandTests {
             (#"{"labels": ["1", ""], "columnCount": 2}"#, "label 2 is empty"),
             (#"{"labels": ["1", "sin"], "columnCount": 2}"#, "unknown label \"sin\""),
             (#"{"labels": ["1"], "#, "not valid JSON"),
+            // A misspelt field would otherwise be left unread without a word.
+            (#"{"labels": ["1"], "columnCount": 1, "colums": 3}"#, "unknown field \"colums\"; a keypad has \"labels\" and \"columnCount\""),
+            (#"{"labels": ["1"], "columnCount": 1}"# + String(repeating: " ", count: 70_000), "larger than 64 KiB"),
         ])
         func anInvalidFileFailsWithOneLineNamingTheFileAndTheProblem(contents: String, problem: String) async throws {
             let url = try file(contents)
@@ -288,6 +301,16 @@ struct CalcCommandTests {
             #expect(run.stdout.isEmpty)
             #expect(run.stderr.hasPrefix("rewind calc: Invalid button configuration \(url.path): \(problem)"))
             #expect(run.stderr.filter { $0 == "\n" }.count == 1)
+        }
+
+        /// `--config /dev/stdin` and `--config <(…)` read a pipe.
+        @Test func aLayoutIsReadFromAPipe() async throws {
+            let binary = try rewindBinaryURL().path
+            let run = try await runProcess(
+                URL(fileURLWithPath: "/bin/sh"),
+                ["-c", #"printf '{"labels": ["1", "+", "="], "columnCount": 3}' | "$0" calc --config /dev/stdin 1 + 1 ="#, binary])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.output == "2")
         }
 
         @Test func aMissingFileFails() async throws {

@@ -261,8 +261,24 @@ struct CalculatorAPITests {
             #expect(html.contains(#"data-key="-" title="Minus" aria-label="minus">−</button>"#))
             #expect(html.contains(#"data-key="⌫" title="Delete last digit" aria-label="delete last digit">⌫</button>"#))
             #expect(html.contains(#"data-key="x²" title="Square" aria-label="square">x²</button>"#))
-            #expect(html.contains(#"data-key="C" title="Clear entry">C</button>"#))
+            // Letters are read as letters: the words follow them.
+            #expect(html.contains(#"data-key="C" title="Clear entry" aria-label="C, clear entry">C</button>"#))
             #expect(html.contains(#"data-key="0">0</button>"#))
+        }
+    }
+
+    /// A keypad file that spells keys as a terminal types them gets them
+    /// drawn with their signs and named as the shipped keypad names them.
+    @Test func keysSpelledAsATerminalTypesThemAreDrawnWithTheirSigns() async throws {
+        let layout = try ButtonConfiguration(labels: ["sqrt", "x^2", "+/-", "*", "/", "1", "=", "AC"], columnCount: 4)
+        let server = try TestServer(calculator: layout)
+        try await server.test { client in
+            let html = try await client.get("/calculator").text
+            #expect(html.contains(#"data-key="sqrt" title="Square root" aria-label="square root">√</button>"#))
+            #expect(html.contains(#"data-key="x^2" title="Square" aria-label="square">x²</button>"#))
+            #expect(html.contains(#"data-key="+/-" title="Change sign" aria-label="change sign">±</button>"#))
+            #expect(html.contains(#"data-key="*" title="Times" aria-label="times">×</button>"#))
+            #expect(html.contains(#"data-key="/" title="Divided by" aria-label="divided by">÷</button>"#))
         }
     }
 
@@ -274,7 +290,7 @@ struct CalculatorAPITests {
             #expect(html.contains(#"<div class="keypad" data-columns="3""#))
             let keys = html.components(separatedBy: #"class="key "#).count - 1
             #expect(keys == 6)
-            #expect(html.contains(#"data-key="AC" title="All clear">AC</button>"#))
+            #expect(html.contains(#"data-key="AC" title="All clear" aria-label="AC, all clear">AC</button>"#))
             #expect(html.contains(#"data-key="7">7</button>"#))
             #expect(html.contains(#"data-key="+" title="Plus" aria-label="plus">+</button>"#))
             #expect(html.contains(#"<output class="calc-display" id="calc-display""#))

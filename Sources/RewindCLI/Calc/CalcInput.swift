@@ -85,6 +85,12 @@ enum CalcInput: Equatable {
         guard let number = typedNumber(word) else {
             // Keys written together, as on paper: `1+2=`, `12x-3=`.
             guard let labels = try keys(in: word, factory: factory) else {
+                // 1,5 or 1,000: a decimal comma, or a thousands separator? Neither is guessed.
+                if word.contains(","), word.contains(where: \.isASCIIDigit),
+                    word.allSatisfy({ $0.isASCIIDigit || $0 == "," || $0 == "." || $0 == "-" })
+                {
+                    throw .comma(word)
+                }
                 throw .unknownLabel(UnknownLabelError(label: word, knownLabels: factory.labels))
             }
             try checkNumbers(in: labels, of: word, factory: factory)
@@ -190,6 +196,9 @@ enum CalcInputError: Error, CustomStringConvertible {
     case noSignKey(String, among: Bool = false)
     /// A press while the macro being recorded holds as many as a macro keeps.
     case macroFull(String)
+    /// A number written with a comma (`1,5`, `1,000`), which could be a
+    /// decimal comma or a thousands separator.
+    case comma(String)
 
     var description: String {
         switch self {
@@ -206,6 +215,8 @@ enum CalcInputError: Error, CustomStringConvertible {
             "\"\(Self.cut(word))\" \(among ? "holds" : "is") a negative number, and this keypad has no ± key to make one"
         case .alreadyRecording(let current, let asked):
             "\"record \(asked)\" came while the macro \"\(current)\" is being recorded; end it with \"stop\" first"
+        case .comma(let word):
+            "\"\(Self.cut(word))\" holds a comma; write a decimal point as a point and a number without thousands separators (1.5, 1000)"
         case .macroFull(let name):
             "the macro \"\(name)\" holds \(Macro.maximumLength) presses, the most a macro keeps; end it with \"stop\" before pressing more"
         }

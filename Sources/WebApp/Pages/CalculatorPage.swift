@@ -49,11 +49,14 @@ struct CalculatorPage {
                 }
                 html.element("p", [.class("keyboard-help")]) { html in
                     html.text(
-                        "Keyboard: digits, + - * / (or x), Enter or = for equals, Escape clears, Backspace deletes a digit, "
+                        "Keyboard: digits, . or , for the decimal point, + - * / (or x), %, Enter or = for equals, "
+                            + "Escape clears all, Delete clears the number, Backspace deletes a digit, "
                     )
                     html.element("kbd") { $0.text("Ctrl+Z") }
                     html.text(" undoes, ")
                     html.element("kbd") { $0.text("Ctrl+Shift+Z") }
+                    html.text(" or ")
+                    html.element("kbd") { $0.text("Ctrl+Y") }
                     html.text(" redoes.")
                 }
             }
@@ -81,11 +84,12 @@ struct CalculatorPage {
     }
 
     /// A key's button: its label in `data-key` (what the script sends), its
-    /// look, and what it does in words (`title`), also its accessible name
-    /// when the key is drawn with a sign (`×`, `⌫`, `√`) rather than letters
-    /// or a digit, which a screen reader says as they are. The key of the
-    /// operation that waits for its second number is `pending`, drawn as
-    /// held down and `aria-current`.
+    /// look, and what it does in words (`title`), also its accessible name:
+    /// the words alone for a key drawn with a sign (`×`, `⌫`, `√`), which a
+    /// screen reader says wrongly or not at all, and after the letters for
+    /// a key drawn with letters (“AC, all clear”), so that the name still
+    /// holds what is seen. The key of the operation that waits for its
+    /// second number is `pending`, drawn as held down and `aria-current`.
     static func keyAttributes(label: String, key: Key?, pending: Bool = false) -> [Attribute] {
         var attributes: [Attribute] = [
             .type("button"), .class("key " + keyClass(label) + (pending ? " pending" : "")), .data("key", label),
@@ -93,7 +97,8 @@ struct CalculatorPage {
         if pending { attributes.append(Attribute("aria-current", "true")) }
         guard let key, case let name = key.spokenName, name != label else { return attributes }
         attributes.append(.title(name.prefix(1).uppercased() + name.dropFirst()))
-        if !(key.typographicFace ?? label).allSatisfy(\.isLetter) { attributes.append(.ariaLabel(name)) }
+        let face = key.typographicFace ?? label
+        attributes.append(.ariaLabel(face.allSatisfy(\.isLetter) ? face + ", " + name : name))
         return attributes
     }
 

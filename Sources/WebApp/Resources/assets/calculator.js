@@ -17,13 +17,15 @@ var dropped = document.getElementById('calc-dropped');
 var failure = document.getElementById('calc-error');
 var keypad = document.querySelector('.keypad');
 var keys = Array.prototype.slice.call(keypad.querySelectorAll('.key'));
-// The keypad's width comes from its button configuration (1 to 12 columns).
-keypad.style.gridTemplateColumns = 'repeat(' + Number(keypad.getAttribute('data-columns')) + ', 1fr)';
+// The keypad's width comes from its button configuration (1 to 12
+// columns): the page and the keypad take it from --columns (app.css).
+document.querySelector('.calculator-page').style.setProperty('--columns', String(Number(keypad.getAttribute('data-columns')) || 4));
 
-// A number too long for the display is drawn smaller, down to half the
-// display's size, so that it shows whole (the exponent of 9.99e31
-// included); past that the display scrolls to its end, where the digits
-// typed last and the exponent are.
+// A number too long for the display is drawn smaller, down to a third of
+// the display's size, so that it shows whole, its sign and exponent
+// included, on a phone 320 px wide too (-9.999999999999994e95); past that
+// the display scrolls to its end, where the digits typed last and the
+// exponent are.
 function fitDisplay() {
   display.style.fontSize = '';
   // An error wraps onto a second line instead (app.css).
@@ -34,7 +36,7 @@ function fitDisplay() {
   var text = display.scrollWidth - padding;
   if (text > room && room > 0) {
     var full = parseFloat(style.fontSize);
-    display.style.fontSize = Math.max(full / 2, Math.floor(full * room / text)) + 'px';
+    display.style.fontSize = Math.max(full / 3, Math.floor(full * room / text)) + 'px';
   }
   display.scrollLeft = display.scrollWidth;
 }
