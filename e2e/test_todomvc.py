@@ -1,12 +1,14 @@
 """The to-do page follows the TodoMVC app specification: markup, classes,
 behaviour and keyboard, as TodoMVC's own test suites check them."""
 
+import time
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from helpers import (
-    add_and_wait, add_todos, again_while_replaced, blur_text_fields, classes, css, css_all, focused, has_class,
+    add_and_wait, add_todos, again_while_replaced, blur_text_fields, chord, classes, css, css_all, focused, has_class,
     open_todos, rendered_titles, row, row_by_title, visible_titles, wait_for_count_text, wait_for_titles,
     wait_until,
 )
@@ -703,6 +705,22 @@ def test_the_keyboard_stays_in_the_list_after_a_delete_or_an_edit(driver, base_u
             "the focus on the row's checkbox",
         )
     wait_server(api, lambda items: [i["title"] for i in items] == [TODO_ITEM_ONE + " now"], "the edit saved once")
+    # The only row's ×: Undo, not the new-item field, where Ctrl+Z would do nothing.
+    destroy = row(driver, 0).find_element(By.CSS_SELECTOR, "button.destroy")
+    driver.execute_script("arguments[0].focus();", destroy)
+    destroy.send_keys(Keys.ENTER)
+    wait_for_titles(driver, [])
+    wait_until(driver, lambda d: d.execute_script("return document.activeElement.id;") == "todos-undo",
+               lambda: f"the focus on Undo; it is on {driver.execute_script('return document.activeElement.outerHTML.slice(0, 80);')}")
+    # In the empty new-item field, where a page opens with the keyboard, Ctrl+Z undoes the list's step.
+    css(driver, "input.new-todo").click()
+    chord(driver, "z")
+    wait_for_titles(driver, [TODO_ITEM_ONE + " now"])
+    # With typing in it, Ctrl+Z is the field's own.
+    css(driver, "input.new-todo").send_keys("typed")
+    chord(driver, "z")
+    time.sleep(0.5)
+    wait_for_titles(driver, [TODO_ITEM_ONE + " now"])
 
 
 def test_undo_and_redo_show_the_step_they_would_take_back(driver, base_url):

@@ -10,12 +10,16 @@ export function isTextField(element) {
 }
 
 // A drop-down counts as a text field for typed letters (they pick an
-// option), not for these shortcuts, which it has no use for.
+// option), not for these shortcuts, which it has no use for. So does the
+// empty new-item field, where a page opens with the keyboard: it has no
+// typing of its own to undo, so the shortcut undoes the list's last step.
 export function undoRedoShortcut(event) {
   if (!(event.ctrlKey || event.metaKey) || event.altKey) { return null; }
   // A confirmation card asks first: nothing behind it changes meanwhile.
   if (document.querySelector('dialog[open]')) { return null; }
-  if (isTextField(event.target) && event.target.tagName !== 'SELECT') { return null; }
+  var target = event.target;
+  var emptyNewItem = target && target.classList && target.classList.contains('new-todo') && target.value === '';
+  if (isTextField(target) && target.tagName !== 'SELECT' && !emptyNewItem) { return null; }
   var key = event.key.toLowerCase();
   if (key === 'z') { return event.shiftKey ? 'redo' : 'undo'; }
   if (key === 'y' && event.ctrlKey && !event.shiftKey) { return 'redo'; }

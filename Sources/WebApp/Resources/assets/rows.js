@@ -94,16 +94,20 @@ export function keepWhileEditing(deferred) {
 }
 
 // Where the keyboard goes when the row `li` leaves the list (its × pressed,
-// its title emptied): the next row's ×, else the one before, else the field
-// that adds an item. A refresh that draws the list again keeps it there.
+// its title emptied): the next row's ×, else the one before, else Undo,
+// else the field that adds an item. A refresh that draws the list again
+// keeps it there.
 function focusAfterRemoving(li) {
   function shown(row, step) {
     var other = row[step];
     while (other && (other.hidden || !other.matches('li[data-id]'))) { other = other[step]; }
     return other;
   }
+  // The last row gone: Undo, which brings it back (in the new-item field the
+  // keyboard would be where a typed key adds an item).
   var row = shown(li, 'nextElementSibling') || shown(li, 'previousElementSibling');
-  var target = (row && row.querySelector('.destroy')) || document.querySelector('.new-todo');
+  var target = (row && row.querySelector('.destroy')) || document.querySelector('.undo-bar button:not(:disabled)') ||
+    document.querySelector('.new-todo');
   if (target) { target.focus(); }
 }
 
