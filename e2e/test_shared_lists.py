@@ -14,7 +14,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import ARTIFACTS, Server
+from conftest import ARTIFACTS, PHONE, Server
 from helpers import (
     LIVE_TIMEOUT, add_account, again_while_replaced, blur_text_fields, browser_errors, chord, click_css, css, css_all, send_keys_css,
     wait_until,
@@ -951,3 +951,29 @@ def test_a_list_made_with_a_name_the_person_has_already_says_so_on_its_page(driv
     driver.get(team_server.url + "/lists")
     names = driver.execute_script("return Array.from(document.querySelectorAll('.delete-list'), b => b.getAttribute('aria-label'))")
     assert sorted(names) == ["Delete “Groceries”…", "Delete “groceries”…"], names
+
+
+def test_a_double_clicked_make_list_makes_one_list_and_a_long_names_card_fits_a_phone(driver, team_server, browser_factory):
+    sign_in(driver, team_server.url, "ann")
+    css(driver, "#new-list-name").send_keys("Double")
+    ActionChains(driver).double_click(css(driver, ".new-list button[type=submit]")).perform()
+    wait_until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".new-todo"), "the list's page")
+    made = driver.execute_script("""
+        return fetch('/api/lists').then(r => r.json()).then(body => body.lists.filter(l => l.name === 'Double').length);""")
+    assert made == 1, f"{made} lists named Double"
+    # A name of 200 letters without a space wraps in its delete card, on a phone too.
+    driver.get(team_server.url + "/lists")
+    make_list(driver, "y" * 200)
+    phone = browser_factory(size=PHONE)
+    sign_in(phone, team_server.url, "ann")
+    phone.get(team_server.url + "/lists")
+    button = [b for b in css_all(phone, ".delete-list") if "y" * 200 in b.get_attribute("aria-label")][0]
+    phone.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    button.click()
+    card = css(phone, "dialog[open]")
+    box = phone.execute_script("""
+        const card = arguments[0];
+        const buttons = [...card.querySelectorAll('button')].map(b => b.getBoundingClientRect().right);
+        return {card: card.getBoundingClientRect().right, scroll: card.scrollWidth - card.clientWidth,
+                buttons: Math.max(...buttons), window: window.innerWidth};""", card)
+    assert box["scroll"] <= 0 and box["card"] <= box["window"] and box["buttons"] <= box["card"], f"the card does not fit: {box}"

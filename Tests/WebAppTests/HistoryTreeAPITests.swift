@@ -141,7 +141,7 @@ struct HistoryTreeAPITests {
             for page in ["/todos", "/todos/fragment"] {
                 let html = try await client.get(page).text
                 #expect(html.contains(#"class="history-step abandoned" data-step="\#(numbers[1])""#))
-                #expect(html.contains(#"<span class="history-name">Add “B”</span><span class="history-branch">abandoned</span>"#))
+                #expect(html.contains(#"<span class="history-name">Add “<bdi>B</bdi>”</span><span class="history-branch">abandoned</span>"#))
                 #expect(html.contains(
                     #"<li data-level="1"><button type="button" class="history-step current" data-step="\#(numbers[2])" aria-current="step""#
                 ))

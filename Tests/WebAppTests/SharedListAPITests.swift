@@ -230,6 +230,16 @@ struct SharedListAPITests {
             let missing = try await client.get("/lists/\(UUID().uuidString)", headers: navigation)
             #expect(missing.status == .notFound)
             #expect(missing.text.contains(#"Go to <a href="/lists">your lists</a>, the <a href="/todos">to-dos</a>"#), "\(missing.text)")
+            // Said the same for a list deleted, unshared or never shared, without calling it nonexistent.
+            #expect(missing.text.contains("it was deleted, or it is not shared with you (its owner can share it)"), "\(missing.text)")
+            // Two lists of one name are told apart by the start of their ids; a name of its own shows none.
+            let other = try await Self.makeList("groceries", client, as: ann)
+            _ = try await Self.makeList("Hardware", client, as: ann)
+            let lists = try await client.get("/lists", headers: SignInTests.session(ann.session)).text
+            #expect(lists.contains(#"Groceries</a> <span class="list-id" title="#), "\(lists)")
+            #expect(lists.contains(#">\#(other.lowercased().prefix(8))</span>"#), "\(lists)")
+            #expect(!lists.contains(#"Hardware</a> <span class="list-id""#), "\(lists)")
+            #expect(try await Self.call(client, ann, .delete, "/api/lists/\(other)").status == .noContent)
             let blank = try await Self.call(client, ann, .patch, "/api/lists/\(id)", json: #"{"name": "   "}"#)
             #expect(blank.status == .unprocessableContent)
 

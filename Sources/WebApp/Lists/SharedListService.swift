@@ -292,7 +292,9 @@ extension APIError {
         switch error {
         case let error as AccountError:
             switch error {
-            case .listNotFound: return .notFound("there is no such list")
+            case .listNotFound:
+                // The same for a list deleted, unshared, or never shared: nothing said of another's lists.
+                return .notFound("there is no such list among yours: it was deleted, or it is not shared with you (its owner can share it)")
             case .ownerOnly: return APIError(.forbidden, error.description)
             case .alreadyMember, .notMember, .owner: return .conflict(error.description)
             case .invalidName, .weakPassword: return .invalidField(error.description)

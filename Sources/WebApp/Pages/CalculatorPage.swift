@@ -156,7 +156,10 @@ struct UndoRedoBar {
             html.element("span", [Attribute("aria-hidden", "true")]) { $0.text(symbol) }
             html.text(label)
             if isEnabled, let name, !name.isEmpty {
-                html.element("span", [.class("undo-name")]) { $0.text(": \(name)") }
+                html.element("span", [.class("undo-name")]) { html in
+                    html.text(": ")
+                    html.stepName(name)
+                }
             }
         }
     }

@@ -132,7 +132,7 @@ struct HistoryPanel {
         let depth = min(level, Self.deepestLevel)
         html.element("li", [depth > 0 ? .data("level", String(depth)) : .absent]) { html in
             html.element("button", attributes: attributes) { html in
-                html.element("span", [.class("history-name")]) { $0.text(name) }
+                html.element("span", [.class("history-name")]) { $0.stepName(name) }
                 if branch == .abandoned {
                     html.element("span", [.class("history-branch")]) { $0.text("abandoned") }
                 }

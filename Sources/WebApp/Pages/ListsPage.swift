@@ -75,8 +75,13 @@ struct ListsPage {
                     $0.text("No lists yet. Make one above; its owner can then share it with other accounts by name.")
                 }
             }
+            // Lists of one name (without case) are told apart by the start of their ids, as the terminal names them.
+            let names = lists.map { $0.0.name.lowercased() }
+            let repeated = Set(names.filter { name in names.count { $0 == name } > 1 })
             html.element("ul", [.class("list-of-lists")]) { html in
-                for (list, counts) in lists { row(list, counts: counts, into: &html) }
+                for (list, counts) in lists {
+                    row(list, counts: counts, showingID: repeated.contains(list.name.lowercased()), into: &html)
+                }
             }
             for (list, _) in lists {
                 (list.owner == person ? Self.deleteCard(for: list) : Self.leaveCard(for: list, person: person)).render(into: &html)
@@ -84,10 +89,18 @@ struct ListsPage {
         }
     }
 
-    private func row(_ list: SharedListSummary, counts: SharedListCounts, into html: inout HTMLWriter) {
+    private func row(_ list: SharedListSummary, counts: SharedListCounts, showingID: Bool, into html: inout HTMLWriter) {
         let id = list.id.uuidString
         html.element("li", [.class("list-row"), .data("list", id)]) { html in
-            html.element("a", [.class("list-name"), .href("/lists/\(id)"), Attribute("dir", "auto")]) { $0.text(list.name) }
+            html.element("span", [.class("list-named")]) { html in
+                html.element("a", [.class("list-name"), .href("/lists/\(id)"), Attribute("dir", "auto")]) { $0.text(list.name) }
+                if showingID {
+                    html.text(" ")
+                    html.element("span", [.class("list-id"), .title("The start of its id, which tells it from your other lists of this name")]) {
+                        $0.text(String(id.lowercased().prefix(8)))
+                    }
+                }
+            }
             html.element("span", [.class("list-counts")]) { $0.text(counts.summary) }
             html.element("span", [.class("list-access")]) { html in
                 html.text(Self.access(of: list, for: person))

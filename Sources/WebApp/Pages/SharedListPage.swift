@@ -228,7 +228,10 @@ struct SharedListPage {
             html.element("span", [Attribute("aria-hidden", "true")]) { $0.text(symbol) }
             html.text(label)
             if let step {
-                html.element("span", [.class("undo-name")]) { $0.text(": \(step.name)") }
+                html.element("span", [.class("undo-name")]) { html in
+                    html.text(": ")
+                    html.stepName(step.name)
+                }
             }
         }
     }
@@ -248,7 +251,7 @@ struct SharedListPage {
                             $0.text(author(of: step))
                         }
                         html.text(" ")
-                        html.element("span", [.class("history-name")]) { $0.text(Self.describe(step)) }
+                        html.element("span", [.class("history-name")]) { $0.stepName(Self.describe(step)) }
                         html.element("time", [Attribute("datetime", ISO8601Milliseconds.string(from: step.date))]) {
                             $0.text(HistoryPanel.when(step.date, dates))
                         }

@@ -205,7 +205,7 @@ struct TodoDetailPage {
             }
             html.element("label", [.class("field")]) { html in
                 html.element("span") { $0.text("Details") }
-                html.element("textarea", [.name("details"), Attribute("rows", "5")]) { $0.text(Self.textareaText(item.details)) }
+                html.element("textarea", [.name("details"), Attribute("rows", "5"), Attribute("dir", "auto")]) { $0.text(Self.textareaText(item.details)) }
             }
             html.element("label", [.class("choice")]) { html in
                 html.void("input", [.type("checkbox"), .name("completed"), .checked(item.isCompleted)])

@@ -47,7 +47,8 @@ function restoreFields(typed) {
     if (!input) { return; }
     if (entry.value !== null) { input.value = entry.value; }
     if (entry.focused) {
-      input.focus();
+      // Where it is: the page stays where it was scrolled to.
+      input.focus({ preventScroll: true });
       input.setSelectionRange(entry.start, entry.end);
     }
   });
@@ -132,6 +133,22 @@ function listName(element) {
   return link ? link.textContent : '';
 }
 
+// The forms whose change is on its way, by list and form: a second submit
+// (a double-click on Make list or Share) waits for the first's answer
+// instead of making a second list.
+var sending = {};
+
+function once(form, send) {
+  var key = (listID(form) || 'new') + ' ' + form.classList[0];
+  // The first submit's answer does what is to be done: this one never answers.
+  if (sending[key]) { return new Promise(function () {}); }
+  sending[key] = true;
+  var sent = send();
+  function done() { delete sending[key]; }
+  sent.then(done, done);
+  return sent;
+}
+
 document.addEventListener('submit', function (event) {
   var form = event.target;
   var input;
@@ -141,13 +158,13 @@ document.addEventListener('submit', function (event) {
     var name = input.value.trim();
     if (!name) { return refuse(emptyName); }
     var repeated = sameNamed(name, null).length > 0;
-    change('POST', '/api/lists', { name: name }).then(function (list) {
+    once(form, function () { return change('POST', '/api/lists', { name: name }); }).then(function (list) {
       input.value = '';
       // Said on the new list's page, as `rewind lists create` says it.
       if (repeated) {
         try {
           window.sessionStorage.setItem('rewind.madeList', JSON.stringify({ list: list.id,
-            text: 'Another of your lists is named “' + name + '” too; in the terminal, name them by the start of their ids.' }));
+            text: 'Another of your lists is named “' + name + '” too; the lists page shows each one with the start of its id, which names it in the terminal.' }));
         } catch (e) { /* No session storage: the list is made all the same. */ }
       }
       window.location.assign('/lists/' + list.id);
@@ -165,7 +182,7 @@ document.addEventListener('submit', function (event) {
     var same = sameNamed(input.value, id);
     change('PATCH', '/api/lists/' + id, { name: input.value }).then(function (list) {
       say('Renamed “' + before + '” to “' + list.name + '”.' + (same.length
-        ? ' Another of your lists has this name too; in the terminal, name them by the start of their ids.' : ''));
+        ? ' Another of your lists has this name too; each now shows the start of its id, which names it in the terminal.' : ''));
     }, function () {});
   } else if (form.classList.contains('share-list')) {
     event.preventDefault();
@@ -175,7 +192,7 @@ document.addEventListener('submit', function (event) {
     // Emptied once shared; kept to be mended when refused (no such account).
     var key = fieldKey(input);
     var shared = listName(form);
-    change('POST', '/api/lists/' + listID(form) + '/members', { account: account })
+    once(form, function () { return change('POST', '/api/lists/' + listID(form) + '/members', { account: account }); })
       .then(function (list) {
         // The field as it is now: a refresh may have put a new one in its place.
         var now = key && field(key);
