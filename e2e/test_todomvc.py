@@ -565,10 +565,24 @@ def test_f2_edits_a_row_from_the_keyboard_and_adds_and_undos_are_said(driver, ba
     assert driver.execute_script("return document.activeElement.classList.contains('edit')")
     driver.switch_to.active_element.send_keys(" now", Keys.ENTER)
     wait_for_titles(driver, [TODO_ITEM_ONE + " now"])
+    wait_until(driver, lambda d: said(d) == f"Renamed “{TODO_ITEM_ONE}” to “{TODO_ITEM_ONE} now”.",
+               lambda: f"the rename said: {said(driver)!r}")
     blur_text_fields(driver)
     css(driver, "#todos-undo").click()
     wait_for_titles(driver, [TODO_ITEM_ONE])
     wait_until(driver, lambda d: said(d).startswith("Undid Rename"), lambda: f"the undo said: {said(driver)!r}")
+    # A completion, "Mark all", "Clear completed" and a delete are said too, not only adds and undos.
+    css(driver, ".todo-list li .toggle").click()
+    wait_until(driver, lambda d: said(d) == f"Completed “{TODO_ITEM_ONE}”.", lambda: f"the completion said: {said(driver)!r}")
+    css(driver, ".clear-completed").click()
+    wait_until(driver, lambda d: said(d) == "Cleared the completed items.", lambda: f"the clearing said: {said(driver)!r}")
+    add_and_wait(driver, TODO_ITEM_TWO)
+    css(driver, "label[for=toggle-all]").click()
+    wait_until(driver, lambda d: said(d) == "Marked every item completed.", lambda: f"mark all said: {said(driver)!r}")
+    destroy = row(driver, 0).find_element(By.CSS_SELECTOR, "button.destroy")
+    driver.execute_script("arguments[0].focus();", destroy)
+    destroy.send_keys(Keys.ENTER)
+    wait_until(driver, lambda d: said(d) == f"Deleted “{TODO_ITEM_TWO}”.", lambda: f"the delete said: {said(driver)!r}")
 
 
 def test_adding_while_a_filter_is_shown(driver, base_url):

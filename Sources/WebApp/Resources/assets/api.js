@@ -97,6 +97,17 @@ export function announce(text) {
   if (status) { status.textContent = text; }
 }
 
+// What "Mark all as complete" and "Clear completed" did, said as above;
+// each is called with the change's answer.
+export function sayAllMarked() {
+  var toggle = document.getElementById('toggle-all');
+  announce(toggle && toggle.checked ? 'Marked every item completed.' : 'Marked every item active.');
+}
+
+export function sayCleared() {
+  announce('Cleared the completed items.');
+}
+
 // Says `error` (an ApiError or a sentence) for 6 s; that the page may be
 // out of date (a refresh that did not reach the server, a stream cut off)
 // stays until a request reaches it (clearError).

@@ -8,7 +8,7 @@
 // added at the end of a long list, or moved past the rows shown, is shown
 // after them, not hidden among those not shown.
 
-import { showError } from './api.js';
+import { announce, showError } from './api.js';
 import { isDragging } from './move.js';
 
 var fromAddress = Number(new URLSearchParams(window.location.search).get('rows'));
@@ -132,7 +132,9 @@ export function setUpRows(change, itemPath, afterEditing) {
   function remove(li) {
     var title = editableTitle(li.querySelector('.view label')).trim();
     li.hidden = true;
-    change('DELETE', itemPath(li.getAttribute('data-id')), undefined, null, function (error) {
+    change('DELETE', itemPath(li.getAttribute('data-id')), undefined, function () {
+      announce('Deleted “' + title + '”.');
+    }, function (error) {
       li.hidden = false;
       sayIfGone(error, title);
     });
@@ -146,7 +148,9 @@ export function setUpRows(change, itemPath, afterEditing) {
     var completed = toggle.checked;
     li.classList.toggle('completed', completed);
     var title = editableTitle(li.querySelector('.view label')).trim();
-    change('PATCH', itemPath(li.getAttribute('data-id')), { completed: completed }, null, function (error) {
+    change('PATCH', itemPath(li.getAttribute('data-id')), { completed: completed }, function () {
+      announce((completed ? 'Completed “' : 'Reopened “') + title + '”.');
+    }, function (error) {
       sayIfGone(error, title);
       // Unless a refresh drew the row again since.
       if (toggle.isConnected && toggle.checked === completed) {
@@ -184,7 +188,9 @@ export function setUpRows(change, itemPath, afterEditing) {
         remove(li);
       } else if (title !== editableTitle(label).trim()) {
         label.textContent = title;
-        change('PATCH', itemPath(li.getAttribute('data-id')), { title: title }, null, function (error) {
+        change('PATCH', itemPath(li.getAttribute('data-id')), { title: title }, function () {
+          announce('Renamed “' + before + '” to “' + title + '”.');
+        }, function (error) {
           sayIfGone(error, before);
           if (label.textContent === title) { label.textContent = before; }
         });

@@ -6,7 +6,7 @@
 // on demand; the Find field (search.js); "Show more" under a long list
 // (rows.js); and the live refresh when anyone changes the list.
 
-import { ApiError, announce, api, clearError, enqueue, putBack, showError } from './api.js';
+import { ApiError, announce, api, clearError, enqueue, putBack, sayAllMarked, sayCleared, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, showListGone, swapRegions } from './regions.js';
 import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
@@ -68,7 +68,7 @@ newTodo.addEventListener('keydown', function (event) {
 });
 
 document.addEventListener('change', function (event) {
-  if (event.target.id === 'toggle-all') { change('POST', base + '/todos/toggle-all', { completed: event.target.checked }); }
+  if (event.target.id === 'toggle-all') { change('POST', base + '/todos/toggle-all', { completed: event.target.checked }, sayAllMarked); }
 });
 
 setUpRows(change, function (id) { return base + '/todos/' + id; }, function () {
@@ -79,7 +79,7 @@ setUpSharedUndo(base, refresh, say);
 setUpShowMore(refresh);
 setUpSearch(refresh);
 setUpMoreRows(refresh);
-setUpFilters(refresh, function () { change('POST', base + '/todos/clear-completed'); });
+setUpFilters(refresh, function () { change('POST', base + '/todos/clear-completed', undefined, sayCleared); });
 listenForChanges(refresh, '/lists/' + list + '/events', 'list');
 if (filter() !== 'all') { refresh(); }
 // Without scrolling: coming Back from an item, the browser puts the list where it was.

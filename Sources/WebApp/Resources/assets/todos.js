@@ -3,7 +3,7 @@
 // smart, due date), the Find field (search.js), "Show more" under a long
 // list (rows.js), and the live refresh of the list.
 
-import { announce, api, clearError, enqueue, putBack, showError } from './api.js';
+import { announce, api, clearError, enqueue, putBack, sayAllMarked, sayCleared, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
@@ -59,7 +59,7 @@ newTodo.addEventListener('keydown', function (event) {
 document.addEventListener('change', function (event) {
   var target = event.target;
   if (target.id === 'toggle-all') {
-    change('POST', '/api/todos/toggle-all', { completed: target.checked });
+    change('POST', '/api/todos/toggle-all', { completed: target.checked }, sayAllMarked);
   } else if (target.id === 'sort-order') {
     try {
       window.localStorage.setItem('rewind.sort', target.value);
@@ -116,7 +116,7 @@ setUpRows(change, function (id) { return '/api/todos/' + id; }, function () {
 setUpMoving(function (id, body) { keepShown(id); change('POST', '/api/todos/' + id + '/move', body); }, refresh);
 setUpSearch(refresh);
 setUpMoreRows(refresh);
-setUpFilters(refresh, function () { change('POST', '/api/todos/clear-completed'); });
+setUpFilters(refresh, function () { change('POST', '/api/todos/clear-completed', undefined, sayCleared); });
 setUpHistory(function () { refresh(); }, refresh);
 setUpModals(function () { refresh(); });
 listenForChanges(refresh);
