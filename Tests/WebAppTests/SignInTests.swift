@@ -195,6 +195,8 @@ struct SignInTests {
                 let page = try await client.get(path, headers: Self.session(id))
                 #expect(page.status == .ok)
                 #expect(page.text.contains("Signed in as <strong>Ann</strong>"), "\(path)")
+                // The team's list says it is everyone's, where everyone's Undo takes back anyone's step.
+                #expect(page.text.contains("list: everyone signed in here shares it, its history and its Undo") == (path == "/todos"), "\(path)")
                 #expect(page.text.contains(#"<meta name="rewind-csrf" content="\#(token)">"#), "\(path)")
                 #expect(page.text.contains(#"action="/signout""#), "\(path)")
             }

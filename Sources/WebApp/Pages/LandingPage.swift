@@ -22,7 +22,9 @@ struct LandingPage {
                     }
                     card(
                         path: "/todos", title: "To-dos",
-                        text: "A to-do list with due dates, locations, a history panel, and undo for every step, kept across restarts.",
+                        text: SignedIn.current == nil
+                            ? "A to-do list with due dates, locations, a history panel, and undo for every step, kept across restarts."
+                            : "The team's to-do list: everyone signed in shares it, its history and its undo, with due dates and locations.",
                         into: &html
                     )
                     card(

@@ -23,6 +23,14 @@ struct TodoPage {
             html.element("main", [.class("todos-page")]) { html in
                 html.element("div", [.class("todos-layout")]) { html in
                     html.element("div", [.class("todos-column")]) { html in
+                        // In team mode this list is everyone's: said before anyone's Undo takes back another's step.
+                        if SignedIn.current != nil {
+                            html.element("p", [.class("team-note")]) { html in
+                                html.text("The team's list: everyone signed in here shares it, its history and its Undo. ")
+                                html.element("a", [.href("/lists")]) { $0.text("Lists") }
+                                html.text(" of your own, or shared by name, have an Undo that takes back only your changes.")
+                            }
+                        }
                         html.element("section", [.class("todoapp")]) { html in
                             html.element("header", [.class("header")]) { html in
                                 html.element("h1") { $0.text("todos") }
