@@ -152,6 +152,13 @@ def test_keyboard_digits_operators_enter_escape_backspace(driver, base_url):
     wait_display(driver, "-2")
     press(driver, Keys.ESCAPE, "1.5+1.5", Keys.ENTER)
     wait_display(driver, "3")
+    # The function keys as the terminal's calculator types them: n for ±, ^ for x², s for √.
+    press(driver, Keys.ESCAPE, "9n")
+    wait_display(driver, "-9")
+    press(driver, "^")
+    wait_display(driver, "81")
+    press(driver, "s")
+    wait_display(driver, "9")
 
 
 def test_keyboard_undo_and_redo(driver, base_url):

@@ -145,6 +145,25 @@ struct TodoFileSafetyTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: fallback.url.path).isEmpty, "nothing was written to the default")
         }
 
+        /// A mistyped --data-dir leaves nothing behind: reading it makes no folder.
+        @Test func listingADataDirectoryThatDoesNotExistMakesNone() async throws {
+            let folder = try TodoDirectory()
+            let typo = folder.url.appendingPathComponent("todso").path
+            let list = try await runRewind(["todo", "list", "--data-dir", typo])
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(list.stdout.contains("No items yet"), "\(list.stdout)")
+            #expect(list.stdout.contains("(\(typo) does not exist yet; the first add makes it.)"), "\(list.stdout)")
+            let json = try await runRewind(["todo", "list", "--json", "--data-dir", typo])
+            let listing = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            #expect((listing?["items"] as? [Any])?.isEmpty == true, "\(json.stdout)")
+            let users = try await runRewind(["users", "list", "--data-dir", typo])
+            #expect(users.status == 0 && users.stdout.hasPrefix("No accounts yet"), "\(users.stdout)\(users.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: typo), "the folder was made")
+            // The first add makes it.
+            #expect(try await runRewind(["todo", "add", "Buy milk", "--data-dir", typo]).status == 0)
+            #expect(try await runRewind(["todo", "list", "--data-dir", typo]).stdout.contains("Buy milk"))
+        }
+
         @Test func aDanglingSymbolicLinkIsNamedAsSuch() async throws {
             let folder = try TodoDirectory()
             let link = folder.url.appendingPathComponent("data").path

@@ -166,12 +166,17 @@ extension RewindCommand.Todo {
                 let counts: TodoCounts
                 let lastListing: LastListing
                 var next: SharedListNextSteps?
+                var absent: DataDirectory?
                 if let target {
                     let shared = try await SharedTodoSession.open(options: options, target: target)
                     let list = try await shared.items()
                     items = list.items(filter.domainFilter, sortedBy: sort.domainSort, matching: search, now: now)
                     (references, counts, lastListing) = (ShortReferences(list: list), list.counts(now: now), shared.lastListing)
                     next = try await shared.team.lists.nextSteps(on: shared.list.id, of: shared.person)
+                } else if let directory = try options.absentDataDirectory() {
+                    // Nothing kept there yet: an empty list, and no folder made for it.
+                    (items, references, counts) = ([], ShortReferences(allIDs: []), TodoCounts(total: 0, active: 0, completed: 0, overdue: 0))
+                    (lastListing, absent) = (LastListing(directory: directory), directory)
                 } else {
                     let session = try await TodoSession.open(options: options)
                     (items, references, counts) = try await listing(session, search: search, now: now)
@@ -182,7 +187,7 @@ extension RewindCommand.Todo {
                 // the next list, rather than the numbers of an older one.
                 var unsavedNumbers: String?
                 do {
-                    try lastListing.save(items.map(\.id))
+                    if absent == nil { try lastListing.save(items.map(\.id)) }
                 } catch {
                     lastListing.forget()
                     if case StoreError.io(_, let detail) = error { unsavedNumbers = detail } else { unsavedNumbers = "\(error)" }
@@ -202,6 +207,8 @@ extension RewindCommand.Todo {
                 if items.isEmpty {
                     // A shared list's hint repeats --as and --list.
                     lines = [emptyLine(counts, search: search)]
+                    // What a mistyped --data-dir shows: the folder named, which the first add makes.
+                    if let absent { lines.append("(\(absent.url.path) does not exist yet; the first add makes it.)") }
                 } else {
                     lines = ItemText(terminal: terminal, now: now).table(items, references: references)
                     var footer = counts.summary

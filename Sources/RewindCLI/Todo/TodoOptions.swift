@@ -66,15 +66,29 @@ extension TodoOptions {
     /// - Throws: ``TodoCommandError`` (exit status 64) for a malformed
     ///   database URL; ``StoreError`` when the directory cannot be made.
     func storage() throws -> (directory: DataDirectory, database: DatabaseURL?) {
+        let (directory, url) = try chosen()
+        try directory.create()
+        return (directory, url)
+    }
+
+    /// The data directory, when the to-dos are kept in one (not in
+    /// PostgreSQL) and it does not exist: a command that only reads then
+    /// answers as for an empty one and makes nothing, so that a mistyped
+    /// `--data-dir` leaves no folder behind. `nil` otherwise.
+    func absentDataDirectory() throws -> DataDirectory? {
+        let (directory, url) = try chosen()
+        // Not followed: a symbolic link to nothing is said as such when the store opens.
+        guard url == nil, (try? FileManager.default.attributesOfItem(atPath: directory.url.path)) == nil else { return nil }
+        return directory
+    }
+
+    private func chosen() throws -> (directory: DataDirectory, database: DatabaseURL?) {
         let directory = DataDirectory.resolve(explicitPath: dataDirectory)
-        let url: DatabaseURL?
         do {
-            url = try DatabaseChoice.url(option: database, otherStoreChosen: dataDirectory != nil)
+            return (directory, try DatabaseChoice.url(option: database, otherStoreChosen: dataDirectory != nil))
         } catch {
             throw TodoCommandError.usage(error.description)
         }
-        try directory.create()
-        return (directory, url)
     }
 }
 

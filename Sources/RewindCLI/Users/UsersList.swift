@@ -25,7 +25,8 @@ extension RewindCommand.Users {
 
         mutating func run() async throws {
             try await reportingErrors(command: "users") {
-                let accounts = try await UsersSession.open(options: options).list()
+                // No data directory yet: no accounts, and no folder made for a mistyped --data-dir.
+                let accounts = try options.absentDataDirectory() == nil ? try await UsersSession.open(options: options).list() : []
                 if json {
                     return try JSONOutput.print(AccountsJSON(accounts: accounts.map(AccountJSON.init)))
                 }

@@ -49,8 +49,8 @@ struct CalculatorPage {
                 }
                 html.element("p", [.class("keyboard-help")]) { html in
                     html.text(
-                        "Keyboard: digits, . or , for the decimal point, + - * / (or x), %, Enter or = for equals, "
-                            + "Escape clears all, Delete clears the number, Backspace deletes a digit, "
+                        "Keyboard: digits, . or , for the decimal point, + - * / (or x), %, n for ±, s for √, ^ for x², "
+                            + "Enter or = for equals, Escape clears all, Delete clears the number, Backspace deletes a digit, "
                     )
                     html.element("kbd") { $0.text("Ctrl+Z") }
                     html.text(" undoes, ")

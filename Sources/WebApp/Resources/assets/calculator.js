@@ -127,7 +127,9 @@ function press(label) {
 var aliases = {
   '*': ['x', '×', '*'], 'x': ['x', '×', '*'], 'X': ['x', '×', '*'], '/': ['÷', '/'], ':': ['÷', '/'],
   '-': ['-', '−'], '+': ['+'], '.': ['.'], ',': ['.'], '=': ['='], 'Enter': ['='],
-  'Escape': ['AC', 'C'], 'Backspace': ['⌫', 'C'], 'Delete': ['C', 'AC'], '%': ['%']
+  'Escape': ['AC', 'C'], 'Backspace': ['⌫', 'C'], 'Delete': ['C', 'AC'], '%': ['%'],
+  // As in the terminal's calculator (rewind calc): n changes the sign, s is the square root, ^ squares.
+  'n': ['±'], '~': ['±'], 's': ['√'], '^': ['x²'], '²': ['x²']
 };
 
 function labelFor(key) {
