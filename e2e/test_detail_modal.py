@@ -414,6 +414,10 @@ def test_all_to_dos_goes_back_to_the_list_as_it_was_left(driver, base_url, api):
     wait_until(driver, lambda d: d.current_url.endswith("/todos?search=milk#/active"), "the list as it was left")
     wait_for_titles(driver, ["Oat milk"])
     assert css(driver, "#search").get_attribute("value") == "milk"
+    # The keyboard where it left the list: on the item's Details, not in the new-item field.
+    wait_until(driver, lambda d: d.execute_script(
+        "var e = document.activeElement; return e.classList.contains('item-details') && e.closest('li').textContent.includes('Oat milk');"),
+        lambda: f"the focus on Oat milk's Details; it is on {driver.execute_script('return document.activeElement.outerHTML.slice(0, 80);')}")
     # Opened from elsewhere (a bookmark), it goes to the list.
     driver.get(base_url + f"/todos/items/{milk['id']}")
     css(driver, "form#detail-form")

@@ -471,6 +471,10 @@ var cameFrom = null;
 try { cameFrom = JSON.parse(window.sessionStorage.getItem('rewind.detailFrom') || 'null'); } catch (e) { cameFrom = null; }
 if (backLink && cameFrom && cameFrom.id === id && /^\/todos(\?[^#]*)?(#.*)?$/.test(cameFrom.url)) {
   backLink.href = cameFrom.url;
+  // The list puts the keyboard back on this item's Details (todos.js).
+  backLink.addEventListener('click', function () {
+    try { window.sessionStorage.setItem('rewind.detailBack', id); } catch (e) { /* No storage: the list's usual focus. */ }
+  });
 }
 
 // After an undo or a redo the form shows the item as it is then, unless it

@@ -121,5 +121,25 @@ setUpHistory(function () { refresh(); }, refresh);
 setUpModals(function () { refresh(); });
 listenForChanges(refresh);
 if (filter() !== 'all' || sort() !== 'list') { refresh(); }
-// Without scrolling: coming Back from an item, the browser puts the list where it was.
-newTodo.focus({ preventScroll: true });
+// Back from an item's page by its "← All to-dos": the keyboard on that
+// item's Details link, where it left the list, and the row in view.
+function detailsCameBackFrom() {
+  var from = null;
+  var back = null;
+  try {
+    from = JSON.parse(window.sessionStorage.getItem('rewind.detailFrom') || 'null');
+    back = window.sessionStorage.getItem('rewind.detailBack');
+    window.sessionStorage.removeItem('rewind.detailBack');
+  } catch (e) { from = null; }
+  if (!from || !from.id || from.id !== back) { return null; }
+  if (from.url !== window.location.pathname + window.location.search + window.location.hash) { return null; }
+  return document.querySelector('.todo-list li[data-id="' + from.id + '"]:not([hidden]) .item-details');
+}
+var cameBack = detailsCameBackFrom();
+if (cameBack) {
+  cameBack.focus({ preventScroll: true });
+  cameBack.scrollIntoView({ block: 'center' });
+} else {
+  // Without scrolling: coming Back from an item, the browser puts the list where it was.
+  newTodo.focus({ preventScroll: true });
+}
