@@ -26,6 +26,21 @@ struct ListsPage {
         )
     }
 
+    /// The confirmation that no longer sharing `list` with `member` asks
+    /// for: their open pages of it close, with what they were typing.
+    static func unshareCard(for list: SharedListSummary, member: AccountName) -> ModalCard {
+        ModalCard(
+            id: "confirm-unshare-\(list.id.uuidString)-\(member.key)",
+            title: "Stop sharing “\(list.name)” with \(member.text)",
+            message: "Please confirm that \(member.text) no longer sees or changes “\(list.name)”; a page of it that "
+                + "\(member.text) has open closes. You can share it again later.",
+            primary: .destructive(
+                "Stop sharing",
+                action: .request(method: "DELETE", path: "/api/lists/\(list.id.uuidString)/members/\(member.key)")),
+            secondary: .cancel("Keep sharing")
+        )
+    }
+
     /// The confirmation that leaving `list`, shared with `person`, asks for.
     static func leaveCard(for list: SharedListSummary, person: AccountName) -> ModalCard {
         ModalCard(
@@ -85,6 +100,9 @@ struct ListsPage {
             }
             for (list, _) in lists {
                 (list.owner == person ? Self.deleteCard(for: list) : Self.leaveCard(for: list, person: person)).render(into: &html)
+                if list.owner == person {
+                    for member in list.members { Self.unshareCard(for: list, member: member).render(into: &html) }
+                }
             }
         }
     }
@@ -134,8 +152,9 @@ struct ListsPage {
                     html.element(
                         "button",
                         [.type("button"), .class("unshare button"), .data("account", member.text),
-                         .ariaLabel("Stop sharing “\(list.name)” with \(member.text)")]
-                    ) { $0.text("Stop sharing with \(member.text)") }
+                         .data("opens-modal", "confirm-unshare-\(id)-\(member.key)"),
+                         .ariaLabel("Stop sharing “\(list.name)” with \(member.text)…")]
+                    ) { $0.text("Stop sharing with \(member.text)…") }
                 }
                 html.element(
                     "button",

@@ -206,18 +206,10 @@ document.addEventListener('submit', function (event) {
   }
 });
 
-document.addEventListener('click', function (event) {
-  var button = event.target.closest('button.unshare');
-  if (!button) { return; }
-  var account = button.getAttribute('data-account');
-  var name = listName(button);
-  change('DELETE', '/api/lists/' + listID(button) + '/members/' + encodeURIComponent(account)).then(function () {
-    say('Stopped sharing “' + name + '” with ' + account + '.');
-  }, function () {});
-});
-
 // A list left or deleted takes its buttons with it: the focus goes to the
 // first list's name, or to the field that makes one, not to the page's body.
+// A member no longer shared with takes their "Stop sharing" button: the
+// focus goes to their list's name.
 setUpModals(function (dialog, failed) {
   // The card of a list's delete or leave: confirm-delete-{id}, confirm-leave-{id}.
   // One that failed (the list was gone already) did nothing to say as done.
@@ -227,9 +219,17 @@ setUpModals(function (dialog, failed) {
     var name = listName(row);
     leaving[card[2]] = card[1] === 'delete' ? 'Deleted “' + name + '”.' : 'You left “' + name + '”.';
   }
+  // confirm-unshare-{id}-{account}: the list's id is a UUID, 36 characters.
+  var unshared = dialog && !failed && /^confirm-unshare-(.{36})-(.+)$/.exec(dialog.id);
+  var sharedRow = unshared && document.querySelector('[data-list="' + unshared[1] + '"]');
+  var opener = unshared && document.querySelector('[data-opens-modal="' + dialog.id + '"]');
+  var sentence = sharedRow && opener
+    ? 'Stopped sharing “' + listName(sharedRow) + '” with ' + opener.getAttribute('data-account') + '.' : '';
   refresh().then(function () {
+    if (sentence) { say(sentence); }
     if (document.activeElement && document.activeElement !== document.body) { return; }
-    var target = document.querySelector('.list-name') || document.getElementById('new-list-name');
+    var target = (unshared && document.querySelector('[data-list="' + unshared[1] + '"] .list-name')) ||
+      document.querySelector('.list-name') || document.getElementById('new-list-name');
     if (target) { target.focus(); }
   });
 });
