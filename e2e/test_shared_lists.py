@@ -373,6 +373,8 @@ def test_a_member_whose_open_list_is_deleted_is_told_so_in_place_of_the_list(
     )
     second_driver.get(base + chores)
     wait_for_titles(second_driver, ["Sweep"])
+    # What bob is typing when it goes is not lost with the page.
+    css(second_driver, ".new-todo").send_keys("Half typed item")
     removed = subprocess.run(
         [rewind_cli_bin, "users", "rm", "ann", "--delete-lists", "--yes", "--data-dir", str(data_dir)],
         capture_output=True, text=True, timeout=60,
@@ -385,6 +387,8 @@ def test_a_member_whose_open_list_is_deleted_is_told_so_in_place_of_the_list(
         lambda: f"the notice on bob's page, found {css(second_driver, 'main').text!r}",
         timeout=LIVE_TIMEOUT,
     )
+    assert "no longer shared with you: “Chores”." in css(second_driver, ".list-gone").text
+    assert css(second_driver, "textarea.list-gone-typed").get_attribute("value") == "Half typed item"
     # The 404 of the closed event stream is the one console line; nothing else failed.
     unexpected = [e for e in browser_errors(second_driver) if "/events" not in e["message"] and "/fragment" not in e["message"]]
     assert unexpected == []

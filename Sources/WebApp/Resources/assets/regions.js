@@ -131,16 +131,37 @@ function restoreFocus(key) {
 
 // The list was deleted, or is no longer shared with this account, while
 // one of its pages (`main`: the list's, an item's) was open: say so in
-// place of what it showed, which is no longer theirs.
+// place of what it showed, which is no longer theirs, naming the list.
+// What the person had typed and not saved (a new item, a title being
+// edited, the item's form) stays on the page, to be copied.
 export function showListGone(main) {
+  var heading = main.querySelector('.list-title');
+  var name = heading ? heading.textContent.trim() : '';
+  var typed = [];
+  main.querySelectorAll('input:not([type]), input[type="text"], textarea').forEach(function (field) {
+    if (field.value.trim() && field.value !== field.defaultValue) { typed.push(field.value.trim()); }
+  });
   var notice = document.createElement('p');
   notice.className = 'list-gone';
   notice.setAttribute('role', 'status');
-  notice.textContent = 'This list was deleted, or it is no longer shared with you.';
+  notice.textContent = 'This list was deleted, or it is no longer shared with you' + (name ? ': “' + name + '”.' : '.');
+  var shown = [notice];
+  if (typed.length) {
+    var said = document.createElement('p');
+    said.textContent = 'What you had typed, and was not saved, is below to copy.';
+    var kept = document.createElement('textarea');
+    kept.className = 'list-gone-typed';
+    kept.readOnly = true;
+    kept.rows = Math.min(typed.length + 1, 6);
+    kept.setAttribute('aria-label', 'What you had typed, not saved');
+    kept.value = typed.join('\n');
+    shown.push(said, kept);
+  }
   var back = document.createElement('a');
   back.href = '/lists';
   back.textContent = '← All lists';
-  main.replaceChildren(notice, back);
+  shown.push(back);
+  main.replaceChildren.apply(main, shown);
   // The tab no longer names a list the account cannot open.
   document.title = 'List gone · Rewind';
 }
