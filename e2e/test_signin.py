@@ -97,9 +97,11 @@ def test_a_page_whose_session_ends_asks_to_sign_in_again_saying_why(driver, team
     time.sleep(1.5)
     # A refresh of its own (the database file changed) may have found the
     # session gone first, on a busy machine: then the page is at sign-in already.
+    typed = False
     try:
         if urlparse(driver.current_url).path == "/todos":
             add_todos(driver, "After")
+            typed = True
     except (NoSuchElementException, StaleElementReferenceException):
         pass  # it went to sign in while the add was typed
     wait_for_path(driver, "/signin")
@@ -111,3 +113,6 @@ def test_a_page_whose_session_ends_asks_to_sign_in_again_saying_why(driver, team
     wait_for_path(driver, "/todos")
     # The add made without a session changed nothing.
     wait_for_titles(driver, ["Before"])
+    # What was typed for it is back in the field, to be added now.
+    if typed:
+        assert css(driver, "input.new-todo").get_attribute("value") == "After"

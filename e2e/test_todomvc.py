@@ -737,6 +737,21 @@ def test_the_keyboard_stays_in_the_list_after_a_delete_or_an_edit(driver, base_u
     wait_for_titles(driver, [TODO_ITEM_ONE + " now"])
 
 
+def test_a_row_completed_from_the_keyboard_under_active_leaves_the_keyboard_on_the_next_row(driver, base_url):
+    three_todos(driver, base_url)
+    click_filter(driver, "Active")
+    toggle = row(driver, 0).find_element(By.CSS_SELECTOR, "input.toggle")
+    driver.execute_script("arguments[0].focus();", toggle)
+    toggle.send_keys(Keys.SPACE)
+    wait_for_titles(driver, [TODO_ITEM_TWO, TODO_ITEM_THREE])
+    wait_until(
+        driver, lambda d: d.execute_script(
+            "var e = document.activeElement; var li = e && e.closest('li[data-id]');"
+            "return e.classList.contains('toggle') && li.querySelector('label').textContent;") == TODO_ITEM_TWO,
+        lambda: f"the focus on the next row's circle; it is on {driver.execute_script('return document.activeElement.outerHTML.slice(0, 80);')}",
+    )
+
+
 def test_undo_and_redo_show_the_step_they_would_take_back(driver, base_url):
     def text(d, kind):
         # Read afresh: the toolbar is drawn again after every change.

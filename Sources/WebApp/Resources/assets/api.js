@@ -63,6 +63,28 @@ export function putBack(field, text) {
   };
 }
 
+// What the new-item field holds when the page leaves for the sign-in page
+// (its session ended, and the add was refused), kept for the same page's
+// next load, where `restoreUnsentItem` puts it back.
+export function keepUnsentItem() {
+  var field = document.querySelector('.new-todo');
+  if (!field || !field.value.trim()) { return; }
+  try {
+    window.sessionStorage.setItem('rewind.unsentItem', JSON.stringify({ path: window.location.pathname, text: field.value }));
+  } catch (e) { /* No session storage: typed again. */ }
+}
+
+export function restoreUnsentItem(field) {
+  var kept = null;
+  try {
+    kept = JSON.parse(window.sessionStorage.getItem('rewind.unsentItem') || 'null');
+    window.sessionStorage.removeItem('rewind.unsentItem');
+  } catch (e) { kept = null; }
+  if (!kept || kept.path !== window.location.pathname || !field || field.value) { return; }
+  field.value = kept.text;
+  showError('Your session had ended, so “' + kept.text.trim() + '” was not added: it is back in the field; press Enter to add it.');
+}
+
 // What a page's refresh that never reached the server says.
 export var outOfDate = 'The server cannot be reached, so the page may be out of date. It will catch up once the server answers.';
 

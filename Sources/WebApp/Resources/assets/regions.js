@@ -6,7 +6,7 @@
 // announced by a 'region-swapped' event on the document (detail: the
 // region's name and its new element).
 
-import { ApiError, clearError, enqueue, errorShown, outOfDate, pending, showError } from './api.js';
+import { ApiError, clearError, enqueue, errorShown, keepUnsentItem, outOfDate, pending, showError } from './api.js';
 
 export function swapRegions(html, skip) {
   var fresh = new DOMParser().parseFromString('<body>' + html + '</body>', 'text/html');
@@ -196,6 +196,7 @@ export function makeRefresher(load) {
       // A session that ended: sign in again (the page says why), and come
       // back here.
       if (error instanceof ApiError && error.status === 401) {
+        keepUnsentItem();
         location.assign('/signin?ended=1&next=' + encodeURIComponent(location.pathname + location.search));
         return;
       }

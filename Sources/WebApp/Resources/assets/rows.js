@@ -9,6 +9,7 @@
 // after them, not hidden among those not shown.
 
 import { announce, showError } from './api.js';
+import { filter } from './filters.js';
 import { isDragging } from './move.js';
 
 var fromAddress = Number(new URLSearchParams(window.location.search).get('rows'));
@@ -94,10 +95,10 @@ export function keepWhileEditing(deferred) {
 }
 
 // Where the keyboard goes when the row `li` leaves the list (its × pressed,
-// its title emptied): the next row's ×, else the one before, else Undo,
-// else the field that adds an item. A refresh that draws the list again
-// keeps it there.
-function focusAfterRemoving(li) {
+// its title emptied; or, with `control` '.toggle', completed under Active):
+// the next row's × (or `control`), else the one before, else Undo, else the
+// field that adds an item. A refresh that draws the list again keeps it there.
+function focusAfterRemoving(li, control) {
   function shown(row, step) {
     var other = row[step];
     while (other && (other.hidden || !other.matches('li[data-id]'))) { other = other[step]; }
@@ -106,7 +107,7 @@ function focusAfterRemoving(li) {
   // The last row gone: Undo, which brings it back (in the new-item field the
   // keyboard would be where a typed key adds an item).
   var row = shown(li, 'nextElementSibling') || shown(li, 'previousElementSibling');
-  var target = (row && row.querySelector('.destroy')) || document.querySelector('.undo-bar button:not(:disabled)') ||
+  var target = (row && row.querySelector(control || '.destroy')) || document.querySelector('.undo-bar button:not(:disabled)') ||
     document.querySelector('.new-todo');
   if (target) { target.focus(); }
 }
@@ -147,6 +148,11 @@ export function setUpRows(change, itemPath, afterEditing) {
     if (!li) { return; }
     var completed = toggle.checked;
     li.classList.toggle('completed', completed);
+    // A row its filter no longer shows (completed under Active) takes the
+    // keyboard with it: on to the next row's circle, as × goes to the next ×.
+    var shown = filter();
+    var leaves = completed ? shown === 'active' || shown === 'overdue' : shown === 'completed';
+    if (leaves && document.activeElement === toggle) { focusAfterRemoving(li, '.toggle'); }
     var title = editableTitle(li.querySelector('.view label')).trim();
     change('PATCH', itemPath(li.getAttribute('data-id')), { completed: completed }, function () {
       announce((completed ? 'Completed “' : 'Reopened “') + title + '”.');

@@ -6,7 +6,7 @@
 // on demand; the Find field (search.js); "Show more" under a long list
 // (rows.js); and the live refresh when anyone changes the list.
 
-import { ApiError, announce, api, clearError, enqueue, putBack, sayAllMarked, sayCleared, showError } from './api.js';
+import { ApiError, announce, api, clearError, enqueue, putBack, restoreUnsentItem, sayAllMarked, sayCleared, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, showListGone, swapRegions } from './regions.js';
 import { setUpSharedUndo } from './shared-undo.js';
 import { historyQuery, setUpShowMore } from './history.js';
@@ -82,5 +82,7 @@ setUpMoreRows(refresh);
 setUpFilters(refresh, function () { change('POST', base + '/todos/clear-completed', undefined, sayCleared); });
 listenForChanges(refresh, '/lists/' + list + '/events', 'list');
 if (filter() !== 'all') { refresh(); }
+// An add refused because the session had ended: typed back, once signed in again.
+restoreUnsentItem(newTodo);
 // Without scrolling: coming Back from an item, the browser puts the list where it was.
 newTodo.focus({ preventScroll: true });

@@ -19,8 +19,11 @@ export function setUpSharedUndo(base, refresh, say) {
     var focused = document.activeElement === button;
     button.disabled = true;
     enqueue(function () { return api('POST', base + '/' + kind, { step: step }); }).then(function (data) {
-      say(data.step && data.step.messages ? data.step.messages : []);
-      if (data.step && data.step.name) { announce((kind === 'undo' ? 'Undid ' : 'Redid ') + data.step.name + '.'); }
+      var messages = data.step && data.step.messages ? data.step.messages : [];
+      say(messages);
+      // What it left alone is heard from the message line (a status too); "Undid …" beside
+      // "Could not undo …" would say two contradicting things.
+      if (data.step && data.step.name && !messages.length) { announce((kind === 'undo' ? 'Undid ' : 'Redid ') + data.step.name + '.'); }
       return refresh();
     }, function (error) {
       if (error.status !== 409) { showError(error); }

@@ -3,7 +3,7 @@
 // smart, due date), the Find field (search.js), "Show more" under a long
 // list (rows.js), and the live refresh of the list.
 
-import { announce, api, clearError, enqueue, putBack, sayAllMarked, sayCleared, showError } from './api.js';
+import { announce, api, clearError, enqueue, putBack, restoreUnsentItem, sayAllMarked, sayCleared, showError } from './api.js';
 import { fetchHTML, listenForChanges, makeRefresher, swapRegions } from './regions.js';
 import { filter, setUpFilters } from './filters.js';
 import { historyQuery, setUpHistory } from './history.js';
@@ -135,6 +135,8 @@ function detailsCameBackFrom() {
   if (from.url !== window.location.pathname + window.location.search + window.location.hash) { return null; }
   return document.querySelector('.todo-list li[data-id="' + from.id + '"]:not([hidden]) .item-details');
 }
+// An add refused because the session had ended: typed back, once signed in again.
+restoreUnsentItem(newTodo);
 var cameBack = detailsCameBackFrom();
 if (cameBack) {
   cameBack.focus({ preventScroll: true });
