@@ -687,19 +687,29 @@ def test_a_change_the_server_never_gets_is_put_back_and_said_in_view(driver, bas
     wait_server(api, lambda items: items[3]["state"] == "completed", "the server should have the item completed")
 
 
-def test_the_keyboard_stays_in_the_list_after_a_delete_or_an_edit(driver, base_url, api):
-    three_todos(driver, base_url)
-    # × pressed with Enter: the focus goes to the next row's ×.
-    destroy = row(driver, 1).find_element(By.CSS_SELECTOR, "button.destroy")
-    driver.execute_script("arguments[0].focus();", destroy)
-    destroy.send_keys(Keys.ENTER)
-    wait_for_titles(driver, [TODO_ITEM_ONE, TODO_ITEM_THREE])
+def press_on_row(driver, index, control, key, titles_after):
+    """Presses `key` on row `index`'s `control` (its class) and waits for the list to show `titles_after`."""
+    element = row(driver, index).find_element(By.CSS_SELECTOR, "." + control)
+    driver.execute_script("arguments[0].focus();", element)
+    element.send_keys(key)
+    wait_for_titles(driver, titles_after)
+
+
+def wait_for_focus_on(driver, control, title):
+    """Waits until the keyboard is on `control` (its class) of the row titled `title`."""
     wait_until(
         driver, lambda d: d.execute_script(
             "var e = document.activeElement; var li = e && e.closest('li[data-id]');"
-            "return e.classList.contains('destroy') && li.querySelector('label').textContent;") == TODO_ITEM_THREE,
-        "the focus on the next row's ×",
+            "return e.classList.contains(arguments[0]) && li.querySelector('label').textContent;", control) == title,
+        lambda: f"the focus on {title}'s {control}; it is on {driver.execute_script('return document.activeElement.outerHTML.slice(0, 80);')}",
     )
+
+
+def test_the_keyboard_stays_in_the_list_after_a_delete_or_an_edit(driver, base_url, api):
+    three_todos(driver, base_url)
+    # × pressed with Enter: the focus goes to the next row's ×.
+    press_on_row(driver, 1, "destroy", Keys.ENTER, [TODO_ITEM_ONE, TODO_ITEM_THREE])
+    wait_for_focus_on(driver, "destroy", TODO_ITEM_THREE)
     # The last row's ×: the row before it.
     focused(driver).send_keys(Keys.ENTER)
     wait_for_titles(driver, [TODO_ITEM_ONE])
@@ -740,16 +750,8 @@ def test_the_keyboard_stays_in_the_list_after_a_delete_or_an_edit(driver, base_u
 def test_a_row_completed_from_the_keyboard_under_active_leaves_the_keyboard_on_the_next_row(driver, base_url):
     three_todos(driver, base_url)
     click_filter(driver, "Active")
-    toggle = row(driver, 0).find_element(By.CSS_SELECTOR, "input.toggle")
-    driver.execute_script("arguments[0].focus();", toggle)
-    toggle.send_keys(Keys.SPACE)
-    wait_for_titles(driver, [TODO_ITEM_TWO, TODO_ITEM_THREE])
-    wait_until(
-        driver, lambda d: d.execute_script(
-            "var e = document.activeElement; var li = e && e.closest('li[data-id]');"
-            "return e.classList.contains('toggle') && li.querySelector('label').textContent;") == TODO_ITEM_TWO,
-        lambda: f"the focus on the next row's circle; it is on {driver.execute_script('return document.activeElement.outerHTML.slice(0, 80);')}",
-    )
+    press_on_row(driver, 0, "toggle", Keys.SPACE, [TODO_ITEM_TWO, TODO_ITEM_THREE])
+    wait_for_focus_on(driver, "toggle", TODO_ITEM_TWO)
 
 
 def test_undo_and_redo_show_the_step_they_would_take_back(driver, base_url):
