@@ -122,7 +122,7 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
         case unreadable(reason: String)
         /// The file holds more bytes than a layout takes (the limit).
         case tooLarge(Int)
-        /// The configuration has a field it does not take (the field, and the ones it takes).
+        /// The configuration has a field it does not take (its name).
         case unknownField(String)
         /// The text is not JSON.
         case invalidJSON
