@@ -91,8 +91,8 @@ struct ListsPage {
                 }
             }
             // Lists of one name (without case) are told apart by the start of their ids, as the terminal names them.
-            let names = lists.map { $0.0.name.lowercased() }
-            let repeated = Set(names.filter { name in names.count { $0 == name } > 1 })
+            let counts = Dictionary(lists.map { ($0.0.name.lowercased(), 1) }, uniquingKeysWith: +)
+            let repeated = Set(counts.filter { $0.value > 1 }.keys)
             html.element("ul", [.class("list-of-lists")]) { html in
                 for (list, counts) in lists {
                     row(list, counts: counts, showingID: repeated.contains(list.name.lowercased()), into: &html)
