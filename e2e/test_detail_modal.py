@@ -873,7 +873,7 @@ def test_an_undo_on_an_items_page_is_said_to_a_screen_reader(driver, base_url, a
     open_detail(driver, base_url, item["id"])
     click_css(driver, "#todos-undo")
     said = lambda d: d.execute_script("return document.getElementById('move-status').textContent")  # noqa: E731
-    wait_until(driver, lambda d: said(d) == "Undid Rename “Call mum”.", lambda: f"the undo said: {said(driver)!r}")
+    wait_until(driver, lambda d: said(d) == "Undid Rename “Call mum” to “Call mum at six”.", lambda: f"the undo said: {said(driver)!r}")
 
 
 def test_an_end_half_filled_in_is_refused_not_saved_as_no_end(driver, base_url, api):

@@ -504,7 +504,7 @@ def test_an_undo_that_meets_another_persons_later_rename_keeps_it_and_says_so(dr
     wait_for_titles(ann, ["Soy milk"], timeout=LIVE_TIMEOUT)
 
     # Ann's Undo names her rename; it leaves bob's later one, and says why.
-    wait_until(ann, lambda d: undo_title(d) == "Undo your step: Rename “Milk”", lambda: undo_title(ann))
+    wait_until(ann, lambda d: undo_title(d) == "Undo your step: Rename “Milk” to “Oat milk”", lambda: undo_title(ann))
     css(ann, "#list-undo").click()
     wait_until(
         ann,
@@ -914,7 +914,7 @@ def test_on_a_shared_items_page_the_keyboard_keeps_undo_and_a_shortcut_waits_beh
     title = css(driver, "#detail-form input[name=title]")
     title.clear()
     title.send_keys("Bank at noon", Keys.ENTER)
-    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Rename “Bank”", lambda: undo_title(driver))
+    wait_until(driver, lambda d: undo_title(d) == "Undo your step: Rename “Bank” to “Bank at noon”", lambda: undo_title(driver))
     driver.execute_script("document.getElementById('list-undo').focus()")
     driver.switch_to.active_element.send_keys(Keys.ENTER)
     wait_until(driver, lambda d: css(d, "h1").text == "Bank", lambda: css(driver, "h1").text)

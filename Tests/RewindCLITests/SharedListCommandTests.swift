@@ -258,13 +258,13 @@ struct SharedListCommandTests {
         team.succeed(try await team.todo(["edit", milk, "--title", "Oat milk"], as: "ann"))
         team.succeed(try await team.todo(["edit", milk, "--title", "Soy milk"], as: "bob"))
         let listing = team.succeed(try await team.todo(["list"], as: "ann")).stdout
-        #expect(listing.contains("Undo: Rename “Milk”"), "\(listing)")
+        #expect(listing.contains("Undo: Rename “Milk” to “Oat milk”"), "\(listing)")
         let undo = team.succeed(try await team.todo(["undo"], as: "ann"))
-        #expect(undo.stdout.contains("Undid: Rename “Milk”"), "\(undo.stdout)")
+        #expect(undo.stdout.contains("Undid: Rename “Milk” to “Oat milk”"), "\(undo.stdout)")
         #expect(undo.stdout.contains("Could not undo the rename of “Milk”: \(team.name("bob")) renamed it since."), "\(undo.stdout)")
         #expect(try await team.titles(as: "bob") == ["Soy milk"])
         let history = team.succeed(try await team.todo(["history"], as: "bob")).stdout.split(separator: "\n").map(String.init)
-        #expect(history.first?.contains("\(team.name("ann"))  undo of 2  Rename “Milk”") == true, "\(history)")
+        #expect(history.first?.contains("\(team.name("ann"))  undo of 2  Rename “Milk” to “Oat milk”") == true, "\(history)")
         // Bob reads of his own rename as his.
         #expect(history.contains { $0.contains("Could not undo the rename of “Milk”: you renamed it since.") }, "\(history)")
         // The kinds padded to the widest, "undo of 2".

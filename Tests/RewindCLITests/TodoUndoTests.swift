@@ -17,7 +17,7 @@ struct TodoUndoTests {
 
     static let changes: [(command: [String], step: String)] = [
         (["add", "Walk the dog"], "Add “Walk the dog”"),
-        (["edit", "1", "--title", "Buy oat milk"], "Rename “Buy milk”"),
+        (["edit", "1", "--title", "Buy oat milk"], "Rename “Buy milk” to “Buy oat milk”"),
         (["edit", "1", "--details", "Two litres"], "Edit details of “Buy milk”"),
         (["edit", "1", "--due", "2031-02-03 09:00"], "Set due date of “Buy milk”"),
         (["edit", "1", "--due", "none"], "Clear due date of “Buy milk”"),

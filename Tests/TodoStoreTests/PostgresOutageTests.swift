@@ -88,7 +88,7 @@ struct PostgresOutageTests {
             try await store.change(.update(id, [.title(to: "Renamed")], at: now))
         }
         #expect(try await reader.read { $0.todos.items.map(\.title) } == ["Renamed"])
-        #expect(try await reader.history().steps.map(\.name) == ["Add “Before”", "Rename “Before”"], "the edit is saved once")
+        #expect(try await reader.history().steps.map(\.name) == ["Add “Before”", "Rename “Before” to “Renamed”"], "the edit is saved once")
     }
 
     /// An undo (a transaction) whose connection ends while it waits for

@@ -39,7 +39,7 @@ struct UndoRedoSpecs {
         Case(name: "remove several", stepName: "Delete 2 items", changes: { _ in
             [.todos(.removeItems([Fixtures.id(4), Fixtures.id(1)]))]
         }) { titles($1) == ["b", "c", "e"] },
-        Case(name: "rename", stepName: "Rename “c”", changes: { _ in [.update(Fixtures.id(3), [.title(to: "C")], at: at)] }) {
+        Case(name: "rename", stepName: "Rename “c” to “C”", changes: { _ in [.update(Fixtures.id(3), [.title(to: "C")], at: at)] }) {
             $1.todos[id: Fixtures.id(3)]?.title == "C" && $1.todos[id: Fixtures.id(3)]?.changed == at
         },
         Case(name: "complete", stepName: "Complete “a”", changes: { _ in [.update(Fixtures.id(1), [.complete], at: at)] }) {

@@ -77,8 +77,16 @@ extension TodoOptions {
     /// `--data-dir` leaves no folder behind. `nil` otherwise.
     func absentDataDirectory() throws -> DataDirectory? {
         let (directory, url) = try chosen()
-        // Not followed: a symbolic link to nothing is said as such when the store opens.
-        guard url == nil, (try? FileManager.default.attributesOfItem(atPath: directory.url.path)) == nil else { return nil }
+        func exists(_ path: URL) -> Bool {
+            // Not followed: a symbolic link to nothing is said as such when the store opens.
+            (try? FileManager.default.attributesOfItem(atPath: path.path)) != nil
+        }
+        guard url == nil, !exists(directory.url) else { return nil }
+        // Below a file, it cannot be made: opening says so.
+        var above = directory.url.deletingLastPathComponent()
+        while !exists(above), above.path != "/" { above = above.deletingLastPathComponent() }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: above.path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
         return directory
     }
 

@@ -3,7 +3,8 @@ import Foundation
 extension AppState {
     /// The name of the undo step that `changes` make from this state, in
     /// words a person reads: "Add “Buy milk”", "Delete “Buy milk”",
-    /// "Rename “Buy milk”", "Complete 3 items", "Clear 2 completed items".
+    /// "Rename “Buy milk” to “Buy oat milk”", "Complete 3 items", "Clear 2
+    /// completed items".
     ///
     /// Ask before applying the changes: names quote titles as they are now.
     ///
@@ -45,6 +46,10 @@ extension AppState {
         case .restore(let placements):
             return named("Restore", placements.map(\.item.id), titles: placements.map(\.item.title))
         case .update(let id, let changes, _):
+            // A rename names the new title too: the old one alone reads as if it were the result.
+            if case .title(let new)? = changes.first, changes.count == 1 {
+                return StepPhrase(verb: "Rename", title: todos[id: id]?.title, newTitle: new)
+            }
             return StepPhrase(verb: verb(for: changes), title: todos[id: id]?.title)
         case .replace(let items):
             return named("Edit", items.map(\.id))
@@ -91,13 +96,19 @@ private struct StepPhrase {
     var noun = "item"
     var count = 1
     var title: String?
+    /// What a rename makes the title: "Rename “Old” to “New”".
+    var newTitle: String?
 
     var text: String {
         if count == 1, let title {
-            let shown = title.count > Self.longestQuotedTitle
-                ? String(title.prefix(Self.longestQuotedTitle - 1)) + "…" : title
-            return "\(verb) " + TypedText.quoted(shown)
+            let named = "\(verb) " + Self.quoted(title)
+            return newTitle.map { named + " to " + Self.quoted($0) } ?? named
         }
         return "\(verb) \(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// `title` in quotation marks, cut to ``longestQuotedTitle`` characters.
+    private static func quoted(_ title: String) -> String {
+        TypedText.quoted(title.count > longestQuotedTitle ? String(title.prefix(longestQuotedTitle - 1)) + "…" : title)
     }
 }
