@@ -407,7 +407,7 @@ def test_the_calculator_is_kept_across_a_restart_with_its_undo_and_redo(driver, 
 
 def test_serve_takes_a_calculator_configuration(rewind_bin, driver, tmp_path):
     # A keypad labelled with aliases: `*` for ×.
-    layout = {"labels": ["7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "+", "=", "*"], "columnCount": 3}
+    layout = {"labels": ["7", "8", "9", "4", "5", "6", "1", "2", "3", "0", "+", "=", "*", "+/-", "sqrt"], "columnCount": 3}
     custom = server_with_keypad(rewind_bin, tmp_path, layout)
     try:
         open_calculator(driver, custom.url)
@@ -421,6 +421,11 @@ def test_serve_takes_a_calculator_configuration(rewind_bin, driver, tmp_path):
                    lambda: css(driver, "#calc-undo").get_attribute("aria-label"))
         press(driver, "2", "=")
         wait_display(driver, "6")
+        # n and s press ± and √ under these spellings too.
+        press(driver, "n")
+        wait_display(driver, "-6")
+        press(driver, "4", "s")
+        wait_display(driver, "2")
         driver.get("about:blank")
     finally:
         custom.stop()

@@ -175,7 +175,7 @@ struct CalcCommandTests {
 
         /// 1,5 might be one and a half or, as 1,000 is, a thousands separator: not guessed.
         @Test func aNumberWithACommaIsRefusedSayingHowToWriteIt() async throws {
-            for word in ["1,5", "1,000", "-2,5"] {
+            for word in ["1,5", "1,000", "-2,5", "1,5+1=", ","] {
                 let run = try await runRewind(["calc", word, "+", "1", "="])
                 #expect(run.status == 1)
                 #expect(run.stdout.isEmpty)

@@ -158,6 +158,20 @@ struct TodoFileSafetyTests {
             #expect((listing?["items"] as? [Any])?.isEmpty == true, "\(json.stdout)")
             let users = try await runRewind(["users", "list", "--data-dir", typo])
             #expect(users.status == 0 && users.stdout.hasPrefix("No accounts yet"), "\(users.stdout)\(users.stderr)")
+            // Every other command that changes nothing reads nothing there, and says so.
+            for (arguments, status) in [
+                (["todo", "history"], 0), (["todo", "export"], 0), (["todo", "undo"], 0), (["todo", "redo"], 0),
+                (["todo", "show", "1"], 1),
+            ] {
+                let run = try await runRewind(arguments + ["--data-dir", typo])
+                #expect(run.status == Int32(status), "\(arguments): \(run.stderr)")
+                #expect(run.stderr.contains("\(typo) does not exist yet"), "\(arguments): \(run.stderr)")
+            }
+            for arguments in [["users", "rm", "bob", "--yes"], ["lists", "--as", "ann"], ["todo", "list", "--as", "ann", "--list", "x"]] {
+                let run = try await runRewind(arguments + ["--data-dir", typo])
+                #expect(run.status == 1, "\(arguments): \(run.stderr)")
+                #expect(run.stderr.contains("no account"), "\(arguments): \(run.stderr)")
+            }
             #expect(!FileManager.default.fileExists(atPath: typo), "the folder was made")
             // The first add makes it.
             #expect(try await runRewind(["todo", "add", "Buy milk", "--data-dir", typo]).status == 0)

@@ -85,10 +85,8 @@ enum CalcInput: Equatable {
         guard let number = typedNumber(word) else {
             // Keys written together, as on paper: `1+2=`, `12x-3=`.
             guard let labels = try keys(in: word, factory: factory) else {
-                // 1,5 or 1,000: a decimal comma, or a thousands separator? Neither is guessed.
-                if word.contains(","), word.contains(where: \.isASCIIDigit),
-                    word.allSatisfy({ $0.isASCIIDigit || $0 == "," || $0 == "." || $0 == "-" })
-                {
+                // 1,5 or 1,000 (or 1,5+1=): a decimal comma, or a thousands separator? Neither is guessed.
+                if word.contains(","), (try? keys(in: word.replacingOccurrences(of: ",", with: "."), factory: factory)) != nil {
                     throw .comma(word)
                 }
                 throw .unknownLabel(UnknownLabelError(label: word, knownLabels: factory.labels))

@@ -31,6 +31,8 @@ struct TeamSession: Sendable {
     ///   is no such account; ``StoreError`` when the data cannot be opened.
     static func open(options: TodoOptions, as name: String) async throws -> TeamSession {
         let person = try UsersSession.name(name)
+        // No data directory yet: no account either, and no folder made for a mistyped --data-dir.
+        if try options.absentDataDirectory() != nil { throw noSuchAccount(person, repeating: options.repeated) }
         let (directory, stores) = try await options.open(
             sqlite: { url -> (any AccountStore, any SharedListStore) in
                 (try await SQLiteAccountStore.open(url: url), try await SQLiteSharedListStore.open(url: url))
@@ -52,11 +54,17 @@ struct TeamSession: Sendable {
         try await Self.existing(account, in: accounts, repeating: repeated)
     }
 
+    /// There is no account `account`; the command that makes it is
+    /// suggested with the options of this one (`repeated`).
+    private static func noSuchAccount(_ account: AccountName, repeating repeated: String) -> TodoCommandError {
+        TodoCommandError("there is no account “\(account.text)”; `rewind users add \(account.text)\(repeated)` makes it")
+    }
+
     private static func existing(_ account: AccountName, in accounts: any AccountStore, repeating repeated: String)
         async throws -> Account
     {
         guard let found = try await accounts.list().first(where: { $0.name == account }) else {
-            throw TodoCommandError("there is no account “\(account.text)”; `rewind users add \(account.text)\(repeated)` makes it")
+            throw noSuchAccount(account, repeating: repeated)
         }
         return found
     }

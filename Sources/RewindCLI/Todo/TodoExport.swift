@@ -41,7 +41,7 @@ extension RewindCommand.Todo {
                     let list = try await SharedTodoSession.open(options: options, target: target).items()
                     (data, count) = (try TodoJSON.encode(AppState(todos: list), pretty: true), list.count)
                 } else {
-                    let session = try await TodoSession.open(options: options)
+                    let session = try await TodoSession.open(options: options, onlyReading: true)
                     (data, count) = try await session.store.read { state in
                         (try TodoJSON.encode(state, pretty: true), state.todos.count)
                     }

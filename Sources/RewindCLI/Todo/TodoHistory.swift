@@ -93,7 +93,7 @@ extension RewindCommand.Todo.History {
             }
             let page = try localPage()
             try await reportingErrors {
-                let store = try await TodoSession.open(options: options).store
+                let store = try await TodoSession.open(options: options, onlyReading: true).store
                 if all { return try printTree(try await store.historyTree()) }
                 let history = try await store.history()
                 let shown = page.map(history.range(of:)) ?? history.steps.indices

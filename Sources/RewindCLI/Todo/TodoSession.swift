@@ -25,13 +25,22 @@ struct TodoSession: Sendable {
     private let sqlite: SQLiteStore?
 
     /// Opens (creating if needed) the data directory and its store, or the
-    /// PostgreSQL database of `--database` or `REWIND_DATABASE_URL`.
+    /// PostgreSQL database of `--database` or `REWIND_DATABASE_URL`. With
+    /// `onlyReading` (a command that changes nothing), a data directory that
+    /// does not exist is not made: the command reads an empty list, kept in
+    /// memory, and a note on standard error says the folder does not exist.
     ///
     /// - Throws: ``StoreError`` when the directory cannot be made or the
     ///   database cannot be reached or is not one this version can use
     ///   (nothing is changed then); ``TodoCommandError`` (exit status 64)
     ///   for a malformed database URL.
-    static func open(options: TodoOptions) async throws -> TodoSession {
+    static func open(options: TodoOptions, onlyReading: Bool = false) async throws -> TodoSession {
+        // A command that changes nothing on a data directory that does not
+        // exist reads an empty list, and makes no folder (a mistyped --data-dir).
+        if onlyReading, let absent = try options.absentDataDirectory() {
+            TodoTerminal.note("\(absent.url.path) does not exist yet: nothing is kept there (the first add makes it).")
+            return TodoSession(directory: absent, store: InMemoryStore(now: { Date() }), sqlite: nil)
+        }
         let (directory, url) = try options.storage()
         if let url {
             let database = try PostgresTodoDatabase(url: url, maximumConnections: 2)

@@ -35,7 +35,7 @@ extension RewindCommand.Todo {
                     item = try shared.resolve([reference], in: list).first.flatMap { list[id: $0] }
                     references = ShortReferences(list: list)
                 } else {
-                    let session = try await TodoSession.open(options: options)
+                    let session = try await TodoSession.open(options: options, onlyReading: true)
                     let found = try await session.items(session.resolve([reference]))
                     (item, references) = (found.items.first, found.references)
                 }

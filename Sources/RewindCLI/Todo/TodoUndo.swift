@@ -95,7 +95,8 @@ extension HistoryMoveCommand {
 
 /// Undoes (or redoes) up to `steps.count` steps, one message each, and names them.
 private func move(_ steps: StepCount, options: TodoOptions, forward: Bool) async throws {
-    let session = try await TodoSession.open(options: options)
+    // With nothing kept yet there is nothing to undo or redo: no folder is made for it.
+    let session = try await TodoSession.open(options: options, onlyReading: true)
     var names: [String] = []
     var exhausted = false
     for _ in 0..<steps.count {

@@ -84,12 +84,16 @@ enum UsersSession {
     /// Runs `body` with the account name `text`, checked, and the accounts
     /// `options` choose; on an error writes one line on standard error
     /// (`rewind users: …`) and throws the exit status to leave with: 64 for
-    /// a name against the rules or taken, 1 for an unknown account.
+    /// a name against the rules or taken, 1 for an unknown account. With
+    /// `existing` (the account must exist), a data directory that does not
+    /// exist has no such account, and is not made.
     static func run(
-        options: TodoOptions, name text: String, _ body: (AccountName, any AccountStore) async throws -> Void
+        options: TodoOptions, name text: String, existing: Bool = false,
+        _ body: (AccountName, any AccountStore) async throws -> Void
     ) async throws {
         try await reportingErrors(command: "users") {
             let name = try name(text)
+            try await explaining { try refuseWhereNothingIsKept(name, options: options, existing: existing) }
             let accounts = try await open(options: options)
             try await explaining { try await body(name, accounts) }
         }
@@ -98,11 +102,12 @@ enum UsersSession {
     /// Runs `body` as ``run(options:name:_:)`` does, with the shared lists
     /// of the same data directory or database as well.
     static func run(
-        options: TodoOptions, name text: String,
+        options: TodoOptions, name text: String, existing: Bool = false,
         _ body: (AccountName, any AccountStore, any SharedListStore) async throws -> Void
     ) async throws {
         try await reportingErrors(command: "users") {
             let name = try name(text)
+            try await explaining { try refuseWhereNothingIsKept(name, options: options, existing: existing) }
             let (accounts, lists) = try await options.open(
                 sqlite: { url -> (any AccountStore, any SharedListStore) in
                     (try await SQLiteAccountStore.open(url: url), try await SQLiteSharedListStore.open(url: url))
@@ -113,6 +118,13 @@ enum UsersSession {
             ).opened
             try await explaining { try await body(name, accounts, lists) }
         }
+    }
+
+    /// Throws ``AccountStoreError/noSuchAccount(_:)`` for an account that
+    /// must exist (`existing`) in a data directory that does not: a
+    /// mistyped `--data-dir` is not made.
+    private static func refuseWhereNothingIsKept(_ name: AccountName, options: TodoOptions, existing: Bool) throws {
+        if existing, try options.absentDataDirectory() != nil { throw AccountStoreError.noSuchAccount(name.text) }
     }
 
     /// Throws ``AccountStoreError/noSuchAccount(_:)`` as a could-not-do

@@ -73,7 +73,7 @@ extension RewindCommand.Users {
 
         mutating func run() async throws {
             let password = account
-            try await UsersSession.run(options: options, name: account.name) { name, accounts in
+            try await UsersSession.run(options: options, name: account.name, existing: true) { name, accounts in
                 guard try await accounts.passwordHash(for: name) != nil else {
                     throw AccountStoreError.noSuchAccount(name.text)
                 }

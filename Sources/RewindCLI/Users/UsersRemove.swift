@@ -40,7 +40,7 @@ extension RewindCommand.Users {
 
         mutating func run() async throws {
             let (yes, deleteLists) = (yes, deleteLists)
-            try await UsersSession.run(options: options, name: account.name) { typed, accounts, lists in
+            try await UsersSession.run(options: options, name: account.name, existing: true) { typed, accounts, lists in
                 guard try await accounts.passwordHash(for: typed) != nil else {
                     throw AccountStoreError.noSuchAccount(typed.text)
                 }

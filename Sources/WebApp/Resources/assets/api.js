@@ -66,12 +66,20 @@ export function putBack(field, text) {
 // What the new-item field holds when the page leaves for the sign-in page
 // (its session ended, and the add was refused), kept for the same page's
 // next load, where `restoreUnsentItem` puts it back.
+// Only for the same account: another who signs in on this browser gets none of it.
 export function keepUnsentItem() {
   var field = document.querySelector('.new-todo');
   if (!field || !field.value.trim()) { return; }
   try {
-    window.sessionStorage.setItem('rewind.unsentItem', JSON.stringify({ path: window.location.pathname, text: field.value }));
+    window.sessionStorage.setItem('rewind.unsentItem',
+      JSON.stringify({ path: window.location.pathname, account: signedInAccount(), text: field.value }));
   } catch (e) { /* No session storage: typed again. */ }
+}
+
+// The account the page is signed in as (team mode), as the top bar names it.
+function signedInAccount() {
+  var name = document.querySelector('.site-nav .signed-in strong');
+  return name ? name.textContent : null;
 }
 
 export function restoreUnsentItem(field) {
@@ -80,7 +88,7 @@ export function restoreUnsentItem(field) {
     kept = JSON.parse(window.sessionStorage.getItem('rewind.unsentItem') || 'null');
     window.sessionStorage.removeItem('rewind.unsentItem');
   } catch (e) { kept = null; }
-  if (!kept || kept.path !== window.location.pathname || !field || field.value) { return; }
+  if (!kept || kept.path !== window.location.pathname || kept.account !== signedInAccount() || !field || field.value) { return; }
   field.value = kept.text;
   showError('Your session had ended, so “' + kept.text.trim() + '” was not added: it is back in the field; press Enter to add it.');
 }

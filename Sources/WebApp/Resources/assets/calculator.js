@@ -129,7 +129,7 @@ var aliases = {
   '-': ['-', '−'], '+': ['+'], '.': ['.'], ',': ['.'], '=': ['='], 'Enter': ['='],
   'Escape': ['AC', 'C'], 'Backspace': ['⌫', 'C'], 'Delete': ['C', 'AC'], '%': ['%'],
   // As in the terminal's calculator (rewind calc): n changes the sign, s is the square root, ^ squares.
-  'n': ['±'], '~': ['±'], 's': ['√'], '^': ['x²'], '²': ['x²']
+  'n': ['±', '+/-'], '~': ['±', '+/-'], 's': ['√', 'sqrt'], '^': ['x²', 'x^2'], '²': ['x²', 'x^2']
 };
 
 function labelFor(key) {

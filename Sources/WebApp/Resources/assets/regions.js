@@ -135,6 +135,8 @@ function restoreFocus(key) {
 // What the person had typed and not saved (a new item, a title being
 // edited, the item's form) stays on the page, to be copied.
 export function showListGone(main) {
+  // Said once: a title being edited, saved as its row goes, would find the list gone again.
+  if (main.querySelector('.list-gone')) { return; }
   var heading = main.querySelector('.list-title');
   var name = heading ? heading.textContent.trim() : '';
   var typed = [];
