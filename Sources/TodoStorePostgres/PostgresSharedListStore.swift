@@ -87,7 +87,9 @@ public actor PostgresSharedListStore: SharedListStore {
     /// The streams of ``newLists(for:)``.
     private var newListSignals = NewListSignals()
     private var listener: Task<Void, Never>?
-    /// How many times the listener has connected.
+    /// How many times the listener has connected and told every open
+    /// stream its list's latest row (a test that waits for it then knows
+    /// that each later row is heard as its own notification).
     private(set) var listenerConnections = 0
     /// How many rows were saved in one statement, on the list as this
     /// instance held it, and how many were taken back because another
@@ -410,7 +412,7 @@ public actor PostgresSharedListStore: SharedListStore {
     private func heard(_ event: PostgresStore.ListenerEvent) async {
         switch event {
         case .connected:
-            listenerConnections += 1
+            defer { listenerConnections += 1 }
             // Lists may have been made or shared unheard meanwhile.
             newListSignals.tellEveryone()
             // Rows may have gone unheard meanwhile: each list held is read
