@@ -153,7 +153,7 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
             switch self {
             case .unreadable(let reason): "cannot be read (\(reason))"
             case .tooLarge(let limit): "larger than \(limit / 1024) KiB, which is more than a keypad needs"
-            case .unknownField(let field): "unknown field \"\(field)\"; a keypad has \"labels\" and \"columnCount\""
+            case .unknownField(let field): "unknown field \"\(Self.shown(field))\"; a keypad has \"labels\" and \"columnCount\""
             case .invalidJSON: "not valid JSON"
             case .missingField(let field): "missing \"\(field)\""
             case .wrongType(let field, let expected):
@@ -168,9 +168,18 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
                 "label \(position) is longer than \(ButtonConfiguration.maximumLabelLength) characters"
             case .emptyLabel(let position): "label \(position) is empty"
             case .unknownLabel(let label, let known):
-                "unknown label \"\(label)\"; known labels: \(known.joined(separator: " "))"
+                "unknown label \"\(Self.shown(label))\"; known labels: \(known.joined(separator: " "))"
             case .resourceMissing(let text): text
             }
+        }
+
+        /// What a file wrote, safe on a terminal: a control character as
+        /// `\u{1B}`, and at most 40 characters, the rest as "…".
+        private static func shown(_ text: String) -> String {
+            let visible = text.unicodeScalars.map { scalar in
+                scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+            }.joined()
+            return visible.count > 40 ? visible.prefix(39) + "…" : visible
         }
     }
 

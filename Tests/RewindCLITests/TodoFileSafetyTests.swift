@@ -178,6 +178,20 @@ struct TodoFileSafetyTests {
             #expect(try await runRewind(["todo", "list", "--data-dir", typo]).stdout.contains("Buy milk"))
         }
 
+        /// A folder whose name holds a control character is suggested in
+        /// `$'…'`, escaped: shown, it does not act on the terminal, and a
+        /// shell reads it back as the same name.
+        @Test func aDataDirectoryWithAControlCharacterIsSuggestedEscaped() async throws {
+            let folder = try TodoDirectory()
+            let odd = folder.url.appendingPathComponent("x\u{1B}[2J it's").path
+            let list = try await runRewind(["todo", "list", "--data-dir", odd])
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(!list.stdout.unicodeScalars.contains("\u{1B}"), "\(list.stdout)")
+            #expect(list.stdout.contains(#"--data-dir $'"# + folder.url.path + #"/x\x1B[2J it\'s'"#), "\(list.stdout)")
+            let echoed = try await runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", "printf %s " + #"$'"# + folder.url.path + #"/x\x1B[2J it\'s'"#])
+            #expect(echoed.stdout == odd)
+        }
+
         @Test func aDanglingSymbolicLinkIsNamedAsSuch() async throws {
             let folder = try TodoDirectory()
             let link = folder.url.appendingPathComponent("data").path

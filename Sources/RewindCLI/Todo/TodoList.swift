@@ -208,7 +208,7 @@ extension RewindCommand.Todo {
                     // A shared list's hint repeats --as and --list.
                     lines = [emptyLine(counts, search: search)]
                     // What a mistyped --data-dir shows: the folder named, which the first add makes.
-                    if let absent { lines.append("(\(absent.url.path) does not exist yet; the first add makes it.)") }
+                    if let absent { lines.append("(\(TypedText.visible(absent.url.path)) does not exist yet; the first add makes it.)") }
                 } else {
                     lines = ItemText(terminal: terminal, now: now).table(items, references: references)
                     var footer = counts.summary

@@ -50,11 +50,23 @@ extension TodoOptions {
     }
 
     /// `text` as a shell reads it back: as it is when it holds only
-    /// characters no shell treats specially, else in single quotes.
+    /// characters no shell treats specially, else in single quotes; with a
+    /// control character, in `$'…'` with the character escaped (`\x1B`),
+    /// so that the suggestion does not act on the terminal it is shown on.
     static func shellQuoted(_ text: String) -> String {
         let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@%=")
         if !text.isEmpty, text.allSatisfy(plain.contains), !text.hasPrefix("-") { return text }
-        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        let escaped = text.unicodeScalars.map { scalar -> String in
+            if scalar == "\\" || scalar == "'" { return "\\" + String(scalar) }
+            guard scalar.properties.generalCategory == .control else { return String(scalar) }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return scalar.value < 0x80 ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+                : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+        return "$'" + escaped.joined() + "'"
     }
 }
 

@@ -38,7 +38,7 @@ struct TodoSession: Sendable {
         // A command that changes nothing on a data directory that does not
         // exist reads an empty list, and makes no folder (a mistyped --data-dir).
         if onlyReading, let absent = try options.absentDataDirectory() {
-            TodoTerminal.note("\(absent.url.path) does not exist yet: nothing is kept there (the first add makes it).")
+            TodoTerminal.note("\(TypedText.visible(absent.url.path)) does not exist yet: nothing is kept there (the first add makes it).")
             return TodoSession(directory: absent, store: InMemoryStore(now: { Date() }), sqlite: nil)
         }
         let (directory, url) = try options.storage()
