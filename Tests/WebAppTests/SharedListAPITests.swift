@@ -855,15 +855,24 @@ struct UnreachableStoreTests {
         func endSessions(of account: AccountName) async throws -> Int { try await accounts.endSessions(of: account) }
     }
 
-    @Test func aSessionThatCannotBeCheckedIsA503WithAJSONError() async throws {
+    /// Runs `body` with ann signed in on a server whose sessions have since
+    /// become unreadable, once it asks again for the session it trusted.
+    private func withSessionsFailing(
+        _ body: @escaping @Sendable (any TestClientProtocol, TestServer, SharedListAPITests.Person) async throws -> Void
+    ) async throws {
         let sessions = FailingSessions()
         let clock = TestClock()
         let server = try await SignInTests.server(["ann"], sessions: sessions, clock: clock)
         try await server.test { client in
             let ann = try await SharedListAPITests.signIn("ann", client, server: server)
             await sessions.fail()
-            // Once this instance asks again for the session it trusted.
             clock.advance(by: TeamMode.standardSessionRecheck)
+            try await body(client, server, ann)
+        }
+    }
+
+    @Test func aSessionThatCannotBeCheckedIsA503WithAJSONError() async throws {
+        try await withSessionsFailing { client, _, ann in
             let response = try await client.get("/api/lists", headers: SignInTests.session(ann.session))
             #expect(response.status == .serviceUnavailable)
             #expect(response.errorMessage == "the data cannot be read or saved right now; try again in a moment")
@@ -874,13 +883,7 @@ struct UnreachableStoreTests {
     /// A page, or the sign-in form, while the sessions cannot be read: a
     /// page that says so, not the API's JSON.
     @Test func aPageOrTheSignInFormWhileTheSessionsCannotBeReadIsAPage() async throws {
-        let sessions = FailingSessions()
-        let clock = TestClock()
-        let server = try await SignInTests.server(["ann"], sessions: sessions, clock: clock)
-        try await server.test { client in
-            let ann = try await SharedListAPITests.signIn("ann", client, server: server)
-            await sessions.fail()
-            clock.advance(by: TeamMode.standardSessionRecheck)
+        try await withSessionsFailing { client, server, ann in
             var headers = HTTPTests.NotFoundPages.navigation
             for field in SignInTests.session(ann.session) { headers.append(field) }
             let page = try await client.get("/lists", headers: headers)

@@ -276,11 +276,16 @@ struct TodoAPITests {
             (#"{"title": "x", "due": null, "due": {"kind": "unknown"}}"#, "due"),
         ])
         func aFieldGivenTwiceIsRefused(json: String, field: String) async throws {
+            try await expectRefused(json, saying: "the field “\(field)” is given twice")
+        }
+
+        /// Posts `json`, and expects 400 with `message` and nothing added.
+        private func expectRefused(_ json: String, saying message: String) async throws {
             let server = try TestServer()
             try await server.test { client in
                 let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
                 #expect(response.status == .badRequest)
-                #expect(response.errorMessage == "the field “\(field)” is given twice")
+                #expect(response.errorMessage == message)
                 #expect(try await server.store.state().todos.isEmpty)
             }
         }
@@ -292,13 +297,7 @@ struct TodoAPITests {
             (#"{"title": "x", "due": {"kind": "unknown", "kind": "date"}}"#, "kind"),
         ])
         func aFieldGivenTwiceInAnInnerObjectIsRefused(json: String, field: String) async throws {
-            let server = try TestServer()
-            try await server.test { client in
-                let response = try await client.send(.post, "/api/todos", json: json, token: server.token)
-                #expect(response.status == .badRequest)
-                #expect(response.errorMessage == "the field “\(field)” is given twice in one object")
-                #expect(try await server.store.state().todos.isEmpty)
-            }
+            try await expectRefused(json, saying: "the field “\(field)” is given twice in one object")
         }
 
         @Test func anEditThatGivesAFieldTwiceChangesNothing() async throws {
