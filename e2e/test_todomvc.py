@@ -282,6 +282,30 @@ def test_allows_me_to_edit_an_item(driver, base_url, api):
                 "the server should have the new title")
 
 
+def test_a_rename_made_elsewhere_while_editing_is_not_replaced_unseen(driver, base_url, api):
+    item = api.add("Milk")
+    open_todos(driver, base_url)
+    edit = double_click_label(driver, 0)
+    edit.send_keys(Keys.CONTROL, "a")
+    edit.send_keys("Soy milk")
+    # Another tab, the terminal or a teammate renames it meanwhile.
+    api.request("PATCH", f"/api/todos/{item['id']}", {"title": "Oat milk"})
+    edit.send_keys(Keys.ENTER)
+    wait_until(
+        driver, lambda d: "someone renamed “Milk” to “Oat milk”, so “Soy milk” was not saved" in css(d, "#todo-error").text,
+        "the page to say that the item was renamed meanwhile")
+    assert api.get(f"/api/todos/{item['id']}")["title"] == "Oat milk"
+    # The row shows their title, and the edit field holds the person's again: Enter puts it in its place.
+    wait_until(driver, lambda d: has_class(row(d, 0), "editing"), "the row to be edited again")
+    edit = row(driver, 0).find_element(By.CSS_SELECTOR, "input.edit")
+    assert edit.get_attribute("value") == "Soy milk"
+    assert focused(driver) == edit
+    assert driver.execute_script("return document.querySelector('.todo-list li .view label').textContent") == "Oat milk"
+    edit.send_keys(Keys.ENTER)
+    wait_server(api, lambda items: [i["title"] for i in items] == ["Soy milk"], "the second Enter to save the title")
+    wait_for_titles(driver, ["Soy milk"])
+
+
 def test_destroy_button_deletes_the_row_at_once(driver, base_url, api):
     three_todos(driver, base_url)
     li = row(driver, 1)

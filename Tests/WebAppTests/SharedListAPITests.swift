@@ -41,6 +41,19 @@ struct SharedListAPITests {
         try await client.send(method, uri, json: json, token: person.token, headers: SignInTests.session(person.session))
     }
 
+    /// Runs `body` in team mode with Ann and Bob signed in and Ann's list
+    /// "Groceries" shared with Bob: where most tests here begin.
+    static func withGroceriesOfAnnAndBob(
+        _ body: @Sendable (TestServer, any TestClientProtocol, Person, Person, String) async throws -> Void
+    ) async throws {
+        let server = try await SignInTests.server(["ann", "bob"])
+        try await server.test { client in
+            let ann = try await signIn("ann", client, server: server)
+            let bob = try await signIn("bob", client, server: server)
+            try await body(server, client, ann, bob, try await makeList("Groceries", client, as: ann, sharedWith: [bob]))
+        }
+    }
+
     /// Makes a list as `owner` and returns its id.
     static func makeList(
         _ name: String, _ client: some TestClientProtocol, as owner: Person, sharedWith members: [Person] = []
@@ -309,11 +322,7 @@ struct SharedListAPITests {
     }
 
     @Test func eachPersonsUndoTakesBackTheirOwnStepAndADoubleClickTakesBackOneOnly() async throws {
-        let server = try await SignInTests.server(["ann", "bob"])
-        try await server.test { client in
-            let ann = try await Self.signIn("ann", client, server: server)
-            let bob = try await Self.signIn("bob", client, server: server)
-            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+        try await Self.withGroceriesOfAnnAndBob { server, client, ann, bob, list in
             _ = try await Self.add("Milk", to: list, client, as: ann)
             _ = try await Self.add("Bread", to: list, client, as: bob)
             _ = try await Self.add("Eggs", to: list, client, as: ann)
@@ -355,11 +364,7 @@ struct SharedListAPITests {
     }
 
     @Test func aMemberMovesAnItemAsTheirOwnStepAndTheirUndoPutsItBack() async throws {
-        let server = try await SignInTests.server(["ann", "bob"])
-        try await server.test { client in
-            let ann = try await Self.signIn("ann", client, server: server)
-            let bob = try await Self.signIn("bob", client, server: server)
-            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+        try await Self.withGroceriesOfAnnAndBob { server, client, ann, bob, list in
             let milk = try await Self.add("Milk", to: list, client, as: ann)
             _ = try await Self.add("Bread", to: list, client, as: ann)
             let eggs = try await Self.add("Eggs", to: list, client, as: ann)
@@ -387,11 +392,7 @@ struct SharedListAPITests {
     }
 
     @Test func theListsPageFiltersItsRowsAndAMemberCompletesAllAndClearsTheCompletedOnesAsTheirSteps() async throws {
-        let server = try await SignInTests.server(["ann", "bob"])
-        try await server.test { client in
-            let ann = try await Self.signIn("ann", client, server: server)
-            let bob = try await Self.signIn("bob", client, server: server)
-            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+        try await Self.withGroceriesOfAnnAndBob { server, client, ann, bob, list in
             let milk = try await Self.add("Milk", to: list, client, as: ann)
             _ = try await Self.add("Bread", to: list, client, as: ann)
             let none = try await Self.call(client, bob, .post, "/api/lists/\(list)/todos/clear-completed")
@@ -441,11 +442,7 @@ struct SharedListAPITests {
     }
 
     @Test func anUndoLeavesAloneWhatAnotherPersonChangedSinceAndSaysSo() async throws {
-        let server = try await SignInTests.server(["ann", "bob"])
-        try await server.test { client in
-            let ann = try await Self.signIn("ann", client, server: server)
-            let bob = try await Self.signIn("bob", client, server: server)
-            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+        try await Self.withGroceriesOfAnnAndBob { server, client, ann, bob, list in
             let milk = try await Self.add("Milk", to: list, client, as: bob)
             // One step of ann's that renames and completes.
             let edited = try await Self.call(
@@ -570,11 +567,7 @@ struct SharedListAPITests {
     }
 
     @Test func aMemberEditsEveryFieldOfAnItemAsOneStepAndNullClearsADueDate() async throws {
-        let server = try await SignInTests.server(["ann", "bob"])
-        try await server.test { client in
-            let ann = try await Self.signIn("ann", client, server: server)
-            let bob = try await Self.signIn("bob", client, server: server)
-            let list = try await Self.makeList("Groceries", client, as: ann, sharedWith: [bob])
+        try await Self.withGroceriesOfAnnAndBob { server, client, ann, bob, list in
             let milk = try await Self.add("Milk", to: list, client, as: ann)
             let edit = #"{"details": "oat, 2 l", "dueText": "2027-03-01 14:30", "timeZone": "UTC", "location": {"kind": "address", "street": "1 Main St", "city": "Springfield"}}"#
             let edited = try await Self.call(client, bob, .patch, "/api/lists/\(list)/todos/\(milk)", json: edit)
@@ -602,6 +595,23 @@ struct SharedListAPITests {
             #expect(try await Self.call(client, bob, .post, "/api/lists/\(list)/undo", json: "{}").status == .ok)
             let items = try #require(try await Self.state(list, client, as: ann)["items"] as? [[String: Any]])
             #expect(items.first?["details"] as? String == "")
+        }
+    }
+
+    @Test func aRenameBegunBeforeAnotherMembersRenameIsRefusedAndTheirsStays() async throws {
+        try await Self.withGroceriesOfAnnAndBob { server, client, ann, bob, list in
+            let milk = try await Self.add("Milk", to: list, client, as: ann)
+            let path = "/api/lists/\(list)/todos/\(milk)"
+            #expect(try await Self.call(client, bob, .patch, path, json: #"{"title": "Oat milk", "was": {"title": "Milk"}}"#).status == .ok)
+            let stale = try await Self.call(client, ann, .patch, path, json: #"{"title": "Soy milk", "was": {"title": "Milk"}}"#)
+            #expect(stale.status == .conflict)
+            #expect(stale.errorMessage?.contains("“Oat milk”") == true, "\(stale.errorMessage ?? "")")
+            var items = try #require(try await Self.state(list, client, as: ann)["items"] as? [[String: Any]])
+            #expect(items.first?["title"] as? String == "Oat milk")
+            // Begun from Bob's title, Ann's second try is saved.
+            #expect(try await Self.call(client, ann, .patch, path, json: #"{"title": "Soy milk", "was": {"title": "Oat milk"}}"#).status == .ok)
+            items = try #require(try await Self.state(list, client, as: ann)["items"] as? [[String: Any]])
+            #expect(items.first?["title"] as? String == "Soy milk")
         }
     }
 

@@ -418,6 +418,47 @@ struct TodoAPITests {
             }
         }
 
+        @Test func anEditThatBeganFromAnotherTitleOrDetailsIsRefusedAndChangesNothing() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let id = try await TodoAPITests().add("Milk", client, server)
+                // Someone renames it while another person's edit, begun from "Milk", is open.
+                try await client.send(.patch, "/api/todos/\(id)", json: #"{"title": "Oat milk"}"#, token: server.token)
+                let stale = try await client.send(
+                    .patch, "/api/todos/\(id)", json: #"{"title": "Soy milk", "completed": true, "was": {"title": "Milk"}}"#,
+                    token: server.token)
+                #expect(stale.status == .conflict)
+                #expect(stale.errorMessage?.contains("“Oat milk”") == true, "\(stale.errorMessage ?? "")")
+                var item = try #require(try await server.store.state().todos.items.first)
+                #expect(item.title == "Oat milk")
+                #expect(!item.isCompleted)
+                #expect(await server.store.history().steps.count == 2)
+                // Begun from the title it has now, or setting only other fields, or the title it already has: saved.
+                for json in [
+                    #"{"details": "2 litres", "was": {"title": "Milk"}}"#, #"{"title": "Oat milk", "was": {"title": "Milk"}}"#,
+                    #"{"title": "Soy milk", "was": {"title": "Oat milk"}}"#,
+                ] {
+                    #expect(try await client.send(.patch, "/api/todos/\(id)", json: json, token: server.token).status == .ok, "\(json)")
+                }
+                item = try #require(try await server.store.state().todos.items.first)
+                #expect(item.title == "Soy milk")
+                #expect(item.details == "2 litres")
+                let details = try await client.send(
+                    .patch, "/api/todos/\(id)", json: #"{"details": "1 litre", "was": {"details": "2 l"}}"#, token: server.token)
+                #expect(details.status == .conflict)
+                #expect(try await server.store.state().todos.items.first?.details == "2 litres")
+                // A page reads CR LF as LF: the same title for this check.
+                try await client.send(.patch, "/api/todos/\(id)", json: #"{"title": "Two\r\nlines"}"#, token: server.token)
+                let fromPage = try await client.send(
+                    .patch, "/api/todos/\(id)", json: #"{"title": "One line", "was": {"title": "Two\nlines"}}"#, token: server.token)
+                #expect(fromPage.status == .ok)
+                let unknown = try await client.send(
+                    .patch, "/api/todos/\(id)", json: #"{"title": "X", "was": {"due": null}}"#, token: server.token)
+                #expect(unknown.status == .badRequest)
+                #expect(try await server.store.state().todos.items.first?.title == "One line")
+            }
+        }
+
         @Test func errorsOfEdits() async throws {
             let server = try TestServer()
             try await server.test { client in

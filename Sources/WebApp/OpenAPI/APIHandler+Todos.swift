@@ -178,7 +178,43 @@ extension APIHandler {
             changes.append(.location(to: edit.location ?? .unknown))
         }
         if let completed = edit.completed { changes.append(completed ? .complete : .reopen) }
-        return item.effective(changes)
+        let effective = item.effective(changes)
+        try Self.check(edit.was, against: item, changing: effective)
+        return effective
+    }
+
+    /// Refuses an edit that began from values the item no longer has
+    /// (`was`), for the text fields it changes: someone changed them since,
+    /// and saving would replace their change unseen. A field the edit
+    /// leaves alone, or sets to the value it already has, is not compared.
+    ///
+    /// - Throws: ``APIError`` 409 naming the field and its value now.
+    static func check(
+        _ was: Components.Schemas.ItemEditBase?, against item: TodoItem, changing changes: [TodoItem.Change]
+    ) throws {
+        guard let was else { return }
+        for change in changes {
+            switch change {
+            case .title where was.title.map({ !Self.sameText($0, item.title) }) == true:
+                throw APIError.conflict(
+                    "the title was changed to “\(item.title)” since this edit began from “\(was.title ?? "")”; nothing was changed"
+                        + " (send the edit again with “was” as it is now to replace it)")
+            case .details where was.details.map({ !Self.sameText($0, item.details) }) == true:
+                throw APIError.conflict(
+                    "the details were changed since this edit began; nothing was changed"
+                        + " (send the edit again with “was” as they are now to replace them)")
+            default: continue
+            }
+        }
+    }
+
+    /// Whether two texts are the same but for how their lines end: a page
+    /// reads the text it was given with every CR LF and CR as LF.
+    private static func sameText(_ one: String, _ other: String) -> Bool {
+        func lines(_ text: String) -> String {
+            text.utf8.contains(13) ? text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") : text
+        }
+        return lines(one) == lines(other)
     }
 
     /// The item with `id` among the `updated` ones.

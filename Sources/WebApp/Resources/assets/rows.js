@@ -16,6 +16,9 @@ var fromAddress = Number(new URLSearchParams(window.location.search).get('rows')
 var shownRows = Number.isInteger(fromAddress) && fromAddress > 0 ? fromAddress : null;
 var kept = [];
 var mostKept = 50;
+// A rename the server refused because someone renamed the item while the
+// edit was open ({ id, was, title }), offered again by the next refresh.
+var refused = null;
 
 // A row's title as its one-line edit field holds it: a text field drops
 // line breaks, so they become spaces here, and an edit left as it began
@@ -90,8 +93,34 @@ export function keepWhileEditing(deferred) {
       keptList = true;
       deferred();
     }
+    if (name === 'main' && !keptList && refused) {
+      // Once the list is drawn again, with the title the item has now.
+      var offer = refused;
+      refused = null;
+      Promise.resolve().then(function () { offerAgain(offer); });
+    }
     return keptList && (name === 'main' || name === 'footer');
   };
+}
+
+// Says that someone renamed the item while the person was editing it, and
+// puts their title back in the row's edit field, the row now showing the
+// other title: Enter saves theirs in its place, Escape keeps the other.
+// The field opens only when the keyboard was still on that row (Enter
+// left it on the row's circle) or nowhere, never taken from elsewhere.
+function offerAgain(offer) {
+  var li = document.querySelector('.todo-list li[data-id="' + offer.id + '"]');
+  var label = li && li.querySelector('.view label');
+  if (!label || label.textContent === offer.was || label.textContent === offer.title) { return; }
+  var focused = document.activeElement;
+  var reopen = !focused || focused === document.body || li.contains(focused);
+  showError('While you were editing, someone renamed “' + offer.was + '” to “' + label.textContent + '”, so “' + offer.title +
+    '” was not saved.' + (reopen ? ' It is back in the field: Enter puts it in place of theirs, Escape keeps theirs.' : ''));
+  if (!reopen) { return; }
+  startEditing(li);
+  var input = li.querySelector('.edit');
+  input.value = offer.title;
+  input.setSelectionRange(input.value.length, input.value.length);
 }
 
 // Where the keyboard goes when the row `li` leaves the list (its × pressed,
@@ -194,11 +223,15 @@ export function setUpRows(change, itemPath, afterEditing) {
         remove(li);
       } else if (title !== editableTitle(label).trim()) {
         label.textContent = title;
-        change('PATCH', itemPath(li.getAttribute('data-id')), { title: title }, function () {
+        var id = li.getAttribute('data-id');
+        // `was`: the server refuses (409) when someone renamed the item
+        // while this edit was open, rather than replace their title unseen.
+        change('PATCH', itemPath(id), { title: title, was: { title: before } }, function () {
           announce('Renamed “' + before + '” to “' + title + '”.');
         }, function (error) {
           sayIfGone(error, before);
           if (label.textContent === title) { label.textContent = before; }
+          if (error && error.status === 409) { refused = { id: id, was: before, title: title }; }
         });
       }
     }
