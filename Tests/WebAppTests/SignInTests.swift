@@ -143,7 +143,7 @@ struct SignInTests {
     @Test func afterTheFreeFailuresAnAttemptGets429WithRetryAfterEvenWithTheRightPassword() async throws {
         let server = try await Self.server(throttle: SignInThrottle(freeFailures: 2, firstWait: 30))
         try await server.test { client in
-            for _ in 0..<3 {
+            for _ in 0..<2 {
                 let response = try await Self.signIn(client, server: server, name: "ann", password: "wrong password")
                 #expect(response.status == .unauthorized)
             }
@@ -152,6 +152,36 @@ struct SignInTests {
             #expect(refused.headers[.retryAfter] == "30")
             #expect(refused.text.contains("try again in 30 seconds"))
             #expect(Self.sessionCookie(refused) == nil)
+        }
+    }
+
+    @Test func guessesSentAllAtOnceAreNoMoreThanTheFreeFailuresAndTheRestWait() async throws {
+        let server = try await Self.server(throttle: SignInThrottle(freeFailures: 3, firstWait: 30))
+        try await server.test { client in
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for n in 0..<24 {
+                    group.addTask { try await Self.signIn(client, server: server, name: "ann", password: "guess number \(n)").status }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 3, "\(statuses)")
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 21, "\(statuses)")
+            #expect(try await Self.signIn(client, server: server, name: "ann").status == .tooManyRequests)
+        }
+    }
+
+    @Test func aPasswordLongerThanAPasswordMayBeNeverMatchesEvenWhenItBeginsWithTheRightOne() async throws {
+        // bcrypt reads 72 bytes: a 72-byte password with more after it would match.
+        let password = String(repeating: "Q", count: 71) + "z"
+        let sessions = InMemoryAccountStore()
+        let server = try await Self.server([], sessions: sessions)
+        let hasher = try #require(PasswordHasher(cost: 4))
+        try await sessions.add(name: AccountName("long"), passwordHash: try await hasher.hash(password))
+        try await server.test { client in
+            let longer = try await Self.signIn(client, server: server, name: "long", password: password + "more")
+            #expect(longer.status == .unauthorized)
+            let right = try await Self.signIn(client, server: server, name: "long", password: password)
+            #expect(right.status == .seeOther)
         }
     }
 

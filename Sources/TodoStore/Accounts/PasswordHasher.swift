@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import Synchronization
 import HummingbirdBcrypt
 import Todos
 
@@ -47,9 +49,13 @@ public struct PasswordHasher: Sendable {
     }
 
     /// Whether `password` is the one `hash` was made from. A hash that is
-    /// not bcrypt's, and a password holding a NUL character, never match.
+    /// not bcrypt's, a password holding a NUL character, and one longer
+    /// than a password may be (``PasswordRule/maximumBytes``: bcrypt would
+    /// read only its start) never match.
     public func verify(_ password: String, against hash: String) async -> Bool {
-        guard !password.utf8.contains(0), !hash.utf8.contains(0) else { return false }
+        guard !password.utf8.contains(0), !hash.utf8.contains(0), password.utf8.count <= PasswordRule.maximumBytes else {
+            return false
+        }
         return await Self.offCooperativeThreads { Bcrypt.verify(password, hash: hash) }
     }
 
@@ -61,10 +67,55 @@ public struct PasswordHasher: Sendable {
     }
 
     /// Runs `body` on a thread of Dispatch's global pool and waits for it
-    /// without holding a cooperative thread.
+    /// without holding a cooperative thread; no more hashes at once than
+    /// the machine has cores (``turns``), the others waiting their turn,
+    /// so that a flood of sign-ins leaves the processors to the rest.
     private static func offCooperativeThreads<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
+        await turns.take()
+        defer { turns.give() }
+        return await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
         }
+    }
+
+    /// The turns of the process's hashes.
+    static let turns = Turns(max(1, ProcessInfo.processInfo.activeProcessorCount))
+}
+
+/// At most a given number of holders at once; the others wait, first come
+/// first served.
+final class Turns: Sendable {
+    private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
+
+    /// Turns for `count` holders at once.
+    init(_ count: Int) {
+        state = Mutex((count, []))
+    }
+
+    /// Waits for a turn. Each ``take()`` needs one ``give()``.
+    func take() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Gives a turn back: to the first waiting, if any.
+    func give() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
     }
 }

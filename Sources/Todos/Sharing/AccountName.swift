@@ -28,8 +28,10 @@ public struct AccountName: Hashable, Sendable, CustomStringConvertible {
         guard text.count <= Self.maximumLength else {
             throw .invalidName("An account name may have at most \(Self.maximumLength) characters; this one has \(text.count).")
         }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-_")
-        if let wrong = text.lowercased().first(where: { !allowed.contains($0) }) {
+        // Checked scalar by scalar, as typed: U+212A KELVIN SIGN is "k" in
+        // lower case, and equal to "K" as a Character, but not a letter a–z.
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_".unicodeScalars)
+        if let wrong = text.unicodeScalars.first(where: { !allowed.contains($0) }) {
             throw .invalidName(
                 "An account name may hold only letters a–z, digits, “.”, “-” and “_”; “\(wrong)” is not allowed.")
         }

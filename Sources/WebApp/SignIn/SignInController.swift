@@ -11,7 +11,9 @@ import Todos
 /// same bcrypt work (an unknown account is checked against a stand-in
 /// hash). After 5 failures for one account or from one address further
 /// attempts wait (``SignInThrottle``): they get 429 with `Retry-After`
-/// without any password being checked. Behind a trusted proxy the address
+/// without any password being checked. An attempt counts as a failure
+/// while its password is being checked, so that guesses sent all at once
+/// are no more than 5 either. Behind a trusted proxy the address
 /// is the client's, as the proxy names it (``ClientAddress``).
 struct SignInController<Context: RemoteAddressRequestContext> {
     let teamMode: TeamMode
@@ -65,7 +67,9 @@ struct SignInController<Context: RemoteAddressRequestContext> {
         let next = SignInForm.safeNext(form.next)
         let keys = SignInThrottle.keys(account: form.name, address: address)
         let attempts = teamMode.attempts
-        if let wait = attempts.wait(for: keys, at: now()) {
+        // Counted as a failure from here until the password matched: guesses
+        // sent all at once count against each other.
+        if let wait = attempts.begin(keys, at: now()) {
             let seconds = Int(wait.rounded(.up))
             var response = page(
                 status: .tooManyRequests, name: form.name, next: next,
@@ -79,10 +83,9 @@ struct SignInController<Context: RemoteAddressRequestContext> {
         let checked = if let hash { hash } else { await attempts.standInHash }
         let matches = await teamMode.hasher.verify(form.password, against: checked)
         guard let name, hash != nil, matches else {
-            attempts.recordFailure(for: keys, at: now())
             return page(status: .unauthorized, name: form.name, next: next, message: Self.wrongNameOrPassword)
         }
-        attempts.recordSuccess(account: form.name)
+        attempts.recordSuccess(for: keys)
         // A new id at every sign-in; the one the browser had, if any, ends.
         if let old = SignedIn.sessionID(in: request) { try await teamMode.endSession(old) }
         let id = SessionID.random()

@@ -94,19 +94,17 @@ final class SignInAttempts: Sendable {
         dummyHash = Task { (try? await hasher.hash("not the password of any account")) ?? "" }
     }
 
-    /// How long the attempt with `keys` must still wait, or `nil`.
-    func wait(for keys: [String], at now: Date) -> TimeInterval? {
-        throttle.withLock { $0.wait(for: keys, at: now) }
+    /// Begins the attempt with `keys`: how long it must still wait, or
+    /// `nil` when it goes ahead, counted as a failure until it succeeds
+    /// (``SignInThrottle/begin(_:at:)``).
+    func begin(_ keys: [String], at now: Date) -> TimeInterval? {
+        throttle.withLock { $0.begin(keys, at: now) }
     }
 
-    /// Counts a failure for every key.
-    func recordFailure(for keys: [String], at now: Date) {
-        throttle.withLock { $0.recordFailure(for: keys, at: now) }
-    }
-
-    /// Clears the account's failures.
-    func recordSuccess(account: String) {
-        throttle.withLock { $0.recordSuccess(account: account) }
+    /// Clears the account's failures, and the one the attempt's start
+    /// counted for its address.
+    func recordSuccess(for keys: [String]) {
+        throttle.withLock { $0.recordSuccess(for: keys) }
     }
 
     /// The hash an unknown account's password is checked against.

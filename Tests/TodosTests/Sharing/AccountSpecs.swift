@@ -18,6 +18,7 @@ struct AccountSpecs {
             ("", "must not be empty"),
             ("ann lee", "“ ” is not allowed"),
             ("anné", "“é” is not allowed"),
+            ("\u{212A}ate", "“\u{212A}” is not allowed"),
             ("-ann", "must start with a letter or a digit"),
             (String(repeating: "a", count: 65), "at most 64 characters; this one has 65"),
         ])
@@ -108,8 +109,48 @@ struct AccountSpecs {
                 throttle.recordFailure(for: keys, at: Self.now)
                 waits.append(throttle.wait(for: keys, at: Self.now))
             }
-            #expect(waits == [nil, nil, 1, 2, 4, 4])
+            #expect(waits == [nil, 1, 2, 4, 4, 4])
             #expect(throttle.wait(for: keys, at: Self.now.addingTimeInterval(4)) == nil)
+        }
+
+        @Test func attemptsUnderWayCountAsFailuresSoThatGuessesSentAtOnceAreNoMoreThanTheFreeOnes() {
+            var throttle = SignInThrottle(freeFailures: 5, firstWait: 1)
+            let keys = SignInThrottle.keys(account: "ann", address: "10.0.0.1")
+            // Forty attempts at once, none of whose passwords is checked yet.
+            let begun = (0..<40).map { _ in throttle.begin(keys, at: Self.now) }
+            #expect(begun.prefix(5).allSatisfy { $0 == nil })
+            #expect(begun.dropFirst(5).allSatisfy { $0 == 1 })
+            // One of the five was the right password: the account is free again, the address keeps the other four.
+            throttle.recordSuccess(for: keys)
+            #expect(throttle.wait(for: SignInThrottle.keys(account: "ann", address: "10.0.0.2"), at: Self.now) == nil)
+            #expect(throttle.begin(SignInThrottle.keys(account: "bob", address: "10.0.0.1"), at: Self.now) == nil)
+            #expect(throttle.begin(SignInThrottle.keys(account: "cem", address: "10.0.0.1"), at: Self.now) == 1)
+        }
+
+        @Test func aRightPasswordFirstTimeLeavesNothingCounted() {
+            var throttle = SignInThrottle(freeFailures: 1)
+            let keys = SignInThrottle.keys(account: "ann", address: "10.0.0.1")
+            for _ in 0..<3 {
+                #expect(throttle.begin(keys, at: Self.now) == nil)
+                throttle.recordSuccess(for: keys)
+            }
+            #expect(throttle == SignInThrottle(freeFailures: 1))
+        }
+
+        @Test func namesOfEveryLengthAndAddressesWithoutEndAreForgottenOnceTheyMakeNoOneWait() {
+            var throttle = SignInThrottle(freeFailures: 1, longestWait: 60)
+            let long = String(repeating: "x", count: 70_000)
+            throttle.recordFailure(for: SignInThrottle.keys(account: long, address: "10.0.0.1"), at: Self.now)
+            #expect(throttle.wait(for: SignInThrottle.keys(account: long + "y", address: "10.0.0.2"), at: Self.now) != nil)
+            // Addresses without end: with the long name's two, as many keys as are kept before forgetting.
+            for n in 0..<(SignInThrottle.keysKeptBeforeForgetting - 2) {
+                throttle.recordFailure(for: ["address:10.1.\(n)"], at: Self.now)
+            }
+            let later = Self.now.addingTimeInterval(61)
+            throttle.recordFailure(for: SignInThrottle.keys(account: "bob", address: "10.0.0.3"), at: later)
+            var alone = SignInThrottle(freeFailures: 1, longestWait: 60)
+            alone.recordFailure(for: SignInThrottle.keys(account: "bob", address: "10.0.0.3"), at: later)
+            #expect(throttle == alone)
         }
 
         @Test func failuresOnOneAccountFromManyAddressesSlowThatAccountDown() {
