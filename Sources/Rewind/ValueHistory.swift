@@ -23,6 +23,11 @@ public struct ValueHistory<Value: Equatable> {
     /// How many values were removed from the front so far.
     private var removedCount = 0
 
+    /// The index in `values` of the oldest value within the ``limit``:
+    /// the values before it are out of reach, and wait to be removed in a
+    /// batch (so that a step at the limit costs O(1) amortized).
+    private var oldest = 0
+
     /// How many of the oldest values were dropped so far, by the ``limit``
     /// or by ``dropOldest(_:)``: the steps to them can no longer be undone.
     public var droppedCount: Int {
@@ -59,12 +64,6 @@ public struct ValueHistory<Value: Equatable> {
     /// dropped steps.
     public var oldestValue: Value {
         values[oldest]
-    }
-
-    /// The index in `values` of the oldest value within the ``limit``; older
-    /// ones wait to be dropped in a batch.
-    private var oldest: Int {
-        limit.map { max(0, values.count - 1 - $0) } ?? 0
     }
 
     /// Whether there is a value before the current one.
@@ -125,23 +124,22 @@ public struct ValueHistory<Value: Equatable> {
     ///   - name: What changed, for undo titles ("Type 5").
     /// - Returns: Whether the value was recorded.
     ///
-    /// - Complexity: O(1) amortized, also at the ``limit``: the oldest
-    ///   values are dropped in batches, not shifted out one by one.
+    /// - Complexity: O(1) amortized, also at the ``limit`` and after
+    ///   undoing: the oldest values are dropped in batches, not shifted out
+    ///   one by one.
     @discardableResult
     public mutating func add(_ newValue: Value, named name: String = "") -> Bool {
         guard newValue != current else { return false }
-        // Values out of reach of the limit are dropped for good before the
-        // undone ones are cut off, so that ``droppedCount`` never goes down.
-        if index + 1 < values.count, oldest > 0 { dropOldest(0) }
         values.removeSubrange((index + 1)...)
         names.removeSubrange((index + 1)...)
         values.append(newValue)
         names.append(name)
         index += 1
-        // Values beyond the limit are out of reach at once (see `oldest`) and
-        // dropped in a batch once they are as many as the limit allows, so
-        // that a step at the limit costs O(1) amortized.
-        if let limit, (values.count - 1) / 2 > limit { dropOldest(0) }
+        guard let limit else { return true }
+        // Values beyond the limit are out of reach at once and removed in a
+        // batch once they are as many as the limit allows.
+        oldest = max(oldest, values.count - 1 - limit)
+        if oldest > limit { dropOldest(0) }
         return true
     }
 
@@ -159,6 +157,7 @@ public struct ValueHistory<Value: Equatable> {
         names.removeFirst(dropped)
         index -= dropped
         removedCount += dropped
+        oldest = 0
         return dropped - waiting
     }
 }
@@ -198,5 +197,14 @@ extension ValueHistory: UndoController {
     }
 }
 
-extension ValueHistory: Equatable {}
+extension ValueHistory: Equatable {
+    /// Two histories are equal when they hold the same values within reach,
+    /// with the same names, at the same position, the same number of
+    /// dropped values and the same limit (however many values out of reach
+    /// each still holds in memory).
+    public static func == (a: ValueHistory, b: ValueHistory) -> Bool {
+        a.limit == b.limit && a.droppedCount == b.droppedCount && a.currentIndex == b.currentIndex
+            && a.values[a.oldest...] == b.values[b.oldest...] && a.names[(a.oldest + 1)...] == b.names[(b.oldest + 1)...]
+    }
+}
 extension ValueHistory: Sendable where Value: Sendable {}

@@ -224,6 +224,20 @@ struct HistoryTests {
             #expect(!history.isGroupOpen)
         }
 
+        @Test func aGroupsStepIsDatedWhenItWasOpenedAndItsLastChangeWhenItClosed() throws {
+            let history = History(NumberList(), now: clock.now)
+            let opened = clock.date
+            // One line, its result not used: no warning (`group` is `@discardableResult`).
+            try history.group(named: "Two") { history in
+                try history.perform(.insert(1, at: 0))
+                clock.advance(by: 30)
+                return try history.perform(.insert(2, at: 1))
+            }
+            let step = try #require(history.steps.first)
+            #expect(step.date == opened)
+            #expect(step.lastChangeDate == clock.date)
+        }
+
         @Test func aGroupClosureThatThrowsRevertsEverythingItDid() throws {
             let history = History(NumberList([7]), now: clock.now)
             #expect(throws: NumberList.OutOfRange.self) {

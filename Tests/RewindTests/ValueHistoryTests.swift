@@ -77,6 +77,43 @@ struct ValueHistoryTests {
         #expect(!history.canUndo)
     }
 
+    @Test func addUndoAndAddAgainAtTheLimitKeepTheLimitsValuesAndCountEveryDroppedOne() {
+        let limit = 4
+        var history = ValueHistory(0, limit: limit)
+        var model = ValueHistory(0)
+        var dropped = 0
+        for round in 1...50 {
+            for value in [round * 10, round * 10 + 1] {
+                history.add(value, named: "\(value)")
+                model.add(value, named: "\(value)")
+            }
+            history.undo()
+            model.undo()
+            history.add(round * 10 + 5, named: "\(round * 10 + 5)")
+            model.add(round * 10 + 5, named: "\(round * 10 + 5)")
+            #expect(history.droppedCount >= dropped)
+            dropped = history.droppedCount
+            // Within reach: the newest `limit` steps of the unlimited history, whatever is waiting to be removed.
+            #expect(history.stepNames == Array(model.stepNames.suffix(limit)))
+            #expect(history.count == min(limit, model.count - 1) + 1)
+            #expect(history.droppedCount == model.count - history.count)
+        }
+        var back: [Int] = []
+        while history.canUndo { history.undo(); back.append(history.current) }
+        #expect(back == [500, 495, 490, 485])
+    }
+
+    @Test func twoHistoriesAreEqualWhenWhatCanBeSeenOfThemIs() {
+        var grown = ValueHistory(0, limit: 2)
+        for value in 1...4 { grown.add(value, named: "\(value)") }
+        var restored = ValueHistory(2, limit: 2, droppedCount: 2)
+        restored.add(3, named: "3")
+        restored.add(4, named: "4")
+        #expect(grown == restored)
+        restored.undo()
+        #expect(grown != restored)
+    }
+
     @Test func stepNamesAndJumpServeAHistoryPanel() {
         var history = ValueHistory(0)
         history.add(1, named: "Type 1")

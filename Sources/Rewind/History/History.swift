@@ -23,7 +23,10 @@ import Foundation
 /// history exactly as they were.
 ///
 /// A history is a reference: the model lives in it. It is not thread-safe;
-/// confine it to one actor or queue.
+/// confine it to one actor or queue. Nor may a model's `apply` use the
+/// history that applies it (read its ``model``, perform, undo): the model is
+/// being changed in place, and Swift's exclusive access stops the program.
+/// What a change needs of the model it reads from the model it is given.
 public final class History<Model: Reversible> {
     /// The model in its current state.
     public private(set) var model: Model
@@ -159,7 +162,10 @@ public final class History<Model: Reversible> {
     ///
     /// - Returns: The step the changes were recorded in, or `nil` when there
     ///   were none or they joined an open group.
-    /// - Throws: The model's error; model and history are then unchanged.
+    /// - Throws: The model's error; model and history are then unchanged,
+    ///   unless reverting the changes already applied fails too:
+    ///   ``HistoryError/revertFailed(error:revert:)``, and the model may
+    ///   then hold some of them (nothing is recorded).
     @discardableResult
     public func perform(
         _ changes: [Model.Change], named name: String = "", coalescingKey: String? = nil
@@ -175,9 +181,11 @@ public final class History<Model: Reversible> {
         coalescingSealed = true
     }
 
+    /// Records `inverses` as a step (or in the open group, or the newest
+    /// step they coalesce with), dated `since` (a group's opening) or now.
     @discardableResult
     private func record(
-        _ inverses: [Model.Change], named name: String, coalescingKey: String?
+        _ inverses: [Model.Change], named name: String, coalescingKey: String?, since: Date? = nil
     ) -> HistoryStep<Model.Change>? {
         let date = now()
         if !openGroups.isEmpty {
@@ -191,7 +199,8 @@ public final class History<Model: Reversible> {
             notify(.performed(storage[index], at: index - base, coalesced: true, discardedRedo: 0))
             return storage[index]
         }
-        let step = HistoryStep(name: name, date: date, coalescingKey: coalescingKey, changes: inverses)
+        let step = HistoryStep(
+            name: name, date: since ?? date, lastChangeDate: date, coalescingKey: coalescingKey, changes: inverses)
         appendStep(step)
         return step
     }
@@ -242,7 +251,8 @@ public final class History<Model: Reversible> {
     }
 
     /// Closes the innermost open group. Closing the outermost one records its
-    /// changes as one step (a group with no changes records nothing).
+    /// changes as one step (a group with no changes records nothing), dated
+    /// when the group was opened (its ``HistoryStep/lastChangeDate``: now).
     ///
     /// - Throws: ``HistoryError/noOpenGroup`` when no group is open.
     public func endGroup() throws {
@@ -254,7 +264,7 @@ public final class History<Model: Reversible> {
             return
         }
         guard !group.inverses.isEmpty else { return }
-        record(group.inverses, named: group.name, coalescingKey: group.coalescingKey)
+        record(group.inverses, named: group.name, coalescingKey: group.coalescingKey, since: group.date)
     }
 
     /// Runs `body` inside a group, so that everything it performs is one
@@ -268,6 +278,7 @@ public final class History<Model: Reversible> {
     ///     for id in ids { try history.perform(.complete(id)) }
     /// }
     /// ```
+    @discardableResult
     public func group<Result>(
         named name: String = "",
         coalescingKey: String? = nil,
@@ -302,7 +313,10 @@ public final class History<Model: Reversible> {
     /// when there is nothing to undo.
     ///
     /// - Throws: ``HistoryError/groupOpen(name:)`` while a group is open, or
-    ///   the model's error; model and history are then unchanged.
+    ///   the model's error; model and history are then unchanged, unless
+    ///   putting back the step's changes already reverted fails too:
+    ///   ``HistoryError/revertFailed(error:revert:)``, and the model may then
+    ///   be partly reverted (the history's position does not move).
     @discardableResult
     public func undo() throws -> String? {
         try checkNoOpenGroup()
@@ -315,7 +329,10 @@ public final class History<Model: Reversible> {
     /// when there is nothing to redo.
     ///
     /// - Throws: ``HistoryError/groupOpen(name:)`` while a group is open, or
-    ///   the model's error; model and history are then unchanged.
+    ///   the model's error; model and history are then unchanged, unless
+    ///   reverting the step's changes already repeated fails too:
+    ///   ``HistoryError/revertFailed(error:revert:)``, and the model may then
+    ///   be partly changed (the history's position does not move).
     @discardableResult
     public func redo() throws -> String? {
         try checkNoOpenGroup()
@@ -330,7 +347,9 @@ public final class History<Model: Reversible> {
     ///
     /// - Throws: ``HistoryError/positionOutOfRange(_:valid:)``,
     ///   ``HistoryError/groupOpen(name:)``, or the model's error; on any
-    ///   error the history is back where it was.
+    ///   error the history is back where it was, unless a step fails on the
+    ///   way back too: ``HistoryError/revertFailed(error:revert:)``, and the
+    ///   model and position may then lie between the two.
     public func jump(to position: Int) throws {
         try checkNoOpenGroup()
         guard (0...stepCount).contains(position) else {

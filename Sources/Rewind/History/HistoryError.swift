@@ -10,7 +10,8 @@ public enum HistoryError: Error, Equatable, Sendable {
     /// A restored history's position does not lie within its steps.
     case invalidRestoredPosition(Int, stepCount: Int)
     /// A jump to a step of a history tree that it does not hold (never
-    /// made, or pruned).
+    /// made, or pruned). ``History`` itself never throws it: stores that
+    /// keep a tree of every branch (the to-do app's) do.
     case stepNotFound(Int64)
     /// A change failed, and putting back what it had already changed failed
     /// too: the model's inverse of a change it made did not apply. The model
