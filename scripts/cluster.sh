@@ -206,11 +206,16 @@ http {
     scgi_temp_path $dir/nginx/scgi;
 
     upstream rewind {
-        # Round robin; an instance that refuses connections is skipped for
-        # 5 s. A request already sent is never sent again (nginx does not
-        # retry a POST), so an add is made once or answered with an error.
-        server 127.0.0.1:$a_port max_fails=1 fail_timeout=5s;
-        server 127.0.0.1:$b_port max_fails=1 fail_timeout=5s;
+        # Round robin; a request that an instance refuses (it is down) or
+        # answers 503 goes to the other (proxy_next_upstream below). No
+        # instance is ever marked down (max_fails=0): were both to answer
+        # 503 (their database out of reach), nginx would otherwise answer
+        # the next requests with its own 502 page, not the instances' 503
+        # that says what is wrong. A request already sent is never sent
+        # again (nginx does not retry a POST), so an add is made once or
+        # answered with an error.
+        server 127.0.0.1:$a_port max_fails=0;
+        server 127.0.0.1:$b_port max_fails=0;
         keepalive 16;
     }
 
@@ -237,8 +242,8 @@ http {
     }
     upstream rewind_by_key {
         hash \$rewind_key consistent;
-        server 127.0.0.1:$a_port max_fails=1 fail_timeout=5s;
-        server 127.0.0.1:$b_port max_fails=1 fail_timeout=5s;
+        server 127.0.0.1:$a_port max_fails=0;
+        server 127.0.0.1:$b_port max_fails=0;
         keepalive 16;
     }
 
@@ -313,7 +318,20 @@ start() {
         if [ "$running" != "$wanted" ] && live_pid "$dir/$name.pid" "$([ "$name" = nginx ] && echo nginx || echo "$instance_command")" >/dev/null; then
             fail "this cluster's ${name/#[AB]/instance $name} runs on port $running; stop the cluster first to move it to $wanted ($variable)"
         fi
+        # nginx, while it runs, sends to the ports the instances had.
+        if [ "$name" != nginx ] && [ "$running" != "$wanted" ] && live_pid "$dir/nginx.pid" nginx >/dev/null; then
+            fail "this cluster's nginx sends instance $name's requests to port $running; stop the cluster first to move instance $name to $wanted ($variable)"
+        fi
     done
+    # The workers of an nginx whose master was killed (SIGKILL) still hold
+    # its port: they are ended, and nginx starts again below.
+    if [ -f "$dir/nginx.pid" ] && ! live_pid "$dir/nginx.pid" nginx >/dev/null; then
+        stop_nginx
+        for _ in $(seq 50); do
+            listening "$port" || break
+            sleep 0.1
+        done
+    fi
     # Every port taken by another program is said before anything starts.
     [ -f "$dir/postgres/data/postmaster.pid" ] || require_free "$pg_port" "PostgreSQL" REWIND_CLUSTER_PG_PORT
     live_pid "$dir/A.pid" "$instance_command" >/dev/null || require_free "$a_port" "instance A" REWIND_CLUSTER_A_PORT

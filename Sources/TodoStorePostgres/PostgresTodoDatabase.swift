@@ -86,6 +86,10 @@ public struct PostgresTodoDatabase: Sendable {
 
     private let extraStartupParameters: [(String, String)]
 
+    /// Whether the server refused a connection of one's own a moment ago
+    /// (shared by the copies of this database, as the pool is).
+    let reachability = Reachability()
+
     /// The name the pool's connections give the server (`application_name`:
     /// the URL's, else "rewind"); the listening connections add " listen".
     public var applicationName: String {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `--database` and `REWIND_DATABASE_URL`: a malformed URL is a wrong
 /// command line (64), a database that cannot be used a failure (1); either
@@ -125,36 +126,5 @@ struct TodoPostgresTests {
         #expect(try await titles() == ["Alpha", "Buy milk"])
         // Nothing was written to the data directory's SQLite file.
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("rewind.sqlite").path))
-    }
-}
-
-/// A TCP socket on 127.0.0.1 that listens and never answers.
-final class SilentServer: @unchecked Sendable {
-    let port: Int
-    private let socket: Int32
-
-    init() throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        guard bound == 0, named == 0, listen(socket, 8) == 0 else {
-            close(socket)
-            throw RunRewindError(description: "cannot listen on 127.0.0.1: errno \(errno)")
-        }
-        self.socket = socket
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit {
-        close(socket)
     }
 }

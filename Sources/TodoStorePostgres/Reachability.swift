@@ -1,0 +1,76 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Whether a database's server can be reached, asked of it directly when a
+/// connection of the pool is slow to come: while the server is down (a
+/// restart, an outage), `PostgresClient` keeps a request for a connection
+/// waiting as it tries again, at growing intervals, where a connection of
+/// one's own is refused at once. A request then fails within
+/// ``probeAfter`` or so, saying why, instead of after the whole connect
+/// timeout, and for ``freshFor`` after a refusal the requests that follow
+/// fail at once, without waiting for the pool.
+final class Reachability: Sendable {
+    /// How long a connection of the pool is waited for before the server is asked.
+    static let probeAfter = Duration.milliseconds(250)
+    /// How long the server's refusal is taken as its answer.
+    static let freshFor = Duration.seconds(1)
+
+    private struct State {
+        var refused: (error: any Error, at: ContinuousClock.Instant)?
+        var probe: Task<(any Error)?, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// The error of a connection refused less than ``freshFor`` before `now`.
+    func recentRefusal(at now: ContinuousClock.Instant = .now) -> (any Error)? {
+        state.withLock { state in
+            guard let refused = state.refused, now - refused.at < Self.freshFor else { return nil }
+            return refused.error
+        }
+    }
+
+    /// Asks the server with `connect` (one question at a time: a question
+    /// under way is waited for) and answers why it refused, or `nil` when
+    /// it connected.
+    func probe(_ connect: @escaping @Sendable () async -> (any Error)?) async -> (any Error)? {
+        let probe = state.withLock { state in
+            if let running = state.probe { return running }
+            let probe = Task { await connect() }
+            state.probe = probe
+            return probe
+        }
+        let error = await probe.value
+        state.withLock { state in
+            if state.probe == probe { state.probe = nil }
+            state.refused = error.map { ($0, .now) }
+        }
+        return error
+    }
+}
+
+/// A flag set once, from any thread.
+final class Once: Sendable {
+    private let done = Atomic(false)
+
+    /// `true` the first time only.
+    func first() -> Bool {
+        !done.exchange(true, ordering: .relaxed)
+    }
+}
+
+extension PostgresTodoDatabase {
+    /// Why a connection of one's own, outside the pool, is refused (as
+    /// ``check()`` says it), or `nil` when one is made (and closed).
+    func refusal() async -> (any Error)? {
+        let logger = Logger(label: "rewind.postgres.probe", factory: { _ in SwiftLogNoOpLogHandler() })
+        do {
+            let connection = try await connect(logger: logger)
+            try? await connection.close()
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
