@@ -103,7 +103,7 @@ struct TodoFileSafetyTests {
         }
     }
 
-    @Suite("import reads at most 64 MiB")
+    @Suite("import reads at most 1 GiB; export says when it writes more")
     struct ImportLimit {
         @Test func fromAnEndlessFile() async throws {
             let directory = try TodoDirectory()
@@ -111,27 +111,25 @@ struct TodoFileSafetyTests {
             let before = try await directory.export()
             let run = try await directory.run(["import", "/dev/zero"])
             #expect(run.status == 64)
-            #expect(run.stderr == "rewind todo: /dev/zero is larger than 64 MiB, the most `rewind todo import` reads; nothing was imported\n")
+            #expect(run.stderr == "rewind todo: /dev/zero is larger than 1 GiB, the most `rewind todo import` reads; nothing was imported\n")
             #expect(try await directory.export() == before)
         }
 
-        @Test func fromStandardInput() async throws {
-            let directory = try TodoDirectory()
-            try await directory.add("Buy milk")
-            let before = try await directory.export()
-            let run = try await directory.run(["import", "-"], stdin: String(repeating: " ", count: 64 * 1024 * 1024 + 1))
-            #expect(run.status == 64)
-            #expect(run.stderr == "rewind todo: standard input is larger than 64 MiB, the most `rewind todo import` reads; nothing was imported\n")
-            #expect(try await directory.export() == before)
-        }
-
-        @Test func aDocumentOfExactlyTheLimitIsRead() async throws {
-            let directory = try TodoDirectory()
-            let document = todoDocument([("ABCD1234-0000-4000-8000-000000000001", "Alpha")])
-            let padded = document + String(repeating: " ", count: 64 * 1024 * 1024 - document.utf8.count)
-            let run = try await directory.run(["import", "-"], stdin: padded)
+        @Test func anExportOfAMistypedDataDirectoryWritesNothingAndKeepsTheBackupThere() async throws {
+            let setup = try await Setup()
+            let backup = setup.path("backup.json")
+            let run = try await setup.data.run(["export", backup])
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(try await directory.titles() == ["Alpha"])
+            let saved = try String(contentsOfFile: backup, encoding: .utf8)
+            let typo = setup.path("typo")
+            for target in [backup, "-"] {
+                let mistyped = try await runRewind(["todo", "export", target, "--data-dir", typo])
+                #expect(mistyped.status == 1)
+                #expect(mistyped.stderr.contains("typo does not exist, so it holds no list to export; nothing was written"), "\(mistyped.stderr)")
+                #expect(mistyped.stdout.isEmpty)
+            }
+            #expect(try String(contentsOfFile: backup, encoding: .utf8) == saved)
+            #expect(!FileManager.default.fileExists(atPath: typo))
         }
     }
 
@@ -160,7 +158,7 @@ struct TodoFileSafetyTests {
             #expect(users.status == 0 && users.stdout.hasPrefix("No accounts yet"), "\(users.stdout)\(users.stderr)")
             // Every other command that changes nothing reads nothing there, and says so.
             for (arguments, status) in [
-                (["todo", "history"], 0), (["todo", "export"], 0), (["todo", "undo"], 0), (["todo", "redo"], 0),
+                (["todo", "history"], 0), (["todo", "undo"], 0), (["todo", "redo"], 0),
                 (["todo", "show", "1"], 1),
             ] {
                 let run = try await runRewind(arguments + ["--data-dir", typo])

@@ -41,10 +41,21 @@ extension RewindCommand.Todo {
                     let list = try await SharedTodoSession.open(options: options, target: target).items()
                     (data, count) = (try TodoJSON.encode(AppState(todos: list), pretty: true), list.count)
                 } else {
+                    // A mistyped --data-dir: an empty document would replace a backup.
+                    if let absent = try options.absentDataDirectory() {
+                        throw TodoCommandError(
+                            "\(TypedText.visible(absent.url.path)) does not exist, so it holds no list to export; nothing was written"
+                                + " (check --data-dir)")
+                    }
                     let session = try await TodoSession.open(options: options, onlyReading: true)
                     (data, count) = try await session.store.read { state in
                         (try TodoJSON.encode(state, pretty: true), state.todos.count)
                     }
+                }
+                if data.count > Import.sizeLimit {
+                    TodoTerminal.note(
+                        "This document is larger than \(Import.sizeInWords), the most `rewind todo import` reads:"
+                            + " to bring it back, import it in parts (its items in several documents, with --merge).")
                 }
                 guard let file, file != "-" else {
                     return StandardStreams.output(data + Data("\n".utf8))
@@ -75,7 +86,7 @@ extension RewindCommand.Todo {
                 whose ids are known replace those items and the others are added at the end. \
                 A document with a bad field, or a field the format does not have, changes \
                 nothing, and the error names the field and what is allowed there. \
-                At most 64 MiB is read (from a file or standard input); a longer one is refused. \
+                At most 1 GiB is read (from a file or standard input); a longer one is refused. \
                 `rewind todo undo` reverts the whole import.
 
                 Examples:
@@ -141,8 +152,13 @@ extension RewindCommand.Todo {
             }
         }
 
-        /// The most bytes `import` reads, from a file or standard input.
-        static let sizeLimit = 64 * 1024 * 1024
+        /// The most bytes `import` reads, from a file or standard input: an
+        /// export of a million items of long titles and details, and a bound
+        /// on the memory a wrong file (`/dev/zero`) takes.
+        static let sizeLimit = 1024 * 1024 * 1024
+
+        /// ``sizeLimit`` in words.
+        static let sizeInWords = "1 GiB"
 
         /// Reads the document, at most ``sizeLimit`` bytes of it.
         private func read() throws -> Data {
@@ -180,7 +196,7 @@ extension RewindCommand.Todo {
             }
             guard data.count <= Self.sizeLimit else {
                 throw TodoCommandError.usage(
-                    "\(file == "-" ? "standard input" : file) is larger than 64 MiB, the most `rewind todo import` reads; nothing was imported")
+                    "\(file == "-" ? "standard input" : file) is larger than \(Self.sizeInWords), the most `rewind todo import` reads; nothing was imported")
             }
             return data
         }
