@@ -249,6 +249,33 @@ struct OnDemandTests {
         }
         #expect(try Data(contentsOf: fixture.fileURL) == bytes, "nothing was written")
     }
+
+    /// Damage found by one process keeps the next from writing, even to
+    /// pages of its own, until the file is restored.
+    @Test func damageFoundOnceRefusesEveryWriteUntilTheFileIsRestored() async throws {
+        let fixture = try StoreFixture(.sqlite)
+        let bytes = try await fixture.damagedSQLiteFile()
+        let mark = fixture.fileURL.path + "-damaged"
+        do {
+            let reader = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
+            await #expect(throws: StoreError.self, "reading every item crosses the damage") { try await reader.state() }
+        }
+        #expect(FileManager.default.fileExists(atPath: mark))
+        // The next process adds an item: written to pages of its own, it would go ahead.
+        let writer = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
+        let refused = await #expect(throws: StoreError.self) { try await writer.change(.add(try fixture.item("New"))) }
+        guard case .corrupt = refused else {
+            Issue.record("expected the damage, got \(String(describing: refused))")
+            return
+        }
+        #expect(try Data(contentsOf: fixture.fileURL) == bytes, "nothing was written")
+        // Restored (here: a new file in its place), the list is written again and the mark goes.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: fixture.fileURL.path + suffix) }
+        let restored = try SQLiteStore(url: fixture.fileURL, pollInterval: nil, items: .onDemand)
+        try await restored.change(.add(try fixture.item("After")))
+        #expect(try await restored.state().todos.items.map(\.title) == ["After"])
+        #expect(!FileManager.default.fileExists(atPath: mark))
+    }
 }
 
 extension StoreError {

@@ -74,7 +74,7 @@ extension SQLiteStore {
     func submit<Result: Sendable>(
         _ body: @escaping @Sendable (Database, inout Loaded) throws -> Result
     ) async throws -> Result {
-        if let readOnlyError = database.readOnlyError { throw readOnlyError }
+        try database.refuseWrites()
         let path = database.url.path
         return try await withCheckedThrowingContinuation { continuation in
             let outcome = Outcome<Result>()

@@ -624,7 +624,7 @@ public final class SQLiteStore: Sendable {
     /// fails after `body` began to change things, what is loaded is read
     /// again from the file; the domain's refusals change nothing.
     private func write<Result: Sendable>(_ body: (Database, inout Loaded) throws -> Result) throws -> Result {
-        if let readOnlyError = database.readOnlyError { throw readOnlyError }
+        try database.refuseWrites()
         let path = database.url.path
         var result: Result?
         // Whether `body` moved the log before it failed (a jump that

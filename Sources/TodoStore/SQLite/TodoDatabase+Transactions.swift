@@ -12,9 +12,10 @@ extension TodoDatabase {
     /// rolled back when it throws. Immediate, so that two processes take
     /// turns instead of failing when both read first and then write.
     ///
-    /// - Throws: ``readOnlyError`` when the file cannot be written.
+    /// - Throws: ``readOnlyError`` when the file cannot be written, the
+    ///   damage found in it (``refuseWrites()``).
     func writing<Result>(_ body: (Database) throws -> Result) throws -> Result {
-        if let readOnlyError { throw readOnlyError }
+        try refuseWrites()
         let path = url.path
         return try Self.readingSaved(path: path) {
             try queue.writeWithoutTransaction { db in

@@ -28,6 +28,16 @@ struct TodoDatabase: Sendable {
     /// Why the file was opened for reading only (a read-only data directory,
     /// a full disk), thrown by every write; `nil` when it can be written.
     let readOnlyError: StoreError?
+    /// Whether SQLite found damage in the file, here or in another process,
+    /// and it was not restored since.
+    let damage: DamageMark
+
+    /// Throws why the file must not be written now: it cannot be
+    /// (``readOnlyError``), or it is damaged (``DamageMark``).
+    func refuseWrites() throws {
+        if let readOnlyError { throw readOnlyError }
+        try damage.refuseIfDamaged(migrator: Self.migrator(path: url.path))
+    }
 
     /// The migrations of the file at `path` (named in the errors of a
     /// migration that finds damage).
@@ -131,6 +141,7 @@ struct TodoDatabase: Sendable {
     ///   found in the pages that are read, when they are read.
     init(url: URL, durability: SQLiteStore.Durability = .powerLoss, checkingEveryPage: Bool = true) throws {
         self.url = url
+        damage = DamageMark(path: url.path)
         let directory = url.deletingLastPathComponent().path
         let upToDate = try DatabaseFile.check(url, migrator: Self.migrator(path: url.path), everyPage: checkingEveryPage)
         if let unwritable = Self.unwritablePath(url) {
@@ -395,7 +406,11 @@ extension StoreError {
             return .diskFull(path: path)
         case .SQLITE_READONLY:
             return .readOnly(path: directory)
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+        case .SQLITE_CORRUPT:
+            // Marked, so that no process writes to it until it is restored.
+            DamageMark.record(path: path, detail: error.message ?? "\(error)")
+            return .corrupt(path: path, detail: error.message ?? "\(error)")
+        case .SQLITE_NOTADB:
             return .corrupt(path: path, detail: error.message ?? "\(error)")
         case .SQLITE_IOERR where isFull(directory):
             // SQLite reports some writes that ran out of space as I/O errors.
