@@ -107,7 +107,7 @@ extension WebApp {
         }.addRoutes(to: router)
         ListsController(
             lists: lists, csrfToken: csrfToken, maxEventStreams: configuration.maxEventStreams,
-            heartbeatInterval: configuration.heartbeatInterval, openStreams: listStreams,
+            heartbeatInterval: configuration.heartbeatInterval, openStreams: listStreams, sessionStreams: sessionStreams,
             listsRecheckInterval: configuration.listsRecheckInterval
         ).addRoutes(to: router)
         if let teamMode {
@@ -117,7 +117,8 @@ extension WebApp {
             ).addRoutes(to: router)
         }
         CalculatorController(sessions: calculators, csrfToken: csrfToken).addRoutes(to: router)
-        EventsController(broadcaster: broadcaster, todos: todos, teamMode: teamMode, now: now).addRoutes(to: router)
+        EventsController(broadcaster: broadcaster, todos: todos, teamMode: teamMode, now: now, sessionStreams: sessionStreams)
+            .addRoutes(to: router)
         OpenAPIDocument.addRoutes(to: router)
         assets.addRoutes(to: router)
         // Registering throws only when the server URL (the default, `/`) is

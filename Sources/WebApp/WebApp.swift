@@ -21,6 +21,8 @@ struct WebApp: Sendable {
     let lists: SharedListService?
     /// The shared lists' event streams open now.
     let listStreams = StreamCount()
+    /// The event streams each session of team mode has open.
+    let sessionStreams = SessionStreams()
     /// What `GET /healthz` asks of the store.
     let healthCheck: HealthCheck
     /// The clock sessions are begun and checked by.

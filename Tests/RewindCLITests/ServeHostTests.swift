@@ -100,6 +100,10 @@ struct ServeStartFailureTests {
         #expect(proxy.contains("--trusted-proxy changes nothing here: it throttles sign-ins, and there are none without team mode (--accounts)."), "\(proxy)")
         let everyAddress = try await startLines(["serve", "--port", "0", "--in-memory", "--host", "0.0.0.0"])
         #expect(everyAddress.contains("Other machines get 421 until the name they reach this one by is allowed: --allow-host NAME."), "\(everyAddress)")
+        // A public origin names the host the proxy sends: nothing more to allow.
+        let proxied = try await startLines(
+            ["serve", "--port", "0", "--in-memory", "--host", "0.0.0.0", "--public-origin", "https://todo.example"])
+        #expect(!proxied.contains("421"), "\(proxied)")
     }
 
     /// What `rewind serve` writes on standard error until it is stopped,

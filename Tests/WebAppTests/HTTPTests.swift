@@ -402,7 +402,9 @@ struct HTTPTests {
                 let response = try await client.get("/api/todos", headers: [Self.host: host])
                 #expect(response.status == .misdirectedRequest)
                 // The names this server answers to, [::1] among them.
-                #expect(response.errorMessage == "the Host header must be one name[:port] of this server (127.0.0.1, [::1] or localhost), port 1–65535")
+                #expect(
+                    response.errorMessage == "the Host header must be one name[:port] of this server (127.0.0.1, [::1] or localhost), port 1–65535;"
+                        + " another name is allowed by starting the server with --allow-host NAME")
             }
         }
 

@@ -881,6 +881,36 @@ struct UnreachableStoreTests {
         }
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func oneSessionOpensAtMost32EventStreamsAndLeavesTheRestToOthers() async throws {
+        try await SharedListAPITests.withGroceriesOfAnnAndBob { server, client, ann, bob, list in
+            let limit = SessionStreams.limit
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<limit {
+                    group.addTask { try await client.get("/events?max=1", headers: SignInTests.session(ann.session)).status }
+                }
+                try await waitUntil("\(limit) open event streams") { await server.webApp.broadcaster.subscriberCount == limit }
+                for path in ["/events", "/lists/events", "/lists/\(list)/events"] {
+                    let refused = try await client.get(path, headers: SignInTests.session(ann.session))
+                    #expect(refused.status == .tooManyRequests, "\(path)")
+                    #expect(refused.errorMessage?.contains("this session has \(limit) event streams open already") == true, "\(path)")
+                }
+                // Bob's pages still follow the list.
+                async let bobs = client.get("/events?max=1", headers: SignInTests.session(bob.session))
+                try await waitUntil("Bob's stream open") { await server.webApp.broadcaster.subscriberCount == limit + 1 }
+                try await SharedListAPITests.call(client, ann, .post, "/api/todos", json: #"{"title": "One"}"#)
+                #expect(try await bobs.status == .ok)
+                for try await status in group { #expect(status == .ok) }
+            }
+            // Ended, they give their places back.
+            try await waitUntil("the streams closed") { await server.webApp.broadcaster.subscriberCount == 0 }
+            async let again = client.get("/events?max=1", headers: SignInTests.session(ann.session))
+            try await waitUntil("Ann's stream open again") { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await SharedListAPITests.call(client, bob, .post, "/api/todos", json: #"{"title": "Two"}"#)
+            #expect(try await again.status == .ok)
+        }
+    }
+
     @Test func aSessionThatCannotBeCheckedIsA503WithAJSONError() async throws {
         try await withSessionsFailing { client, _, ann in
             let response = try await client.get("/api/lists", headers: SignInTests.session(ann.session))

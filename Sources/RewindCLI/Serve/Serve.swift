@@ -221,7 +221,7 @@ extension RewindCommand {
                         StandardStreams.error("--trusted-proxy changes nothing here: it throttles sign-ins, and there are none without team mode (--accounts).\n")
                     }
                     // Listening on every address: other machines are answered only under a name allowed.
-                    if ["0.0.0.0", "::"].contains(bindHost), allowedHosts.isEmpty {
+                    if ["0.0.0.0", "::"].contains(bindHost), allowedHosts.isEmpty, origins.isEmpty {
                         StandardStreams.error(
                             "Other machines get 421 until the name they reach this one by is allowed: --allow-host NAME.\n")
                     }

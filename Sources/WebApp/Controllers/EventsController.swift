@@ -18,12 +18,17 @@ struct EventsController {
     let teamMode: TeamMode?
     /// The clock sessions are checked against.
     let now: @Sendable () -> Date
+    /// The streams each session has open, with the lists'.
+    let sessionStreams: SessionStreams
 
     func addRoutes(to router: Router<some RequestContext>) {
         router.get("/events") { request, _ in
             // `?max=N` ends the stream after N change events (for scripts and tests).
             let limit = try Query.eventLimit(request)
+            let session = SignedIn.current?.id
+            guard sessionStreams.open(session) else { throw SessionStreams.tooMany }
             guard let stream = await broadcaster.subscribeMakingRoom() else {
+                sessionStreams.close(session)
                 throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
             }
             let headers: HTTPFields = [
@@ -38,9 +43,9 @@ struct EventsController {
                 if current.id != seen { resumed = current }
             }
             let first = resumed
-            let (teamMode, now) = (self.teamMode, self.now)
-            let session = SignedIn.current?.id
+            let (teamMode, now, sessionStreams) = (self.teamMode, self.now, self.sessionStreams)
             return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                defer { sessionStreams.close(session) }
                 try await writer.write(ByteBuffer(string: ServerEvent.preamble))
                 // The HTTP server is the first service told to shut down, and it waits
                 // for open responses: end the streams as soon as shutdown starts.

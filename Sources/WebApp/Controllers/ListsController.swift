@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import ServiceLifecycle
 import Synchronization
+import TodoStore
 import Todos
 
 /// The pages of team mode's shared lists: `/lists`, `/lists/{list}`, the
@@ -20,6 +21,8 @@ struct ListsController {
     let heartbeatInterval: Double
     /// The streams open now.
     let openStreams: StreamCount
+    /// The streams each session has open, with `/events`'.
+    let sessionStreams: SessionStreams
     /// How often a lists page's stream reads the account's lists again
     /// although it heard nothing, in seconds (0.1 at least, a day at most).
     let listsRecheckInterval: Double
@@ -168,13 +171,17 @@ struct ListsController {
     ///
     /// - Throws: ``APIError`` 503 when ``maxEventStreams`` are open.
     private func reservingStream(_ body: () async throws -> Response) async throws -> Response {
+        let session = SignedIn.current?.id
+        guard sessionStreams.open(session) else { throw SessionStreams.tooMany }
         guard openStreams.open(limit: maxEventStreams) else {
+            sessionStreams.close(session)
             throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
         }
         do {
             return try await body()
         } catch {
             openStreams.close()
+            sessionStreams.close(session)
             throw error
         }
     }
@@ -191,11 +198,14 @@ struct ListsController {
         feed: @escaping @Sendable (AsyncStream<String>.Continuation) -> @Sendable () -> Void
     ) throws -> Response {
         let session = SignedIn.current?.id
-        let openStreams = openStreams
+        let (openStreams, sessionStreams) = (openStreams, sessionStreams)
         let interval = heartbeatInterval
         let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            defer { openStreams.close() }
+            defer {
+                openStreams.close()
+                sessionStreams.close(session)
+            }
             let (events, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
             let stopFeed = feed(continuation)
             let heartbeat = Task {
@@ -241,6 +251,45 @@ struct ListsController {
     /// One change event of the lists page, whose overview's digest is `id`.
     static func listsEvent(id: String) -> String {
         "event: lists\nid: \(id)\ndata: {}\n\n"
+    }
+}
+
+/// How many event streams each session of team mode has open (`/events`,
+/// `/lists/events` and the lists' streams together), so that one account
+/// cannot take every place of the server's ``WebAppConfiguration/maxEventStreams``
+/// and stop everyone else's pages from following their lists.
+final class SessionStreams: Sendable {
+    /// The most streams one session may have open: a person's tabs, many times over.
+    static let limit = 32
+
+    private let counts = Mutex([SessionID: Int]())
+
+    /// Counts one more stream of `session` (none counted without one: local
+    /// mode), unless it has ``limit`` open.
+    func open(_ session: SessionID?) -> Bool {
+        guard let session else { return true }
+        return counts.withLock { counts in
+            let open = counts[session, default: 0]
+            guard open < Self.limit else { return false }
+            counts[session] = open + 1
+            return true
+        }
+    }
+
+    /// Counts one stream of `session` fewer.
+    func close(_ session: SessionID?) {
+        guard let session else { return }
+        counts.withLock { counts in
+            let open = counts[session, default: 0] - 1
+            counts[session] = open > 0 ? open : nil
+        }
+    }
+
+    /// The refusal of a stream past ``limit``.
+    static var tooMany: APIError {
+        APIError(
+            .tooManyRequests,
+            "this session has \(limit) event streams open already (a page open in as many tabs); close some of them and reload")
     }
 }
 

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// Refuses requests that a page of another site could have made:
 ///
@@ -66,12 +67,13 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             guard let host, isAllowed(host: host) else {
                 throw APIError(
                     .misdirectedRequest,
-                    "the Host header must be one name[:port] of this server (\(namesOfThisServer)), port 1–65535"
+                    "the Host header must be one name[:port] of this server (\(namesOfThisServer)), port 1–65535;"
+                        + " another name is allowed by starting the server with --allow-host NAME"
                 )
             }
         }
         if Self.changesState(request.method) {
-            try checkSameOrigin(request)
+            try checkSameOrigin(request, logger: context.logger)
         }
         return try await next(request, context)
     }
@@ -146,7 +148,7 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
-    private func checkSameOrigin(_ request: Request) throws {
+    private func checkSameOrigin(_ request: Request, logger: Logger) throws {
         if let site = request.headers[.secFetchSite]?.lowercased(), site != "same-origin", site != "none" {
             throw APIError(.forbidden, "cross-site request refused (Sec-Fetch-Site: \(site))")
         }
@@ -157,6 +159,10 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             // `Origin: null`; the browser's `Sec-Fetch-Site` tells where it came from.
             let sameOriginForm = isForm && origin == "null" && request.headers[.secFetchSite]?.lowercased() == "same-origin"
             guard sameOriginForm || accepts(origin: origin, authority: request.head.authority) else {
+                if let hint = Self.proxyHint(origin: origin, authority: request.head.authority, publicOrigins: publicOrigins) {
+                    logger.warning("\(hint)")
+                    throw APIError(.forbidden, "cross-origin request refused (Origin: \(origin)); \(hint)")
+                }
                 throw APIError(.forbidden, "cross-origin request refused (Origin: \(origin))")
             }
         } else if !publicOrigins.isEmpty, let referer = request.headers[.referer] {
@@ -197,6 +203,18 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
         let rest = lowered.dropFirst("http://".count)
         guard !rest.isEmpty, !rest.utf8.contains(UInt8(ascii: "/")) else { return nil }
         return String(rest)
+    }
+
+    /// What to change when a page this server sent through a TLS proxy is
+    /// refused: its `https` origin names the host the request was sent to,
+    /// and the server was not told that this is its address.
+    static func proxyHint(origin: String, authority: String?, publicOrigins: Set<PublicOrigin>) -> String? {
+        guard publicOrigins.isEmpty, let authority, let parsed = try? PublicOrigin(origin), parsed.scheme == "https" else { return nil }
+        // The request's host without its port (an IPv6 address keeps its brackets).
+        let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }) + "]" : String(authority.prefix { $0 != ":" })
+        guard host.lowercased() == parsed.host else { return nil }
+        return "a page served through a TLS proxy at \(parsed) is refused unless the server is started with"
+            + " --public-origin \(parsed), which tells it that address"
     }
 
     /// The paths whose forms carry the token in a `csrf` field, checked by
