@@ -57,7 +57,7 @@ fail() { say "$*"; exit 1; }
 # and directory.
 postgres() {
     REWIND_PG_PORT="$pg_port" REWIND_PG_DIR="$dir/postgres" REWIND_PG_BIN="$pg_bin" \
-        "$repo/scripts/postgres-test-cluster.sh" "$@"
+        "$repo/scripts/postgres-test-cluster.sh" "$@" 9<&-
 }
 
 # Whether something accepts connections on 127.0.0.1:$1.
@@ -169,7 +169,7 @@ start_instance() {
     REWIND_DATABASE_URL="$named" REWIND_CSRF_TOKEN="$(cat "$dir/csrf-token")" \
         REWIND_PUBLIC_ORIGIN="${REWIND_PUBLIC_ORIGIN:-}" \
         setsid "$rewind" serve --host 127.0.0.1 --port "$instance_port" --trusted-proxy 127.0.0.1 \
-        </dev/null >>"$dir/$name.log" 2>&1 &
+        </dev/null >>"$dir/$name.log" 2>&1 9<&- &
     pid=$!
     echo "$pid" >"$dir/$name.pid"
     echo "$instance_port" >"$dir/$name.port"
@@ -282,7 +282,7 @@ start_nginx() {
     "$nginx" -t -q -e "$dir/nginx-error.log" -p "$dir/" -c "$dir/nginx.conf" 2>>"$dir/nginx-error.log" \
         || { tail -5 "$dir/nginx-error.log" >&2; fail "nginx refused its configuration ($dir/nginx.conf)"; }
     # nginx puts itself in the background and writes its pid file.
-    "$nginx" -e "$dir/nginx-error.log" -p "$dir/" -c "$dir/nginx.conf" 2>>"$dir/nginx-error.log" \
+    "$nginx" -e "$dir/nginx-error.log" -p "$dir/" -c "$dir/nginx.conf" 2>>"$dir/nginx-error.log" 9<&- \
         || { tail -5 "$dir/nginx-error.log" >&2; fail "nginx did not start on port $port"; }
     for _ in $(seq 100); do
         pid="$(live_pid "$dir/nginx.pid" nginx)" && break
@@ -295,7 +295,22 @@ start_nginx() {
     say "nginx: $address (pid $pid, round robin over ports $a_port and $b_port; the team list's changes, a shared list's requests and the calculator's each to one of them)"
 }
 
+# One start or stop at a time: two at once would both make the directory,
+# and one could delete what the other sets up. The lock is on the folder
+# that holds the cluster's (it exists before the cluster's does); a second
+# start waits for the first, then finds running what it started. The
+# programs a start leaves running are given no copy of the lock (9<&-),
+# which would hold it as long as they run.
+take_turn() {
+    local parent
+    parent="$(dirname "$dir")"
+    mkdir -p "$parent"
+    exec 9<"$parent"
+    flock 9
+}
+
 start() {
+    take_turn
     [ -x "$pg_bin/initdb" ] || fail "PostgreSQL is not installed in $pg_bin (Debian: apt-get install -y postgresql)"
     [ -x "$nginx" ] || fail "nginx is not installed (Debian: apt-get install -y nginx)"
     [ -x "$rewind" ] || fail "no rewind binary at $rewind (build it with \`swift build\`, or set REWIND_BIN)"
@@ -405,6 +420,7 @@ stop_nginx() {
 }
 
 stop() {
+    [ -d "$(dirname "$dir")" ] && take_turn
     if [ ! -d "$dir" ]; then
         say "nothing to stop: $dir does not exist"
         return

@@ -47,7 +47,8 @@ extension StoreError: CustomStringConvertible {
         case .undecodableFile(let path, let detail):
             "\(path) cannot be read as a Rewind document: \(detail). The file was kept as it is."
         case .io(let path, let detail):
-            "Cannot access \(path): \(detail)."
+            // A detail that ends a sentence itself ("is it running?") gets no second mark.
+            "Cannot access \(path): \(detail)" + (detail.last.map { ".?!".contains($0) } == true ? "" : ".")
         case .diskFull(let path):
             "Cannot write \(path): the disk is full. Nothing was changed; free some space and try again."
         case .readOnly(let path):

@@ -240,7 +240,7 @@ public struct PostgresTodoDatabase: Sendable {
         }
         switch error.code {
         case .serverClosedConnection: return "the server closed the connection"
-        case .sslUnsupported: return "the server does not offer TLS (sslmode=require)"
+        case .sslUnsupported: return "the server does not offer TLS (sslmode=\(url?.tls.rawValue ?? "require"))"
         case .authMechanismRequiresPassword: return "the server asks for a password and the URL holds none"
         default: return "\(error.code)"
         }
