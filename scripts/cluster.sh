@@ -296,17 +296,21 @@ start_nginx() {
 }
 
 # One start or stop at a time: two at once would both make the directory,
-# and one could delete what the other sets up. The lock is on the folder
-# that holds the cluster's (it exists before the cluster's does); a second
+# and one could delete what the other sets up. The lock is a file beside
+# the cluster's directory (which a start makes, and a stop deletes); a second
 # start waits for the first, then finds running what it started. The
 # programs a start leaves running are given no copy of the lock (9<&-),
 # which would hold it as long as they run.
 take_turn() {
-    local parent
+    local parent lock
     parent="$(dirname "$dir")"
+    lock="$parent/.$(basename "$dir").lock"
     mkdir -p "$parent"
-    exec 9<"$parent"
-    flock 9
+    exec 9>>"$lock"
+    if ! flock -n 9; then
+        say "waiting for another start or stop of $dir to finish"
+        flock 9
+    fi
 }
 
 start() {
@@ -420,7 +424,7 @@ stop_nginx() {
 }
 
 stop() {
-    [ -d "$(dirname "$dir")" ] && take_turn
+    if [ -d "$(dirname "$dir")" ]; then take_turn; fi
     if [ ! -d "$dir" ]; then
         say "nothing to stop: $dir does not exist"
         return

@@ -1,5 +1,9 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import TodoStore
 import Synchronization
 
 /// Whether a database's server can be reached, asked of it directly when a
@@ -61,16 +65,33 @@ final class Once: Sendable {
 }
 
 extension PostgresTodoDatabase {
-    /// Why a connection of one's own, outside the pool, is refused (as
-    /// ``check()`` says it), or `nil` when one is made (and closed).
+    /// Why a connection of one's own, outside the pool, cannot be made
+    /// because the server is not there (as ``check()`` says it), or `nil`
+    /// when one is made (and closed), or fails for another reason: a server
+    /// that answers but has no room for another connection ("too many
+    /// clients"), or refuses this login, may still serve the pool's.
     func refusal() async -> (any Error)? {
         let logger = Logger(label: "rewind.postgres.probe", factory: { _ in SwiftLogNoOpLogHandler() })
         do {
-            let connection = try await connect(logger: logger)
+            let connection = try await connectUnexplained(logger: logger)
             try? await connection.close()
             return nil
         } catch {
-            return error
+            return Self.meansNotThere(error) ? storeError(error) : nil
         }
+    }
+
+    /// Whether `error`, of a connection being made, says that no server
+    /// answers: the connection refused or reset, the socket missing, the
+    /// host unknown, no answer in time, or a server starting or stopping
+    /// (SQLSTATE 57P03).
+    static func meansNotThere(_ error: any Error) -> Bool {
+        if error is StoreError || error is NIOConnectionError { return true }
+        if let error = error as? ChannelError, case .connectTimeout = error { return true }
+        if let error = error as? IOError { return [ECONNREFUSED, ECONNRESET, ENOENT, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode) }
+        guard let error = error as? PSQLError else { return false }
+        if let state = error.serverInfo?[.sqlState] { return state == "57P03" }
+        if error.code == .serverClosedConnection { return true }
+        return error.underlying.map(meansNotThere) ?? false
     }
 }

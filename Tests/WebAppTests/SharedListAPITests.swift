@@ -615,6 +615,43 @@ struct SharedListAPITests {
         }
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func oneSessionOpensAtMost32EventStreamsAndLeavesTheRestToOthers() async throws {
+        try await SharedListAPITests.withGroceriesOfAnnAndBob { server, client, ann, bob, list in
+            let limit = SessionStreams.limit
+            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<limit {
+                    group.addTask { try await client.get("/events?max=1", headers: SignInTests.session(ann.session)).status }
+                }
+                try await waitUntil("\(limit) open event streams") { await server.webApp.broadcaster.subscriberCount == limit }
+                for path in ["/events", "/lists/events", "/lists/\(list)/events"] {
+                    let refused = try await client.get(path, headers: SignInTests.session(ann.session))
+                    #expect(refused.status == .tooManyRequests, "\(path)")
+                    #expect(refused.errorMessage?.contains("this session has \(limit) event streams open already") == true, "\(path)")
+                }
+                // Bob's pages still follow the list.
+                async let bobs = client.get("/events?max=1", headers: SignInTests.session(bob.session))
+                try await waitUntil("Bob's stream open") { await server.webApp.broadcaster.subscriberCount == limit + 1 }
+                try await SharedListAPITests.call(client, ann, .post, "/api/todos", json: #"{"title": "One"}"#)
+                #expect(try await bobs.status == .ok)
+                for try await status in group { #expect(status == .ok) }
+            }
+            // Ended, they give their places back; so do streams whose body never ran (a HEAD).
+            for path in ["/events", "/lists/events", "/lists/\(list)/events"] {
+                for _ in 0..<(limit + 1) {
+                    let head = try await client.executeRequest(
+                        uri: path, method: .head, headers: SignInTests.session(ann.session), body: nil)
+                    #expect(head.status == .ok, "HEAD \(path)")
+                }
+            }
+            try await waitUntil("the streams closed") { await server.webApp.broadcaster.subscriberCount == 0 }
+            async let again = client.get("/events?max=1", headers: SignInTests.session(ann.session))
+            try await waitUntil("Ann's stream open again") { await server.webApp.broadcaster.subscriberCount == 1 }
+            try await SharedListAPITests.call(client, bob, .post, "/api/todos", json: #"{"title": "Two"}"#)
+            #expect(try await again.status == .ok)
+        }
+    }
+
     @Test func aSharedListsItemHasADetailPageThatChangesItThroughTheListsAPI() async throws {
         let server = try await SignInTests.server(["ann", "bob", "carl"])
         try await server.test { client in
@@ -845,6 +882,7 @@ struct UnreachableStoreTests {
         var failing = false
 
         func fail() { failing = true }
+        func heal() { failing = false }
 
         private func check() throws {
             if failing { throw StoreError.io(path: "postgres://test", detail: "the connection was closed") }
@@ -881,35 +919,21 @@ struct UnreachableStoreTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func oneSessionOpensAtMost32EventStreamsAndLeavesTheRestToOthers() async throws {
-        try await SharedListAPITests.withGroceriesOfAnnAndBob { server, client, ann, bob, list in
-            let limit = SessionStreams.limit
-            try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
-                for _ in 0..<limit {
-                    group.addTask { try await client.get("/events?max=1", headers: SignInTests.session(ann.session)).status }
-                }
-                try await waitUntil("\(limit) open event streams") { await server.webApp.broadcaster.subscriberCount == limit }
-                for path in ["/events", "/lists/events", "/lists/\(list)/events"] {
-                    let refused = try await client.get(path, headers: SignInTests.session(ann.session))
-                    #expect(refused.status == .tooManyRequests, "\(path)")
-                    #expect(refused.errorMessage?.contains("this session has \(limit) event streams open already") == true, "\(path)")
-                }
-                // Bob's pages still follow the list.
-                async let bobs = client.get("/events?max=1", headers: SignInTests.session(bob.session))
-                try await waitUntil("Bob's stream open") { await server.webApp.broadcaster.subscriberCount == limit + 1 }
-                try await SharedListAPITests.call(client, ann, .post, "/api/todos", json: #"{"title": "One"}"#)
-                #expect(try await bobs.status == .ok)
-                for try await status in group { #expect(status == .ok) }
+    @Test func aSignInWhileTheAccountsCannotBeReadIsA503AndCountsAsNoFailedGuess() async throws {
+        let sessions = FailingSessions()
+        let server = try await SignInTests.server(["ann"], sessions: sessions, throttle: SignInThrottle(freeFailures: 2, firstWait: 60))
+        try await server.test { client in
+            await sessions.fail()
+            for _ in 0..<4 {
+                let unreadable = try await SignInTests.signIn(client, server: server, name: "ann")
+                #expect(unreadable.status == .serviceUnavailable)
             }
-            // Ended, they give their places back.
-            try await waitUntil("the streams closed") { await server.webApp.broadcaster.subscriberCount == 0 }
-            async let again = client.get("/events?max=1", headers: SignInTests.session(ann.session))
-            try await waitUntil("Ann's stream open again") { await server.webApp.broadcaster.subscriberCount == 1 }
-            try await SharedListAPITests.call(client, bob, .post, "/api/todos", json: #"{"title": "Two"}"#)
-            #expect(try await again.status == .ok)
+            await sessions.heal()
+            let signedIn = try await SignInTests.signIn(client, server: server, name: "ann")
+            #expect(signedIn.status == .seeOther, "not 429: none of the four was a failed guess")
         }
     }
+
 
     @Test func aSessionThatCannotBeCheckedIsA503WithAJSONError() async throws {
         try await withSessionsFailing { client, _, ann in

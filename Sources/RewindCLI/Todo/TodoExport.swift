@@ -52,7 +52,8 @@ extension RewindCommand.Todo {
                         (try TodoJSON.encode(state, pretty: true), state.todos.count)
                     }
                 }
-                if data.count > Import.sizeLimit {
+                // What is written: the document and a line break.
+                if data.count + 1 > Import.sizeLimit {
                     TodoTerminal.note(
                         "This document is larger than \(Import.sizeInWords), the most `rewind todo import` reads:"
                             + " to bring it back, import it in parts (its items in several documents, with --merge).")

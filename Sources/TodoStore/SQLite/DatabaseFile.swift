@@ -59,7 +59,9 @@ enum DatabaseFile {
             return try queue.read { db in
                 let check = everyPage ? try String.fetchAll(db, sql: "PRAGMA quick_check") : ["ok"]
                 guard check == ["ok"] else {
-                    throw StoreError.corrupt(path: path, detail: check.prefix(3).joined(separator: "; "))
+                    let detail = check.prefix(3).joined(separator: "; ")
+                    DamageMark.record(path: path, detail: detail)
+                    throw StoreError.corrupt(path: path, detail: detail)
                 }
                 let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
                 if id != applicationID {
@@ -80,7 +82,9 @@ enum DatabaseFile {
         } catch let error as DatabaseError {
             switch error.resultCode {
             case .SQLITE_NOTADB: throw StoreError.notADatabase(path: path)
-            case .SQLITE_CORRUPT: throw StoreError.corrupt(path: path, detail: error.message ?? "corrupt")
+            case .SQLITE_CORRUPT:
+                DamageMark.record(path: path, detail: error.message ?? "corrupt")
+                throw StoreError.corrupt(path: path, detail: error.message ?? "corrupt")
             default: throw StoreError.io(path: path, detail: error.message ?? "\(error)")
             }
         }

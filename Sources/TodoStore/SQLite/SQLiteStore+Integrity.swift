@@ -36,7 +36,9 @@ final class IntegrityCheck: Sendable {
             defer { try? queue.close() }
             let lines = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard lines == ["ok"] else {
-                return .failed(.corrupt(path: path, detail: lines.prefix(3).joined(separator: "; ")))
+                let detail = lines.prefix(3).joined(separator: "; ")
+                DamageMark.record(path: path, detail: detail)
+                return .failed(.corrupt(path: path, detail: detail))
             }
             return .passed
         } catch let error as StoreError {

@@ -85,6 +85,16 @@ public struct SignInThrottle: Equatable, Sendable {
         }
     }
 
+    /// Takes back the failure that ``begin(_:at:)`` counted for an attempt
+    /// that could not be checked (the accounts could not be read): it was
+    /// no guess.
+    public mutating func recordUnchecked(for keys: [String]) {
+        for key in keys {
+            guard let entry = failures[key] else { continue }
+            failures[key] = entry.count > 1 ? (entry.count - 1, entry.last) : nil
+        }
+    }
+
     /// The most keys kept before those that make no one wait any more are forgotten.
     public static let keysKeptBeforeForgetting = 10_000
 
@@ -94,14 +104,22 @@ public struct SignInThrottle: Equatable, Sendable {
     private var keysWhenToForget = keysKeptBeforeForgetting
 
     /// Forgets, once many keys are kept, those whose last failure lies
-    /// more than the longest wait back: they make no attempt wait, and an
-    /// attacker who varies names or addresses cannot make the map grow
-    /// without end.
+    /// more than the longest wait back and that have free failures left
+    /// (or a day back for the others), so that an attacker who varies names
+    /// or addresses cannot make the map grow without end.
     private mutating func forgetQuietKeys(at now: Date) {
         guard failures.count >= keysWhenToForget else { return }
-        failures = failures.filter { now.timeIntervalSince($0.value.last) < longestWait }
+        // A key with its free failures spent is kept for a day, so that an
+        // account under attack does not get them again after each pause.
+        failures = failures.filter { _, entry in
+            let quiet = now.timeIntervalSince(entry.last)
+            return quiet < (entry.count >= freeFailures ? Self.slowedKeysKept : longestWait)
+        }
         keysWhenToForget = max(Self.keysKeptBeforeForgetting, failures.count * 2)
     }
+
+    /// How long a key that makes attempts wait is kept after its last failure.
+    public static let slowedKeysKept: TimeInterval = 24 * 3_600
 
     /// An account's key: its name in lower case, cut to one character more
     /// than a name may have (a longer one is no account's).

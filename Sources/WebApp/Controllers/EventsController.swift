@@ -26,9 +26,8 @@ struct EventsController {
             // `?max=N` ends the stream after N change events (for scripts and tests).
             let limit = try Query.eventLimit(request)
             let session = SignedIn.current?.id
-            guard sessionStreams.open(session) else { throw SessionStreams.tooMany }
+            guard let place = sessionStreams.take(session) else { throw SessionStreams.tooMany }
             guard let stream = await broadcaster.subscribeMakingRoom() else {
-                sessionStreams.close(session)
                 throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
             }
             let headers: HTTPFields = [
@@ -43,9 +42,11 @@ struct EventsController {
                 if current.id != seen { resumed = current }
             }
             let first = resumed
-            let (teamMode, now, sessionStreams) = (self.teamMode, self.now, self.sessionStreams)
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                defer { sessionStreams.close(session) }
+            let (teamMode, now) = (self.teamMode, self.now)
+            // The place goes back when this body does: after the stream, or
+            // without it having run (a HEAD, a client gone before the head).
+            return Response(status: .ok, headers: headers, body: ResponseBody { [place] writer in
+                withExtendedLifetime(place) {}
                 try await writer.write(ByteBuffer(string: ServerEvent.preamble))
                 // The HTTP server is the first service told to shut down, and it waits
                 // for open responses: end the streams as soon as shutdown starts.

@@ -40,7 +40,7 @@ struct ListsController {
         }
         router.get("/lists/events") { request, _ in
             let limit = try Query.eventLimit(request)
-            return try await reservingStream { try await listsEvents(request: request, limit: limit) }
+            return try await reservingStream { place in try await listsEvents(request: request, limit: limit, place: place) }
         }
         router.get("/lists/{list}") { request, context in
             // The short id `rewind lists` prints: to the list's own address.
@@ -69,7 +69,7 @@ struct ListsController {
         }
         router.get("/lists/{list}/events") { request, context in
             let (id, limit) = (try Query.listID(context), try Query.eventLimit(request))
-            return try await reservingStream { try await events(of: id, request: request, limit: limit) }
+            return try await reservingStream { place in try await events(of: id, request: request, limit: limit, place: place) }
         }
     }
 
@@ -113,7 +113,7 @@ struct ListsController {
     /// first. The stream ends when the list is deleted or the account loses
     /// access, when the session ends (checked with every heartbeat), after
     /// `limit` change events, or when the server shuts down.
-    private func events(of id: UUID, request: Request, limit: Int?) async throws -> Response {
+    private func events(of id: UUID, request: Request, limit: Int?, place: StreamPlace) async throws -> Response {
         let lists = try shared
         // Subscribing checks membership (404) before anything is sent.
         let updates = try await lists.updates(of: id)
@@ -121,7 +121,7 @@ struct ListsController {
         let summary = try await lists.summary(of: id)
         let current = ListsOverviewWatch.listEventID(seq: seq, of: summary)
         let first = Query.eventsSeen(request).flatMap { $0 == current ? nil : Self.event(id: current, seq: seq) }
-        return try stream(first: first, limit: limit, lists: lists) { continuation in
+        return try stream(first: first, limit: limit, lists: lists, place: place) { continuation in
             let forward = Task {
                 var (last, shown) = (seq, summary)
                 for await update in updates {
@@ -145,14 +145,14 @@ struct ListsController {
     /// client's `Last-Event-ID` that is not the current digest gets the
     /// current event first. Ends as ``events(of:request:limit:)`` does,
     /// except that it outlives any one list.
-    private func listsEvents(request: Request, limit: Int?) async throws -> Response {
+    private func listsEvents(request: Request, limit: Int?, place: StreamPlace) async throws -> Response {
         let lists = try shared
         let watch = try await ListsOverviewWatch(
             store: lists.store, person: try lists.person,
             recheckInterval: .milliseconds(Int((min(max(listsRecheckInterval, 0.1), 86_400) * 1000).rounded())))
         let current = await watch.id
         let first = Query.eventsSeen(request).flatMap { $0 == current ? nil : current }
-        return try stream(first: first.map(Self.listsEvent(id:)), limit: limit, lists: lists) { continuation in
+        return try stream(first: first.map(Self.listsEvent(id:)), limit: limit, lists: lists, place: place) { continuation in
             let forward = Task {
                 await watch.start()
                 for await id in watch.ids { continuation.yield(Self.listsEvent(id: id)) }
@@ -170,20 +170,15 @@ struct ListsController {
     /// ends.
     ///
     /// - Throws: ``APIError`` 503 when ``maxEventStreams`` are open.
-    private func reservingStream(_ body: () async throws -> Response) async throws -> Response {
+    private func reservingStream(_ body: (StreamPlace) async throws -> Response) async throws -> Response {
         let session = SignedIn.current?.id
-        guard sessionStreams.open(session) else { throw SessionStreams.tooMany }
+        guard let place = sessionStreams.take(session) else { throw SessionStreams.tooMany }
         guard openStreams.open(limit: maxEventStreams) else {
-            sessionStreams.close(session)
             throw APIError(.serviceUnavailable, "too many open event streams, or the server is shutting down")
         }
-        do {
-            return try await body()
-        } catch {
-            openStreams.close()
-            sessionStreams.close(session)
-            throw error
-        }
+        let openStreams = openStreams
+        place.also { openStreams.close() }
+        return try await body(place)
     }
 
     /// An event stream of the signed-in session: `first` (when not `nil`),
@@ -194,18 +189,16 @@ struct ListsController {
     /// shutdown. Its place among the ``maxEventStreams`` was taken by
     /// ``reservingStream(_:)``, and is given back when it ends.
     private func stream(
-        first: String?, limit: Int?, lists: SharedListService,
+        first: String?, limit: Int?, lists: SharedListService, place: StreamPlace,
         feed: @escaping @Sendable (AsyncStream<String>.Continuation) -> @Sendable () -> Void
     ) throws -> Response {
         let session = SignedIn.current?.id
-        let (openStreams, sessionStreams) = (openStreams, sessionStreams)
         let interval = heartbeatInterval
         let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"]
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            defer {
-                openStreams.close()
-                sessionStreams.close(session)
-            }
+        // The place goes back when this body does: after the stream, or
+        // without it having run (a HEAD, a client gone before the head).
+        return Response(status: .ok, headers: headers, body: ResponseBody { [place] writer in
+            withExtendedLifetime(place) {}
             let (events, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
             let stopFeed = feed(continuation)
             let heartbeat = Task {
@@ -285,11 +278,38 @@ final class SessionStreams: Sendable {
         }
     }
 
+    /// Takes a place for a stream of `session`, given back when the last
+    /// reference to it goes; `nil` when the session has ``limit`` open.
+    func take(_ session: SessionID?) -> StreamPlace? {
+        guard open(session) else { return nil }
+        return StreamPlace { [self] in close(session) }
+    }
+
     /// The refusal of a stream past ``limit``.
     static var tooMany: APIError {
         APIError(
             .tooManyRequests,
             "this session has \(limit) event streams open already (a page open in as many tabs); close some of them and reload")
+    }
+}
+
+/// An event stream's place among those a server and a session may have
+/// open: given back when the last reference to it goes, so that a response
+/// whose body never runs (a `HEAD`, a client gone) gives it back too.
+final class StreamPlace: Sendable {
+    private let releases: Mutex<[@Sendable () -> Void]>
+
+    init(_ release: @escaping @Sendable () -> Void) {
+        releases = Mutex([release])
+    }
+
+    /// Gives back `release` too when the place goes.
+    func also(_ release: @escaping @Sendable () -> Void) {
+        releases.withLock { $0.append(release) }
+    }
+
+    deinit {
+        for release in releases.withLock({ $0 }) { release() }
     }
 }
 

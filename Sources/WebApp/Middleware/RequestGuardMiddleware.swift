@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
 
 /// Refuses requests that a page of another site could have made:
 ///
@@ -33,6 +34,8 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     let csrfToken: String
     /// The origins browsers see in front of the server, besides its own.
     let publicOrigins: Set<PublicOrigin>
+    /// Whether the hint for a TLS proxy without `--public-origin` was logged.
+    let proxyHintLogged = FirstTime()
 
     init(configuration: WebAppConfiguration, csrfToken: String) {
         var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
@@ -160,7 +163,8 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
             let sameOriginForm = isForm && origin == "null" && request.headers[.secFetchSite]?.lowercased() == "same-origin"
             guard sameOriginForm || accepts(origin: origin, authority: request.head.authority) else {
                 if let hint = Self.proxyHint(origin: origin, authority: request.head.authority, publicOrigins: publicOrigins) {
-                    logger.warning("\(hint)")
+                    // Once a run: anyone can send such an Origin.
+                    if proxyHintLogged.first() { logger.warning("\(hint)") }
                     throw APIError(.forbidden, "cross-origin request refused (Origin: \(origin)); \(hint)")
                 }
                 throw APIError(.forbidden, "cross-origin request refused (Origin: \(origin))")
@@ -209,10 +213,11 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
     /// refused: its `https` origin names the host the request was sent to,
     /// and the server was not told that this is its address.
     static func proxyHint(origin: String, authority: String?, publicOrigins: Set<PublicOrigin>) -> String? {
-        guard publicOrigins.isEmpty, let authority, let parsed = try? PublicOrigin(origin), parsed.scheme == "https" else { return nil }
-        // The request's host without its port (an IPv6 address keeps its brackets).
-        let host = authority.hasPrefix("[") ? String(authority.prefix { $0 != "]" }) + "]" : String(authority.prefix { $0 != ":" })
-        guard host.lowercased() == parsed.host else { return nil }
+        // The very name and port the request was sent to, over https, which
+        // this server does not speak: a TLS proxy in front of it.
+        guard publicOrigins.isEmpty, let authority, let parsed = try? PublicOrigin(origin), parsed.scheme == "https",
+            origin.lowercased().dropFirst("https://".count) == authority.lowercased()
+        else { return nil }
         return "a page served through a TLS proxy at \(parsed) is refused unless the server is started with"
             + " --public-origin \(parsed), which tells it that address"
     }
@@ -254,4 +259,14 @@ extension HTTPField.Name {
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     /// `Cross-Origin-Opener-Policy`: keeps other sites' windows out of ours.
     static let crossOriginOpenerPolicy = HTTPField.Name("Cross-Origin-Opener-Policy")!
+}
+
+/// A flag that is set the first time it is asked, from any thread.
+final class FirstTime: Sendable {
+    private let done = Atomic(false)
+
+    /// `true` the first time only.
+    func first() -> Bool {
+        !done.exchange(true, ordering: .relaxed)
+    }
 }

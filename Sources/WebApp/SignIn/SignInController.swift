@@ -79,7 +79,13 @@ struct SignInController<Context: RemoteAddressRequestContext> {
         }
         let name = try? AccountName(form.name)
         var hash: String?
-        if let name { hash = try await teamMode.sessions.passwordHash(for: name) }
+        do {
+            if let name { hash = try await teamMode.sessions.passwordHash(for: name) }
+        } catch {
+            // Not a guess: the accounts could not be read (a 503).
+            attempts.recordUnchecked(for: keys)
+            throw error
+        }
         let checked = if let hash { hash } else { await attempts.standInHash }
         let matches = await teamMode.hasher.verify(form.password, against: checked)
         guard let name, hash != nil, matches else {

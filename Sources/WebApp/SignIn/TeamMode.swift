@@ -101,6 +101,12 @@ final class SignInAttempts: Sendable {
         throttle.withLock { $0.begin(keys, at: now) }
     }
 
+    /// Takes back the failure the start of an attempt that could not be
+    /// checked counted.
+    func recordUnchecked(for keys: [String]) {
+        throttle.withLock { $0.recordUnchecked(for: keys) }
+    }
+
     /// Clears the account's failures, and the one the attempt's start
     /// counted for its address.
     func recordSuccess(for keys: [String]) {

@@ -127,30 +127,40 @@ struct AccountSpecs {
             #expect(throttle.begin(SignInThrottle.keys(account: "cem", address: "10.0.0.1"), at: Self.now) == 1)
         }
 
-        @Test func aRightPasswordFirstTimeLeavesNothingCounted() {
+        /// A right password, or an attempt that could not be checked (the
+        /// accounts could not be read), is no failure: nothing stays counted.
+        @Test(arguments: [true, false])
+        func anAttemptThatSucceedsOrCannotBeCheckedLeavesNothingCounted(succeeds: Bool) {
             var throttle = SignInThrottle(freeFailures: 1)
             let keys = SignInThrottle.keys(account: "ann", address: "10.0.0.1")
             for _ in 0..<3 {
                 #expect(throttle.begin(keys, at: Self.now) == nil)
-                throttle.recordSuccess(for: keys)
+                if succeeds { throttle.recordSuccess(for: keys) } else { throttle.recordUnchecked(for: keys) }
             }
             #expect(throttle == SignInThrottle(freeFailures: 1))
         }
 
-        @Test func namesOfEveryLengthAndAddressesWithoutEndAreForgottenOnceTheyMakeNoOneWait() {
-            var throttle = SignInThrottle(freeFailures: 1, longestWait: 60)
+        @Test func namesOfEveryLengthAndAddressesWithoutEndAreForgottenButAnAccountUnderAttackIsNot() {
+            var throttle = SignInThrottle(freeFailures: 2, longestWait: 60)
             let long = String(repeating: "x", count: 70_000)
+            // Slowed: its free failures spent (the same key for every name of that beginning).
             throttle.recordFailure(for: SignInThrottle.keys(account: long, address: "10.0.0.1"), at: Self.now)
-            #expect(throttle.wait(for: SignInThrottle.keys(account: long + "y", address: "10.0.0.2"), at: Self.now) != nil)
-            // Addresses without end: with the long name's two, as many keys as are kept before forgetting.
-            for n in 0..<(SignInThrottle.keysKeptBeforeForgetting - 2) {
+            throttle.recordFailure(for: SignInThrottle.keys(account: long + "y", address: "10.0.0.2"), at: Self.now)
+            #expect(throttle.wait(for: SignInThrottle.keys(account: long + "z", address: "10.0.0.9"), at: Self.now) != nil)
+            // Addresses without end, one failure each: with the three keys above, as many keys as are kept before forgetting.
+            for n in 0..<(SignInThrottle.keysKeptBeforeForgetting - 3) {
                 throttle.recordFailure(for: ["address:10.1.\(n)"], at: Self.now)
             }
             let later = Self.now.addingTimeInterval(61)
             throttle.recordFailure(for: SignInThrottle.keys(account: "bob", address: "10.0.0.3"), at: later)
-            var alone = SignInThrottle(freeFailures: 1, longestWait: 60)
-            alone.recordFailure(for: SignInThrottle.keys(account: "bob", address: "10.0.0.3"), at: later)
-            #expect(throttle == alone)
+            var expected = SignInThrottle(freeFailures: 2, longestWait: 60)
+            expected.recordFailure(for: ["account:" + String(repeating: "x", count: 65)], at: Self.now)
+            expected.recordFailure(for: ["account:" + String(repeating: "x", count: 65)], at: Self.now)
+            expected.recordFailure(for: SignInThrottle.keys(account: "bob", address: "10.0.0.3"), at: later)
+            #expect(throttle == expected)
+            // Its next failure waits twice as long, not the first wait again.
+            throttle.recordFailure(for: SignInThrottle.keys(account: long, address: "10.0.0.9"), at: later)
+            #expect(throttle.wait(for: SignInThrottle.keys(account: long, address: "10.0.0.9"), at: later) == 2)
         }
 
         @Test func failuresOnOneAccountFromManyAddressesSlowThatAccountDown() {
