@@ -459,6 +459,28 @@ struct TodoAPITests {
             }
         }
 
+        @Test func ofTwoRenamesBegunFromOneTitleAndSentAtOnceOneIsSavedAndTheOtherRefused() async throws {
+            let server = try TestServer()
+            try await server.test { client in
+                let id = try await TodoAPITests().add("Milk", client, server)
+                for round in 0..<10 {
+                    let was = round == 0 ? "Milk" : "Round \(round - 1) b"
+                    let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                        for name in ["a", "b"] {
+                            group.addTask {
+                                let json = #"{"title": "Round \#(round) \#(name)", "was": {"title": "\#(was)"}}"#
+                                return try await client.send(.patch, "/api/todos/\(id)", json: json, token: server.token).status
+                            }
+                        }
+                        return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                    }
+                    #expect(statuses.sorted { $0.code < $1.code } == [.ok, .conflict], "round \(round): \(statuses)")
+                    // The next round begins from the title saved; "b" is renamed to it for the next one.
+                    try await client.send(.patch, "/api/todos/\(id)", json: #"{"title": "Round \#(round) b"}"#, token: server.token)
+                }
+            }
+        }
+
         @Test func errorsOfEdits() async throws {
             let server = try TestServer()
             try await server.test { client in

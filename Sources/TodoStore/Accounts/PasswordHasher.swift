@@ -83,13 +83,25 @@ public struct PasswordHasher: Sendable {
 }
 
 /// At most a given number of holders at once; the others wait, first come
-/// first served.
-final class Turns: Sendable {
+/// first served, without holding a thread.
+///
+/// ```swift
+/// let one = Turns(1)
+/// try await one.inTurn { try await readCheckAndWrite() }   // one at a time
+/// ```
+public final class Turns: Sendable {
     private let state: Mutex<(free: Int, waiting: [CheckedContinuation<Void, Never>])>
 
     /// Turns for `count` holders at once.
-    init(_ count: Int) {
+    public init(_ count: Int) {
         state = Mutex((count, []))
+    }
+
+    /// Runs `body` in a turn of its own, given back when it returns or throws.
+    public func inTurn<Value: Sendable>(_ body: () async throws -> Value) async rethrows -> Value {
+        await take()
+        defer { give() }
+        return try await body()
     }
 
     /// Waits for a turn. Each ``take()`` needs one ``give()``.

@@ -73,10 +73,20 @@ extension APIHandler {
     func editTodo(_ input: Operations.EditTodo.Input) async throws -> Operations.EditTodo.Output {
         let id = try Query.itemID(input.path.id)
         let edit = switch input.body { case .json(let json): json }
+        let nulls = RequestBodyMiddleware.nullFields
+        // Read, checked against `was` and changed in one turn: two such
+        // edits at once (two pages renaming one item) are told apart. A
+        // change without `was` (or of another process) may still come between.
+        guard edit.was != nil else { return .ok(.init(body: .json(try await self.edit(id, edit, nulls: nulls)))) }
+        return .ok(.init(body: .json(try await todos.guardedEdits.inTurn { try await self.edit(id, edit, nulls: nulls) })))
+    }
+
+    /// Applies `edit` to the item `id` and answers the item as it is then.
+    private func edit(_ id: UUID, _ edit: Components.Schemas.ItemEdit, nulls: Set<String>) async throws -> TodoItem {
         let item = try await todos.item(id)
-        let changes = try changes(from: edit, nulls: RequestBodyMiddleware.nullFields, to: item)
-        guard !changes.isEmpty else { return .ok(.init(body: .json(item))) }
-        return .ok(.init(body: .json(try changed(await todos.app.send(.alter(id, changes)), id: id))))
+        let changes = try changes(from: edit, nulls: nulls, to: item)
+        guard !changes.isEmpty else { return item }
+        return try changed(await todos.app.send(.alter(id, changes)), id: id)
     }
 
     func deleteTodo(_ input: Operations.DeleteTodo.Input) async throws -> Operations.DeleteTodo.Output {

@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import TodoStore
 import Todos
 
 /// The web app's door into the to-do domain: requests go to the app
@@ -15,6 +16,10 @@ struct TodoService: Sendable {
     let app: AppDomain
     /// The texts of due dates the pages write, kept for the day.
     let dueDates = DueDateTexts()
+    /// One edit begun from given values (`was`) at a time, so that two
+    /// of them sent at once do not both find the values they began from:
+    /// the second finds the first's.
+    let guardedEdits = Turns(1)
 
     /// Creates the service over `store`; new items get their ids from `makeID`.
     init(store: any AppStore, now: @escaping @Sendable () -> Date, makeID: @escaping @Sendable () -> UUID) {
