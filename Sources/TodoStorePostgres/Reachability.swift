@@ -23,6 +23,8 @@ final class Reachability: Sendable {
     private struct State {
         var refused: (error: any Error, at: ContinuousClock.Instant)?
         var probe: Task<(any Error)?, Never>?
+        /// When the last question ended with a connection made.
+        var reached: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -38,17 +40,23 @@ final class Reachability: Sendable {
     /// Asks the server with `connect` (one question at a time: a question
     /// under way is waited for) and answers why it refused, or `nil` when
     /// it connected.
+    /// A server reached less than ``freshFor`` ago is not asked again: a
+    /// pool slow under load is waited for, with no more than one extra
+    /// connection a second.
     func probe(_ connect: @escaping @Sendable () async -> (any Error)?) async -> (any Error)? {
-        let probe = state.withLock { state in
+        let probe = state.withLock { state -> Task<(any Error)?, Never>? in
             if let running = state.probe { return running }
+            if let reached = state.reached, ContinuousClock.now - reached < Self.freshFor { return nil }
             let probe = Task { await connect() }
             state.probe = probe
             return probe
         }
+        guard let probe else { return nil }
         let error = await probe.value
         state.withLock { state in
             if state.probe == probe { state.probe = nil }
             state.refused = error.map { ($0, .now) }
+            if error == nil { state.reached = .now }
         }
         return error
     }
@@ -69,7 +77,8 @@ extension PostgresTodoDatabase {
     /// because the server is not there (as ``check()`` says it), or `nil`
     /// when one is made (and closed), or fails for another reason: a server
     /// that answers but has no room for another connection ("too many
-    /// clients"), or refuses this login, may still serve the pool's.
+    /// clients"), or refuses this login, may still serve the pool's, and
+    /// one slow to answer (a machine under load) is waited for as before.
     func refusal() async -> (any Error)? {
         let logger = Logger(label: "rewind.postgres.probe", factory: { _ in SwiftLogNoOpLogHandler() })
         do {
@@ -81,17 +90,18 @@ extension PostgresTodoDatabase {
         }
     }
 
-    /// Whether `error`, of a connection being made, says that no server
-    /// answers: the connection refused or reset, the socket missing, the
-    /// host unknown, no answer in time, or a server starting or stopping
-    /// (SQLSTATE 57P03).
+    /// Whether `error`, of a connection being made, says at once that no
+    /// server is there: the connection refused, the socket missing, the
+    /// host unknown or unreachable, or a server starting or stopping
+    /// (SQLSTATE 57P03). Not a timeout: a slow server is still there.
     static func meansNotThere(_ error: any Error) -> Bool {
-        if error is StoreError || error is NIOConnectionError { return true }
-        if let error = error as? ChannelError, case .connectTimeout = error { return true }
-        if let error = error as? IOError { return [ECONNREFUSED, ECONNRESET, ENOENT, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode) }
+        if let error = error as? NIOConnectionError {
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return true }
+            return !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { meansNotThere($0.error) }
+        }
+        if let error = error as? IOError { return [ECONNREFUSED, ENOENT, EHOSTUNREACH, ENETUNREACH].contains(error.errnoCode) }
         guard let error = error as? PSQLError else { return false }
         if let state = error.serverInfo?[.sqlState] { return state == "57P03" }
-        if error.code == .serverClosedConnection { return true }
         return error.underlying.map(meansNotThere) ?? false
     }
 }

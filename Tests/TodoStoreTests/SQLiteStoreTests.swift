@@ -35,7 +35,8 @@ struct SQLiteStoreTests {
             }
             #expect(try Data(contentsOf: url) == before, "the file must be left byte for byte")
             let siblings = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
-            #expect(siblings == [url.lastPathComponent], "no -wal or -shm file was left beside it")
+            // Beside a damaged file, only the mark that keeps it from being written (DamageMark).
+            #expect(siblings.filter { $0 != url.lastPathComponent + "-damaged" } == [url.lastPathComponent], "no -wal or -shm file was left beside it")
         }
 
         @Test func aFileThatIsNotSQLite() async throws {
@@ -146,6 +147,7 @@ struct SQLiteStoreTests {
                 default: false
                 }
             }
+            #expect(FileManager.default.fileExists(atPath: fixture.fileURL.path + "-damaged"), "the damage is marked")
         }
 
         /// A store file with three items and their three steps, closed, whose

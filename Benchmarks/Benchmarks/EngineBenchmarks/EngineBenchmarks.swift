@@ -31,4 +31,33 @@ let benchmarks: @Sendable () -> Void = {
         searchBenchmarks(count: count)
     }
     memoryBenchmarks()
+    valueHistoryBenchmark()
+}
+
+/// A snapshot history at its limit, stepped back before each new value (a
+/// calculator's undo, then a key): one iteration is an undo and an add.
+/// Before the values out of reach were kept apart, every such add shifted
+/// the whole history. The history lives in a box that the iterations share,
+/// so that no iteration copies it.
+func valueHistoryBenchmark() {
+    final class Box: @unchecked Sendable {
+        var history: ValueHistory<Int>
+        var next: Int
+
+        init(limit: Int) {
+            history = ValueHistory(0, limit: limit)
+            for value in 1...limit { history.add(value) }
+            next = limit + 1
+        }
+    }
+    Benchmark("ValueHistory: undo then add, at a limit of 200,000") { (benchmark: Benchmark, box: Box) in
+        for _ in benchmark.scaledIterations {
+            box.history.undo()
+            box.next += 1
+            box.history.add(box.next)
+        }
+        blackHole(box.history.count)
+    } setup: {
+        Box(limit: 200_000)
+    }
 }

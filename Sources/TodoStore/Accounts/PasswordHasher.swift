@@ -27,6 +27,11 @@ public struct PasswordHasher: Sendable {
     /// ``verify(_:against:)`` reads the cost from the hash itself.
     public let cost: Int
 
+    /// The turns of this hasher's hashes: no more at once than the machine
+    /// has cores, so that a flood of sign-ins leaves the processors to the
+    /// rest of the server. Each hasher has its own (a server has one).
+    private let turns = Turns(max(1, ProcessInfo.processInfo.activeProcessorCount))
+
     /// A hasher with `cost` (tests pass the lowest, 4, to run fast), or
     /// `nil` when bcrypt does not accept it (see ``costs``).
     public init?(cost: Int) {
@@ -45,7 +50,7 @@ public struct PasswordHasher: Sendable {
     public func hash(_ password: String) async throws -> String {
         try Self.refuseNUL(password)
         let cost = UInt8(cost)
-        return await Self.offCooperativeThreads { Bcrypt.hash(password, cost: cost) }
+        return await offCooperativeThreads { Bcrypt.hash(password, cost: cost) }
     }
 
     /// Whether `password` is the one `hash` was made from. A hash that is
@@ -56,7 +61,7 @@ public struct PasswordHasher: Sendable {
         guard !password.utf8.contains(0), !hash.utf8.contains(0), password.utf8.count <= PasswordRule.maximumBytes else {
             return false
         }
-        return await Self.offCooperativeThreads { Bcrypt.verify(password, hash: hash) }
+        return await offCooperativeThreads { Bcrypt.verify(password, hash: hash) }
     }
 
     /// Refuses a password bcrypt would cut short at a NUL character.
@@ -67,19 +72,14 @@ public struct PasswordHasher: Sendable {
     }
 
     /// Runs `body` on a thread of Dispatch's global pool and waits for it
-    /// without holding a cooperative thread; no more hashes at once than
-    /// the machine has cores (``turns``), the others waiting their turn,
-    /// so that a flood of sign-ins leaves the processors to the rest.
-    private static func offCooperativeThreads<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
-        await turns.take()
-        defer { turns.give() }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
+    /// without holding a cooperative thread, in one of ``turns``.
+    private func offCooperativeThreads<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await turns.inTurn {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
+            }
         }
     }
-
-    /// The turns of the process's hashes.
-    static let turns = Turns(max(1, ProcessInfo.processInfo.activeProcessorCount))
 }
 
 /// At most a given number of holders at once; the others wait, first come
