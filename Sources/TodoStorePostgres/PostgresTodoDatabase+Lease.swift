@@ -9,9 +9,7 @@ import TodoStore
 /// instead, with an error that says so, and the operations queued behind
 /// it on the instance are not held up longer. Once the server is back, the
 /// pool connects again within its own back-off (under a second for a
-/// restart that takes a few). A server that refuses connections is found
-/// out sooner (``Reachability``): a wait for the pool that lasts a quarter
-/// of a second asks the server directly, and ends at once with its refusal.
+/// restart that takes a few).
 extension PostgresTodoDatabase {
     /// Runs `body` with a connection of the pool, waiting for one at most
     /// ``connectTimeout``; `body` itself runs as long as it takes. The
@@ -53,16 +51,10 @@ extension PostgresTodoDatabase {
         until deadline: ContinuousClock.Instant, isolation: isolated (any Actor)?,
         _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
-        // The server refused a connection of one's own a moment ago: it is still down.
-        if let refused = reachability.recentRefusal() { throw refused }
         let (leases, lease) = AsyncStream.makeStream(of: Result<PostgresConnection, any Error>.self)
         let (released, release) = AsyncStream.makeStream(of: Void.self)
         let client = client
         let limit = connectTimeout
-        let probeAt = ContinuousClock.now + Reachability.probeAfter
-        let probed = Once()
-        let reachability = reachability
-        let database = self
         return try await withThrowingTaskGroup(of: Void.self, isolation: isolation) { group in
             // Holds the lease until `body` is done with the connection.
             group.addTask {
@@ -76,16 +68,8 @@ extension PostgresTodoDatabase {
                 }
                 lease.finish()
             }
-            // The process's watch ends the wait at the deadline, and asks
-            // the server itself once the pool is slow to lend (a refusal
-            // ends the wait with its reason). The question is not a child
-            // of the group: a connection lent meanwhile does not wait for it.
+            // The process's watch ends the wait at the deadline.
             let watch = WaitWatch.shared.watch { now in
-                if now >= probeAt, probed.first() {
-                    Task {
-                        if let refused = await reachability.probe({ await database.refusal() }) { lease.yield(.failure(refused)) }
-                    }
-                }
                 guard now >= deadline else { return false }
                 lease.finish()
                 return true

@@ -86,10 +86,6 @@ public struct PostgresTodoDatabase: Sendable {
 
     private let extraStartupParameters: [(String, String)]
 
-    /// Whether the server refused a connection of one's own a moment ago
-    /// (shared by the copies of this database, as the pool is).
-    let reachability = Reachability()
-
     /// The name the pool's connections give the server (`application_name`:
     /// the URL's, else "rewind"); the listening connections add " listen".
     public var applicationName: String {
@@ -151,16 +147,6 @@ public struct PostgresTodoDatabase: Sendable {
     /// A new connection, logged in, within twice ``connectTimeout``, with
     /// `extraStartupParameters` sent besides the database's own.
     func connect(logger: Logger, extraStartupParameters extra: [(String, String)] = []) async throws -> PostgresConnection {
-        do {
-            return try await connectUnexplained(logger: logger, extraStartupParameters: extra)
-        } catch {
-            throw storeError(error)
-        }
-    }
-
-    /// ``connect(logger:extraStartupParameters:)`` with postgres-nio's and
-    /// NIO's errors as they are.
-    func connectUnexplained(logger: Logger, extraStartupParameters extra: [(String, String)] = []) async throws -> PostgresConnection {
         var configuration =
             if let socket = url.socketPath {
                 PostgresConnection.Configuration(
@@ -174,26 +160,30 @@ public struct PostgresTodoDatabase: Sendable {
         configuration.options.additionalStartupParameters = Self.merged(extraStartupParameters, extra)
         let limit = connectTimeout * 2
         let settings = configuration
-        return try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
-            group.addTask { try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger) }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
+        do {
+            return try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
+                group.addTask { try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger) }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return nil
+                }
+                let first = await group.nextResult()
+                group.cancelAll()
+                // A connection made after the other task decided (the time
+                // ran out, or the wait was cancelled) is closed, not dropped
+                // open: the group waits for that task anyway.
+                while let rest = await group.nextResult() {
+                    if case .success(let connection?) = rest { try? await connection.close() }
+                }
+                switch first {
+                case .success(let connection?): return connection
+                case .failure(let error): throw error
+                case .success(nil), nil:
+                    throw StoreError.io(path: url.redacted, detail: "no answer within \(Self.words(limit))")
+                }
             }
-            let first = await group.nextResult()
-            group.cancelAll()
-            // A connection made after the other task decided (the time
-            // ran out, or the wait was cancelled) is closed, not dropped
-            // open: the group waits for that task anyway.
-            while let rest = await group.nextResult() {
-                if case .success(let connection?) = rest { try? await connection.close() }
-            }
-            switch first {
-            case .success(let connection?): return connection
-            case .failure(let error): throw error
-            case .success(nil), nil:
-                throw StoreError.io(path: url.redacted, detail: "no answer within \(Self.words(limit))")
-            }
+        } catch {
+            throw storeError(error)
         }
     }
 
