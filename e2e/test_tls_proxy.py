@@ -199,7 +199,9 @@ def test_without_the_public_origin_a_page_over_https_is_refused_with_403(behind_
     instance = behind_tls()
     open_todos(tls_driver, PUBLIC_ORIGIN)
     add_todos(tls_driver, "refused over TLS")
-    expected = f"Cross-origin request refused (Origin: {PUBLIC_ORIGIN})"
+    # The answer names the option that tells the server its public address.
+    expected = (f"Cross-origin request refused (Origin: {PUBLIC_ORIGIN}); a page served through a TLS proxy at {PUBLIC_ORIGIN}"
+                f" is refused unless the server is started with --public-origin {PUBLIC_ORIGIN}, which tells it that address")
     wait_until(
         tls_driver,
         lambda d: d.find_element("id", "todo-error").text == expected,
