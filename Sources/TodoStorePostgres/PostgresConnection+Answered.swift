@@ -15,7 +15,9 @@ extension PostgresConnection {
     /// good. Here the query is sent by a task of its own, and the process's
     /// ``WaitWatch`` looks at the connection every tick while the answer is
     /// awaited; a query left unanswered on a closed connection is given up
-    /// (its task waits on, harmlessly).
+    /// (its task waits on, harmlessly). On a connection of the pool closed
+    /// because the server stopped answering, the error is
+    /// ``ServerStoppedAnswering``.
     @discardableResult
     func answered(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
         let answer = Answer()
@@ -26,15 +28,21 @@ extension PostgresConnection {
             return answer.isGiven
         }
         defer { WaitWatch.shared.end(watch) }
-        return try await withCheckedThrowingContinuation { continuation in
-            answer.wait(continuation)
-            Task {
-                do {
-                    answer.give(.success(try await self.query(query, logger: logger)))
-                } catch {
-                    answer.give(.failure(error))
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                answer.wait(continuation)
+                Task {
+                    do {
+                        answer.give(.success(try await self.query(query, logger: logger)))
+                    } catch {
+                        answer.give(.failure(error))
+                    }
                 }
             }
+        } catch {
+            // The connection was closed because the server stopped answering.
+            if let gaveUp = AnswerWait.current?.gaveUp { throw gaveUp }
+            throw error
         }
     }
 }

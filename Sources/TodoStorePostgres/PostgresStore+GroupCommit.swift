@@ -178,8 +178,8 @@ extension PostgresStore {
     /// Whether the one-statement write of `rows` committed although the
     /// server ended its connection before it answered: its first row is in
     /// the log as it was sent (the statement writes all its rows or none).
-    /// Asked on a fresh connection; when that fails too, the error is
-    /// `lost`'s, as a ``StoreError``.
+    /// Asked on a fresh connection; when that fails too, a
+    /// ``CommitOutcomeUnknown`` (as a ``StoreError``) says what is not known.
     private func wasWritten(_ rows: [PostgresLog.Row], lost: any Error) async throws -> Bool {
         guard let first = rows.first else { return false }
         do {
@@ -191,7 +191,7 @@ extension PostgresStore {
                 }
             }
         } catch {
-            throw database.storeError(lost)
+            throw database.storeError(CommitOutcomeUnknown(cause: lost, reason: "asking the server failed: \(PostgresTodoDatabase.explain(error))"))
         }
     }
 
@@ -280,9 +280,9 @@ extension PostgresStore {
     /// Writes the batch of adds again on a fresh connection when none of
     /// its items is saved (the statement that was lost did not commit);
     /// `.committed` when all of them are. Some saved and some not cannot
-    /// come of one statement: then, as when the fresh connection fails
-    /// too, the error is `lost`'s (or the fresh connection's), as a
-    /// ``StoreError``.
+    /// come of one statement: then the error is `lost`'s, as a
+    /// ``StoreError``; when the fresh connection fails too, a
+    /// ``CommitOutcomeUnknown`` (as a ``StoreError``) says what is not known.
     private func appendingAgain(
         _ pending: PendingChanges, items: [TodoItem], after start: PostgresLog.Head, lost: any Error
     ) async throws -> AddsAgain {
@@ -293,12 +293,15 @@ extension PostgresStore {
                 try await database.withPooledConnection { connection in
                     let saved = try await self.rows.ranks(of: Set(items.map(\.id)), connection)
                     if saved.count == items.count { return .committed }
-                    guard saved.isEmpty else { throw lost }
+                    guard saved.isEmpty else { throw PartlySaved() }
                     return .appended(try await self.log.appendAdds(pending.rows, items: items, after: start, connection))
                 }
             }
+        } catch is PartlySaved {
+            throw database.storeError(lost)
         } catch {
-            throw database.storeError(error)
+            // The check could not be made: whether the lost statement committed is not known.
+            throw database.storeError(CommitOutcomeUnknown(cause: lost, reason: "asking the server failed: \(PostgresTodoDatabase.explain(error))"))
         }
     }
 
@@ -386,3 +389,7 @@ extension PostgresStore.Loaded {
         staleRanks.subtract(own.subtracting(staleBefore))
     }
 }
+
+/// Some of a batch's adds are saved and some not, which one statement
+/// cannot leave.
+private struct PartlySaved: Error {}

@@ -146,9 +146,13 @@ extension PostgresTodoDatabase {
     /// saw it, or as ``ConnectionClosedBeforeAnswer`` when the wait watch
     /// saw it first), closed before it was used
     /// (``ConnectionClosedBeforeUse``), or failed before the server
-    /// confirmed the commit of a statement run alone (``CommitNotConfirmed``).
+    /// confirmed the commit of a statement run alone (``CommitNotConfirmed``),
+    /// or given up because the server stopped answering (``ServerStoppedAnswering``).
     static func connectionEnded(_ error: any Error) -> Bool {
-        if error is ConnectionClosedBeforeAnswer || error is ConnectionClosedBeforeUse || error is CommitNotConfirmed { return true }
+        if error is ConnectionClosedBeforeAnswer || error is ConnectionClosedBeforeUse || error is CommitNotConfirmed
+            || error is ServerStoppedAnswering {
+            return true
+        }
         guard let error = error as? PSQLError else { return false }
         if let state = error.serverInfo?[.sqlState] { return ["57P01", "57P02", "57P03"].contains(state) }
         return error.code == .serverClosedConnection || error.code == .clientClosedConnection
@@ -202,7 +206,11 @@ struct CommitOutcomeUnknown: Error, CustomStringConvertible {
     let reason: String
 
     var description: String {
-        "the connection to the server ended as the change was being committed (\(PostgresTodoDatabase.explain(cause))),"
+        if let stopped = cause as? ServerStoppedAnswering {
+            return "the server stopped answering as the change was being committed (\(stopped.circumstances)),"
+                + " so whether it was saved is not known; once it answers again, look before making it again"
+        }
+        return "the connection to the server ended as the change was being committed (\(PostgresTodoDatabase.explain(cause))),"
             + " and whether it was saved is not known (\(reason)); look before making it again"
     }
 }

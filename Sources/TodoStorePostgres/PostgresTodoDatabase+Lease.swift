@@ -10,23 +10,34 @@ import TodoStore
 /// it on the instance are not held up longer. Once the server is back, the
 /// pool connects again within its own back-off (under a second for a
 /// restart that takes a few).
+///
+/// A connection lent is watched while it is used: when its query waits
+/// ``answerPatience`` for an answer, the server is asked on a connection of
+/// its own whether it still answers (``ServerLiveness``), and when it does
+/// not, the connection is closed, which gives the query up.
 extension PostgresTodoDatabase {
     /// Runs `body` with a connection of the pool, waiting for one at most
-    /// ``connectTimeout``; `body` itself runs as long as it takes. The
-    /// connection goes back to the pool when `body` returns or throws.
+    /// ``connectTimeout``; `body` itself runs as long as the server answers
+    /// (see ``ServerLiveness``). The connection goes back to the pool when
+    /// `body` returns or throws.
     ///
     /// The pool may still lend a connection the server has just closed (it
     /// learns of the close on its event loop, a moment later): such a one
     /// is handed back unused, and another asked for, within the same wait.
     ///
     /// - Throws: `body`'s errors; the pool's when it cannot lend one;
-    ///   ``StoreError/io(path:detail:)`` when no connection came in time; or
-    ///   ``ConnectionClosedBeforeUse`` when the pool lent only closed ones
-    ///   until then.
+    ///   ``StoreError/io(path:detail:)`` when no connection came in time,
+    ///   or the server did not answer the last question asked of it and
+    ///   still does not; ``ConnectionClosedBeforeUse`` when the pool lent
+    ///   only closed ones until then; or ``ServerStoppedAnswering`` when
+    ///   the server stopped answering `body`'s query.
     func withPooledConnection<Value: Sendable>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
+        if liveness.silence != nil, let silence = await liveness.ask({ [self] in await self.silence() }) {
+            throw StoreError.io(path: url.redacted, detail: "the server does not answer (\(silence.reason)); is it running, and can it be reached?")
+        }
         let deadline = ContinuousClock.now + connectTimeout
         var retrying = RetryingWhenConnectionsEnd(within: connectTimeout)
         while true {
@@ -88,7 +99,35 @@ extension PostgresTodoDatabase {
                     path: url.redacted,
                     detail: "no connection to the server within \(seconds) second\(seconds == 1 ? "" : "s"); is it running?")
             }
-            return try await body(try leased.get())
+            return try await watchingTheAnswers(on: try leased.get(), body)
+        }
+    }
+
+    /// Runs `body` with `connection`, asking the server whether it answers
+    /// each time `body` has waited another ``answerPatience``; when it does
+    /// not, closes `connection` (which fails the query waiting on it).
+    ///
+    /// - Throws: ``ServerStoppedAnswering`` when the connection was closed
+    ///   so; else `body`'s errors.
+    private func watchingTheAnswers<Value: Sendable>(
+        on connection: PostgresConnection, _ body: (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
+        let wait = AnswerWait(patience: answerPatience)
+        let database = self
+        let watch = WaitWatch.shared.watch { now in
+            guard wait.questionDue(at: now) else { return false }
+            Task {
+                let silence = await database.liveness.ask { await database.silence() }
+                if wait.note(silence) { try? await connection.close() }
+            }
+            return false
+        }
+        defer { WaitWatch.shared.end(watch) }
+        do {
+            return try await AnswerWait.$current.withValue(wait) { try await body(connection) }
+        } catch {
+            if let gaveUp = wait.gaveUp { throw gaveUp }
+            throw error
         }
     }
 

@@ -32,6 +32,11 @@ public struct PostgresTodoDatabase: Sendable {
     /// Past it the operation fails, saying so, and nothing is changed,
     /// instead of waiting as long as that session stays open.
     public let lockTimeout: Duration
+    /// How long a query waits for its answer before the server is asked,
+    /// on a connection of its own, whether it still answers: when it does
+    /// not, the query is given up rather than left waiting for as long as
+    /// the system keeps its connection open (``ServerLiveness``).
+    public let answerPatience: Duration
     /// The channel on which the commits to the to-do list notify the other
     /// instances (`NOTIFY`) and on which they listen: every instance over
     /// one list must use the same.
@@ -52,6 +57,7 @@ public struct PostgresTodoDatabase: Sendable {
     ///   `sslrootcert` cannot be read.
     public init(
         url: DatabaseURL, connectTimeout: Duration? = nil, lockTimeout: Duration = .seconds(10),
+        answerPatience: Duration = .seconds(5),
         extraStartupParameters: [(String, String)] = [], maximumConnections: Int? = nil,
         notificationChannel: String = PostgresStore.channel, backgroundLogger: Logger? = nil
     ) throws {
@@ -60,6 +66,7 @@ public struct PostgresTodoDatabase: Sendable {
         self.url = url
         self.connectTimeout = connectTimeout
         self.lockTimeout = lockTimeout
+        self.answerPatience = answerPatience
         let parameters = Self.merged(
             [("lock_timeout", "\(Self.milliseconds(lockTimeout))ms"), ("application_name", url.applicationName ?? "rewind")],
             extraStartupParameters)
@@ -85,6 +92,10 @@ public struct PostgresTodoDatabase: Sendable {
     }
 
     private let extraStartupParameters: [(String, String)]
+
+    /// Whether the server answered the last question asked of it (shared
+    /// by the copies of this database, as the pool is).
+    let liveness = ServerLiveness()
 
     /// The name the pool's connections give the server (`application_name`:
     /// the URL's, else "rewind"); the listening connections add " listen".
@@ -147,6 +158,16 @@ public struct PostgresTodoDatabase: Sendable {
     /// A new connection, logged in, within twice ``connectTimeout``, with
     /// `extraStartupParameters` sent besides the database's own.
     func connect(logger: Logger, extraStartupParameters extra: [(String, String)] = []) async throws -> PostgresConnection {
+        do {
+            return try await connectUnexplained(logger: logger, extraStartupParameters: extra)
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// ``connect(logger:extraStartupParameters:)`` with postgres-nio's and
+    /// NIO's errors as they are.
+    func connectUnexplained(logger: Logger, extraStartupParameters extra: [(String, String)] = []) async throws -> PostgresConnection {
         var configuration =
             if let socket = url.socketPath {
                 PostgresConnection.Configuration(
@@ -160,30 +181,26 @@ public struct PostgresTodoDatabase: Sendable {
         configuration.options.additionalStartupParameters = Self.merged(extraStartupParameters, extra)
         let limit = connectTimeout * 2
         let settings = configuration
-        do {
-            return try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
-                group.addTask { try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger) }
-                group.addTask {
-                    try await Task.sleep(for: limit)
-                    return nil
-                }
-                let first = await group.nextResult()
-                group.cancelAll()
-                // A connection made after the other task decided (the time
-                // ran out, or the wait was cancelled) is closed, not dropped
-                // open: the group waits for that task anyway.
-                while let rest = await group.nextResult() {
-                    if case .success(let connection?) = rest { try? await connection.close() }
-                }
-                switch first {
-                case .success(let connection?): return connection
-                case .failure(let error): throw error
-                case .success(nil), nil:
-                    throw StoreError.io(path: url.redacted, detail: "no answer within \(Self.words(limit))")
-                }
+        return try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
+            group.addTask { try await PostgresConnection.connect(configuration: settings, id: 0, logger: logger) }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
             }
-        } catch {
-            throw storeError(error)
+            let first = await group.nextResult()
+            group.cancelAll()
+            // A connection made after the other task decided (the time
+            // ran out, or the wait was cancelled) is closed, not dropped
+            // open: the group waits for that task anyway.
+            while let rest = await group.nextResult() {
+                if case .success(let connection?) = rest { try? await connection.close() }
+            }
+            switch first {
+            case .success(let connection?): return connection
+            case .failure(let error): throw error
+            case .success(nil), nil:
+                throw StoreError.io(path: url.redacted, detail: "no answer within \(Self.words(limit))")
+            }
         }
     }
 
@@ -206,10 +223,11 @@ public struct PostgresTodoDatabase: Sendable {
 
     /// What went wrong talking to the server, in a few words (PostgreSQL's
     /// own message when the server said something, ours when a lock was
-    /// waited for past `lockTimeout`).
+    /// waited for past `lockTimeout`, a ``StoreError/io(path:detail:)``'s detail).
     static func explain(
         _ error: any Error, connectTimeout seconds: Int64 = 5, lockTimeout: Duration = .seconds(10), url: DatabaseURL? = nil
     ) -> String {
+        if let error = error as? StoreError, case .io(_, let detail) = error { return detail }
         guard let error = error as? PSQLError else {
             // postgres-nio's pool names its state in its own terms; a person reads what it means.
             if String(describing: error).contains("CircuitBreakerTripped") {

@@ -14,25 +14,48 @@ import TodoStore
 struct PostgresOutageTests {
     /// A fixture on PostgreSQL with one item, “Before”: a store of it
     /// (`reader`), and a second store over the same database (`store`)
-    /// with a pool of its own whose connections the server can tell apart
-    /// by their `application_name` (`name`). Cancel `running` when done.
+    /// with a pool of its own (`database`) whose connections the server
+    /// can tell apart by their `application_name` (`name`). Cancel
+    /// `running` when done.
+    ///
+    /// `behindAProxy`: the second store reaches the server through a
+    /// ``FreezableProxy`` (stop it when done), which a test can freeze as
+    /// a server whose machine stopped, or a network that drops everything;
+    /// its queries then ask whether the server answers after one second
+    /// without an answer, and its connect timeout is 2 seconds.
     struct TwoStores {
         let fixture: StoreFixture
         let reader: any AppStore
         let shared: PostgresTestDatabase
+        let database: PostgresTodoDatabase
         let store: PostgresStore
         let name: String
+        let proxy: FreezableProxy?
         let running: Task<Void, Never>
 
-        init() async throws {
+        init(behindAProxy: Bool = false) async throws {
             fixture = try StoreFixture(.postgres)
             reader = try await fixture.open()
             shared = try #require(fixture.postgresDatabase)
             name = "rewind test \(UUID().uuidString.prefix(8))"
-            let database = try PostgresTodoDatabase(
-                url: shared.database.url,
-                extraStartupParameters: [("search_path", shared.schema), ("application_name", name)],
-                maximumConnections: 4, notificationChannel: shared.channel)
+            let parameters = [("search_path", shared.schema), ("application_name", name)]
+            if behindAProxy {
+                let given = shared.database.url
+                try #require(given.socketPath == nil, "the test server is reached over TCP")
+                let proxy = try FreezableProxy(forwardingTo: given.port)
+                let password = given.password.map { ":\($0)" } ?? ""
+                database = try PostgresTodoDatabase(
+                    url: try DatabaseURL("postgres://\(given.username)\(password)@127.0.0.1:\(proxy.port)/\(given.database)"),
+                    connectTimeout: .seconds(2), answerPatience: .seconds(1), extraStartupParameters: parameters,
+                    maximumConnections: 2, notificationChannel: shared.channel)
+                self.proxy = proxy
+            } else {
+                database = try PostgresTodoDatabase(
+                    url: shared.database.url, extraStartupParameters: parameters, maximumConnections: 4,
+                    notificationChannel: shared.channel)
+                proxy = nil
+            }
+            let database = database
             running = Task { await database.run() }
             store = try await PostgresStore.open(database, now: fixture.clock.now)
             try await store.change(.add(try fixture.item("Before")))
@@ -537,6 +560,76 @@ struct PostgresOutageTests {
         #expect(outcome == "failed: the server closed the connection before it answered")
     }
 
+    /// A server that stops answering without ending its connections: a
+    /// change waiting for its answer is given up, saying so, instead of
+    /// waiting for as long as the system keeps the connection open (a
+    /// quarter of an hour); a read made meanwhile fails as soon as the
+    /// server is asked again; and once it answers again, the next change
+    /// is saved.
+    @Test(.timeLimit(.minutes(1)))
+    func aChangeTheServerStopsAnsweringIsGivenUpSayingSoAndTheNextAfterItIsSaved() async throws {
+        let setUp = try await TwoStores(behindAProxy: true)
+        let proxy = try #require(setUp.proxy)
+        defer {
+            setUp.running.cancel()
+            proxy.stop()
+        }
+        let (fixture, store) = (setUp.fixture, setUp.store)
+        proxy.freeze()
+        let during = try fixture.item("During")
+        let outcome = await Self.firstOf(seconds: 30) {
+            do {
+                try await store.change(.add(during))
+                return "saved"
+            } catch {
+                return "failed: \(error)"
+            }
+        }
+        #expect(outcome.hasPrefix("failed: "), "the change is given up, not left waiting")
+        #expect(outcome.contains("the server stopped answering as the change was being committed"), "\(outcome)")
+        #expect(outcome.contains("whether it was saved is not known"), "\(outcome)")
+        let read = await Self.firstOf(seconds: 30) {
+            do {
+                return "read \(try await store.read { $0.todos.items.count }) items"
+            } catch {
+                return "failed: \(error)"
+            }
+        }
+        #expect(read.contains("the server does not answer"), "a read while the server does not answer fails: \(read)")
+
+        proxy.thaw()
+        try await waitUntil("the server answers again") {
+            (try? await store.change(.add(try fixture.item("After")))) != nil
+        }
+        let titles = try await setUp.reader.read { $0.todos.items.map(\.title) }
+        #expect(titles.first == "Before")
+        #expect(titles.filter { $0 == "After" }.count == 1)
+        #expect(titles.filter { $0 == "During" }.count <= 1, "the change given up is saved once at most")
+    }
+
+    /// A query that waits longer than the patience for a lock another
+    /// session holds, while the server answers, is not given up: the
+    /// server asked on a new connection answers, and the query waits on.
+    @Test(.timeLimit(.minutes(1)))
+    func aChangeThatWaitsForALockWhileTheServerAnswersIsNotGivenUp() async throws {
+        let setUp = try await TwoStores(behindAProxy: true)
+        defer {
+            setUp.running.cancel()
+            setUp.proxy?.stop()
+        }
+        let (fixture, store) = (setUp.fixture, setUp.store)
+        let (holder, release) = await PostgresRoundTripTests.holdingTheListsRow(setUp.shared)
+        let after = try fixture.item("After")
+        let changing = Task { try await store.change(.add(after)) }
+        try await Task.sleep(for: .seconds(3))
+        release.yield()
+        try await holder.value
+        _ = try await changing.value
+        #expect(try await store.read { $0.todos.items.map(\.title) } == ["Before", "After"])
+        #expect(setUp.database.liveness.questionsAsked >= 1, "the server was asked whether it answers")
+        #expect(setUp.database.liveness.silence == nil)
+    }
+
     /// What `body` returns, or "no answer" after `seconds`, without waiting
     /// for `body` to end (a hung query never does).
     private static func firstOf(seconds: Int, _ body: @escaping @Sendable () async -> String) async -> String {
@@ -550,6 +643,61 @@ struct PostgresOutageTests {
                 give("no answer")
             }
         }
+    }
+}
+
+/// Whether the server answers, asked once however many queries wait.
+@Suite("Server liveness")
+struct ServerLivenessTests {
+    /// Ten queries that wait at once ask one question; its answer, or its
+    /// silence, stands for a while (a second in the store), then the
+    /// server is asked again.
+    @Test func manyWaitsAskOneQuestionAndAnAnswerStandsForASecond() async throws {
+        let liveness = ServerLiveness(freshFor: .milliseconds(300))
+        let asked = Counter()
+        let silent = Locked(true)
+        let question = { @Sendable () async -> String? in
+            asked.increment()
+            try? await Task.sleep(for: .milliseconds(200))
+            return silent.withLock { $0 } ? "no answer within 2 seconds" : nil
+        }
+        let silences = await withTaskGroup(of: ServerLiveness.Silence?.self) { group in
+            for _ in 0..<10 { group.addTask { await liveness.ask(question) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(asked.value == 1)
+        #expect(silences.allSatisfy { $0?.reason == "no answer within 2 seconds" })
+        #expect(liveness.silence?.reason == "no answer within 2 seconds")
+
+        silent.withLock { $0 = false }
+        #expect(await liveness.ask(question)?.reason == "no answer within 2 seconds", "a fresh silence stands")
+        #expect(asked.value == 1)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(await liveness.ask(question) == nil, "a silence is asked again")
+        #expect(asked.value == 2)
+        #expect(liveness.silence == nil)
+        #expect(await liveness.ask(question) == nil)
+        #expect(asked.value == 2, "a fresh answer stands")
+        #expect(liveness.questionsAsked == 2)
+    }
+
+    /// A wait asks once it lasts the patience, not again while its question
+    /// is under way, and again a patience after each answer; a silence
+    /// gives it up, saying how long it waited.
+    @Test func aWaitAsksOncePerPatienceAndASilenceGivesItUp() {
+        let wait = AnswerWait(patience: .seconds(5))
+        let start = ContinuousClock.now
+        #expect(!wait.questionDue(at: start + .seconds(4)))
+        #expect(wait.questionDue(at: start + .seconds(6)))
+        #expect(!wait.questionDue(at: start + .seconds(7)), "not while the question is under way")
+        #expect(!wait.note(nil))
+        #expect(!wait.questionDue(at: .now + .seconds(4)))
+        #expect(wait.questionDue(at: .now + .seconds(6)))
+        #expect(wait.gaveUp == nil)
+        #expect(wait.note(ServerLiveness.Silence(since: start + .seconds(5), reason: "connection refused")))
+        #expect(
+            wait.gaveUp?.description
+                == "the server stopped answering: a query had waited 5 seconds for its answer when a new connection was tried: connection refused")
     }
 }
 
