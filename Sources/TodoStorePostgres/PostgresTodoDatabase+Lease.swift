@@ -9,7 +9,9 @@ import TodoStore
 /// instead, with an error that says so, and the operations queued behind
 /// it on the instance are not held up longer. Once the server is back, the
 /// pool connects again within its own back-off (under a second for a
-/// restart that takes a few).
+/// restart that takes a few). While the pool's own attempts have been
+/// refused for a while, a request fails sooner, with the refusal's reason
+/// (``PoolConnects``).
 ///
 /// A connection lent is watched while it is used: when its query waits
 /// ``answerPatience`` for an answer, the server is asked on a connection of
@@ -26,7 +28,8 @@ extension PostgresTodoDatabase {
     /// is handed back unused, and another asked for, within the same wait.
     ///
     /// - Throws: `body`'s errors; the pool's when it cannot lend one;
-    ///   ``StoreError/io(path:detail:)`` when no connection came in time,
+    ///   ``StoreError/io(path:detail:)`` when no connection came in time
+    ///   or the server has refused the pool's connections for a while,
     ///   or the server did not answer the last question asked of it and
     ///   still does not; ``ConnectionClosedBeforeUse`` when the pool lent
     ///   only closed ones until then; or ``ServerStoppedAnswering`` when
@@ -79,8 +82,16 @@ extension PostgresTodoDatabase {
                 }
                 lease.finish()
             }
-            // The process's watch ends the wait at the deadline.
+            // The process's watch ends the wait at the deadline, or once
+            // the server has refused the pool's connections for a while.
+            let refuseAt = ContinuousClock.now + PoolConnects.patience
+            let (connects, path) = (connects, url.redacted)
             let watch = WaitWatch.shared.watch { now in
+                if now >= refuseAt, let refusal = connects.refusal(at: now) {
+                    lease.yield(.failure(StoreError.io(path: path, detail: refusal)))
+                    lease.finish()
+                    return true
+                }
                 guard now >= deadline else { return false }
                 lease.finish()
                 return true
@@ -99,7 +110,9 @@ extension PostgresTodoDatabase {
                     path: url.redacted,
                     detail: "no connection to the server within \(seconds) second\(seconds == 1 ? "" : "s"); is it running?")
             }
-            return try await watchingTheAnswers(on: try leased.get(), body)
+            let value = try await watchingTheAnswers(on: try leased.get(), body)
+            connects.answered()
+            return value
         }
     }
 

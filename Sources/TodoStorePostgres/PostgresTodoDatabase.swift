@@ -83,11 +83,11 @@ public struct PostgresTodoDatabase: Sendable {
         configuration.options.connectTimeout = connectTimeout
         configuration.options.additionalStartupParameters = parameters
         configuration.options.maximumConnections = maximumConnections
-        client = if let backgroundLogger {
-            PostgresClient(configuration: configuration, backgroundLogger: backgroundLogger)
-        } else {
-            PostgresClient(configuration: configuration)
-        }
+        let connects = PoolConnects()
+        self.connects = connects
+        client = PostgresClient(
+            configuration: configuration,
+            backgroundLogger: Logger(label: "rewind.postgres.pool") { _ in PoolLogWatch(connects: connects, forward: backgroundLogger) })
         self.extraStartupParameters = parameters
     }
 
@@ -96,6 +96,9 @@ public struct PostgresTodoDatabase: Sendable {
     /// Whether the server answered the last question asked of it (shared
     /// by the copies of this database, as the pool is).
     let liveness = ServerLiveness()
+
+    /// What the pool's attempts to connect found (shared likewise).
+    let connects: PoolConnects
 
     /// The name the pool's connections give the server (`application_name`:
     /// the URL's, else "rewind"); the listening connections add " listen".

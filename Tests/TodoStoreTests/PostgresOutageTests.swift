@@ -22,7 +22,7 @@ struct PostgresOutageTests {
     /// ``FreezableProxy`` (stop it when done), which a test can freeze as
     /// a server whose machine stopped, or a network that drops everything;
     /// its queries then ask whether the server answers after one second
-    /// without an answer, and its connect timeout is 2 seconds.
+    /// without an answer.
     struct TwoStores {
         let fixture: StoreFixture
         let reader: any AppStore
@@ -46,7 +46,7 @@ struct PostgresOutageTests {
                 let password = given.password.map { ":\($0)" } ?? ""
                 database = try PostgresTodoDatabase(
                     url: try DatabaseURL("postgres://\(given.username)\(password)@127.0.0.1:\(proxy.port)/\(given.database)"),
-                    connectTimeout: .seconds(2), answerPatience: .seconds(1), extraStartupParameters: parameters,
+                    connectTimeout: .seconds(5), answerPatience: .seconds(1), extraStartupParameters: parameters,
                     maximumConnections: 2, notificationChannel: shared.channel)
                 self.proxy = proxy
             } else {
@@ -518,6 +518,36 @@ struct PostgresOutageTests {
         withExtendedLifetime(listener) {}
     }
 
+    /// A server that refuses every connection of the pool (nothing listens
+    /// on port 1; a database that does not exist): once the refusals have
+    /// lasted two seconds, a request fails with their reason instead of
+    /// waiting for the connect timeout (30 seconds here), and so do the
+    /// requests after it.
+    @Test(arguments: [true, false])
+    func aPoolWhoseConnectionsAreRefusedFailsWithTheReasonOnceTheyLast(nothingListens: Bool) async throws {
+        let given = try DatabaseURL(try #require(PostgresTestDatabase.url))
+        let url = try DatabaseURL(
+            nothingListens
+                ? "postgres://\(given.username):x@127.0.0.1:1/\(given.database)"
+                : "postgres://\(given.username)\(given.password.map { ":\($0)" } ?? "")@\(given.host):\(given.port)/no_such_database")
+        let database = try PostgresTodoDatabase(url: url, connectTimeout: .seconds(30))
+        let running = Task { await database.run() }
+        defer { running.cancel() }
+        for _ in 0..<2 {
+            let error = await #expect(throws: StoreError.self) {
+                try await database.withPooledConnection { connection in
+                    try await connection.query("SELECT 1", logger: Logger(label: "test"))
+                }
+            }
+            guard case .io(_, let detail) = error else {
+                Issue.record("expected StoreError.io, got \(String(describing: error))")
+                return
+            }
+            #expect(detail.hasPrefix("the server has refused every connection for "), "\(detail)")
+            #expect(detail.hasSuffix(nothingListens ? "(connection refused); is it running?" : ": database \"no_such_database\" does not exist"))
+        }
+    }
+
     /// A health check of a store whose pool gets no connection (here, a
     /// pool that does not run) fails within the connect timeout, naming
     /// the database without its password, instead of waiting.
@@ -649,17 +679,15 @@ struct PostgresOutageTests {
 /// Whether the server answers, asked once however many queries wait.
 @Suite("Server liveness")
 struct ServerLivenessTests {
-    /// Ten queries that wait at once ask one question; its answer, or its
-    /// silence, stands for a while (a second in the store), then the
-    /// server is asked again.
-    @Test func manyWaitsAskOneQuestionAndAnAnswerStandsForASecond() async throws {
-        let liveness = ServerLiveness(freshFor: .milliseconds(300))
+    /// Ten queries that wait at once ask one question, whose silence then
+    /// stands while it is fresh.
+    @Test func manyWaitsAskOneQuestionAndItsAnswerStandsWhileFresh() async throws {
+        let liveness = ServerLiveness(freshFor: .seconds(3_600))
         let asked = Counter()
-        let silent = Locked(true)
         let question = { @Sendable () async -> String? in
             asked.increment()
             try? await Task.sleep(for: .milliseconds(200))
-            return silent.withLock { $0 } ? "no answer within 2 seconds" : nil
+            return "no answer within 2 seconds"
         }
         let silences = await withTaskGroup(of: ServerLiveness.Silence?.self) { group in
             for _ in 0..<10 { group.addTask { await liveness.ask(question) } }
@@ -668,16 +696,20 @@ struct ServerLivenessTests {
         #expect(asked.value == 1)
         #expect(silences.allSatisfy { $0?.reason == "no answer within 2 seconds" })
         #expect(liveness.silence?.reason == "no answer within 2 seconds")
-
-        silent.withLock { $0 = false }
         #expect(await liveness.ask(question)?.reason == "no answer within 2 seconds", "a fresh silence stands")
         #expect(asked.value == 1)
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(await liveness.ask(question) == nil, "a silence is asked again")
-        #expect(asked.value == 2)
-        #expect(liveness.silence == nil)
+        #expect(liveness.questionsAsked == 1)
+    }
+
+    /// Once no longer fresh, a silence is asked again, and an answer ends it.
+    @Test func aSilenceNoLongerFreshIsAskedAgainAndAnAnswerEndsIt() async {
+        let liveness = ServerLiveness(freshFor: .zero)
+        let silent = Locked(true)
+        let question = { @Sendable () async -> String? in silent.withLock { $0 } ? "connection refused" : nil }
+        #expect(await liveness.ask(question)?.reason == "connection refused")
+        silent.withLock { $0 = false }
         #expect(await liveness.ask(question) == nil)
-        #expect(asked.value == 2, "a fresh answer stands")
+        #expect(liveness.silence == nil)
         #expect(liveness.questionsAsked == 2)
     }
 
@@ -698,6 +730,45 @@ struct ServerLivenessTests {
         #expect(
             wait.gaveUp?.description
                 == "the server stopped answering: a query had waited 5 seconds for its answer when a new connection was tried: connection refused")
+    }
+}
+
+/// What the pool's own attempts to connect found.
+@Suite("Pool connects")
+struct PoolConnectsTests {
+    /// postgres-nio's errors as the pool logs them: a refusal by the
+    /// system, and one by the server, are read; a timeout (a slow server
+    /// is still there) and too many connections (it serves the others) are not.
+    @Test func theRefusalsAreReadFromTheLoggedErrors() {
+        #expect(
+            PoolConnects.refusal(
+                in: "PSQLError(code: connectionError, underlying: Connection errors: SingleConnectionFailure(target: [IPv4]127.0.0.1/127.0.0.1:1, error: connection reset (error set): Connection refused) (errno: 111)))")
+                == .init(words: "connection refused", saidByTheServer: false))
+        #expect(
+            PoolConnects.refusal(
+                in: "PSQLError(code: server, serverInfo: [sqlState: 3D000, file: postinit.c, line: 948, message: database \"nosuchdb\" does not exist, routine: InitPostgres, localizedSeverity: FATAL, severity: FATAL])")
+                == .init(words: "database \"nosuchdb\" does not exist", saidByTheServer: true))
+        #expect(
+            PoolConnects.refusal(
+                in: "PSQLError(code: server, serverInfo: [sqlState: 53300, message: sorry, too many clients already, routine: x])") == nil)
+        #expect(PoolConnects.refusal(in: "PSQLError(code: connectionError, underlying: connectTimeout(5 seconds))") == nil)
+    }
+
+    /// Refusals count once they have lasted two seconds, with no query
+    /// answered since; an answer ends them.
+    @Test func refusalsCountOnceTheyLastAndAnAnswerEndsThem() {
+        let connects = PoolConnects()
+        let start = ContinuousClock.now
+        #expect(connects.refusal(at: start) == nil)
+        connects.attemptFailed("error: connection reset (error set): Connection refused) (errno: 111)", at: start)
+        connects.attemptFailed("connectTimeout", at: start + .seconds(1))
+        #expect(connects.refusal(at: start + .milliseconds(1_900)) == nil)
+        #expect(connects.refusal(at: start + .seconds(2)) == "the server has refused every connection for 2 seconds (connection refused); is it running?")
+        connects.answered()
+        #expect(connects.refusal(at: start + .seconds(3)) == nil)
+        connects.attemptFailed("[sqlState: 28P01, message: password authentication failed for user \"ann\", routine: auth_failed]", at: start + .seconds(3))
+        #expect(connects.refusal(at: start + .seconds(4)) == nil, "counted from the first refusal after the answer")
+        #expect(connects.refusal(at: start + .seconds(5)) == "the server has refused every connection for 2 seconds: password authentication failed for user \"ann\"")
     }
 }
 
