@@ -1,3 +1,5 @@
+import Todos
+
 /// Why a store could not be opened or written. Each case names the file and
 /// what is wrong; a file a store refuses is never changed.
 public enum StoreError: Error, Equatable, Sendable {
@@ -15,6 +17,10 @@ public enum StoreError: Error, Equatable, Sendable {
     case undecodableFile(path: String, detail: String)
     /// Reading or writing the file failed.
     case io(path: String, detail: String)
+    /// The connection to the database failed as a change was being
+    /// committed, and whether it was saved could not be learnt: look
+    /// before making it again. `detail` says what happened.
+    case outcomeUnknown(path: String, detail: String)
     /// The disk that holds the file is full; the change was not saved.
     case diskFull(path: String)
     /// The data directory (or its database) cannot be written: it can be
@@ -49,6 +55,8 @@ extension StoreError: CustomStringConvertible {
         case .io(let path, let detail):
             // A detail that ends a sentence itself ("is it running?") gets no second mark.
             "Cannot access \(path): \(detail)" + (detail.last.map { ".?!".contains($0) } == true ? "" : ".")
+        case .outcomeUnknown(let path, let detail):
+            "\(path): \(detail)" + (detail.last.map { ".?!".contains($0) } == true ? "" : ".")
         case .diskFull(let path):
             "Cannot write \(path): the disk is full. Nothing was changed; free some space and try again."
         case .readOnly(let path):
@@ -58,5 +66,12 @@ extension StoreError: CustomStringConvertible {
         case .notARegularFile(let path, let kind):
             "\(path) is \(kind), not a regular file; it was left unchanged. Choose the path of a regular file or a new one."
         }
+    }
+}
+
+extension StoreError: OutcomeUncertain {
+    /// Whether this is ``outcomeUnknown(path:detail:)``.
+    public var outcomeIsUnknown: Bool {
+        if case .outcomeUnknown = self { true } else { false }
     }
 }

@@ -6,24 +6,36 @@ import Synchronization
 /// the server refuses every connection (it is stopped, its socket is gone,
 /// it is shutting down, or it refuses the login), `PostgresClient` keeps a
 /// request for a connection waiting as it tries again at growing
-/// intervals. Once the refusals have lasted ``refusedFor``, with no query
-/// answered since, a request that has waited ``patience`` for a connection
-/// fails at once with the refusal's reason, instead of after the whole
-/// connect timeout; during a restart that takes a second, requests wait
-/// for the server as before.
+/// intervals. Once the refusals have lasted ``refusedFor`` (the connect
+/// timeout), with no query answered since and the last of them less than
+/// ``staleAfter`` old, a request that has waited ``patience`` for a
+/// connection fails at once with the refusal's reason, instead of after
+/// the whole connect timeout; during a restart shorter than the connect
+/// timeout, requests wait for the server as before.
 ///
 /// Nothing here connects: the pool's log says what its attempts found (a
 /// question of one's own, on a connection of one's own, would add
 /// connections where the pool is already slow to lend them).
 final class PoolConnects: Sendable {
     /// How long the refusals last before requests stop waiting for them.
-    static let refusedFor = Duration.seconds(2)
+    let refusedFor: Duration
     /// How long a request waits for a connection before a refusal ends its wait.
     static let patience = Duration.milliseconds(250)
+    /// How old the last refusal may be: the pool tries again at intervals
+    /// of up to about 15 seconds while the server is away; refusals older
+    /// than that are over, and the next begins anew.
+    static let staleAfter = Duration.seconds(20)
+
+    /// Refusals count once they have lasted `refusedFor`.
+    init(refusedFor: Duration) {
+        self.refusedFor = refusedFor
+    }
 
     private struct State {
         /// When the refusals began (none since the last query answered).
         var since: ContinuousClock.Instant?
+        /// When the last refusal came.
+        var last: ContinuousClock.Instant?
         /// The last refusal's reason.
         var reason: Refusal?
     }
@@ -48,7 +60,9 @@ final class PoolConnects: Sendable {
     func attemptFailed(_ description: String, at now: ContinuousClock.Instant = .now) {
         guard let reason = Self.refusal(in: description) else { return }
         state.withLock { state in
+            if let last = state.last, now - last > Self.staleAfter { state.since = nil }
             state.since = state.since ?? now
+            state.last = now
             state.reason = reason
         }
         refused.store(true, ordering: .relaxed)
@@ -62,11 +76,14 @@ final class PoolConnects: Sendable {
     }
 
     /// Why a request waiting for a connection is to fail at `now`: the
-    /// refusals have lasted ``refusedFor``. `nil` when they have not.
+    /// refusals have lasted ``refusedFor``, and the last is less than
+    /// ``staleAfter`` old. `nil` when not.
     func refusal(at now: ContinuousClock.Instant = .now) -> String? {
         guard refused.load(ordering: .relaxed) else { return nil }
         return state.withLock { state in
-            guard let since = state.since, let reason = state.reason, now - since >= Self.refusedFor else { return nil }
+            guard let since = state.since, let last = state.last, let reason = state.reason, now - since >= refusedFor,
+                now - last <= Self.staleAfter
+            else { return nil }
             let seconds = PostgresTodoDatabase.words(.seconds((now - since).components.seconds))
             return reason.saidByTheServer
                 ? "the server has refused every connection for \(seconds): \(reason.words)"
@@ -122,8 +139,10 @@ struct PoolLogWatch: LogHandler {
             connects.attemptFailed("\(error)")
         }
         if let forward, event.level >= forward.logLevel {
+            // The pool's own metadata (set on its logger) goes with the event's.
+            let merged = metadata.merging(event.metadata ?? [:]) { $1 }
             forward.log(
-                level: event.level, event.message, metadata: event.metadata, source: event.source, file: event.file,
+                level: event.level, event.message, metadata: merged.isEmpty ? nil : merged, source: event.source, file: event.file,
                 function: event.function, line: event.line)
         }
     }

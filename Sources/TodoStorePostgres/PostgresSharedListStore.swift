@@ -727,6 +727,8 @@ public actor PostgresSharedListStore: SharedListStore {
             do {
                 // With the rows of other lists waiting meanwhile, if any: one call and one commit for them all.
                 outcome = try await savedWithOthers(saving.row)
+            } catch let stopped as ServerStoppedAnswering {
+                throw CommitOutcomeUnknown(givenUp: stopped)
             } catch where PostgresTodoDatabase.connectionEnded(error) {
                 // A restart, or the pool lent a connection the server had ended.
                 outcome = try await wasSaved(step, number: number, lost: error) ? Saved(name: nil, renumberings: nil) : nil

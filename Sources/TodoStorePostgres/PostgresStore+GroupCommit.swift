@@ -133,6 +133,8 @@ extension PostgresStore {
                 let written: Bool?
                 do {
                     written = try await writing(&pending, after: start, &current, committing: true, connection)
+                } catch let stopped as ServerStoppedAnswering {
+                    throw database.storeError(CommitOutcomeUnknown(givenUp: stopped))
                 } catch where PostgresTodoDatabase.connectionEnded(error) {
                     guard try await wasWritten(pending.rows, lost: error) else { return try await transacting(batch) }
                     // It did commit: the next read brings the list (read
@@ -229,6 +231,8 @@ extension PostgresStore {
             let appended: PostgresLog.AppendedAdds?
             do {
                 appended = try await log.appendAdds(pending.rows, items: items, after: start, connection)
+            } catch let stopped as ServerStoppedAnswering {
+                throw database.storeError(CommitOutcomeUnknown(givenUp: stopped))
             } catch where PostgresTodoDatabase.connectionEnded(error) {
                 // The server ended the connection before it answered (a
                 // restart, or the pool lent one it had just ended).

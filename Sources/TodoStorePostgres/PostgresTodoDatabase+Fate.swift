@@ -205,6 +205,19 @@ struct CommitOutcomeUnknown: Error, CustomStringConvertible {
     /// Why the server could not say.
     let reason: String
 
+    /// The connection ended as `cause` says, and the server could not say, for `reason`.
+    init(cause: any Error, reason: String) {
+        self.cause = cause
+        self.reason = reason
+    }
+
+    /// A statement that commits alone, given up because the server stopped
+    /// answering: its backend may still commit it once the server goes on,
+    /// so whether it did is not asked (an answer now could be overtaken).
+    init(givenUp stopped: ServerStoppedAnswering) {
+        self.init(cause: stopped, reason: "the server stopped answering")
+    }
+
     var description: String {
         if let stopped = cause as? ServerStoppedAnswering {
             return "the server stopped answering as the change was being committed (\(stopped.circumstances)),"

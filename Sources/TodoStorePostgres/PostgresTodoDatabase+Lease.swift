@@ -13,10 +13,11 @@ import TodoStore
 /// refused for a while, a request fails sooner, with the refusal's reason
 /// (``PoolConnects``).
 ///
-/// A connection lent is watched while it is used: when its query waits
-/// ``answerPatience`` for an answer, the server is asked on a connection of
-/// its own whether it still answers (``ServerLiveness``), and when it does
-/// not, the connection is closed, which gives the query up.
+/// The queries on a connection lent watch for a server that stops
+/// answering: one that waits ``answerPatience`` for its answer has the
+/// server asked, on a connection of its own, whether it still answers
+/// (``ServerLiveness``), and when it does not, the query is given up and
+/// the connection closed.
 extension PostgresTodoDatabase {
     /// Runs `body` with a connection of the pool, waiting for one at most
     /// ``connectTimeout``; `body` itself runs as long as the server answers
@@ -30,15 +31,15 @@ extension PostgresTodoDatabase {
     /// - Throws: `body`'s errors; the pool's when it cannot lend one;
     ///   ``StoreError/io(path:detail:)`` when no connection came in time
     ///   or the server has refused the pool's connections for a while,
-    ///   or the server did not answer the last question asked of it and
-    ///   still does not; ``ConnectionClosedBeforeUse`` when the pool lent
+    ///   or did not answer a question asked of it a moment ago;
+    ///   ``ConnectionClosedBeforeUse`` when the pool lent
     ///   only closed ones until then; or ``ServerStoppedAnswering`` when
     ///   the server stopped answering `body`'s query.
     func withPooledConnection<Value: Sendable>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: (PostgresConnection) async throws -> Value
     ) async throws -> Value {
-        if liveness.silence != nil, let silence = await liveness.ask({ [self] in await self.silence() }) {
+        if let silence = liveness.recentSilence() {
             throw StoreError.io(path: url.redacted, detail: "the server does not answer (\(silence.reason)); is it running, and can it be reached?")
         }
         let deadline = ContinuousClock.now + connectTimeout
@@ -110,37 +111,8 @@ extension PostgresTodoDatabase {
                     path: url.redacted,
                     detail: "no connection to the server within \(seconds) second\(seconds == 1 ? "" : "s"); is it running?")
             }
-            let value = try await watchingTheAnswers(on: try leased.get(), body)
-            connects.answered()
-            return value
-        }
-    }
-
-    /// Runs `body` with `connection`, asking the server whether it answers
-    /// each time `body` has waited another ``answerPatience``; when it does
-    /// not, closes `connection` (which fails the query waiting on it).
-    ///
-    /// - Throws: ``ServerStoppedAnswering`` when the connection was closed
-    ///   so; else `body`'s errors.
-    private func watchingTheAnswers<Value: Sendable>(
-        on connection: PostgresConnection, _ body: (PostgresConnection) async throws -> Value
-    ) async throws -> Value {
-        let wait = AnswerWait(patience: answerPatience)
-        let database = self
-        let watch = WaitWatch.shared.watch { now in
-            guard wait.questionDue(at: now) else { return false }
-            Task {
-                let silence = await database.liveness.ask { await database.silence() }
-                if wait.note(silence) { try? await connection.close() }
-            }
-            return false
-        }
-        defer { WaitWatch.shared.end(watch) }
-        do {
-            return try await AnswerWait.$current.withValue(wait) { try await body(connection) }
-        } catch {
-            if let gaveUp = wait.gaveUp { throw gaveUp }
-            throw error
+            let connection = try leased.get()
+            return try await AnswerContext.$current.withValue(answerContext) { try await body(connection) }
         }
     }
 

@@ -83,7 +83,7 @@ public struct PostgresTodoDatabase: Sendable {
         configuration.options.connectTimeout = connectTimeout
         configuration.options.additionalStartupParameters = parameters
         configuration.options.maximumConnections = maximumConnections
-        let connects = PoolConnects()
+        let connects = PoolConnects(refusedFor: connectTimeout)
         self.connects = connects
         client = PostgresClient(
             configuration: configuration,
@@ -217,6 +217,7 @@ public struct PostgresTodoDatabase: Sendable {
         }
         switch error {
         case is TodoError, is HistoryError, is StoreError, is CancellationError: return error
+        case let unknown as CommitOutcomeUnknown: return StoreError.outcomeUnknown(path: url.redacted, detail: unknown.description)
         default:
             return StoreError.io(
                 path: url.redacted,

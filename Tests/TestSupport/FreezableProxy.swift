@@ -22,7 +22,9 @@ public final class FreezableProxy: Sendable {
     private struct State {
         var frozen = false
         var stopped = false
-        var sockets: [Int32] = []
+        /// The sockets of the connections open, each with how many of its
+        /// two copying threads still run.
+        var connections: [Int32: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -47,7 +49,7 @@ public final class FreezableProxy: Sendable {
         let sockets = state.withLock { state -> [Int32] in
             guard !state.stopped else { return [] }
             state.stopped = true
-            return state.sockets
+            return Array(state.connections.keys)
         }
         for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
         shutdown(listener, Int32(SHUT_RDWR))
@@ -58,7 +60,7 @@ public final class FreezableProxy: Sendable {
 
     private func acceptConnections() {
         while !stopped {
-            guard readable(listener), !frozen else { continue }
+            guard !frozenNow(), readable(listener), !frozen else { continue }
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
             let server = LoopbackSocket.make()
@@ -68,30 +70,48 @@ public final class FreezableProxy: Sendable {
                 close(server)
                 continue
             }
-            state.withLock { $0.sockets += [client, server] }
-            Thread.detachNewThread { [self] in pass(from: client, to: server) }
-            Thread.detachNewThread { [self] in pass(from: server, to: client) }
+            state.withLock { $0.connections[client] = 2 }
+            Thread.detachNewThread { [self] in pass(from: client, to: server, pair: client) }
+            Thread.detachNewThread { [self] in pass(from: server, to: client, pair: client) }
         }
         close(listener)
     }
 
     /// Copies what `source` sends to `destination` while not frozen, until
-    /// either ends; then ends both.
-    private func pass(from source: Int32, to destination: Int32) {
+    /// either ends; then ends both. The second of a connection's two
+    /// threads to end (`pair` names the connection) closes its sockets.
+    private func pass(from source: Int32, to destination: Int32, pair: Int32) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         copying: while !stopped {
-            guard readable(source), !frozen else { continue }
+            guard !frozenNow(), readable(source), !frozen else { continue }
             let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
             var sent = 0
             while sent < count {
-                let written = buffer.withUnsafeBytes { write(destination, $0.baseAddress?.advanced(by: sent), count - sent) }
+                let written = buffer.withUnsafeBytes { LoopbackSocket.send(destination, $0.baseAddress?.advanced(by: sent), count - sent) }
                 guard written > 0 else { break copying }
                 sent += written
             }
         }
         shutdown(source, Int32(SHUT_RDWR))
         shutdown(destination, Int32(SHUT_RDWR))
+        let last = state.withLock { state -> Bool in
+            let left = (state.connections[pair] ?? 1) - 1
+            state.connections[pair] = left > 0 ? left : nil
+            return left <= 0
+        }
+        if last {
+            close(source)
+            close(destination)
+        }
+    }
+
+    /// Whether the proxy is frozen; if so, after a pause (the threads wait,
+    /// rather than spin, while it is).
+    private func frozenNow() -> Bool {
+        guard frozen else { return false }
+        usleep(20_000)
+        return true
     }
 
     /// Whether `socket` has something to read (or has ended) within 50 ms.

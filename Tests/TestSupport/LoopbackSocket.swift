@@ -19,7 +19,20 @@ enum LoopbackSocket {
         #if canImport(Glibc)
             Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-            Darwin.socket(AF_INET, SOCK_STREAM, 0)
+            let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+            var yes: Int32 = 1
+            setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            return socket
+        #endif
+    }
+
+    /// Sends `count` bytes from `bytes` on `socket`, as `write` does, but
+    /// without the signal that a closed peer raises (it would end the tests).
+    static func send(_ socket: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.send(socket, bytes, count, Int32(MSG_NOSIGNAL))
+        #else
+            Darwin.send(socket, bytes, count, 0)
         #endif
     }
 

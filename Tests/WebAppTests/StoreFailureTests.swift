@@ -21,13 +21,13 @@ struct StoreFailureTests {
     /// A store over an in-memory one that fails every call once ``fail()`` was called.
     actor FailingStore: AppStore {
         let store = InMemoryStore(now: { TestServer.now })
-        var failing = false
+        var failing: StoreError?
         static let detail = StoreError.io(path: "postgres://rewind@db.internal:5432/rewind", detail: "the connection was closed")
 
-        func fail() { failing = true }
+        func fail(with error: StoreError = detail) { failing = error }
 
         private func check() throws {
-            if failing { throw Self.detail }
+            if let failing { throw failing }
         }
 
         func read<Result: Sendable>(_ body: @escaping @Sendable (AppState) throws -> Result) async throws -> Result {
@@ -85,19 +85,31 @@ struct StoreFailureTests {
         Logger(label: "StoreFailureTests") { _ in EventLogHandler { event in lines.withLock { $0.append(event.message.description) } } }
     }
 
-    @Test func inTeamModeTheClientIsToldToTryAgainAndOnlyTheLogSaysWhatFailed() async throws {
-        let store = FailingStore()
+    /// Runs `body` on a team-mode server over `store`, logging to `logged`,
+    /// with Ann signed in: `body` gets the client, the CSRF token and the
+    /// session's headers.
+    static func signedIn(
+        over store: FailingStore, logging logged: Locked<[String]>,
+        _ body: @Sendable (any TestClientProtocol, String, HTTPFields) async throws -> Void
+    ) async throws {
         let hasher = try #require(PasswordHasher(cost: 4))
         let accounts = InMemoryAccountStore()
         try await accounts.add(name: AccountName("ann"), passwordHash: try await hasher.hash(SignInTests.password))
         let server = try TestServer(todos: store, teamMode: TeamMode(sessions: accounts, hasher: hasher))
-        let logged = Locked<[String]>([])
         try await server.test(logger: Self.logger(logged)) { client in
             let signedIn = try await SignInTests.signIn(client, server: server, name: "ann")
             let session = try #require(SignInTests.sessionCookie(signedIn)).id
             let token = try await SignInTests.token(client, session: session)
+            try await body(client, token, SignInTests.session(session))
+        }
+    }
+
+    @Test func inTeamModeTheClientIsToldToTryAgainAndOnlyTheLogSaysWhatFailed() async throws {
+        let store = FailingStore()
+        let logged = Locked<[String]>([])
+        try await Self.signedIn(over: store, logging: logged) { client, token, session in
             await store.fail()
-            for answer in try await Self.requests(client, token: token, headers: SignInTests.session(session)) {
+            for answer in try await Self.requests(client, token: token, headers: session) {
                 #expect(answer.status == .serviceUnavailable)
                 #expect(answer.errorMessage == "the data cannot be read or saved right now; try again in a moment")
                 #expect(!answer.text.contains("db.internal"), "\(answer.text)")
@@ -105,6 +117,23 @@ struct StoreFailureTests {
         }
         let lines = logged.withLock { $0 }
         #expect(lines.filter { $0.contains("db.internal") && $0.contains("the connection was closed") }.count >= 3, "\(lines)")
+    }
+
+    /// A change whose connection failed as it was being committed, and
+    /// whose fate could not be learnt: the client is told to look before
+    /// making it again, not to try again.
+    @Test func aChangeWhoseOutcomeIsNotKnownSaysSoAndNotToTryAgain() async throws {
+        let store = FailingStore()
+        let logged = Locked<[String]>([])
+        try await Self.signedIn(over: store, logging: logged) { client, token, session in
+            await store.fail(with: .outcomeUnknown(path: "postgres://rewind@db.internal:5432/rewind", detail: "the server stopped answering"))
+            let answer = try await client.send(.post, "/api/todos", json: #"{"title": "Eggs"}"#, token: token, headers: session)
+            #expect(answer.status == .serviceUnavailable)
+            #expect(
+                answer.errorMessage
+                    == "whether the change was saved is not known: the connection to the database failed as it was being saved; reload to see before making it again")
+        }
+        #expect(logged.withLock { $0 }.contains { $0.contains("postgres://rewind@db.internal:5432/rewind: the server stopped answering.") })
     }
 
     @Test func inLocalModeThePageSaysWhatFailedToo() async throws {

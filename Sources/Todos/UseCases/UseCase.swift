@@ -21,7 +21,8 @@ public protocol UseCase: Sendable {
     func request(to request: Request) async throws(TodoFailure) -> Response
 }
 
-/// Why a use case could not do what was asked; nothing was changed.
+/// Why a use case could not do what was asked; nothing was changed, but
+/// after ``storeOutcomeUnknown(_:)``.
 public enum TodoFailure: Error, Equatable, Sendable {
     /// A value in the request is invalid (an empty title, a latitude of 91…).
     case invalid(TodoError)
@@ -33,6 +34,10 @@ public enum TodoFailure: Error, Equatable, Sendable {
     case history(HistoryError)
     /// The store could not save the change; the message says why.
     case store(String)
+    /// The store failed as it was saving the change, and could not learn
+    /// whether it was saved (the connection to a database server failed
+    /// as the change was being committed): look before making it again.
+    case storeOutcomeUnknown(String)
 
     /// Classifies an error thrown by a store.
     public init(_ error: any Error) {
@@ -42,6 +47,7 @@ public enum TodoFailure: Error, Equatable, Sendable {
         case let error as TodoError: self = .invalid(error)
         case let error as HistoryError: self = .history(error)
         case let error as TodoFailure: self = error
+        case let error as any OutcomeUncertain where error.outcomeIsUnknown: self = .storeOutcomeUnknown(String(describing: error))
         default: self = .store(String(describing: error))
         }
     }
@@ -56,8 +62,16 @@ extension TodoFailure: CustomStringConvertible {
         case .nothingToChange(let reason): "Nothing to change: \(reason)."
         case .history(let error): error.description
         case .store(let message): "The change could not be saved: \(message)"
+        case .storeOutcomeUnknown(let message): "Whether the change was saved is not known: \(message)"
         }
     }
+}
+
+/// An error of a store that may leave a change's fate unknown: thrown as
+/// the change was being committed, when whether it was could not be learnt.
+public protocol OutcomeUncertain: Error {
+    /// Whether the change that failed may have been saved.
+    var outcomeIsUnknown: Bool { get }
 }
 
 extension TodoFailure {

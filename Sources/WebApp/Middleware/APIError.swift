@@ -42,4 +42,9 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     /// What a client is told when the store failed.
     static let storeFailedMessage = "the data cannot be read or saved right now; try again in a moment"
+    /// What a client is told when the connection to the database failed as
+    /// its change was being saved, and whether it was could not be learnt.
+    static let outcomeUnknownMessage =
+        "whether the change was saved is not known: the connection to the database failed as it was being saved;"
+        + " reload to see before making it again"
 }

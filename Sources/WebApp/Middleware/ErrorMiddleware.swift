@@ -84,6 +84,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return (error.status, error.message)
         case let error as HTTPError:
             return (error.status, error.body ?? Self.defaultMessage(for: error.status, request: request))
+        case let error as StoreError where error.outcomeIsUnknown:
+            return (.serviceUnavailable, APIError.outcomeUnknownMessage)
         case is StoreError:
             // The details (a path, a server's message) go to the log.
             return (.serviceUnavailable, APIError.storeFailedMessage)

@@ -42,6 +42,7 @@ struct TodoService: Sendable {
             default: APIError.conflict(failure.description)
             }
         case .store: APIError.storeFailed(failure.description)
+        case .storeOutcomeUnknown: APIError(.serviceUnavailable, APIError.outcomeUnknownMessage, logged: failure.description)
         }
     }
 
