@@ -21,9 +21,10 @@ final class PoolConnects: Sendable {
     let refusedFor: Duration
     /// How long a request waits for a connection before a refusal ends its wait.
     static let patience = Duration.milliseconds(250)
-    /// How old the last refusal may be: the pool tries again at intervals
-    /// of up to about 15 seconds while the server is away; refusals older
-    /// than that are over, and the next begins anew.
+    /// How old the last refusal may be: while the server is away, the pool
+    /// tries again at growing intervals (its circuit breaker trips after a
+    /// minute, before they grow past this); refusals older than that are
+    /// over, and the next begins anew.
     static let staleAfter = Duration.seconds(20)
 
     /// Refusals count once they have lasted `refusedFor`.

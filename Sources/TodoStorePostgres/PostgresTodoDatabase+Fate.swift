@@ -197,8 +197,9 @@ struct RetryingWhenConnectionsEnd {
     }
 }
 
-/// The server ended the connection after a transaction's `COMMIT` was
-/// sent, and could not say whether it committed.
+/// The connection ended after a transaction's `COMMIT` was sent, and the
+/// server could not say whether it committed; or a statement that commits
+/// alone was given up because the server stopped answering.
 struct CommitOutcomeUnknown: Error, CustomStringConvertible {
     /// How the connection ended.
     let cause: any Error

@@ -46,12 +46,13 @@ public final class FreezableProxy: Sendable {
 
     /// Closes the listening socket and every connection.
     public func stop() {
-        let sockets = state.withLock { state -> [Int32] in
-            guard !state.stopped else { return [] }
+        // Under the lock, so that a copying thread cannot close a socket
+        // (and its number be given to another) between the two.
+        state.withLock { state in
+            guard !state.stopped else { return }
             state.stopped = true
-            return Array(state.connections.keys)
+            for socket in state.connections.keys { shutdown(socket, Int32(SHUT_RDWR)) }
         }
-        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
         shutdown(listener, Int32(SHUT_RDWR))
     }
 
@@ -95,14 +96,13 @@ public final class FreezableProxy: Sendable {
         }
         shutdown(source, Int32(SHUT_RDWR))
         shutdown(destination, Int32(SHUT_RDWR))
-        let last = state.withLock { state -> Bool in
+        state.withLock { state in
             let left = (state.connections[pair] ?? 1) - 1
             state.connections[pair] = left > 0 ? left : nil
-            return left <= 0
-        }
-        if last {
-            close(source)
-            close(destination)
+            if left <= 0 {
+                close(source)
+                close(destination)
+            }
         }
     }
 

@@ -648,9 +648,9 @@ struct PostgresOutageTests {
                 return "failed: \(error)"
             }
         }
-        #expect(
-            read.contains("the server does not answer") || read.contains("the server stopped answering"),
-            "a read while the server does not answer fails: \(read)")
+        // Within a second of the silence it fails at once; later, on a connection
+        // of its own (given up) or waiting for one (the pool's was closed).
+        #expect(read.hasPrefix("failed: "), "a read while the server does not answer fails: \(read)")
 
         proxy.thaw()
         try await waitUntil("the server answers again") {

@@ -3,7 +3,8 @@ import Rewind
 
 /// A use case of the app domain: it takes a request, does the work
 /// against the store, and returns its response, or throws the
-/// ``TodoFailure`` that says why nothing was changed.
+/// ``TodoFailure`` that says why nothing was changed (or, when the store
+/// could not learn whether it saved the change, that it is not known).
 ///
 /// ```swift
 /// let adder = ItemAdder(store: store, now: { Date() }, makeID: { UUID() })
@@ -37,6 +38,7 @@ public enum TodoFailure: Error, Equatable, Sendable {
     /// The store failed as it was saving the change, and could not learn
     /// whether it was saved (the connection to a database server failed
     /// as the change was being committed): look before making it again.
+    /// The message says so itself.
     case storeOutcomeUnknown(String)
 
     /// Classifies an error thrown by a store.
@@ -62,7 +64,7 @@ extension TodoFailure: CustomStringConvertible {
         case .nothingToChange(let reason): "Nothing to change: \(reason)."
         case .history(let error): error.description
         case .store(let message): "The change could not be saved: \(message)"
-        case .storeOutcomeUnknown(let message): "Whether the change was saved is not known: \(message)"
+        case .storeOutcomeUnknown(let message): message
         }
     }
 }
