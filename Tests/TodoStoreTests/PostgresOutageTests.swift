@@ -530,17 +530,14 @@ struct PostgresOutageTests {
     }
 
     /// A server that refuses every connection of the pool (nothing listens
-    /// on port 1; a database that does not exist): once the refusals have
-    /// lasted the connect timeout, a request fails with their reason
-    /// instead of waiting for the whole connect timeout, and so do the
-    /// requests after it.
-    @Test(arguments: [true, false])
-    func aPoolWhoseConnectionsAreRefusedFailsWithTheReasonOnceTheyLast(nothingListens: Bool) async throws {
+    /// on port 1): once the refusals have lasted the connect timeout, a
+    /// request fails with their reason instead of waiting for the whole
+    /// connect timeout, and so do the requests after it. (A refusal in the
+    /// server's words is read as ``PoolConnectsTests`` shows; tried here,
+    /// the pool's attempts would load the server that the other tests use.)
+    @Test func aPoolWhoseConnectionsAreRefusedFailsWithTheReasonOnceTheyLast() async throws {
         let given = try DatabaseURL(try #require(PostgresTestDatabase.url))
-        let url = try DatabaseURL(
-            nothingListens
-                ? "postgres://\(given.username):x@127.0.0.1:1/\(given.database)"
-                : "postgres://\(given.username)\(given.password.map { ":\($0)" } ?? "")@\(given.host):\(given.port)/no_such_database")
+        let url = try DatabaseURL("postgres://\(given.username):x@127.0.0.1:1/\(given.database)")
         let database = try PostgresTodoDatabase(url: url, connectTimeout: .seconds(3))
         let running = Task { await database.run() }
         defer { running.cancel() }
@@ -567,7 +564,7 @@ struct PostgresOutageTests {
         details.append(await detail())
         for detail in details.suffix(2) {
             #expect(detail.hasPrefix("the server has refused every connection for "), "\(details)")
-            #expect(detail.hasSuffix(nothingListens ? "(connection refused); is it running?" : ": database \"no_such_database\" does not exist"))
+            #expect(detail.hasSuffix("(connection refused); is it running?"))
         }
     }
 
@@ -578,13 +575,13 @@ struct PostgresOutageTests {
     func aStoreWhosePoolGetsNoConnectionIsNotReachableWithinTheConnectTimeout() async throws {
         let shared = try await PostgresTestDatabase.make()
         let database = try PostgresTodoDatabase(
-            url: shared.database.url, connectTimeout: .seconds(2),
+            url: shared.database.url, connectTimeout: .seconds(4),
             extraStartupParameters: [("search_path", shared.schema)], notificationChannel: shared.channel)
         // Opened over a connection of its own; the pool is never run.
         let store = try await PostgresStore.open(database)
         let started = ContinuousClock.now
         let error = await #expect(throws: StoreError.self) { try await store.checkReachable() }
-        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(ContinuousClock.now - started < .seconds(8))
         guard case .io(let path, _) = error else {
             Issue.record("expected StoreError.io, got \(String(describing: error))")
             return
