@@ -616,7 +616,7 @@ struct PostgresOutageTests {
     /// quarter of an hour); a read made meanwhile fails as soon as the
     /// server is asked again; and once it answers again, the next change
     /// is saved.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aChangeTheServerStopsAnsweringIsGivenUpSayingSoAndTheNextAfterItIsSaved() async throws {
         let setUp = try await TwoStores(behindAProxy: true)
         let proxy = try #require(setUp.proxy)
@@ -690,7 +690,7 @@ struct PostgresOutageTests {
     /// A query that waits longer than the patience for a lock another
     /// session holds, while the server answers, is not given up: the
     /// server asked on a new connection answers, and the query waits on.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aChangeThatWaitsForALockWhileTheServerAnswersIsNotGivenUp() async throws {
         let setUp = try await TwoStores(behindAProxy: true, connectTimeout: .seconds(15))
         defer {
